@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// Machine-readable reports for the CLI contract (DESIGN.md, "CLI contract"); the GUI's
+// export uses the same functions, so both show the same numbers.
+
+#include "tcp_analysis.h"
+
+#include <ostream>
+#include <string>
+
+namespace windscope::analysis {
+
+// "addr:port", IPv6 addresses in brackets.
+std::string endpointText(const dissect::CaptureTables& tables, std::uint32_t addressId,
+                         std::uint16_t port);
+double epochSeconds(const dissect::CaptureTables& tables, std::int64_t relativeNs);
+
+// windscope-cli analyze FILE --json
+void writeAnalyzeJson(std::ostream& out, const dissect::CaptureTables& tables,
+                      const TcpAnalysis& analysis);
+
+} // namespace windscope::analysis

@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "cli_analyze.h"
+
+#include "analysis/report_csv.h"
+#include "analysis/report_json.h"
+#include "analysis/tcp_analysis.h"
+#include "dissectors/dissector_set.h"
+#include "dissectors/ingest.h"
+
+#include <cstdio>
+#include <ctime>
+#include <iostream>
+#include <unistd.h>
+
+namespace windscope::cli {
+
+namespace {
+
+// Progress on stderr, only for a person at a terminal and only for long reads.
+class TerminalProgress final : public dissect::IngestObserver
+{
+public:
+    void progress(const dissect::IngestProgress& p) override
+    {
+        if (!m_enabled || p.fileSize == 0)
+            return;
+        const int percent = static_cast<int>(100.0 * static_cast<double>(p.bytesConsumed) /
+                                             static_cast<double>(p.fileSize));
+        std::fprintf(stderr, "\rreading: %3d%%  %llu packets", percent,
+                     static_cast<unsigned long long>(p.packets));
+        m_shown = true;
+    }
+    ~TerminalProgress() override
+    {
+        if (m_shown)
+            std::fprintf(stderr, "\r%*s\r", 40, "");
+    }
+
+private:
+    bool m_enabled = isatty(STDERR_FILENO);
+    bool m_shown = false;
+};
+
+std::string timeText(std::int64_t epochNs)
+{
+    const std::time_t seconds = static_cast<std::time_t>(epochNs / 1000000000);
+    std::tm utc{};
+    gmtime_r(&seconds, &utc);
+    char text[64];
+    std::strftime(text, sizeof text, "%Y-%m-%d %H:%M:%S", &utc);
+    char full[96];
+    std::snprintf(full, sizeof full, "%s.%06lld UTC", text,
+                  static_cast<long long>(epochNs % 1000000000 / 1000));
+    return full;
+}
+
+std::string rateText(double bitsPerSecond)
+{
+    char text[32];
+    if (bitsPerSecond >= 1e6)
+        std::snprintf(text, sizeof text, "%.2f Mb/s", bitsPerSecond / 1e6);
+    else
+        std::snprintf(text, sizeof text, "%.1f kb/s", bitsPerSecond / 1e3);
+    return text;
+}
+
+void printSummary(const dissect::CaptureTables& tables, const analysis::TcpAnalysis& result)
+{
+    const dissect::CaptureSummary& s = tables.summary;
+    std::printf("Capture %s\n", s.path.c_str());
+    std::string links;
+    for (int type : s.linkTypes)
+        links += (links.empty() ? "" : ", ") + dissect::linkTypeName(type);
+    std::printf("  link types      %s\n", links.c_str());
+    std::printf("  packets         %llu (%llu bytes captured)\n",
+                static_cast<unsigned long long>(s.packets),
+                static_cast<unsigned long long>(s.bytesCaptured));
+    if (s.packets) {
+        std::printf("  first packet    %s\n", timeText(s.firstEpochNs).c_str());
+        std::printf("  duration        %.3f s\n",
+                    static_cast<double>(s.lastEpochNs - s.firstEpochNs) / 1e9);
+    }
+    std::printf("  TCP segments    %llu in %zu connections\n",
+                static_cast<unsigned long long>(s.tcpSegments), result.connections.size());
+    if (s.wlanFrames)
+        std::printf("  802.11 frames   %llu (bad FCS %llu, MAC retry duplicates %llu: kept out "
+                    "of TCP analysis)\n",
+                    static_cast<unsigned long long>(s.wlanFrames),
+                    static_cast<unsigned long long>(s.badFcsFrames),
+                    static_cast<unsigned long long>(s.macDuplicateFrames));
+    if (s.malformedPackets) {
+        std::printf("  malformed       %llu packets, counted and skipped\n",
+                    static_cast<unsigned long long>(s.malformedPackets));
+        const std::size_t shown = std::min<std::size_t>(s.malformed.size(), 5);
+        for (std::size_t i = 0; i < shown; ++i)
+            std::printf("    packet %llu: %s: %s\n",
+                        static_cast<unsigned long long>(s.malformed[i].frame),
+                        s.malformed[i].annotation.field, s.malformed[i].annotation.message);
+    }
+    for (const std::string& warning : s.warnings)
+        std::printf("  warning: %s\n", warning.c_str());
+
+    if (result.connections.empty())
+        return;
+    std::printf("\n%4s  %-47s %7s %11s %5s %4s %4s %6s %5s %5s %5s %9s %13s\n", "id",
+                "connection (direction)", "packets", "data bytes", "retx", "fast", "rto",
+                "dupack", "zwin", "wupd", "lowin", "rtt avg", "goodput");
+    for (const analysis::Connection& c : result.connections) {
+        for (int d = 0; d < 2; ++d) {
+            const analysis::DirectionStats& ds = c.direction[d];
+            const std::string name = analysis::endpointText(tables, c.address[d], c.port[d]) +
+                                     " > " +
+                                     analysis::endpointText(tables, c.address[1 - d], c.port[1 - d]);
+            char rtt[16] = "-";
+            if (ds.rttSamples)
+                std::snprintf(rtt, sizeof rtt, "%.2f ms", ds.rttAvgMs);
+            std::printf("%4s  %-47s %7llu %11llu %5llu %4llu %4llu %6llu %5llu %5llu %5llu %9s %13s\n",
+                        d == 0 ? std::to_string(c.id).c_str() : "", name.c_str(),
+                        static_cast<unsigned long long>(ds.packets),
+                        static_cast<unsigned long long>(ds.dataBytes),
+                        static_cast<unsigned long long>(ds.retransmissions),
+                        static_cast<unsigned long long>(ds.fastRetransmissions),
+                        static_cast<unsigned long long>(ds.rtoTimeouts),
+                        static_cast<unsigned long long>(ds.dupAcks),
+                        static_cast<unsigned long long>(ds.zeroWindows),
+                        static_cast<unsigned long long>(ds.windowUpdates),
+                        static_cast<unsigned long long>(ds.lowWindows), rtt,
+                        rateText(ds.goodputBps).c_str());
+        }
+    }
+}
+
+} // namespace
+
+int runAnalyze(const std::vector<std::string>& args)
+{
+    std::string path;
+    bool json = false, csv = false, segments = false;
+    analysis::TcpAnalysisOptions options;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        if (a == "--json")
+            json = true;
+        else if (a == "--csv")
+            csv = true;
+        else if (a == "--segments")
+            segments = true;
+        else if (a == "--low-window" && i + 1 < args.size()) {
+            try {
+                options.lowWindowThresholdBytes = std::stoull(args[++i]);
+            } catch (const std::exception&) {
+                std::fprintf(stderr, "windscope-cli analyze: --low-window takes a byte count\n");
+                return 2;
+            }
+        } else if (!a.empty() && a[0] == '-') {
+            std::fprintf(stderr, "windscope-cli analyze: unknown option %s\n", a.c_str());
+            return 2;
+        } else if (path.empty())
+            path = a;
+        else {
+            std::fprintf(stderr, "windscope-cli analyze: one capture file at a time (%s)\n",
+                         a.c_str());
+            return 2;
+        }
+    }
+    if (path.empty()) {
+        std::fprintf(stderr, "usage: windscope-cli analyze FILE [--json | --csv [--segments]] "
+                             "[--low-window BYTES]\n");
+        return 2;
+    }
+    if (json && csv) {
+        std::fprintf(stderr, "windscope-cli analyze: choose --json or --csv, not both\n");
+        return 2;
+    }
+    if (segments && !csv) {
+        std::fprintf(stderr, "windscope-cli analyze: --segments goes with --csv\n");
+        return 2;
+    }
+
+    dissect::CaptureTables tables;
+    std::string error;
+    TerminalProgress progress;
+    dissect::IngestOptions ingestOptions;
+    ingestOptions.observer = &progress;
+    if (!dissect::ingestCapture(path, ingestOptions, tables, error)) {
+        std::fprintf(stderr, "windscope-cli: %s\n", error.c_str());
+        return 1;
+    }
+    const analysis::TcpAnalysis result = analysis::analyzeTcp(tables, options);
+
+    if (json)
+        analysis::writeAnalyzeJson(std::cout, tables, result);
+    else if (csv && segments)
+        analysis::writeSegmentsCsv(std::cout, tables, result);
+    else if (csv)
+        analysis::writeConnectionsCsv(std::cout, tables, result);
+    else
+        printSummary(tables, result);
+    std::cout.flush();
+    // Results up to the damage were printed; the damage itself is still reported.
+    for (const std::string& warning : tables.summary.warnings)
+        if (json || csv)
+            std::fprintf(stderr, "windscope-cli: warning: %s\n", warning.c_str());
+    return 0;
+}
+
+} // namespace windscope::cli

@@ -1,0 +1,22 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(PCAP REQUIRED IMPORTED_TARGET libpcap)
+set_package_properties(PCAP PROPERTIES TYPE REQUIRED PURPOSE "reading pcap and pcapng files")
+find_package(ZLIB REQUIRED)
+set_package_properties(ZLIB PROPERTIES TYPE REQUIRED PURPOSE "reading gzip-compressed captures")
+find_package(Threads REQUIRED)
+
+find_package(Qt6 COMPONENTS Core Gui Widgets Test)
+set_package_properties(Qt6 PROPERTIES TYPE RECOMMENDED PURPOSE "the desktop application")
+find_package(QCustomPlotQt6 QUIET)
+if(NOT QCustomPlotQt6_FOUND)
+    # Debian's libqcustomplot-dev ships the library without a CMake package in some releases.
+    find_library(QCUSTOMPLOT_LIBRARY NAMES qcustomplot-qt6 QCustomPlotQt6)
+    find_path(QCUSTOMPLOT_INCLUDE_DIR qcustomplot.h)
+endif()
+find_package(SQLite3)
+set_package_properties(SQLite3 PROPERTIES TYPE RECOMMENDED PURPOSE "project files")
+find_package(GTest)
+set_package_properties(GTest PROPERTIES TYPE RECOMMENDED PURPOSE "unit tests")
+find_program(TSHARK_EXECUTABLE tshark)
+find_program(TCPTRACE_EXECUTABLE tcptrace)

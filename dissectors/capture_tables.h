@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// The columnar result of ingest: one struct-of-arrays per layer. Rows are in capture
+// order; frame numbers are 64-bit and 1-based like Wireshark's frame.number, so a row
+// can be matched to any other tool's view of the same packet.
+
+#include "frame.h"
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace windscope::dissect {
+
+// Interns values so that rows store a 32-bit id instead of the value.
+template <typename Value, typename Hash>
+class Dictionary
+{
+public:
+    std::uint32_t intern(const Value& value)
+    {
+        auto [it, inserted] = m_index.try_emplace(value, static_cast<std::uint32_t>(m_values.size()));
+        if (inserted)
+            m_values.push_back(value);
+        return it->second;
+    }
+    const Value& at(std::uint32_t id) const { return m_values[id]; }
+    std::size_t size() const { return m_values.size(); }
+
+private:
+    std::vector<Value> m_values;
+    std::unordered_map<Value, std::uint32_t, Hash> m_index;
+};
+
+struct MacHash
+{
+    std::size_t operator()(const MacAddress& m) const noexcept;
+};
+struct IpHash
+{
+    std::size_t operator()(const IpAddress& a) const noexcept;
+};
+
+// A TCP conversation: the two endpoints, ordered so that a is the lower
+// (address, port). Splitting a conversation into connections (port reuse) is
+// analysis's job; ingest only groups by the address/port 4-tuple.
+struct ConversationKey
+{
+    std::uint32_t addrA = 0, addrB = 0; // ids in CaptureTables::ipAddresses
+    std::uint16_t portA = 0, portB = 0;
+    bool operator==(const ConversationKey&) const = default;
+};
+struct ConversationHash
+{
+    std::size_t operator()(const ConversationKey& k) const noexcept;
+};
+
+struct MalformedRecord
+{
+    std::uint64_t frame = 0;
+    Annotation annotation;
+};
+
+struct CaptureSummary
+{
+    std::string path;
+    std::uint64_t packets = 0;          // every record read, including malformed ones
+    std::uint64_t bytesCaptured = 0;
+    std::int64_t firstEpochNs = 0;      // absolute time of the first packet
+    std::int64_t lastEpochNs = 0;
+    std::vector<int> linkTypes;         // distinct, in order of first appearance
+    std::vector<std::string> warnings;  // truncation, unknown link types, ...
+    bool truncated = false;
+    bool cancelled = false;
+    std::uint64_t malformedPackets = 0;
+    std::vector<MalformedRecord> malformed; // the first kMaxMalformedRecords of them
+    static constexpr std::size_t kMaxMalformedRecords = 10000;
+    std::uint64_t unknownLinkTypePackets = 0;
+    std::uint64_t wlanFrames = 0;
+    std::uint64_t badFcsFrames = 0;     // counted and kept out of TCP analysis
+    std::uint64_t macDuplicateFrames = 0; // 802.11 retries of a frame already heard
+    std::uint64_t ipFragmentsSkipped = 0;
+    std::uint64_t tcpSegments = 0;
+};
+
+// One row per 802.11 frame (any link type that carries 802.11).
+struct WlanColumns
+{
+    static constexpr std::int8_t kNoSignal = -128;
+    std::vector<std::uint64_t> frame;
+    std::vector<std::int64_t> timeNs;        // relative to the capture's first packet
+    std::vector<std::uint16_t> frameControl; // raw, little-endian value
+    std::vector<std::uint16_t> sequenceControl; // seq << 4 | frag; 0xffff = none
+    std::vector<std::uint16_t> duration;
+    std::vector<std::uint32_t> addr1, addr2, addr3; // ids in CaptureTables::macAddresses, ~0 = absent
+    std::vector<std::int8_t> signalDbm;      // kNoSignal = absent
+    std::vector<std::uint8_t> radioFlags;    // radiotap.flags
+    std::vector<std::uint8_t> mcs;           // 0xff = none
+    std::vector<std::uint32_t> dataRateKbps; // 0 = unknown
+    std::vector<std::uint16_t> channelFreqMhz;
+    std::vector<std::uint32_t> ampduReference; // 0 = not in an A-MPDU (+1 offset applied)
+    std::vector<std::uint8_t> status;        // bit 0: bad FCS, bit 1: MAC duplicate
+    static constexpr std::uint8_t kBadFcs = 0x01, kMacDuplicate = 0x02;
+    std::size_t size() const { return frame.size(); }
+};
+
+// Options that appear on few segments (handshake options, SACK blocks) live in a
+// side table so the per-segment row stays small.
+struct TcpSideOptions
+{
+    std::uint16_t mss = 0;
+    std::int8_t windowScale = -1;
+    bool sackPermitted = false;
+    std::uint8_t sackBlockCount = 0;
+    std::array<std::uint32_t, 8> sackBlocks{};
+};
+
+// One row per TCP segment seen once at the MAC layer and with a good FCS.
+struct TcpColumns
+{
+    static constexpr std::uint32_t kNoSideOptions = 0xffffffffu;
+    static constexpr std::uint16_t kDirectionBit = 0x8000; // set when sent b -> a
+    static constexpr std::uint16_t kHasTimestamps = 0x4000;
+    std::vector<std::uint64_t> frame;
+    std::vector<std::int64_t> timeNs;         // relative to the capture's first packet
+    std::vector<std::uint32_t> conversation;  // index into CaptureTables::conversations
+    std::vector<std::uint32_t> seq, ack;      // raw 32-bit values as on the wire
+    std::vector<std::uint16_t> window;        // unscaled tcp.window_size_value
+    std::vector<std::uint16_t> flags;         // tcp.flags | kDirectionBit | kHasTimestamps
+    std::vector<std::uint32_t> payloadLength; // tcp.len
+    std::vector<std::uint32_t> tsVal, tsEcr;
+    std::vector<std::uint32_t> sideOptions;   // index into CaptureTables::tcpSideOptions
+    std::size_t size() const { return frame.size(); }
+    bool fromB(std::size_t row) const { return flags[row] & kDirectionBit; }
+    std::uint16_t tcpFlags(std::size_t row) const { return flags[row] & 0x01ff; }
+};
+
+// A TCP segment kept out of analysis because its 802.11 frame repeats one already
+// heard (MAC retry). Kept so the exclusion can be reported per connection.
+struct ExcludedTcpSegment
+{
+    std::uint64_t frame = 0;
+    std::int64_t timeNs = 0;
+    std::uint32_t conversation = 0;
+    bool fromB = false;
+};
+
+struct CaptureTables
+{
+    CaptureSummary summary;
+    WlanColumns wlan;
+    TcpColumns tcp;
+    std::vector<TcpSideOptions> tcpSideOptions;
+    std::vector<ConversationKey> conversations;
+    std::vector<ExcludedTcpSegment> macDuplicateTcp;
+    Dictionary<IpAddress, IpHash> ipAddresses;
+    Dictionary<MacAddress, MacHash> macAddresses;
+};
+
+} // namespace windscope::dissect

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "dissector_set.h"
+
+namespace windscope::dissect {
+
+std::vector<std::uint32_t> DispatchTable::keys() const
+{
+    std::vector<std::uint32_t> out;
+    out.reserve(m_entries.size());
+    for (const auto& entry : m_entries)
+        out.push_back(entry.first);
+    return out;
+}
+
+DissectorSet DissectorSet::standard()
+{
+    DissectorSet set;
+    registerEth(set);
+    registerSll(set);
+    registerNull(set);
+    registerIp(set);
+    registerIpv6(set);
+    registerTcp(set);
+    registerRadiotap(set);
+    registerPpi(set);
+    registerPrism(set);
+    registerWlan(set);
+    registerLlc(set);
+    return set;
+}
+
+bool DissectorSet::decodeLinkLayer(ByteView bytes, Frame& frame) const
+{
+    DecodeFn fn = linkTypes.find(static_cast<std::uint32_t>(frame.linkType));
+    if (!fn)
+        return false;
+    fn(*this, bytes, frame);
+    return true;
+}
+
+std::string linkTypeName(int linkType)
+{
+    switch (linkType) {
+    case linktype::kNull: return "NULL";
+    case linktype::kEthernet: return "ETHERNET";
+    case linktype::kRaw: return "RAW";
+    case linktype::kIeee80211: return "IEEE802_11";
+    case linktype::kLoop: return "LOOP";
+    case linktype::kSll: return "LINUX_SLL";
+    case linktype::kPrism: return "IEEE802_11_PRISM";
+    case linktype::kRadiotap: return "IEEE802_11_RADIOTAP";
+    case linktype::kAvs: return "IEEE802_11_AVS";
+    case linktype::kPpi: return "PPI";
+    case linktype::kIpv4: return "IPV4";
+    case linktype::kIpv6: return "IPV6";
+    case linktype::kSll2: return "LINUX_SLL2";
+    default: return "LINKTYPE_" + std::to_string(linkType);
+    }
+}
+
+} // namespace windscope::dissect

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// Dispatch tables in the Wireshark manner: each protocol file registers its decoder
+// in its parent's table ("link type 127 -> radiotap", "ethertype 0x0800 -> ip").
+// The set is an ordinary object built by standard(); nothing is global.
+
+#include "byte_view.h"
+#include "frame.h"
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace windscope::dissect {
+
+class DissectorSet;
+using DecodeFn = void (*)(const DissectorSet&, ByteView, Frame&);
+
+class DispatchTable
+{
+public:
+    explicit DispatchTable(const char* name) : m_name(name) {}
+    void add(std::uint32_t key, DecodeFn fn) { m_entries.emplace_back(key, fn); }
+    DecodeFn find(std::uint32_t key) const
+    {
+        // Tables hold a handful of entries; a linear scan beats hashing here.
+        for (const auto& [k, fn] : m_entries)
+            if (k == key)
+                return fn;
+        return nullptr;
+    }
+    const char* name() const { return m_name; }
+    std::vector<std::uint32_t> keys() const;
+
+private:
+    const char* m_name;
+    std::vector<std::pair<std::uint32_t, DecodeFn>> m_entries;
+};
+
+class DissectorSet
+{
+public:
+    DispatchTable linkTypes{"link type"};
+    DispatchTable etherTypes{"ethertype"};
+    DispatchTable ipProtocols{"ip.proto"};
+
+    // Every protocol Windscope decodes natively, registered in its parent's table.
+    static DissectorSet standard();
+
+    // Entry point for a captured frame. Unknown link types are counted, not errors.
+    bool decodeLinkLayer(ByteView bytes, Frame& frame) const;
+    void decodeEtherType(std::uint16_t etherType, ByteView bytes, Frame& frame) const
+    {
+        if (DecodeFn fn = etherTypes.find(etherType))
+            fn(*this, bytes, frame);
+    }
+    void decodeIpProtocol(std::uint8_t protocol, ByteView bytes, Frame& frame) const
+    {
+        if (DecodeFn fn = ipProtocols.find(protocol))
+            fn(*this, bytes, frame);
+    }
+};
+
+// Registration functions, one per protocol file.
+void registerEth(DissectorSet&);      // eth.cpp: Ethernet II, 802.3+LLC, 802.1Q/802.1ad VLAN
+void registerSll(DissectorSet&);      // sll.cpp: Linux cooked v1 and v2
+void registerNull(DissectorSet&);     // null.cpp: BSD loopback / null, and raw IP link types
+void registerIp(DissectorSet&);       // ip.cpp: IPv4
+void registerIpv6(DissectorSet&);     // ipv6.cpp: IPv6 with extension headers
+void registerTcp(DissectorSet&);      // tcp.cpp
+void registerRadiotap(DissectorSet&); // radiotap.cpp: link type 127
+void registerPpi(DissectorSet&);      // ppi.cpp: link type 192
+void registerPrism(DissectorSet&);    // prism.cpp: link types 119 (Prism) and 163 (AVS)
+void registerWlan(DissectorSet&);     // wlan.cpp: link type 105, and 802.11 below radio headers
+void registerLlc(DissectorSet&);      // llc.cpp: LLC/SNAP below 802.11
+
+// Entry points shared between protocol files (a parent calling a child it carries).
+void decodeWlan(const DissectorSet&, ByteView, Frame&);
+void decodeLlc(const DissectorSet&, ByteView, Frame&);
+
+// Link-layer type numbers (LINKTYPE_* from the tcpdump.org registry).
+namespace linktype {
+inline constexpr int kNull = 0, kEthernet = 1, kRaw = 101, kIeee80211 = 105, kLoop = 108,
+                     kSll = 113, kPrism = 119, kRadiotap = 127, kAvs = 163, kPpi = 192,
+                     kIpv4 = 228, kIpv6 = 229, kSll2 = 276;
+}
+
+} // namespace windscope::dissect
+
+namespace windscope::dissect {
+// The tcpdump.org LINKTYPE_ name without its prefix ("ETHERNET", "IEEE802_11_RADIOTAP"),
+// or "LINKTYPE_<n>" for types this table does not name.
+std::string linkTypeName(int linkType);
+} // namespace windscope::dissect

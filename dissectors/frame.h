@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// The per-frame decode scratch filled by the protocol decoders during the single
+// streaming pass. It lives on the stack of the ingest loop and is reset for every
+// frame; only the columns that analysis needs are copied into the tables.
+
+#include <array>
+#include <cstdint>
+#include <string>
+
+namespace windscope::dissect {
+
+struct MacAddress
+{
+    std::array<std::uint8_t, 6> bytes{};
+    bool operator==(const MacAddress&) const = default;
+    std::string toString() const;
+};
+
+// An IPv4 or IPv6 address. IPv4 is kept in the first four bytes.
+struct IpAddress
+{
+    std::array<std::uint8_t, 16> bytes{};
+    std::uint8_t family = 0; // 4 or 6; 0 = none
+    bool operator==(const IpAddress&) const = default;
+    std::string toString() const;
+};
+
+enum class Severity : std::uint8_t { Note, Warning, Error };
+
+// What went wrong in a frame, Wireshark expert-info style: the field named is a
+// public field name ("radiotap.present", "ip.len", "tcp.hdr_len").
+struct Annotation
+{
+    Severity severity = Severity::Error;
+    const char* field = "";
+    const char* message = "";
+};
+
+// IEEE 802.11 radio information from radiotap, PPI, Prism or AVS headers.
+struct RadioInfo
+{
+    // Wireshark's radiotap.flags bits (radiotap field 1).
+    static constexpr std::uint8_t kFlagCfp = 0x01, kFlagShortPreamble = 0x02, kFlagWep = 0x04,
+                                  kFlagFragmented = 0x08, kFlagFcsAtEnd = 0x10,
+                                  kFlagDataPad = 0x20, kFlagBadFcs = 0x40,
+                                  kFlagShortGi = 0x80;
+    bool hasTsft = false;
+    std::uint64_t tsft = 0;           // radiotap.mactime, microseconds
+    bool hasFlags = false;
+    std::uint8_t flags = 0;           // radiotap.flags
+    std::uint32_t dataRateKbps = 0;   // legacy rate, MCS/VHT/HE rate when computable; 0 unknown
+    std::uint16_t channelFreqMhz = 0; // radiotap.channel.freq
+    std::uint16_t channelFlags = 0;
+    bool hasSignal = false;
+    std::int8_t signalDbm = 0;        // radiotap.dbm_antsignal
+    bool hasNoise = false;
+    std::int8_t noiseDbm = 0;         // radiotap.dbm_antnoise
+    bool hasAntenna = false;
+    std::uint8_t antenna = 0;
+    bool hasMcs = false;
+    std::uint8_t mcsIndex = 0;
+    std::uint8_t mcsBandwidth = 0;    // 0: 20, 1: 40, 2: 20L, 3: 20U
+    bool mcsShortGi = false;
+    bool hasAmpdu = false;
+    std::uint32_t ampduReference = 0; // radiotap.ampdu.reference
+    std::uint16_t ampduFlags = 0;
+    bool hasVht = false;
+    std::uint8_t vhtMcs = 0, vhtNss = 0, vhtBandwidthMhz = 0;
+    bool hasHe = false;
+    std::uint8_t heMcs = 0;
+    bool fcsAtEnd() const { return hasFlags && (flags & kFlagFcsAtEnd); }
+    bool badFcs() const { return hasFlags && (flags & kFlagBadFcs); }
+};
+
+struct WlanInfo
+{
+    std::uint16_t fc = 0;             // frame control as on air (little-endian value)
+    std::uint8_t type = 0;            // wlan.fc.type: 0 mgmt, 1 ctrl, 2 data, 3 ext
+    std::uint8_t subtype = 0;         // wlan.fc.subtype
+    std::uint8_t flags = 0;           // wlan.flags byte (second octet of frame control)
+    std::uint16_t duration = 0;       // wlan.duration
+    std::uint8_t addressCount = 0;    // how many of addr1..addr4 are present
+    MacAddress addr1, addr2, addr3, addr4;
+    bool hasSequence = false;
+    std::uint16_t sequence = 0;       // wlan.seq
+    std::uint8_t fragment = 0;        // wlan.frag
+    bool hasQos = false;
+    std::uint16_t qosControl = 0;     // wlan.qos
+    bool hasHtControl = false;
+    bool amsdu = false;               // wlan.qos.amsdupresent
+    std::uint32_t headerLength = 0;
+
+    bool toDs() const { return flags & 0x01; }
+    bool fromDs() const { return flags & 0x02; }
+    bool moreFragments() const { return flags & 0x04; }
+    bool retry() const { return flags & 0x08; }
+    bool powerManagement() const { return flags & 0x10; }
+    bool moreData() const { return flags & 0x20; }
+    bool isProtected() const { return flags & 0x40; }
+    bool order() const { return flags & 0x80; }
+    std::uint8_t tid() const { return static_cast<std::uint8_t>(qosControl & 0x0f); }
+    // Wireshark's wlan.fc.type_subtype: type << 4 | subtype.
+    std::uint16_t typeSubtype() const { return static_cast<std::uint16_t>(type << 4 | subtype); }
+};
+
+struct IpInfo
+{
+    std::uint8_t version = 0;
+    IpAddress src, dst;
+    std::uint8_t protocol = 0;        // ip.proto / ipv6.nxt after extension headers
+    std::uint8_t ttl = 0;
+    std::uint16_t id = 0;
+    bool moreFragments = false;
+    std::uint16_t fragmentOffset = 0; // in bytes
+    std::uint32_t payloadLength = 0;  // from the header's length fields
+};
+
+struct TcpInfo
+{
+    // tcp.flags bits
+    static constexpr std::uint16_t kFin = 0x001, kSyn = 0x002, kRst = 0x004, kPsh = 0x008,
+                                   kAck = 0x010, kUrg = 0x020, kEce = 0x040, kCwr = 0x080,
+                                   kNs = 0x100;
+    std::uint16_t srcPort = 0, dstPort = 0;
+    std::uint32_t seq = 0, ack = 0;
+    std::uint16_t flags = 0;
+    std::uint16_t window = 0;         // tcp.window_size_value, unscaled
+    std::uint8_t headerLength = 0;
+    std::uint32_t payloadLength = 0;  // tcp.len (from the IP length, not the captured length)
+    std::uint16_t mss = 0;            // tcp.options.mss_val, 0 = absent
+    std::int8_t windowScale = -1;     // tcp.options.wscale.shift, -1 = absent
+    bool sackPermitted = false;
+    bool hasTimestamps = false;
+    std::uint32_t tsVal = 0, tsEcr = 0;
+    std::uint8_t sackBlockCount = 0;
+    std::array<std::uint32_t, 8> sackBlocks{}; // left/right edge pairs
+};
+
+// One frame being decoded. Layers set their has* flag when their header was read.
+struct Frame
+{
+    std::uint64_t number = 0;     // 1-based, as Wireshark's frame.number
+    std::int64_t epochNs = 0;     // absolute capture time
+    std::uint32_t capturedLength = 0;
+    std::uint32_t originalLength = 0;
+    int linkType = 0;
+
+    bool hasRadio = false;
+    RadioInfo radio;
+    bool hasWlan = false;
+    WlanInfo wlan;
+    bool hasIp = false;
+    IpInfo ip;
+    std::uint8_t ipDepth = 0; // IP-in-IP nesting, bounded so hostile tunnels stay shallow
+    bool hasTcp = false;
+    TcpInfo tcp;
+
+    static constexpr std::size_t kMaxAnnotations = 4;
+    std::array<Annotation, kMaxAnnotations> annotations{};
+    std::uint8_t annotationCount = 0;
+    bool malformed() const;
+
+    void annotate(Severity severity, const char* field, const char* message)
+    {
+        if (annotationCount < kMaxAnnotations)
+            annotations[annotationCount++] = {severity, field, message};
+    }
+    void reset(std::uint64_t frameNumber, std::int64_t epoch, std::uint32_t capLen,
+               std::uint32_t origLen, int link)
+    {
+        *this = Frame{};
+        number = frameNumber;
+        epochNs = epoch;
+        capturedLength = capLen;
+        originalLength = origLen;
+        linkType = link;
+    }
+};
+
+} // namespace windscope::dissect

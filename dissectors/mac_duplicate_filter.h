@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <unordered_map>
+
+namespace windscope::dissect {
+
+// Receiver-side duplicate detection as in IEEE 802.11-2020 10.3.2.14: a frame with
+// the Retry bit set whose <transmitter, TID, sequence number, fragment number> was
+// already received is a MAC retransmission, not new data. A monitor-mode sniffer hears
+// both copies; only the first good one may reach TCP analysis. The cache keeps the
+// last kWindow tuples per transmitter and TID, because block-ack retransmissions of an
+// A-MPDU repeat several, not only the latest, sequence numbers.
+class MacDuplicateFilter
+{
+public:
+    // Returns true when this frame duplicates one already accepted.
+    bool isDuplicate(std::uint32_t transmitter, std::uint8_t tid, std::uint16_t sequence,
+                     std::uint8_t fragment, bool retry, std::int64_t timeNs);
+
+private:
+    static constexpr std::size_t kWindow = 64;
+    // A retry arrives within a few ms; a sequence number seen long ago has wrapped.
+    static constexpr std::int64_t kMaxAgeNs = 500'000'000;
+    struct Entry
+    {
+        std::uint16_t sequenceControl = 0xffff;
+        std::int64_t timeNs = 0;
+    };
+    struct History
+    {
+        std::array<Entry, kWindow> entries{};
+        std::uint32_t next = 0;
+    };
+    std::unordered_map<std::uint64_t, History> m_history;
+};
+
+} // namespace windscope::dissect

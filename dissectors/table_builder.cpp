@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "table_builder.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace windscope::dissect {
+
+namespace {
+
+constexpr std::uint32_t kNoAddress = 0xffffffffu;
+
+bool lessEndpoint(const IpAddress& a, std::uint16_t portA, const IpAddress& b,
+                  std::uint16_t portB)
+{
+    int c = std::memcmp(a.bytes.data(), b.bytes.data(), a.bytes.size());
+    return c < 0 || (c == 0 && portA < portB);
+}
+
+} // namespace
+
+bool Frame::malformed() const
+{
+    for (std::uint8_t i = 0; i < annotationCount; ++i)
+        if (annotations[i].severity == Severity::Error)
+            return true;
+    return false;
+}
+
+void TableBuilder::noteLinkType(int linkType, bool known)
+{
+    if (linkType == m_lastLinkType)
+        return;
+    m_lastLinkType = linkType;
+    auto& types = m_tables.summary.linkTypes;
+    if (std::find(types.begin(), types.end(), linkType) != types.end())
+        return;
+    types.push_back(linkType);
+    if (!known)
+        m_tables.summary.warnings.push_back(m_tables.summary.path + ": link type " +
+                                            std::to_string(linkType) +
+                                            " is not decoded; its packets are counted only");
+}
+
+void TableBuilder::add(const Frame& frame, bool linkTypeKnown)
+{
+    CaptureSummary& s = m_tables.summary;
+    if (s.packets == 0)
+        s.firstEpochNs = s.lastEpochNs = frame.epochNs;
+    ++s.packets;
+    s.lastEpochNs = std::max(s.lastEpochNs, frame.epochNs);
+    s.bytesCaptured += frame.capturedLength;
+    noteLinkType(frame.linkType, linkTypeKnown);
+    if (!linkTypeKnown)
+        ++s.unknownLinkTypePackets;
+
+    if (frame.malformed()) {
+        ++s.malformedPackets;
+        if (s.malformed.size() < CaptureSummary::kMaxMalformedRecords)
+            for (std::uint8_t i = 0; i < frame.annotationCount; ++i)
+                if (frame.annotations[i].severity == Severity::Error) {
+                    s.malformed.push_back({frame.number, frame.annotations[i]});
+                    break;
+                }
+    }
+
+    const std::int64_t timeNs = frame.epochNs - s.firstEpochNs;
+    // A bad-FCS frame's TCP header cannot be trusted; a MAC duplicate is not new data.
+    const std::uint8_t wlanStatus = frame.hasWlan ? addWlan(frame, timeNs) : 0;
+    if (frame.hasTcp && !(wlanStatus & WlanColumns::kBadFcs))
+        addTcp(frame, timeNs, wlanStatus & WlanColumns::kMacDuplicate);
+}
+
+std::uint8_t TableBuilder::addWlan(const Frame& frame, std::int64_t timeNs)
+{
+    const WlanInfo& w = frame.wlan;
+    const RadioInfo& r = frame.radio;
+    WlanColumns& t = m_tables.wlan;
+    auto& macs = m_tables.macAddresses;
+    ++m_tables.summary.wlanFrames;
+
+    std::uint8_t status = 0;
+    if (frame.hasRadio && r.badFcs()) {
+        status |= WlanColumns::kBadFcs;
+        ++m_tables.summary.badFcsFrames;
+    }
+    const std::uint32_t a1 = w.addressCount >= 1 ? macs.intern(w.addr1) : kNoAddress;
+    const std::uint32_t a2 = w.addressCount >= 2 ? macs.intern(w.addr2) : kNoAddress;
+    const std::uint32_t a3 = w.addressCount >= 3 ? macs.intern(w.addr3) : kNoAddress;
+    if (!(status & WlanColumns::kBadFcs) && w.hasSequence && a2 != kNoAddress) {
+        // Non-QoS data and management frames share one sequence counter per
+        // transmitter (802.11-2020 10.3.2.14.2); QoS data counts per TID.
+        const std::uint8_t tid = w.hasQos ? w.tid() : 16;
+        if (m_duplicates.isDuplicate(a2, tid, w.sequence, w.fragment, w.retry(), timeNs)) {
+            status |= WlanColumns::kMacDuplicate;
+            ++m_tables.summary.macDuplicateFrames;
+        }
+    }
+
+    t.frame.push_back(frame.number);
+    t.timeNs.push_back(timeNs);
+    t.frameControl.push_back(w.fc);
+    t.sequenceControl.push_back(
+        w.hasSequence ? static_cast<std::uint16_t>(w.sequence << 4 | w.fragment) : 0xffff);
+    t.duration.push_back(w.duration);
+    t.addr1.push_back(a1);
+    t.addr2.push_back(a2);
+    t.addr3.push_back(a3);
+    t.signalDbm.push_back(frame.hasRadio && r.hasSignal ? r.signalDbm : WlanColumns::kNoSignal);
+    t.radioFlags.push_back(frame.hasRadio ? r.flags : 0);
+    t.mcs.push_back(frame.hasRadio && r.hasMcs ? r.mcsIndex
+                    : frame.hasRadio && r.hasVht ? r.vhtMcs
+                                                 : 0xff);
+    t.dataRateKbps.push_back(frame.hasRadio ? r.dataRateKbps : 0);
+    t.channelFreqMhz.push_back(frame.hasRadio ? r.channelFreqMhz : 0);
+    t.ampduReference.push_back(frame.hasRadio && r.hasAmpdu ? r.ampduReference + 1 : 0);
+    t.status.push_back(status);
+    return status;
+}
+
+void TableBuilder::addTcp(const Frame& frame, std::int64_t timeNs, bool macDuplicate)
+{
+    const TcpInfo& tcp = frame.tcp;
+    const IpInfo& ip = frame.ip;
+    if (ip.moreFragments || ip.fragmentOffset != 0) {
+        ++m_tables.summary.ipFragmentsSkipped;
+        return;
+    }
+    auto& addresses = m_tables.ipAddresses;
+    const bool srcIsA = lessEndpoint(ip.src, tcp.srcPort, ip.dst, tcp.dstPort);
+    ConversationKey key;
+    if (srcIsA)
+        key = {addresses.intern(ip.src), addresses.intern(ip.dst), tcp.srcPort, tcp.dstPort};
+    else
+        key = {addresses.intern(ip.dst), addresses.intern(ip.src), tcp.dstPort, tcp.srcPort};
+    auto [it, inserted] = m_conversationIndex.try_emplace(
+        key, static_cast<std::uint32_t>(m_tables.conversations.size()));
+    if (inserted)
+        m_tables.conversations.push_back(key);
+    if (macDuplicate) {
+        m_tables.macDuplicateTcp.push_back({frame.number, timeNs, it->second, !srcIsA});
+        return;
+    }
+
+    std::uint32_t side = TcpColumns::kNoSideOptions;
+    if (tcp.mss || tcp.windowScale >= 0 || tcp.sackPermitted || tcp.sackBlockCount) {
+        side = static_cast<std::uint32_t>(m_tables.tcpSideOptions.size());
+        m_tables.tcpSideOptions.push_back(
+            {tcp.mss, tcp.windowScale, tcp.sackPermitted, tcp.sackBlockCount, tcp.sackBlocks});
+    }
+    std::uint16_t flags = tcp.flags;
+    if (!srcIsA)
+        flags |= TcpColumns::kDirectionBit;
+    if (tcp.hasTimestamps)
+        flags |= TcpColumns::kHasTimestamps;
+
+    TcpColumns& t = m_tables.tcp;
+    t.frame.push_back(frame.number);
+    t.timeNs.push_back(timeNs);
+    t.conversation.push_back(it->second);
+    t.seq.push_back(tcp.seq);
+    t.ack.push_back(tcp.ack);
+    t.window.push_back(tcp.window);
+    t.flags.push_back(flags);
+    t.payloadLength.push_back(tcp.payloadLength);
+    t.tsVal.push_back(tcp.tsVal);
+    t.tsEcr.push_back(tcp.tsEcr);
+    t.sideOptions.push_back(side);
+    ++m_tables.summary.tcpSegments;
+}
+
+void TableBuilder::finish()
+{
+    m_conversationIndex = {};
+}
+
+} // namespace windscope::dissect

@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "capture_tables.h"
+#include "mac_duplicate_filter.h"
+
+namespace windscope::dissect {
+
+// Appends decoded frames to the columnar tables. This is where the MAC layer is
+// reconciled with TCP: a frame with a bad FCS, or an 802.11 retry of a frame already
+// heard, keeps its 802.11 row but never becomes a TCP segment.
+class TableBuilder
+{
+public:
+    explicit TableBuilder(CaptureTables& tables) : m_tables(tables) {}
+    void add(const Frame& frame, bool linkTypeKnown);
+    void finish();
+
+private:
+    void noteLinkType(int linkType, bool known);
+    std::uint8_t addWlan(const Frame& frame, std::int64_t timeNs); // WlanColumns status bits
+    void addTcp(const Frame& frame, std::int64_t timeNs, bool macDuplicate);
+
+    CaptureTables& m_tables;
+    MacDuplicateFilter m_duplicates;
+    std::unordered_map<ConversationKey, std::uint32_t, ConversationHash> m_conversationIndex;
+    int m_lastLinkType = -1;
+};
+
+} // namespace windscope::dissect

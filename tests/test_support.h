@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// Shared helpers for tests: where the shared captures and fixtures live, and how to
+// skip with a reason when something a test needs is absent.
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+
+namespace windscope::test {
+
+inline std::filesystem::path sharedDir() { return WINDSCOPE_SHARED_DIR; }
+inline std::filesystem::path publicCapture(const std::string& name)
+{
+    return sharedDir() / "captures" / "public" / name;
+}
+inline std::filesystem::path labDir(const std::string& run)
+{
+    return sharedDir() / "captures" / "lab" / run;
+}
+inline std::filesystem::path testData(const std::string& name)
+{
+    return std::filesystem::path(WINDSCOPE_TEST_DATA_DIR) / name;
+}
+inline std::string cliPath() { return WINDSCOPE_CLI_PATH; }
+inline std::string tsharkPath() { return WINDSCOPE_TSHARK; }
+
+// Runs a shell command and returns its standard output; exitCode receives the status.
+std::string runCommand(const std::string& command, int* exitCode = nullptr);
+
+} // namespace windscope::test
+
+// Skip the current test when a shared capture is missing (../shared not present).
+#define WINDSCOPE_REQUIRE_FILE(path)                                                             \
+    do {                                                                                         \
+        if (!std::filesystem::exists(path))                                                      \
+            GTEST_SKIP() << "needs " << (path) << " (shared test material is absent)";          \
+    } while (0)
+
+#define WINDSCOPE_REQUIRE_TSHARK()                                                               \
+    do {                                                                                         \
+        if (windscope::test::tsharkPath().empty() ||                                             \
+            windscope::test::tsharkPath().find("NOTFOUND") != std::string::npos)                 \
+            GTEST_SKIP() << "needs tshark, which was not found at configure time";               \
+    } while (0)
