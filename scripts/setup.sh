@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# One-step set-up on Debian 12: install what is missing, build, then either run the
+# main job on the bundled sample capture (run) or the whole test suite (test).
+#
+#   scripts/setup.sh run    install, build (release), analyze resources/samples/*.pcap
+#   scripts/setup.sh test   install, build (ci preset), run every test layer with ctest
+set -euo pipefail
+
+mode=${1:-run}
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$repo"
+
+# Build tools, libraries, and the reference tools the tests compare against.
+packages=(
+    cmake ninja-build g++ pkg-config
+    libpcap-dev zlib1g-dev libsqlite3-dev
+    qt6-base-dev libqcustomplot-dev libgl-dev
+    libwireshark-dev libglib2.0-dev
+    libgtest-dev
+    tshark tcptrace
+    xvfb xauth time
+)
+
+missing=()
+for p in "${packages[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed"; then
+        missing+=("$p")
+    fi
+done
+if ((${#missing[@]})); then
+    echo "setup: installing ${missing[*]}"
+    sudo=""
+    if [ "$(id -u)" -ne 0 ]; then
+        command -v sudo >/dev/null || { echo "setup: run as root or install sudo" >&2; exit 1; }
+        sudo=sudo
+    fi
+    export DEBIAN_FRONTEND=noninteractive
+    $sudo apt-get update -qq
+    $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+jobs=$(nproc 2>/dev/null || echo 2)
+case "$mode" in
+run)
+    cmake --preset release >/dev/null
+    cmake --build --preset release -j "$jobs"
+    for sample in resources/samples/*.pcap; do
+        build/release/app/cli/windscope-cli analyze "$sample"
+    done
+    ;;
+test)
+    cmake --preset ci
+    cmake --build --preset ci -j "$jobs"
+    ctest --preset ci -j "$jobs"
+    ;;
+*)
+    echo "usage: scripts/setup.sh run|test" >&2
+    exit 2
+    ;;
+esac
