@@ -17,7 +17,7 @@ packages=(
     libpcap-dev zlib1g-dev libsqlite3-dev
     qt6-base-dev libqcustomplot-dev libgl-dev
     libwireshark-dev libglib2.0-dev
-    libgtest-dev
+    libgtest-dev nlohmann-json3-dev
     tshark tcptrace
     xvfb xauth time
 )
