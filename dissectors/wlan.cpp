@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// IEEE 802.11 MAC header (link type 105, and the frame below radiotap, PPI, Prism,
+// AVS and CAPWAP). Field layout from IEEE 802.11-2020 clause 9.2 (general frame
+// format) and 9.3 (format of individual frame types).
+
+#include "dissector_set.h"
+
+#include <cstddef>
+#include <cstdint>
+
+namespace windscope::dissect {
+
+namespace {
+
+// wlan.fc.type values (802.11-2020 9.2.4.1.3, Table 9-1).
+constexpr std::uint8_t kManagement = 0, kControl = 1, kData = 2, kExtension = 3;
+
+// Control subtypes (802.11-2020 Table 9-1).
+enum ControlSubtype : std::uint8_t {
+    kTrigger = 2, kTack = 3, kBeamformingReportPoll = 4, kNdpAnnouncement = 5,
+    kControlFrameExtension = 6, kControlWrapper = 7, kBlockAckReq = 8, kBlockAck = 9,
+    kPsPoll = 10, kRts = 11, kCts = 12, kAck = 13, kCfEnd = 14, kCfEndCfAck = 15,
+};
+
+// QoS Control (802.11-2020 9.2.4.5): bit 7 is "A-MSDU present" in QoS data frames.
+constexpr std::uint16_t kQosAmsduPresent = 0x0080;
+
+// Control frames carry only the addresses their format defines (802.11-2020 9.3.1):
+// CTS and Ack have just the RA; the Control Wrapper has Address 1 followed by the
+// carried frame's control field; every other defined format has RA and TA
+// (BSSID for PS-Poll and CF-End). Reserved subtypes 0-1 are read as RA only.
+std::uint8_t controlAddresses(std::uint8_t subtype)
+{
+    switch (subtype) {
+    case kCts:
+    case kAck:
+    case kControlWrapper:
+    case 0:
+    case 1:
+        return 1;
+    default:
+        return 2;
+    }
+}
+
+MacAddress readMac(ByteView b, std::size_t o)
+{
+    MacAddress m;
+    for (std::size_t i = 0; i < m.bytes.size(); ++i)
+        m.bytes[i] = b.u8(o + i);
+    return m;
+}
+
+// A header that stops short is malformed unless the capture's snap length cut it.
+void truncated(Frame& frame, const char* field, const char* message)
+{
+    const bool snapped = frame.capturedLength < frame.originalLength;
+    frame.annotate(snapped ? Severity::Note : Severity::Error, field, message);
+}
+
+// A-MSDU (802.11-2020 9.3.2.2.2): subframes of { DA[6], SA[6], be16 length, MSDU },
+// each padded to a multiple of 4 octets except the last. Only the first subframe's
+// MSDU is passed on: a Frame holds one IP/TCP result, so the others would overwrite
+// it, and dropping the later ones visibly (a Note) is better than reporting only the
+// last. The subframes are still walked so a damaged aggregate is reported.
+void decodeAmsdu(const DissectorSet& set, ByteView body, Frame& frame)
+{
+    std::size_t offset = 0;
+    unsigned count = 0;
+    ByteView first;
+    bool haveFirst = false;
+    while (offset < body.size()) {
+        if (!body.has(offset, 14)) {
+            truncated(frame, "wlan_aggregate.a_mdsu.subframe", "A-MSDU subframe header truncated");
+            break;
+        }
+        const std::size_t length = body.be16(offset + 12);
+        if (!body.has(offset + 14, length)) {
+            truncated(frame, "wlan_aggregate.a_mdsu.subframe",
+                      "A-MSDU subframe longer than the frame");
+            if (count == 0) {
+                // The first MSDU may still hold complete IP and TCP headers.
+                first = body.from(offset + 14);
+                haveFirst = true;
+            }
+            ++count;
+            break;
+        }
+        if (count == 0) {
+            first = body.sub(offset + 14, length);
+            haveFirst = true;
+        }
+        ++count;
+        offset += 14 + length;
+        offset = (offset + 3) & ~std::size_t{3};
+    }
+    if (count > 1)
+        frame.annotate(Severity::Note, "wlan.qos.amsdupresent",
+                       "A-MSDU with several subframes; only the first is analysed");
+    if (haveFirst)
+        decodeLlc(set, first, frame);
+}
+
+} // namespace
+
+void decodeWlan(const DissectorSet& set, ByteView bytes, Frame& frame)
+{
+    if (!bytes.has(0, 2)) {
+        truncated(frame, "wlan.fc", "802.11 frame shorter than its frame control");
+        return;
+    }
+    const std::uint16_t fc = bytes.le16(0);
+    switch (fc & 0x3) {
+    case 0:
+        break;
+    case 1:
+        // PV1 (802.11-2020 9.8) is a different, compressed header used by S1G
+        // (802.11ah); a valid frame, but not one we decode.
+        frame.annotate(Severity::Note, "wlan.fc.version", "802.11 PV1 frame not decoded");
+        return;
+    default:
+        frame.annotate(Severity::Error, "wlan.fc.version", "unknown 802.11 protocol version");
+        return;
+    }
+
+    WlanInfo& w = frame.wlan;
+    w = WlanInfo{};
+    w.fc = fc;
+    w.type = static_cast<std::uint8_t>((fc >> 2) & 0x3);
+    w.subtype = static_cast<std::uint8_t>((fc >> 4) & 0xf);
+    w.flags = static_cast<std::uint8_t>(fc >> 8);
+    frame.hasWlan = true;
+
+    if (!bytes.has(2, 2)) {
+        truncated(frame, "wlan.duration", "802.11 header truncated");
+        return;
+    }
+    w.duration = bytes.le16(2);
+    if (w.type == kExtension) {
+        // DMG and S1G beacons: formats outside what Windscope analyses.
+        w.headerLength = 4;
+        return;
+    }
+
+    // Layout (802.11-2020 Figure 9-1): Address 1 at 4, Address 2 at 10, Address 3 at
+    // 16, Sequence Control at 22, Address 4 at 24 (data frames with ToDS and FromDS),
+    // then QoS Control and HT Control where present.
+    std::uint8_t addresses = 3;
+    bool hasSequence = true;
+    bool hasQos = false;
+    bool hasHtControl = false;
+    if (w.type == kControl) {
+        addresses = controlAddresses(w.subtype);
+        hasSequence = false;
+    } else if (w.type == kData) {
+        addresses = w.toDs() && w.fromDs() ? 4 : 3;
+        hasQos = w.subtype & 0x8;
+        // +HTC (9.2.4.1.10): in QoS data frames the Order bit means an HT Control
+        // field is present; in non-QoS data frames it keeps its StrictlyOrdered meaning.
+        hasHtControl = hasQos && w.order();
+    } else {
+        // Management frames carry HT Control when the Order bit is set (9.2.4.1.10).
+        hasHtControl = w.order();
+    }
+
+    static constexpr std::size_t kAddressOffset[4] = {4, 10, 16, 24};
+    MacAddress* const slot[4] = {&w.addr1, &w.addr2, &w.addr3, &w.addr4};
+    for (std::uint8_t i = 0; i < addresses; ++i) {
+        const std::size_t at = kAddressOffset[i];
+        if (!bytes.has(at, 6)) {
+            truncated(frame, i == 0 ? "wlan.ra" : "wlan.addr", "802.11 header truncated");
+            return;
+        }
+        *slot[i] = readMac(bytes, at);
+        w.addressCount = static_cast<std::uint8_t>(i + 1);
+    }
+
+    std::size_t offset = 4 + 6u * (addresses < 3 ? addresses : 3);
+    if (w.type == kControl && w.subtype == kControlWrapper) {
+        // Control Wrapper (9.3.1.9): Address 1, Carried Frame Control, HT Control,
+        // then the carried control frame's remaining fields.
+        if (!bytes.has(offset, 6)) {
+            truncated(frame, "wlan.htc", "802.11 header truncated");
+            return;
+        }
+        w.hasHtControl = true;
+        w.headerLength = static_cast<std::uint32_t>(offset + 6);
+        return;
+    }
+    if (hasSequence) {
+        if (!bytes.has(offset, 2)) {
+            truncated(frame, "wlan.seq", "802.11 header truncated");
+            return;
+        }
+        const std::uint16_t sc = bytes.le16(offset);
+        w.hasSequence = true;
+        w.fragment = static_cast<std::uint8_t>(sc & 0xf);
+        w.sequence = static_cast<std::uint16_t>(sc >> 4);
+        offset += 2;
+        if (addresses == 4)
+            offset += 6; // Address 4, read above
+    }
+    if (hasQos) {
+        if (!bytes.has(offset, 2)) {
+            truncated(frame, "wlan.qos", "802.11 header truncated");
+            return;
+        }
+        w.hasQos = true;
+        w.qosControl = bytes.le16(offset);
+        w.amsdu = w.qosControl & kQosAmsduPresent;
+        offset += 2;
+    }
+    if (hasHtControl) {
+        if (!bytes.has(offset, 4)) {
+            truncated(frame, "wlan.htc", "802.11 header truncated");
+            return;
+        }
+        w.hasHtControl = true;
+        offset += 4;
+    }
+    w.headerLength = static_cast<std::uint32_t>(offset);
+
+    // Only data frames carry an MSDU; and only when the subtype has a body (bit 2 of
+    // the subtype marks Null, QoS Null and the CF-Poll/Ack-only frames), the body is
+    // in clear (a Protected frame's body is encrypted), and it is a whole MSDU.
+    // A frame with More Fragments set is the first or a middle fragment and would need
+    // reassembly (10.6). A frame with More Fragments clear but a non-zero fragment
+    // number is, per 10.6, a last fragment; but some senders put non-zero fragment
+    // numbers on unfragmented frames (the access point in nDPI's capwap_data sample
+    // does, on every frame), and Wireshark decodes such a frame as complete when it
+    // has seen no earlier fragment (the "802.11 hack" in epan/reassemble.c). We keep
+    // no state between frames, so we decode every frame with More Fragments clear; a
+    // genuine last fragment then fails the LLC/SNAP check and stops there.
+    if (w.type != kData || (w.subtype & 0x4) || w.isProtected() || w.moreFragments())
+        return;
+    // Radiotap flag 0x20 (data pad): the driver padded the 802.11 header to a 32-bit
+    // boundary, so the body starts at the next multiple of 4.
+    if (frame.hasRadio && frame.radio.hasFlags && (frame.radio.flags & RadioInfo::kFlagDataPad))
+        offset = (offset + 3) & ~std::size_t{3};
+    const ByteView body = bytes.from(offset);
+    if (body.empty())
+        return;
+    if (w.amsdu)
+        decodeAmsdu(set, body, frame);
+    else
+        decodeLlc(set, body, frame);
+}
+
+void registerWlan(DissectorSet& set)
+{
+    // LINKTYPE_IEEE802_11 does not say whether frames end in an FCS; like Wireshark's
+    // default ("Assume packets have FCS" off) we assume they do not.
+    set.linkTypes.add(linktype::kIeee80211, decodeWlan);
+}
+
+} // namespace windscope::dissect
