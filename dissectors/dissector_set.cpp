@@ -21,6 +21,7 @@ DissectorSet DissectorSet::standard()
     registerIp(set);
     registerIpv6(set);
     registerTcp(set);
+    registerUdp(set);
     registerRadiotap(set);
     registerPpi(set);
     registerPrism(set);

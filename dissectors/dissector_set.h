@@ -70,6 +70,7 @@ void registerNull(DissectorSet&);     // null.cpp: BSD loopback / null, and raw 
 void registerIp(DissectorSet&);       // ip.cpp: IPv4
 void registerIpv6(DissectorSet&);     // ipv6.cpp: IPv6 with extension headers
 void registerTcp(DissectorSet&);      // tcp.cpp
+void registerUdp(DissectorSet&);      // udp.cpp: UDP, and the CAPWAP data channel it carries
 void registerRadiotap(DissectorSet&); // radiotap.cpp: link type 127
 void registerPpi(DissectorSet&);      // ppi.cpp: link type 192
 void registerPrism(DissectorSet&);    // prism.cpp: link types 119 (Prism) and 163 (AVS)
