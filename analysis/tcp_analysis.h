@@ -5,11 +5,37 @@
 // directions with port reuse split out, 64-bit unwrapped sequence space, window
 // scaling from the handshake, and per-segment classifications equivalent to
 // Wireshark's tcp.analysis.* flags, plus bytes in flight, RTT and low windows.
+//
+// Faithfulness. The tcp.analysis.* flags, tcp.analysis.duplicate_ack_num,
+// tcp.analysis.bytes_in_flight, tcp.window_size and tcp.stream reproduce Wireshark 4.0
+// with its default preferences (see tcp_sequence_analysis.h), given the same segments:
+// on 802.11 captures Windscope leaves out frames with a bad FCS and MAC retries of a
+// frame already heard, which tshark does not, so compare with tshark run on a copy of
+// the capture without those frames. A segment that tshark flags as a fast or spurious
+// retransmission also carries tcp.analysis.retransmission; so does ours: kRetransmission
+// is set whenever kFastRetransmission or kSpuriousRetransmission is.
+//
+// Beyond Wireshark:
+// - kRtoTimeout: a retransmission (kRetransmission, including spurious ones, but not a
+//   fast retransmission) sent after its direction was silent (no segment occupying
+//   sequence space) for longer than max(rtoFloorNs, rtoSrttFactor * SRTT,
+//   SRTT + 4 * RTTVAR), SRTT/RTTVAR being the RFC 6298 section 2 estimators fed by that
+//   direction's RTT samples so far (only the floor before the first sample). Linux
+//   never times out sooner than 200 ms (TCP_RTO_MIN); a silence that long before a
+//   retransmission is a timer firing, not loss recovery driven by ACKs.
+// - kLowWindow: the segment advertises a window (ACK set, not SYN, not RST) with
+//   0 < window < the connection's low-window threshold (a zero window is kZeroWindow,
+//   not low). DirectionStats::lowWindows counts entries into that state, from a normal
+//   or a zero window, so a receiver that stays low for a while counts once.
+// - RTT samples: seq/ack with Karn's rule, and TSval/TSecr echoes (RttSample,
+//   fromTimestamps). Each sample belongs to the direction whose data (or TSval) was
+//   acknowledged (or echoed).
 
 #include "dissectors/capture_tables.h"
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace windscope::analysis {
@@ -34,6 +60,8 @@ inline constexpr std::uint32_t kLowWindow = 1u << 14;             // Windscope: 
 inline constexpr std::uint32_t kRtoTimeout = 1u << 15;            // Windscope: retransmission after an RTO-like silence
 inline constexpr std::uint32_t kPortReuse = 1u << 16;             // tcp.analysis.reused_ports
 inline constexpr std::uint32_t kMacRetryExcluded = 1u << 17;      // never set on a row; see stats
+// The bits that have a tcp.analysis.* counterpart in Wireshark.
+inline constexpr std::uint32_t kWiresharkMask = ((1u << 14) - 1) | kPortReuse;
 } // namespace segment_flag
 
 // Name of each flag bit, e.g. "tcp.analysis.retransmission" / "low_window".
@@ -42,8 +70,13 @@ const char* segmentFlagName(std::uint32_t singleBit);
 struct TcpAnalysisOptions
 {
     // Low window: advertised (scaled) window below this many bytes. 0 selects the
-    // default, max(2 * MSS, largest advertised window of the connection / 8).
+    // default, max(2 * MSS, largest advertised window of the connection / 8), where MSS
+    // is the smaller of the MSS options of the handshake (0 when none was seen) and the
+    // largest window is taken over both directions and the whole connection.
     std::uint64_t lowWindowThresholdBytes = 0;
+    // kRtoTimeout rule (see above).
+    std::int64_t rtoFloorNs = 200'000'000;
+    double rtoSrttFactor = 1.5;
 };
 
 struct RttSample
@@ -54,10 +87,12 @@ struct RttSample
     bool fromTimestamps = false;  // TSecr echo (RFC 7323) rather than seq/ack matching
 };
 
+// Per direction of a connection, in the spirit of tcptrace -l. Counts of Wireshark
+// classifications count segments carrying the flag.
 struct DirectionStats
 {
     std::uint64_t packets = 0;
-    std::uint64_t bytes = 0;               // IP-level bytes are not kept; payload bytes
+    std::uint64_t bytes = 0;               // IP-level bytes are not kept; payload bytes (= dataBytes)
     std::uint64_t dataPackets = 0;
     std::uint64_t dataBytes = 0;           // tcp.len summed, retransmissions included
     std::uint64_t uniqueBytes = 0;         // highest seq reached - initial seq
@@ -79,11 +114,18 @@ struct DirectionStats
     std::uint64_t macRetriesExcluded = 0;  // 802.11 retries of this direction's segments
     std::uint64_t synCount = 0, finCount = 0, rstCount = 0, sackPackets = 0;
     std::uint64_t maxWindowBytes = 0;      // largest scaled advertised window
+    // RTT of this direction's data: the statistics use the seq/ack samples when there
+    // are any, else the timestamp samples (rttFromTimestamps), never both mixed.
     std::uint64_t rttSamples = 0;
-    double rttMinMs = 0, rttAvgMs = 0, rttMaxMs = 0, rttStddevMs = 0;
-    double throughputBps = 0;              // all data bytes / active time
-    double goodputBps = 0;                 // unique bytes / active time
-    std::int64_t firstTimeNs = 0, lastTimeNs = 0;
+    double rttMinMs = 0, rttAvgMs = 0, rttMaxMs = 0, rttStddevMs = 0; // population stddev
+    bool rttFromTimestamps = false;
+    std::uint64_t rttAckSamples = 0, rttTimestampSamples = 0;
+    // Active time: from the first to the last segment carrying data (0 with fewer than
+    // two data segments, and then both rates are 0).
+    std::int64_t firstDataTimeNs = 0, lastDataTimeNs = 0;
+    double throughputBps = 0;              // all data bytes * 8 / active time
+    double goodputBps = 0;                 // unique bytes * 8 / active time
+    std::int64_t firstTimeNs = 0, lastTimeNs = 0; // first and last packet, any kind
 };
 
 struct Connection
@@ -94,12 +136,15 @@ struct Connection
     // sender of the first packet. Direction 0 is endpoint 0 -> endpoint 1.
     std::uint32_t address[2] = {0, 0};    // ids in CaptureTables::ipAddresses
     std::uint16_t port[2] = {0, 0};
-    bool handshakeSeen = false;
-    bool windowScaleKnown = false;         // both SYNs seen
+    bool handshakeSeen = false;            // SYN and SYN-ACK both seen
+    // Whether each side scales its window is known: both SYNs seen, or a SYN without
+    // the option (then neither side scales). Wireshark's win_scale != -1 on both sides.
+    bool windowScaleKnown = false;
     std::int8_t windowScale[2] = {-1, -1}; // shift each endpoint announced (-1 none/unknown)
-    std::uint16_t mss[2] = {0, 0};
-    bool sackPermitted = false;
-    bool timestamps = false;
+    std::uint16_t mss[2] = {0, 0};         // MSS option of each endpoint's SYN, 0 none
+    bool sackPermitted = false;            // both SYNs permitted SACK, or SACK blocks seen
+    bool timestamps = false;               // both SYNs had timestamps (or, without a
+                                           // handshake, both directions carried them)
     std::int64_t handshakeRttNs = -1;      // SYN -> ACK of SYN-ACK, -1 unknown
     std::int64_t firstTimeNs = 0, lastTimeNs = 0;
     std::uint64_t firstFrame = 0, lastFrame = 0;
@@ -113,7 +158,16 @@ struct SegmentColumns
 {
     std::vector<std::uint32_t> connection;   // index into TcpAnalysis::connections
     std::vector<std::uint32_t> flags;        // segment_flag bits
-    std::vector<std::uint32_t> bytesInFlight;
+    std::vector<std::uint32_t> bytesInFlight; // tcp.analysis.bytes_in_flight, 0 = none
+    // Advertised window in bytes as tcp.window_size: shifted by the sender's scale
+    // when that is known (never for SYNs), raw otherwise.
+    std::vector<std::uint32_t> windowBytes;
+    // Sequence and acknowledgment numbers unwrapped to 64 bits, relative to the
+    // sender's (resp. the peer's) initial sequence number as tcp.seq / tcp.ack are
+    // (the ISN when the SYN was seen, else the first seq - 1). relativeAck is 0 without
+    // the ACK bit.
+    std::vector<std::int64_t> relativeSeq;
+    std::vector<std::int64_t> relativeAck;
     // Sparse: (row, n) for rows flagged duplicate ACK: the n-th duplicate.
     std::vector<std::pair<std::uint64_t, std::uint32_t>> dupAckNumber;
 };

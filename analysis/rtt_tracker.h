@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// Round-trip time measurement from a capture, per direction of data:
+// - AckRttTracker: a data segment to the first ACK that covers exactly its end, with
+//   Karn's rule (RFC 6298 section 3): no sample from sequence space that was sent twice.
+// - TimestampRttTracker: the first segment carrying a TSval to the first segment of
+//   the other side echoing it in TSecr (RFC 7323 section 4.1), which stays unambiguous
+//   across retransmissions because every transmission carries a fresh TSval.
+// - RtoEstimator: RFC 6298 section 2 SRTT/RTTVAR, used for the RTO-timeout rule.
+// Both trackers keep bounded vector-backed queues: no allocation per segment once the
+// queues have grown to the connection's window.
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+namespace windscope::analysis::detail {
+
+class RtoEstimator
+{
+public:
+    void addSample(std::int64_t rttNs);
+    bool hasSample() const { return m_hasSample; }
+    double srttNs() const { return m_srtt; }
+    double rttvarNs() const { return m_rttvar; }
+    // The silence after which a retransmission counts as timeout-driven:
+    // max(floor, factor * SRTT, SRTT + 4 * RTTVAR) (the RFC 6298 (2.3) RTO with the
+    // clock granularity neglected); the floor alone before any sample.
+    std::int64_t timeoutThresholdNs(std::int64_t floorNs, double srttFactor) const;
+
+private:
+    bool m_hasSample = false;
+    double m_srtt = 0;
+    double m_rttvar = 0;
+};
+
+class AckRttTracker
+{
+public:
+    // A segment of this direction occupying [start, end) in unwrapped sequence space
+    // (SYN and FIN count one). Sequence space sent before is remembered as ambiguous.
+    void onSegment(std::int64_t start, std::int64_t end, std::int64_t timeNs, std::uint32_t row);
+    // An acknowledgment from the other side. Returns true with a sample when it is the
+    // first to cover a segment's end exactly and that segment is not ambiguous.
+    bool onAck(std::int64_t ack, std::int64_t timeNs, std::int64_t& rttNs, std::uint32_t& dataRow);
+    void reset();
+
+private:
+    struct Sent
+    {
+        std::int64_t start, end, timeNs;
+        std::uint32_t row;
+    };
+    static constexpr std::size_t kMaxPending = 1u << 16;
+    void popFront();
+
+    std::vector<Sent> m_sent;
+    std::size_t m_head = 0;
+    bool m_anySent = false;
+    std::int64_t m_highestEnd = 0;
+    // Karn, conservatively: segments starting below the end of any re-sent range give
+    // no sample.
+    std::int64_t m_ambiguousBelow = std::numeric_limits<std::int64_t>::min();
+    bool m_anyAck = false;
+    std::int64_t m_highestAck = 0;
+};
+
+class TimestampRttTracker
+{
+public:
+    void onSend(std::uint32_t tsVal, std::int64_t timeNs, std::uint32_t row);
+    // TSecr of a segment of the other side with the ACK bit (RFC 7323 3.2: TSecr is
+    // only valid then). One sample per newly echoed value.
+    bool onEcho(std::uint32_t tsEcr, std::int64_t timeNs, std::int64_t& rttNs, std::uint32_t& dataRow);
+
+private:
+    struct Sent
+    {
+        std::uint32_t tsVal;
+        std::uint32_t row;
+        std::int64_t timeNs;
+    };
+    static constexpr std::size_t kMaxPending = 1u << 16;
+    void popFront();
+
+    std::vector<Sent> m_sent;
+    std::size_t m_head = 0;
+    bool m_anyEcho = false;
+    std::uint32_t m_lastEcho = 0;
+};
+
+} // namespace windscope::analysis::detail
