@@ -101,6 +101,13 @@ JsonWriter& JsonWriter::value(bool flag)
     return *this;
 }
 
+JsonWriter& JsonWriter::number(std::string_view text)
+{
+    separate();
+    m_out << text;
+    return *this;
+}
+
 JsonWriter& JsonWriter::null()
 {
     separate();

@@ -30,6 +30,8 @@ public:
     JsonWriter& value(unsigned number) { return value(static_cast<std::uint64_t>(number)); }
     JsonWriter& value(bool flag);
     JsonWriter& null();
+    // A number already formatted as JSON number text (exact decimals).
+    JsonWriter& number(std::string_view text);
 
     template <typename T>
     JsonWriter& field(std::string_view name, const T& v)

@@ -88,8 +88,8 @@ void writeConnectionsCsv(std::ostream& out, const dissect::CaptureTables& tables
             writeField(out, endpointText(tables, c.address[d], c.port[d]));
             out << ',';
             writeField(out, endpointText(tables, c.address[1 - d], c.port[1 - d]));
-            out << ',' << fixed(epochSeconds(tables, c.firstTimeNs), 9) << ','
-                << fixed(epochSeconds(tables, c.lastTimeNs), 9) << ',' << s.packets << ','
+            out << ',' << epochText(tables, c.firstTimeNs) << ','
+                << epochText(tables, c.lastTimeNs) << ',' << s.packets << ','
                 << s.dataPackets << ',' << s.dataBytes << ',' << s.uniqueBytes << ','
                 << s.retransmittedBytes << ',' << s.retransmissions << ','
                 << s.fastRetransmissions << ',' << s.spuriousRetransmissions << ','
@@ -140,7 +140,7 @@ void writeSegmentsCsv(std::ostream& out, const dissect::CaptureTables& tables,
             window <<= c.windowScale[d];
         char hexFlags[8];
         std::snprintf(hexFlags, sizeof hexFlags, "0x%03x", flags);
-        out << tcp.frame[row] << ',' << fixed(epochSeconds(tables, tcp.timeNs[row]), 9) << ','
+        out << tcp.frame[row] << ',' << epochText(tables, tcp.timeNs[row]) << ','
             << c.id << ',' << d << ',';
         writeField(out, endpointText(tables, c.address[d], c.port[d]));
         out << ',';

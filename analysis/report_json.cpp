@@ -4,6 +4,8 @@
 #include "dissectors/dissector_set.h"
 #include "json_writer.h"
 
+#include <cstdio>
+
 namespace windscope::analysis {
 
 std::string endpointText(const dissect::CaptureTables& tables, std::uint32_t addressId,
@@ -16,12 +18,18 @@ std::string endpointText(const dissect::CaptureTables& tables, std::uint32_t add
     return text + ":" + std::to_string(port);
 }
 
-double epochSeconds(const dissect::CaptureTables& tables, std::int64_t relativeNs)
+std::string epochText(const dissect::CaptureTables& tables, std::int64_t relativeNs)
 {
-    // Split to keep precision: integer seconds of the base plus the fractional rest.
     const std::int64_t absolute = tables.summary.firstEpochNs + relativeNs;
-    return static_cast<double>(absolute / 1000000000) +
-           static_cast<double>(absolute % 1000000000) / 1e9;
+    std::int64_t seconds = absolute / 1000000000, fraction = absolute % 1000000000;
+    if (fraction < 0) {
+        fraction += 1000000000;
+        --seconds;
+    }
+    char text[48];
+    std::snprintf(text, sizeof text, "%lld.%09lld", static_cast<long long>(seconds),
+                  static_cast<long long>(fraction));
+    return text;
 }
 
 namespace {
@@ -32,8 +40,8 @@ void writeCapture(JsonWriter& json, const dissect::CaptureTables& tables)
     json.key("capture").beginObject();
     json.field("path", s.path);
     json.field("packets", s.packets);
-    json.field("first_epoch_s", epochSeconds(tables, 0));
-    json.field("last_epoch_s", epochSeconds(tables, s.lastEpochNs - s.firstEpochNs));
+    json.key("first_epoch_s").number(epochText(tables, 0));
+    json.key("last_epoch_s").number(epochText(tables, s.lastEpochNs - s.firstEpochNs));
     json.key("link_types").beginArray();
     for (int type : s.linkTypes)
         json.value(dissect::linkTypeName(type));
@@ -134,8 +142,8 @@ void writeAnalyzeJson(std::ostream& out, const dissect::CaptureTables& tables,
         json.field("b", b.toString());
         json.field("b_port", static_cast<unsigned>(c.port[1]));
         json.field("first_frame", c.firstFrame);
-        json.field("first_epoch_s", epochSeconds(tables, c.firstTimeNs));
-        json.field("last_epoch_s", epochSeconds(tables, c.lastTimeNs));
+        json.key("first_epoch_s").number(epochText(tables, c.firstTimeNs));
+        json.key("last_epoch_s").number(epochText(tables, c.lastTimeNs));
         json.field("duration_s", static_cast<double>(c.lastTimeNs - c.firstTimeNs) / 1e9);
         json.field("segments", c.segments);
         json.field("handshake_seen", c.handshakeSeen);

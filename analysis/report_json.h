@@ -14,7 +14,9 @@ namespace windscope::analysis {
 // "addr:port", IPv6 addresses in brackets.
 std::string endpointText(const dissect::CaptureTables& tables, std::uint32_t addressId,
                          std::uint16_t port);
-double epochSeconds(const dissect::CaptureTables& tables, std::int64_t relativeNs);
+// Absolute epoch seconds of a capture-relative time, as exact decimal text with nine
+// fractional digits (a double would lose the nanoseconds at present-day epochs).
+std::string epochText(const dissect::CaptureTables& tables, std::int64_t relativeNs);
 
 // windscope-cli analyze FILE --json
 void writeAnalyzeJson(std::ostream& out, const dissect::CaptureTables& tables,
