@@ -54,7 +54,12 @@ void TableBuilder::add(const Frame& frame, bool linkTypeKnown)
     if (!linkTypeKnown)
         ++s.unknownLinkTypePackets;
 
-    if (frame.malformed()) {
+    // A frame the radio flagged with a bad FCS is corrupt by definition: whatever its
+    // decoders found wrong is counted as a bad FCS, not as a malformed packet.
+    const bool badFcs = frame.hasRadio && frame.radio.badFcs();
+    if (badFcs)
+        ++s.badFcsFrames;
+    if (frame.malformed() && !badFcs) {
         ++s.malformedPackets;
         if (s.malformed.size() < CaptureSummary::kMaxMalformedRecords)
             for (std::uint8_t i = 0; i < frame.annotationCount; ++i)
@@ -80,10 +85,8 @@ std::uint8_t TableBuilder::addWlan(const Frame& frame, std::int64_t timeNs)
     ++m_tables.summary.wlanFrames;
 
     std::uint8_t status = 0;
-    if (frame.hasRadio && r.badFcs()) {
+    if (frame.hasRadio && r.badFcs())
         status |= WlanColumns::kBadFcs;
-        ++m_tables.summary.badFcsFrames;
-    }
     const std::uint32_t a1 = w.addressCount >= 1 ? macs.intern(w.addr1) : kNoAddress;
     const std::uint32_t a2 = w.addressCount >= 2 ? macs.intern(w.addr2) : kNoAddress;
     const std::uint32_t a3 = w.addressCount >= 3 ? macs.intern(w.addr3) : kNoAddress;
