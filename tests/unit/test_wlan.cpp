@@ -9,6 +9,7 @@
 
 #include <cstring>
 #include <initializer_list>
+#include <string>
 #include <vector>
 
 using namespace windscope::dissect;
@@ -183,7 +184,10 @@ INSTANTIATE_TEST_SUITE_P(
                       ControlCase{12, 1, 10, false}, // CTS
                       ControlCase{13, 1, 10, false}, // Ack
                       ControlCase{14, 2, 16, false}, // CF-End
-                      ControlCase{15, 2, 16, false}));
+                      ControlCase{15, 2, 16, false}),
+    [](const ::testing::TestParamInfo<ControlCase>& info) {
+        return "subtype" + std::to_string(info.param.subtype);
+    });
 
 TEST(Wlan, CtsShorterThanItsHeaderIsMalformed)
 {
