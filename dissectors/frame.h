@@ -101,8 +101,14 @@ struct WlanInfo
     bool isProtected() const { return flags & 0x40; }
     bool order() const { return flags & 0x80; }
     std::uint8_t tid() const { return static_cast<std::uint8_t>(qosControl & 0x0f); }
-    // Wireshark's wlan.fc.type_subtype: type << 4 | subtype.
-    std::uint16_t typeSubtype() const { return static_cast<std::uint16_t>(type << 4 | subtype); }
+    // Wireshark's wlan.fc.type_subtype: type << 4 | subtype; control frame extensions
+    // (type 1, subtype 6) carry a further nibble in bits 8-11 (802.11-2020 9.2.4.1.3).
+    std::uint16_t typeSubtype() const
+    {
+        if (type == 1 && subtype == 6)
+            return static_cast<std::uint16_t>(0x160 | (flags & 0x0f));
+        return static_cast<std::uint16_t>(type << 4 | subtype);
+    }
 };
 
 struct IpInfo
