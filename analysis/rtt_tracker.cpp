@@ -72,8 +72,15 @@ void AckRttTracker::onSegment(std::int64_t start, std::int64_t end, std::int64_t
         m_anySent = true;
         return;
     }
-    // Sequence space sent again: an ACK for it cannot tell which copy arrived.
-    m_ambiguousBelow = std::max(m_ambiguousBelow, end);
+    // Sequence space sent again: an ACK covering it cannot tell which copy arrived.
+    if (!m_resent.empty() && start <= m_resent.back().end && end >= m_resent.back().start) {
+        m_resent.back().start = std::min(m_resent.back().start, start);
+        m_resent.back().end = std::max(m_resent.back().end, end);
+    } else {
+        if (m_resent.size() >= kMaxResent)
+            m_resent.erase(m_resent.begin());
+        m_resent.push_back({start, end});
+    }
     m_highestEnd = std::max(m_highestEnd, end);
 }
 
@@ -82,12 +89,24 @@ bool AckRttTracker::onAck(std::int64_t ack, std::int64_t timeNs, std::int64_t& r
 {
     if (m_anyAck && ack <= m_highestAck)
         return false; // duplicate or old acknowledgment
+    const bool first = !m_anyAck;
+    const std::int64_t previous = m_highestAck;
     m_anyAck = true;
     m_highestAck = ack;
+    // Does (previous, ack] cover re-sent sequence space? Forget what is now covered.
+    bool coversResent = false;
+    std::size_t kept = 0;
+    for (const Range& r : m_resent) {
+        if (r.start < ack && (first || r.end > previous))
+            coversResent = true;
+        if (r.end > ack)
+            m_resent[kept++] = r;
+    }
+    m_resent.resize(kept);
     bool found = false;
     while (m_head < m_sent.size() && m_sent[m_head].end <= ack) {
         const Sent& s = m_sent[m_head];
-        if (s.end == ack && s.start >= m_ambiguousBelow && timeNs >= s.timeNs) {
+        if (s.end == ack && !coversResent && timeNs >= s.timeNs) {
             rttNs = timeNs - s.timeNs;
             dataRow = s.row;
             found = true;

@@ -3,7 +3,10 @@
 
 // Round-trip time measurement from a capture, per direction of data:
 // - AckRttTracker: a data segment to the first ACK that covers exactly its end, with
-//   Karn's rule (RFC 6298 section 3): no sample from sequence space that was sent twice.
+//   Karn's rule (RFC 6298 section 3) as Linux applies it (tcp_clean_rtx_queue ignores
+//   the sequence RTT when FLAG_RETRANS_DATA_ACKED): an ACK that newly covers any
+//   sequence space sent twice gives no sample, which also drops the cumulative ACK
+//   that follows a repaired hole (it would time the wait for the repair).
 // - TimestampRttTracker: the first segment carrying a TSval to the first segment of
 //   the other side echoing it in TSecr (RFC 7323 section 4.1), which stays unambiguous
 //   across retransmissions because every transmission carries a fresh TSval.
@@ -13,7 +16,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <limits>
 #include <vector>
 
 namespace windscope::analysis::detail {
@@ -40,10 +42,10 @@ class AckRttTracker
 {
 public:
     // A segment of this direction occupying [start, end) in unwrapped sequence space
-    // (SYN and FIN count one). Sequence space sent before is remembered as ambiguous.
+    // (SYN and FIN count one). Sequence space sent before is remembered as re-sent.
     void onSegment(std::int64_t start, std::int64_t end, std::int64_t timeNs, std::uint32_t row);
     // An acknowledgment from the other side. Returns true with a sample when it is the
-    // first to cover a segment's end exactly and that segment is not ambiguous.
+    // first to cover a segment's end exactly and covers no re-sent sequence space.
     bool onAck(std::int64_t ack, std::int64_t timeNs, std::int64_t& rttNs, std::uint32_t& dataRow);
     void reset();
 
@@ -53,16 +55,19 @@ private:
         std::int64_t start, end, timeNs;
         std::uint32_t row;
     };
+    struct Range
+    {
+        std::int64_t start, end;
+    };
     static constexpr std::size_t kMaxPending = 1u << 16;
+    static constexpr std::size_t kMaxResent = 1024;
     void popFront();
 
     std::vector<Sent> m_sent;
     std::size_t m_head = 0;
     bool m_anySent = false;
     std::int64_t m_highestEnd = 0;
-    // Karn, conservatively: segments starting below the end of any re-sent range give
-    // no sample.
-    std::int64_t m_ambiguousBelow = std::numeric_limits<std::int64_t>::min();
+    std::vector<Range> m_resent; // not yet acknowledged re-sent ranges, in sending order
     bool m_anyAck = false;
     std::int64_t m_highestAck = 0;
 };
