@@ -18,6 +18,7 @@ DissectorSet DissectorSet::standard()
     registerEth(set);
     registerSll(set);
     registerNull(set);
+    registerPpp(set);
     registerIp(set);
     registerIpv6(set);
     registerTcp(set);
@@ -44,6 +45,7 @@ std::string linkTypeName(int linkType)
     switch (linkType) {
     case linktype::kNull: return "NULL";
     case linktype::kEthernet: return "ETHERNET";
+    case linktype::kPpp: return "PPP";
     case linktype::kRaw: return "RAW";
     case linktype::kIeee80211: return "IEEE802_11";
     case linktype::kLoop: return "LOOP";

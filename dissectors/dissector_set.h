@@ -67,6 +67,7 @@ public:
 void registerEth(DissectorSet&);      // eth.cpp: Ethernet II, 802.3+LLC, 802.1Q/802.1ad VLAN
 void registerSll(DissectorSet&);      // sll.cpp: Linux cooked v1 and v2
 void registerNull(DissectorSet&);     // null.cpp: BSD loopback / null, and raw IP link types
+void registerPpp(DissectorSet&);      // ppp.cpp: link type 9 (PPP, as ns-3 writes it)
 void registerIp(DissectorSet&);       // ip.cpp: IPv4
 void registerIpv6(DissectorSet&);     // ipv6.cpp: IPv6 with extension headers
 void registerTcp(DissectorSet&);      // tcp.cpp
@@ -83,7 +84,7 @@ void decodeLlc(const DissectorSet&, ByteView, Frame&);
 
 // Link-layer type numbers (LINKTYPE_* from the tcpdump.org registry).
 namespace linktype {
-inline constexpr int kNull = 0, kEthernet = 1, kRaw = 101, kIeee80211 = 105, kLoop = 108,
+inline constexpr int kNull = 0, kEthernet = 1, kPpp = 9, kRaw = 101, kIeee80211 = 105, kLoop = 108,
                      kSll = 113, kPrism = 119, kRadiotap = 127, kAvs = 163, kPpi = 192,
                      kIpv4 = 228, kIpv6 = 229, kSll2 = 276;
 }
