@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// A congestion-control model: a small class acting on SenderState, shaped after ns-3's
+// TcpCongestionOps (IncreaseWindow, GetSsThresh, PktsAcked, CongestionStateSet) whose
+// methods map onto Linux's struct tcp_congestion_ops (cong_avoid, ssthresh,
+// pkts_acked, set_state, undo_cwnd). Loss detection and recovery (RFC 6675, PRR) are
+// the inference engine's; a model only decides how the window grows and how far it
+// is cut. One model per file; makeCongestionModel() picks one by name.
+
+#include "sender_state.h"
+
+#include <memory>
+#include <string_view>
+#include <vector>
+
+namespace windscope::analysis::cwnd {
+
+class CongestionModel
+{
+public:
+    virtual ~CongestionModel() = default;
+    virtual std::string_view name() const = 0;
+    virtual std::unique_ptr<CongestionModel> clone() const = 0;
+
+    // tcp_congestion_ops.init / TcpCongestionOps::Init, at connection start.
+    virtual void init(SenderState&) {}
+    // cong_avoid / IncreaseWindow: called for an ACK that delivered data outside
+    // window reduction (Linux tcp_cong_control() with tcp_may_raise_cwnd()).
+    virtual void increaseWindow(SenderState& state, const AckEvent& ack) = 0;
+    // ssthresh / GetSsThresh: the slow-start threshold after a loss, in bytes.
+    // flightBytes is RFC 5681's FlightSize at the moment of the loss.
+    virtual std::uint64_t ssthresh(const SenderState& state, std::uint64_t flightBytes) = 0;
+    // pkts_acked / PktsAcked: every ACK that acknowledged data, with its RTT sample.
+    virtual void pktsAcked(SenderState&, const AckEvent&) {}
+    // set_state / CongestionStateSet: the congestion state is about to change.
+    virtual void congestionStateSet(SenderState&, CaState) {}
+    // undo_cwnd: the window restored when a reduction proved spurious; Linux
+    // tcp_reno_undo_cwnd() (max(cwnd, prior_cwnd)) unless a model overrides it.
+    virtual std::uint64_t undoCwnd(const SenderState& state) const
+    {
+        return state.cwnd > state.priorCwnd ? state.cwnd : state.priorCwnd;
+    }
+};
+
+// "reno", "newreno", "cubic"; nullptr for an unknown name.
+std::unique_ptr<CongestionModel> makeCongestionModel(std::string_view name);
+// The names makeCongestionModel() accepts, in the order inference tries them.
+const std::vector<std::string_view>& congestionModelNames();
+
+} // namespace windscope::analysis::cwnd

@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "cubic.h"
+
+#include "linux_window.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace windscope::analysis::cwnd {
+
+namespace {
+
+// Module parameters of tcp_cubic.c at their defaults.
+constexpr std::uint32_t kBetaScale = 1024;     // BICTCP_BETA_SCALE
+constexpr std::uint32_t kBeta = 717;           // beta: multiplicative decrease 717/1024
+constexpr std::uint32_t kBicScale = 41;        // bic_scale: C = 41 / 1024 * 10 = 0.4
+constexpr int kBicHz = 10;                     // BICTCP_HZ: time in 1/1024 s
+constexpr std::uint32_t kHz = 1000;            // CONFIG_HZ the jiffies count in
+constexpr std::uint32_t kHystartLowWindow = 16;
+constexpr std::uint32_t kHystartAckDeltaUs = 2000;
+constexpr std::uint32_t kHystartMinSamples = 8;
+constexpr std::uint32_t kHystartDelayMinUs = 4000, kHystartDelayMaxUs = 16000;
+// cubictcp_register(): beta_scale = 8*(BETA_SCALE+beta) / 3 / (BETA_SCALE-beta),
+// cube_rtt_scale = bic_scale * 10, cube_factor = 2^(10+3*BICTCP_HZ) / cube_rtt_scale.
+constexpr std::uint32_t kBetaScaleFriendly = 8 * (kBetaScale + kBeta) / 3 / (kBetaScale - kBeta);
+constexpr std::uint64_t kCubeRttScale = kBicScale * 10;
+constexpr std::uint64_t kCubeFactor = (1ull << (10 + 3 * kBicHz)) / kCubeRttScale;
+
+std::uint32_t jiffies(std::int64_t ns) { return static_cast<std::uint32_t>(ns / (1'000'000'000 / kHz)); }
+
+// cubic_root(): Linux uses a table plus one Newton-Raphson step; the double cube root
+// agrees with it to within one unit.
+std::uint32_t cubicRoot(std::uint64_t a) { return static_cast<std::uint32_t>(std::cbrt(static_cast<double>(a))); }
+
+} // namespace
+
+void CubicModel::init(SenderState& state)
+{
+    m_bic = {};
+    hystartReset(state);
+}
+
+void CubicModel::hystartReset(const SenderState& state)
+{
+    m_bic.roundStartUs = m_bic.lastAckUs = state.nowNs / 1000;
+    m_bic.endSeq = state.sndNxt;
+    m_bic.currRttUs = ~0u;
+    m_bic.sampleCount = 0;
+}
+
+void CubicModel::update(std::uint32_t cwnd, std::uint32_t acked, std::uint32_t now)
+{
+    Bic& ca = m_bic;
+    ca.ackCount += acked;
+    if (ca.lastCwnd == cwnd && static_cast<std::int32_t>(now - ca.lastTime) <= static_cast<std::int32_t>(kHz / 32))
+        return;
+    // "The CUBIC function can update ca->cnt at most once per jiffy."
+    if (!(ca.epochStart && now == ca.lastTime)) {
+        ca.lastCwnd = cwnd;
+        ca.lastTime = now;
+        if (ca.epochStart == 0) {
+            ca.epochStart = now == 0 ? 1 : now;
+            ca.ackCount = acked;
+            ca.tcpCwnd = cwnd;
+            if (ca.lastMaxCwnd <= cwnd) {
+                ca.k = 0;
+                ca.originPoint = cwnd;
+            } else {
+                ca.k = cubicRoot(kCubeFactor * (ca.lastMaxCwnd - cwnd));
+                ca.originPoint = ca.lastMaxCwnd;
+            }
+        }
+        // t = elapsed time in 1/1024 s, plus delay_min: the window a segment sent now
+        // will find when its ACK returns.
+        std::uint64_t t = static_cast<std::uint32_t>(now - ca.epochStart);
+        t += ca.delayMinUs / (1'000'000 / kHz);
+        t = (t << kBicHz) / kHz;
+        const std::uint64_t offs = t < ca.k ? ca.k - t : t - ca.k;
+        const std::uint64_t delta = (kCubeRttScale * offs * offs * offs) >> (10 + 3 * kBicHz);
+        const std::uint64_t target =
+            t < ca.k ? (ca.originPoint > delta ? ca.originPoint - delta : 0) : ca.originPoint + delta;
+        if (target > cwnd)
+            ca.cnt = static_cast<std::uint32_t>(cwnd / (target - cwnd));
+        else
+            ca.cnt = 100 * cwnd; // very small increment
+        // "The initial growth of cubic function may be too conservative when the
+        // available bandwidth is still unknown": at most 5% per RTT.
+        if (ca.lastMaxCwnd == 0 && ca.cnt > 20)
+            ca.cnt = 20;
+    }
+    // TCP friendliness (RFC 9438 4.3): never slower than Reno with the same beta.
+    const std::uint32_t delta = (cwnd * kBetaScaleFriendly) >> 3;
+    if (delta > 0)
+        while (ca.ackCount > delta) {
+            ca.ackCount -= delta;
+            ++ca.tcpCwnd;
+        }
+    if (ca.tcpCwnd > cwnd) {
+        const std::uint32_t maxCnt = cwnd / (ca.tcpCwnd - cwnd);
+        if (ca.cnt > maxCnt)
+            ca.cnt = maxCnt;
+    }
+    // At most one segment per two acked: cwnd grows by 1.5x per RTT at most.
+    ca.cnt = std::max(ca.cnt, 2u);
+}
+
+void CubicModel::increaseWindow(SenderState& state, const AckEvent& ack)
+{
+    if (!state.cwndLimited)
+        return;
+    std::uint32_t acked = ack.ackedSegments;
+    if (state.inSlowStart()) {
+        acked = linuxSlowStart(state, acked);
+        if (acked == 0)
+            return;
+    }
+    update(state.cwndSegments(), acked, jiffies(state.nowNs));
+    linuxCongAvoidAi(state, m_bic.cnt, acked);
+}
+
+std::uint64_t CubicModel::ssthresh(const SenderState& state, std::uint64_t)
+{
+    const std::uint32_t cwnd = state.cwndSegments();
+    m_bic.epochStart = 0; // end of epoch
+    // Fast convergence: release bandwidth to newer flows when W_max shrinks.
+    if (cwnd < m_bic.lastMaxCwnd)
+        m_bic.lastMaxCwnd = (cwnd * (kBetaScale + kBeta)) / (2 * kBetaScale);
+    else
+        m_bic.lastMaxCwnd = cwnd;
+    return std::max<std::uint64_t>(std::uint64_t{cwnd} * kBeta / kBetaScale, 2) * state.mss;
+}
+
+void CubicModel::pktsAcked(SenderState& state, const AckEvent& ack)
+{
+    if (ack.rttNs < 0)
+        return;
+    // "Discard delay samples right after fast recovery."
+    if (m_bic.epochStart && static_cast<std::int32_t>(jiffies(state.nowNs) - m_bic.epochStart) < static_cast<std::int32_t>(kHz))
+        return;
+    const auto delay = static_cast<std::uint32_t>(std::max<std::int64_t>(1, ack.rttNs / 1000));
+    if (m_bic.delayMinUs == 0 || m_bic.delayMinUs > delay)
+        m_bic.delayMinUs = delay;
+    if (!m_bic.found && state.inSlowStart() && state.cwndSegments() >= kHystartLowWindow)
+        hystartUpdate(state, delay);
+}
+
+void CubicModel::hystartUpdate(SenderState& state, std::uint32_t delayUs)
+{
+    Bic& ca = m_bic;
+    if (state.sndUna > ca.endSeq)
+        hystartReset(state);
+    const std::int64_t nowUs = state.nowNs / 1000;
+    // Ack train: ACKs still arriving back to back (2 ms apart) more than half the
+    // minimum RTT after the round began means the pipe is full. hystart_ack_delay()
+    // adds at most 1 ms for senders whose pacing rate lets GSO bursts spread acks.
+    if (nowUs - ca.lastAckUs <= kHystartAckDeltaUs) {
+        ca.lastAckUs = nowUs;
+        const std::int64_t threshold = (std::int64_t{ca.delayMinUs} + 1000) >> 1; // SK_PACING_NONE
+        if (nowUs - ca.roundStartUs > threshold) {
+            ca.found = true;
+            state.ssthresh = state.cwnd;
+        }
+    }
+    // Delay increase: the smallest of the round's first 8 RTT samples above
+    // delay_min + clamp(delay_min / 8, 4 ms, 16 ms).
+    if (ca.currRttUs > delayUs)
+        ca.currRttUs = delayUs;
+    if (ca.sampleCount < kHystartMinSamples) {
+        ++ca.sampleCount;
+    } else if (ca.currRttUs > ca.delayMinUs + std::clamp(ca.delayMinUs >> 3, kHystartDelayMinUs, kHystartDelayMaxUs)) {
+        ca.found = true;
+        state.ssthresh = state.cwnd;
+    }
+}
+
+void CubicModel::congestionStateSet(SenderState& state, CaState newState)
+{
+    if (newState == CaState::Loss) {
+        // bictcp_reset() clears everything up to 'unused', W_max and delay_min included.
+        const Bic kept = m_bic;
+        m_bic = {};
+        m_bic.roundStartUs = kept.roundStartUs;
+        m_bic.lastAckUs = kept.lastAckUs;
+        m_bic.endSeq = kept.endSeq;
+        hystartReset(state);
+    }
+}
+
+} // namespace windscope::analysis::cwnd

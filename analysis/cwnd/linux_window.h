@@ -1,0 +1,18 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// The window-growth helpers of Linux net/ipv4/tcp_cong.c that Reno and CUBIC share,
+// in segments as Linux counts them.
+
+#include "sender_state.h"
+
+namespace windscope::analysis::cwnd {
+
+// tcp_slow_start(): cwnd grows by the segments acked, up to ssthresh; returns the
+// acked segments left over for congestion avoidance.
+std::uint32_t linuxSlowStart(SenderState& state, std::uint32_t acked);
+
+// tcp_cong_avoid_ai(): one segment per w segments acked, counted in snd_cwnd_cnt.
+void linuxCongAvoidAi(SenderState& state, std::uint32_t w, std::uint32_t acked);
+
+} // namespace windscope::analysis::cwnd

@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "newreno.h"
+
+#include <algorithm>
+
+namespace windscope::analysis::cwnd {
+
+void NewRenoModel::increaseWindow(SenderState& state, const AckEvent& ack)
+{
+    std::uint32_t acked = ack.ackedSegments;
+    // TcpNewReno::SlowStart(): cwnd += acked * SMSS, capped at ssthresh; the segments
+    // that did not fit are handed to congestion avoidance.
+    if (state.cwnd < state.ssthresh && acked >= 1) {
+        const std::uint64_t before = state.cwnd;
+        state.cwnd = std::min<std::uint64_t>(before + std::uint64_t{acked} * state.mss, state.ssthresh);
+        acked -= static_cast<std::uint32_t>((state.cwnd - before) / state.mss);
+    }
+    // TcpNewReno::CongestionAvoidance(): RFC 5681 (3), once per ACK that acked data,
+    // however many segments it covered.
+    if (state.cwnd >= state.ssthresh && acked > 0) {
+        const double adder = std::max(1.0, static_cast<double>(state.mss) * state.mss /
+                                               static_cast<double>(state.cwnd));
+        state.cwnd += static_cast<std::uint64_t>(adder);
+    }
+}
+
+std::uint64_t NewRenoModel::ssthresh(const SenderState& state, std::uint64_t flightBytes)
+{
+    return std::max<std::uint64_t>(2ull * state.mss, flightBytes / 2);
+}
+
+} // namespace windscope::analysis::cwnd

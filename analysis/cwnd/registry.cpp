@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The model registry: a fixed table of names and constructors, no self-registration.
+#include "congestion_model.h"
+#include "cubic.h"
+#include "newreno.h"
+#include "reno.h"
+
+namespace windscope::analysis::cwnd {
+
+namespace {
+
+struct Entry
+{
+    std::string_view name;
+    std::unique_ptr<CongestionModel> (*make)();
+};
+
+template <typename Model>
+std::unique_ptr<CongestionModel> construct()
+{
+    return std::make_unique<Model>();
+}
+
+constexpr Entry kModels[] = {
+    {"reno", construct<RenoModel>},
+    {"newreno", construct<NewRenoModel>},
+    {"cubic", construct<CubicModel>},
+};
+
+} // namespace
+
+std::unique_ptr<CongestionModel> makeCongestionModel(std::string_view name)
+{
+    for (const Entry& e : kModels)
+        if (e.name == name)
+            return e.make();
+    return nullptr;
+}
+
+const std::vector<std::string_view>& congestionModelNames()
+{
+    static const std::vector<std::string_view> names = [] {
+        std::vector<std::string_view> out;
+        for (const Entry& e : kModels)
+            out.push_back(e.name);
+        return out;
+    }();
+    return names;
+}
+
+} // namespace windscope::analysis::cwnd

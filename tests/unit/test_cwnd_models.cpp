@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Congestion-control models, ns-3 style: set a state, call one method, check the next
+// window. Expected values are worked by hand from the Linux function or RFC clause
+// each model method mirrors.
+#include "analysis/cwnd/congestion_model.h"
+#include "analysis/cwnd/cubic.h"
+#include "analysis/cwnd/linux_window.h"
+#include "analysis/cwnd/newreno.h"
+#include "analysis/cwnd/reno.h"
+
+#include <gtest/gtest.h>
+
+using namespace windscope::analysis::cwnd;
+
+namespace {
+constexpr std::uint32_t mss = 1448;
+}
+
+TEST(CwndRegistry, NamesResolveToTheirModels)
+{
+    for (std::string_view name : congestionModelNames()) {
+        auto model = makeCongestionModel(name);
+        ASSERT_NE(model, nullptr) << name;
+        EXPECT_EQ(model->name(), name);
+    }
+    EXPECT_EQ(makeCongestionModel("vegas"), nullptr);
+    EXPECT_EQ(congestionModelNames().size(), 3u);
+}
+
+TEST(LinuxWindow, SlowStartStopsAtSsthreshAndReturnsTheRest)
+{
+    SenderState s{.mss = mss, .cwnd = 19 * mss, .ssthresh = 20 * mss};
+    EXPECT_EQ(linuxSlowStart(s, 3), 2u);
+    EXPECT_EQ(s.cwnd, 20 * mss);
+}
+
+TEST(LinuxWindow, CongAvoidAiCountsSegmentsInSndCwndCnt)
+{
+    SenderState s{.mss = mss, .cwnd = 10 * mss, .cwndCount = 8};
+    linuxCongAvoidAi(s, 10, 2);
+    EXPECT_EQ(s.cwnd, 11 * mss);
+    EXPECT_EQ(s.cwndCount, 0u);
+    linuxCongAvoidAi(s, 11, 25); // two increments, 3 left over
+    EXPECT_EQ(s.cwnd, 13 * mss);
+    EXPECT_EQ(s.cwndCount, 3u);
+}
+
+TEST(Reno, SlowStartGrowsByTheSegmentsAcked)
+{
+    RenoModel reno;
+    SenderState s{.mss = mss, .cwnd = 10 * mss};
+    reno.increaseWindow(s, {.ackedSegments = 2});
+    EXPECT_EQ(s.cwnd, 12 * mss);
+}
+
+TEST(Reno, CongestionAvoidanceAddsOneSegmentPerWindowAcked)
+{
+    RenoModel reno;
+    SenderState s{.mss = mss, .cwnd = 19 * mss, .ssthresh = 10 * mss, .cwndCount = 17};
+    reno.increaseWindow(s, {.ackedSegments = 2}); // tcp_cong_avoid_ai(tp, 19, 2)
+    EXPECT_EQ(s.cwnd, 20 * mss);
+    EXPECT_EQ(s.cwndCount, 0u);
+}
+
+TEST(Reno, NoGrowthWhenNotCwndLimited)
+{
+    RenoModel reno;
+    SenderState s{.mss = mss, .cwnd = 19 * mss, .cwndLimited = false};
+    reno.increaseWindow(s, {.ackedSegments = 4});
+    EXPECT_EQ(s.cwnd, 19 * mss);
+}
+
+TEST(Reno, SsthreshIsHalfTheWindowNotTheFlight)
+{
+    RenoModel reno;
+    SenderState s{.mss = mss, .cwnd = 19 * mss};
+    EXPECT_EQ(reno.ssthresh(s, 30 * mss), 9u * mss);
+    s.cwnd = 3 * mss;
+    EXPECT_EQ(reno.ssthresh(s, 0), 2u * mss);
+}
+
+TEST(NewReno, CongestionAvoidanceAddsSmssSquaredOverCwndPerAck)
+{
+    NewRenoModel newreno;
+    SenderState s{.mss = mss, .cwnd = 19 * mss, .ssthresh = 10 * mss, .cwndLimited = false};
+    newreno.increaseWindow(s, {.ackedSegments = 2}); // RFC 5681 (3), per ACK, not per segment
+    EXPECT_EQ(s.cwnd, 19 * mss + mss / 19);
+}
+
+TEST(NewReno, SlowStartCapsAtSsthreshThenAvoidsCongestion)
+{
+    NewRenoModel newreno;
+    SenderState s{.mss = mss, .cwnd = 9 * mss, .ssthresh = 10 * mss};
+    newreno.increaseWindow(s, {.ackedSegments = 2});
+    EXPECT_EQ(s.cwnd, 10 * mss + mss / 10);
+}
+
+TEST(NewReno, SsthreshIsHalfTheFlightSize)
+{
+    NewRenoModel newreno;
+    SenderState s{.mss = mss, .cwnd = 40 * mss};
+    EXPECT_EQ(newreno.ssthresh(s, 30 * mss), 15u * mss);
+    EXPECT_EQ(newreno.ssthresh(s, mss), 2u * mss);
+}
+
+TEST(Cubic, SsthreshIsBetaTimesCwndAndRecordsWmax)
+{
+    CubicModel cubic;
+    SenderState s{.mss = mss, .cwnd = 100 * mss};
+    EXPECT_EQ(cubic.ssthresh(s, 0), 70u * mss); // 100 * 717 / 1024
+    EXPECT_EQ(cubic.bic().lastMaxCwnd, 100u);
+    s.cwnd = 80 * mss; // below W_max: fast convergence, W_max = 80 * (1024+717)/2048
+    cubic.ssthresh(s, 0);
+    EXPECT_EQ(cubic.bic().lastMaxCwnd, 68u);
+}
+
+TEST(Cubic, GrowthBelowWmaxIsConcaveAndBoundedByOneInTwo)
+{
+    CubicModel cubic;
+    cubic.bic().lastMaxCwnd = 100;
+    SenderState s{.mss = mss, .cwnd = 70 * mss, .ssthresh = 70 * mss, .nowNs = 5'000'000'000};
+    cubic.increaseWindow(s, {.nowNs = s.nowNs, .ackedSegments = 1});
+    // Epoch starts now: K = cbrt((100-70) * 2^40 / 410) = 4316 / 1024 s, RFC 9438's
+    // cbrt(W_max (1 - beta) / C) = cbrt(30 / 0.4) = 4.2 s; the target at t = 0 is 70,
+    // so cnt is large and cwnd does not move yet.
+    EXPECT_EQ(cubic.bic().k, 4316u);
+    EXPECT_EQ(cubic.bic().originPoint, 100u);
+    EXPECT_GT(cubic.bic().cnt, 2u);
+    EXPECT_EQ(s.cwnd, 70 * mss);
+    // Near K the target is W_max, far above cwnd.
+    s.nowNs += 4'100'000'000;
+    cubic.increaseWindow(s, {.nowNs = s.nowNs, .ackedSegments = 1});
+    EXPECT_EQ(cubic.bic().cnt, 2u); // target 100 >> 70: capped at one per two acked
+}
+
+TEST(Cubic, HystartDelayIncreaseEndsSlowStart)
+{
+    CubicModel cubic;
+    SenderState s{.mss = mss, .cwnd = 10 * mss, .nowNs = 1'000'000'000, .sndUna = 0, .sndNxt = 100 * mss};
+    cubic.init(s);
+    // Below hystart_low_window (16) a sample only sets delay_min.
+    cubic.pktsAcked(s, {.nowNs = s.nowNs, .ackedSegments = 1, .rttNs = 40'000'000});
+    EXPECT_EQ(cubic.bic().delayMinUs, 40000u);
+    s.cwnd = 32 * mss;
+    // Eight samples 10 ms above delay_min (threshold clamp(40/8, 4, 16) = 5 ms), spaced
+    // more than 2 ms apart so the ack train does not fire first.
+    for (int i = 0; i < 9; ++i) {
+        s.nowNs += 3'000'000;
+        cubic.pktsAcked(s, {.nowNs = s.nowNs, .ackedSegments = 1, .rttNs = 50'000'000});
+    }
+    EXPECT_TRUE(cubic.bic().found);
+    EXPECT_EQ(s.ssthresh, 32u * mss);
+}
+
+TEST(Cubic, HystartAckTrainEndsSlowStartAfterHalfTheMinimumRtt)
+{
+    CubicModel cubic;
+    SenderState s{.mss = mss, .cwnd = 40 * mss, .nowNs = 1'000'000'000, .sndNxt = 1000 * mss};
+    cubic.init(s);
+    // ACKs 1 ms apart with an unchanged 40 ms RTT: found once the train is longer than
+    // (40 ms + 1 ms) / 2.
+    for (int i = 0; i < 25; ++i) {
+        s.nowNs += 1'000'000;
+        cubic.pktsAcked(s, {.nowNs = s.nowNs, .ackedSegments = 2, .rttNs = 40'000'000});
+        EXPECT_EQ(cubic.bic().found, i >= 20) << i;
+    }
+    EXPECT_EQ(s.ssthresh, 40u * mss);
+}
+
+TEST(Cubic, LossStateResetsTheEpoch)
+{
+    CubicModel cubic;
+    SenderState s{.mss = mss, .cwnd = 50 * mss};
+    cubic.bic().lastMaxCwnd = 80;
+    cubic.bic().epochStart = 7;
+    cubic.congestionStateSet(s, CaState::Loss);
+    EXPECT_EQ(cubic.bic().lastMaxCwnd, 0u);
+    EXPECT_EQ(cubic.bic().epochStart, 0u);
+}
+
+TEST(CongestionModel, UndoRestoresThePriorWindow)
+{
+    RenoModel reno;
+    SenderState s{.mss = mss, .cwnd = 10 * mss, .priorCwnd = 20 * mss};
+    EXPECT_EQ(reno.undoCwnd(s), 20u * mss);
+}
