@@ -123,14 +123,13 @@ void TimestampRttTracker::popFront()
 
 void TimestampRttTracker::onSend(std::uint32_t tsVal, std::int64_t timeNs, std::uint32_t row)
 {
-    if (m_head < m_sent.size()) {
-        const std::uint32_t last = m_sent.back().tsVal;
-        // Keep the first segment carrying each value; ignore values going backwards.
-        if (tsVal == last || !tsNewer(tsVal, last))
-            return;
-        if (m_sent.size() - m_head >= kMaxPending)
-            popFront();
-    }
+    // Keep the first segment carrying each value; ignore values going backwards.
+    if (m_anySent && (tsVal == m_lastSent || !tsNewer(tsVal, m_lastSent)))
+        return;
+    m_anySent = true;
+    m_lastSent = tsVal;
+    if (m_sent.size() - m_head >= kMaxPending)
+        popFront();
     m_sent.push_back({tsVal, row, timeNs});
 }
 

@@ -92,6 +92,10 @@ private:
 
     std::vector<Sent> m_sent;
     std::size_t m_head = 0;
+    // The last value queued, kept here so that the many segments repeating it (TSval
+    // clocks tick in milliseconds) do not touch the queue.
+    bool m_anySent = false;
+    std::uint32_t m_lastSent = 0;
     bool m_anyEcho = false;
     std::uint32_t m_lastEcho = 0;
 };

@@ -290,9 +290,11 @@ void Analyzer::measure(std::size_t row, ConnectionWork& c, int side, std::uint32
         st.lastDataTimeNs = timeNs;
         s.highestDataEnd = std::max(s.highestDataEnd, relSeq + (syn ? 1 : 0) + length);
     }
-    st.synCount += syn;
-    st.finCount += fin;
-    st.rstCount += (tcpFlags & th::kRst) != 0;
+    if (tcpFlags & (th::kSyn | th::kFin | th::kRst)) {
+        st.synCount += syn;
+        st.finCount += fin;
+        st.rstCount += (tcpFlags & th::kRst) != 0;
+    }
     const std::uint32_t sideIndex = t.sideOptions[row];
     const dissect::TcpSideOptions* options =
         sideIndex == dissect::TcpColumns::kNoSideOptions ? nullptr : &m_tables.tcpSideOptions[sideIndex];
@@ -366,7 +368,9 @@ void Analyzer::measure(std::size_t row, ConnectionWork& c, int side, std::uint32
         s.lastTransmissionNs = timeNs;
     }
 
-    // Counts of Wireshark's classifications.
+    // Counts of Wireshark's classifications (most segments carry none).
+    if (flags == 0)
+        return;
     if (flags & segment_flag::kRetransmission) {
         ++st.retransmissions;
         st.retransmittedBytes += length;
@@ -520,6 +524,8 @@ TcpAnalysis Analyzer::run()
     out.windowBytes.assign(rows, 0);
     out.relativeSeq.assign(rows, 0);
     out.relativeAck.assign(rows, 0);
+    // About one RTT sample per two segments in bulk transfers with timestamps.
+    m_result.rtt.reserve(rows / 2);
     m_current.assign(m_tables.conversations.size(), kNone);
     m_firstOfConversation.assign(m_tables.conversations.size(), kNone);
     for (std::size_t row = 0; row < rows; ++row)

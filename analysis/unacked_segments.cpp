@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "unacked_segments.h"
 
+#include <algorithm>
+
 namespace windscope::analysis::detail {
 
 void UnackedSegments::clear()
@@ -33,10 +35,46 @@ void UnackedSegments::add(std::uint32_t seq, std::uint32_t nextSeq)
     }
     if (m_ordered) {
         const Entry& last = back();
-        m_ordered = seqGe(seq, last.seq) && seqGe(nextSeq, last.nextSeq) &&
-                    nextSeq - front().seq < kMaxOrderedSpan;
+        if (seqGe(seq, last.seq) && seqGe(nextSeq, last.nextSeq) &&
+            nextSeq - front().seq < kMaxOrderedSpan) {
+            m_entries.push_back({seq, nextSeq});
+            return;
+        }
+        // Usually a retransmission: Wireshark's answers do not depend on the order of
+        // the list, so keep it sorted if the segment has a place.
+        if (insertOrdered(seq, nextSeq))
+            return;
+        m_ordered = false;
     }
     m_entries.push_back({seq, nextSeq});
+}
+
+bool UnackedSegments::insertOrdered(std::uint32_t seq, std::uint32_t nextSeq)
+{
+    // Offsets from 2^30 before the first entry: the entries lie in [2^30, 2^31), and a
+    // segment whose ends are below 2^31 compares with them linearly.
+    const std::uint32_t origin = front().seq - kMaxOrderedSpan;
+    const auto offset = [origin](std::uint32_t x) { return x - origin; };
+    const std::uint32_t s = offset(seq), n = offset(nextSeq);
+    if (s >= n || n >= 2 * kMaxOrderedSpan)
+        return false;
+    if (std::max(n, offset(back().nextSeq)) - std::min(s, offset(front().seq)) >= kMaxOrderedSpan)
+        return false;
+    // Place it after every entry ending at or before its end; its start must then sit
+    // between its neighbours' starts.
+    const auto begin = m_entries.begin() + static_cast<std::ptrdiff_t>(m_head);
+    const auto at = std::upper_bound(begin, m_entries.end(), n, [&](std::uint32_t value, const Entry& e) {
+        return value < offset(e.nextSeq);
+    });
+    if (at != begin && offset((at - 1)->seq) > s)
+        return false;
+    if (at != m_entries.end() && s > offset(at->seq))
+        return false;
+    if (at == begin && m_head > 0)
+        m_entries[--m_head] = {seq, nextSeq}; // reuse a popped slot
+    else
+        m_entries.insert(at, {seq, nextSeq});
+    return true;
 }
 
 void UnackedSegments::acknowledge(std::uint32_t ack)

@@ -57,6 +57,7 @@ private:
     const Entry& front() const { return m_entries[m_head]; }
     const Entry& back() const { return m_entries.back(); }
     void popFront();
+    bool insertOrdered(std::uint32_t seq, std::uint32_t nextSeq);
     void acknowledgeByScan(std::uint32_t ack);
     void recomputeOrdered();
 
