@@ -106,6 +106,29 @@ struct WlanColumns
     std::size_t size() const { return frame.size(); }
 };
 
+// Management frames are few next to data frames, so what their bodies say lives in
+// this sparse side table, one record per management frame whose body was read, in
+// WlanColumns row order; the per-frame row stays the same size.
+struct WlanManagementRecord
+{
+    static constexpr std::uint32_t kNoSsid = 0xffffffffu;
+    std::uint32_t row = 0;                 // row in WlanColumns
+    std::uint32_t ssid = kNoSsid;          // id in CaptureTables::ssids
+    std::uint16_t beaconIntervalTu = 0;    // 0 = absent
+    std::uint16_t capability = 0;
+    std::uint16_t statusCode = 0xffff;     // 0xffff = absent
+    std::uint16_t reasonCode = 0;          // 0 = absent
+    std::uint16_t authAlgorithm = 0xffff;  // 0xffff = absent
+    std::uint16_t authSequence = 0;
+    std::uint8_t dsChannel = 0;            // 0 = absent
+    std::uint8_t actionCategory = 0xff, actionCode = 0xff;
+};
+
+struct StringHash
+{
+    std::size_t operator()(const std::string& s) const noexcept { return std::hash<std::string>{}(s); }
+};
+
 // Options that appear on few segments (handshake options, SACK blocks) live in a
 // side table so the per-segment row stays small.
 struct TcpSideOptions
@@ -157,6 +180,8 @@ struct CaptureTables
     std::vector<ExcludedTcpSegment> macDuplicateTcp;
     Dictionary<IpAddress, IpHash> ipAddresses;
     Dictionary<MacAddress, MacHash> macAddresses;
+    std::vector<WlanManagementRecord> wlanManagement;
+    Dictionary<std::string, StringHash> ssids; // raw SSID octets (may be any bytes)
 };
 
 } // namespace windscope::dissect

@@ -111,6 +111,26 @@ struct WlanInfo
     }
 };
 
+// What Windscope keeps of a management frame body (IEEE 802.11-2020 9.3.3): the fixed
+// fields that say who joins or leaves a BSS and why, and the two elements an
+// inventory needs, SSID (9.4.2.2) and DS Parameter Set (9.4.2.4). Elements are walked
+// only as far as they were captured; a short body leaves fields absent, never wrong.
+struct ManagementInfo
+{
+    std::uint16_t beaconIntervalTu = 0;    // wlan.fixed.beacon, 0 = absent
+    std::uint16_t capability = 0;          // wlan.fixed.capabilities
+    std::uint16_t statusCode = 0xffff;     // wlan.fixed.status_code, 0xffff = absent
+    std::uint16_t reasonCode = 0;          // wlan.fixed.reason_code, 0 = absent (reserved value)
+    std::uint16_t authAlgorithm = 0xffff;  // wlan.fixed.auth.alg, 0xffff = absent
+    std::uint16_t authSequence = 0;        // wlan.fixed.auth_seq
+    std::uint8_t actionCategory = 0xff;    // wlan.fixed.category_code, 0xff = absent
+    std::uint8_t actionCode = 0xff;        // wlan.fixed.action_code (per category)
+    bool hasSsid = false;
+    std::uint8_t ssidLength = 0;
+    std::array<std::uint8_t, 32> ssid{};   // wlan.ssid
+    std::uint8_t dsChannel = 0;            // wlan.ds.current_channel, 0 = absent
+};
+
 struct IpInfo
 {
     std::uint8_t version = 0;
@@ -157,6 +177,8 @@ struct Frame
     RadioInfo radio;
     bool hasWlan = false;
     WlanInfo wlan;
+    bool hasManagement = false; // a management frame body was read
+    ManagementInfo management;
     bool hasIp = false;
     IpInfo ip;
     std::uint8_t ipDepth = 0; // IP-in-IP nesting, bounded so hostile tunnels stay shallow

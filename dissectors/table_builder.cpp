@@ -118,6 +118,24 @@ std::uint8_t TableBuilder::addWlan(const Frame& frame, std::int64_t timeNs)
     t.channelFreqMhz.push_back(frame.hasRadio ? r.channelFreqMhz : 0);
     t.ampduReference.push_back(frame.hasRadio && r.hasAmpdu ? r.ampduReference + 1 : 0);
     t.status.push_back(status);
+    if (frame.hasManagement) {
+        const ManagementInfo& m = frame.management;
+        WlanManagementRecord record;
+        record.row = static_cast<std::uint32_t>(t.frame.size() - 1);
+        if (m.hasSsid)
+            record.ssid = m_tables.ssids.intern(
+                std::string(reinterpret_cast<const char*>(m.ssid.data()), m.ssidLength));
+        record.beaconIntervalTu = m.beaconIntervalTu;
+        record.capability = m.capability;
+        record.statusCode = m.statusCode;
+        record.reasonCode = m.reasonCode;
+        record.authAlgorithm = m.authAlgorithm;
+        record.authSequence = m.authSequence;
+        record.dsChannel = m.dsChannel;
+        record.actionCategory = m.actionCategory;
+        record.actionCode = m.actionCode;
+        m_tables.wlanManagement.push_back(record);
+    }
     return status;
 }
 

@@ -101,6 +101,113 @@ void decodeAmsdu(const DissectorSet& set, ByteView body, Frame& frame)
         decodeLlc(set, first, frame);
 }
 
+// Management subtypes (802.11-2020 Table 9-1).
+enum ManagementSubtype : std::uint8_t {
+    kAssociationRequest = 0, kAssociationResponse = 1, kReassociationRequest = 2,
+    kReassociationResponse = 3, kProbeRequest = 4, kProbeResponse = 5, kBeacon = 8,
+    kDisassociation = 10, kAuthentication = 11, kDeauthentication = 12, kAction = 13,
+    kActionNoAck = 14,
+};
+
+// Elements (802.11-2020 9.4.2.1): Element ID, Length, then Length octets. Only SSID
+// (ID 0, 9.4.2.2) and DS Parameter Set (ID 3, 9.4.2.4: the current channel) are kept;
+// the walk stops at the first element that was not captured whole.
+void readElements(ByteView elements, ManagementInfo& m)
+{
+    std::size_t offset = 0;
+    while (elements.has(offset, 2)) {
+        const std::uint8_t id = elements.u8(offset);
+        const std::uint8_t length = elements.u8(offset + 1);
+        if (!elements.has(offset + 2, length))
+            return;
+        if (id == 0 && length <= m.ssid.size() && !m.hasSsid) {
+            m.hasSsid = true;
+            m.ssidLength = length;
+            for (std::uint8_t i = 0; i < length; ++i)
+                m.ssid[i] = elements.u8(offset + 2 + i);
+        } else if (id == 3 && length >= 1 && m.dsChannel == 0) {
+            m.dsChannel = elements.u8(offset + 2);
+        }
+        offset += 2u + length;
+    }
+}
+
+// Fixed fields by subtype (802.11-2020 9.3.3.2 to 9.3.3.14). A body too short for its
+// fixed fields leaves them absent; that is a cut capture or a malformed frame, and the
+// frame stays what its header says it is.
+void decodeManagementBody(ByteView body, Frame& frame)
+{
+    ManagementInfo& m = frame.management;
+    m = ManagementInfo{};
+    std::size_t elements = 0;
+    switch (frame.wlan.subtype) {
+    case kBeacon:
+    case kProbeResponse:
+        // Timestamp (8), Beacon Interval (2), Capability Information (2).
+        if (!body.has(0, 12))
+            return;
+        m.beaconIntervalTu = body.le16(8);
+        m.capability = body.le16(10);
+        elements = 12;
+        break;
+    case kProbeRequest:
+        elements = 0;
+        break;
+    case kAssociationRequest:
+        // Capability (2), Listen Interval (2).
+        if (!body.has(0, 4))
+            return;
+        m.capability = body.le16(0);
+        elements = 4;
+        break;
+    case kReassociationRequest:
+        // Capability (2), Listen Interval (2), Current AP Address (6).
+        if (!body.has(0, 10))
+            return;
+        m.capability = body.le16(0);
+        elements = 10;
+        break;
+    case kAssociationResponse:
+    case kReassociationResponse:
+        // Capability (2), Status Code (2), AID (2).
+        if (!body.has(0, 6))
+            return;
+        m.capability = body.le16(0);
+        m.statusCode = body.le16(2);
+        elements = 6;
+        break;
+    case kDisassociation:
+    case kDeauthentication:
+        if (!body.has(0, 2))
+            return;
+        m.reasonCode = body.le16(0);
+        frame.hasManagement = true;
+        return;
+    case kAuthentication:
+        // Algorithm (2), Transaction Sequence (2), Status Code (2).
+        if (!body.has(0, 6))
+            return;
+        m.authAlgorithm = body.le16(0);
+        m.authSequence = body.le16(2);
+        m.statusCode = body.le16(4);
+        frame.hasManagement = true;
+        return;
+    case kAction:
+    case kActionNoAck:
+        // Category (1), Action (1) (9.6.1); Block Ack is category 3 (9.6.3).
+        if (!body.has(0, 2))
+            return;
+        m.actionCategory = body.u8(0);
+        m.actionCode = body.u8(1);
+        frame.hasManagement = true;
+        return;
+    default:
+        return;
+    }
+    frame.hasManagement = true;
+    readElements(body.from(elements), m);
+}
+
 } // namespace
 
 void decodeWlan(const DissectorSet& set, ByteView bytes, Frame& frame)
@@ -219,6 +326,17 @@ void decodeWlan(const DissectorSet& set, ByteView bytes, Frame& frame)
         offset += 4;
     }
     w.headerLength = static_cast<std::uint32_t>(offset);
+
+    // Management bodies in clear: fixed fields and the SSID/channel elements. A
+    // Protected management frame (802.11w) keeps its body to itself.
+    if (w.type == kManagement && !w.isProtected()) {
+        ByteView body = bytes.from(offset);
+        const bool complete = frame.capturedLength >= frame.originalLength;
+        if (frame.hasRadio && frame.radio.fcsAtEnd() && complete && body.size() >= 4)
+            body = body.sub(0, body.size() - 4);
+        decodeManagementBody(body, frame);
+        return;
+    }
 
     // Only data frames carry an MSDU; and only when the subtype has a body (bit 2 of
     // the subtype marks Null, QoS Null and the CF-Poll/Ack-only frames), the body is
