@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // windscope-cli: the headless front-end. Every number the GUI shows can be printed here.
 #include "cli_analyze.h"
+#include "cli_events.h"
 
 #include "windscope/version.h"
 
@@ -24,6 +25,11 @@ void printUsage(FILE* out)
                  "      capture summary and TCP connection table; --json follows the CLI\n"
                  "      contract, --csv gives one row per connection direction, --csv\n"
                  "      --segments one row per TCP segment with its classifications\n"
+                 "  events FILE [--json | --csv] [--max-scan MS]\n"
+                 "      802.11 inventory and events (scan, power_save, handoff,\n"
+                 "      outage_inferred) with the frames that evidence them\n"
+                 "  correlate FILE [--json | --csv] [--max-scan MS] [--pre MS] [--post MS]\n"
+                 "      what each event did to its station's TCP connections\n"
                  "  --version   version and the libraries this build uses\n"
                  "  --help      this text\n");
 }
@@ -57,6 +63,10 @@ int main(int argc, char** argv)
     }
     if (command == "analyze")
         return windscope::cli::runAnalyze(args);
+    if (command == "events")
+        return windscope::cli::runEvents(args);
+    if (command == "correlate")
+        return windscope::cli::runCorrelate(args);
     std::fprintf(stderr, "windscope-cli: unknown command '%s' (try --help)\n", command.c_str());
     return 2;
 }

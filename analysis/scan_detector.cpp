@@ -1,0 +1,379 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Absences of a station from its channel, in one pass over the 802.11 rows.
+//
+// Announced: a station that leaves its channel to scan first tells its AP it is going
+// to doze, with the Power Management bit of a frame it sends (802.11-2020 9.2.4.1.7,
+// 11.2.3.1) - usually a Null or QoS Null frame - and clears the bit when it is back.
+// Linux mac80211 does exactly this around off-channel work (ieee80211_offchannel_
+// ps_enable / ps_disable send a nullfunc each time). What the station does meanwhile
+// tells a scan (probe requests, 11.1.4.3.2; a short stay) from power save (PS-Poll,
+// 11.2.3.6; dozing for beacon intervals). A data frame with PM=0 while the station is
+// announced away is taken as its return only when no explicit Null with PM=0 follows
+// before it dozes again: scanning stations return with the Null.
+//
+// Unannounced: the AP keeps transmitting to a station that is not there and every
+// attempt goes unacknowledged, so the same MPDU is retried (10.3.2.14) until the
+// station answers. A run of retries to one station that ends with its return is an
+// absence; short ones are scans, long ones a station lost (a handoff or worse).
+#include "wlan_event_detectors.h"
+#include "wlan_frames.h"
+
+#include <algorithm>
+
+namespace windscope::analysis::detail {
+
+namespace {
+
+struct DozeState
+{
+    bool dozing = false;
+    WlanEvent event;
+    std::int64_t candidateEndNs = -1;      // first PM=0 data frame while away
+    std::uint64_t candidateEndFrame = 0;
+};
+
+struct AbsenceState
+{
+    bool active = false;
+    WlanEvent event;
+    std::uint32_t retries = 0;
+    bool haveLast = false;                 // the AP's last transmission to the station
+    std::uint16_t lastSequence = 0;
+    std::int64_t lastTxNs = 0;
+    std::uint64_t lastTxFrame = 0;
+};
+
+struct MacState
+{
+    std::uint32_t lastAmpduReference = 0;
+};
+
+class AbsencePass
+{
+public:
+    AbsencePass(const DetectorContext& context, std::vector<WlanEvent>& events,
+                std::vector<StationMacStats>& macStats)
+        : m_context(context), m_events(events), m_macStats(macStats),
+          m_doze(context.inventory.stations.size()), m_absence(context.inventory.stations.size()),
+          m_mac(context.inventory.stations.size())
+    {
+        macStats.resize(context.inventory.stations.size());
+        for (std::size_t i = 0; i < macStats.size(); ++i)
+            macStats[i].station = context.inventory.stations[i].mac;
+    }
+
+    void run();
+    std::uint64_t longAbsences() const { return m_longAbsences; }
+
+private:
+    void countMac(std::size_t station, std::size_t row, bool sent);
+    void fromStation(std::size_t station, std::size_t row);
+    void toStation(std::size_t station, std::size_t row);
+    void startDoze(std::size_t station, std::size_t row);
+    void closeDoze(std::size_t station, std::int64_t endNs, std::uint64_t endFrame);
+    void closeAbsence(std::size_t station, std::int64_t endNs, bool openEnded = false);
+
+    const DetectorContext& m_context;
+    std::vector<WlanEvent>& m_events;
+    std::vector<StationMacStats>& m_macStats;
+    std::vector<DozeState> m_doze;
+    std::vector<AbsenceState> m_absence;
+    std::vector<MacState> m_mac;
+    std::uint64_t m_longAbsences = 0;
+};
+
+void AbsencePass::countMac(std::size_t station, std::size_t row, bool sent)
+{
+    const dissect::WlanColumns& w = m_context.tables.wlan;
+    const std::int64_t binNs = std::max<std::int64_t>(m_context.options.macStatsBinNs, 1);
+    const std::int64_t t = w.timeNs[row];
+    StationMacStats& stats = m_macStats[station];
+    if (stats.bins.empty() || t >= stats.bins.back().startNs + binNs) {
+        MacStatsBin bin;
+        bin.startNs = t - ((t % binNs) + binNs) % binNs;
+        stats.bins.push_back(bin);
+    }
+    MacStatsBin& bin = stats.bins.back();
+    const std::uint16_t fc = w.frameControl[row];
+    const std::uint8_t type = wlan::frameType(fc);
+    const std::uint8_t sub = wlan::frameSubtype(fc);
+    if (type == wlan::kControl) {
+        if (sub == wlan::subtype::kBlockAck)
+            ++bin.blockAcks;
+        else if (sub == wlan::subtype::kBlockAckRequest)
+            ++bin.blockAckRequests;
+        return;
+    }
+    ++(sent ? bin.framesSent : bin.framesReceived);
+    if (wlan::retry(fc))
+        ++bin.retries;
+    if (w.status[row] & dissect::WlanColumns::kMacDuplicate)
+        ++bin.failedAttempts;
+    if (type == wlan::kData && w.dataRateKbps[row]) {
+        ++bin.rateSamples;
+        bin.meanRateMbps += (w.dataRateKbps[row] / 1000.0 - bin.meanRateMbps) /
+                            static_cast<double>(bin.rateSamples);
+    }
+    if (w.mcs[row] != 0xff && (bin.maxMcs == 0xff || w.mcs[row] > bin.maxMcs))
+        bin.maxMcs = w.mcs[row];
+    if (sent && w.signalDbm[row] != dissect::WlanColumns::kNoSignal) {
+        ++bin.signalSamples;
+        bin.meanSignalDbm += (w.signalDbm[row] - bin.meanSignalDbm) /
+                             static_cast<double>(bin.signalSamples);
+    }
+    if (type == wlan::kData && w.ampduReference[row]) {
+        ++bin.ampduSubframes;
+        if (w.ampduReference[row] != m_mac[station].lastAmpduReference)
+            ++bin.ampdus;
+        m_mac[station].lastAmpduReference = w.ampduReference[row];
+    }
+}
+
+void AbsencePass::startDoze(std::size_t station, std::size_t row)
+{
+    const dissect::WlanColumns& w = m_context.tables.wlan;
+    DozeState& d = m_doze[station];
+    d.dozing = true;
+    d.candidateEndNs = -1;
+    d.event = WlanEvent{};
+    d.event.evidenceFrames.reserve(16);
+    d.event.station = m_context.inventory.stations[station].mac;
+    d.event.bssid = wlan::bssidOf(w, row);
+    d.event.startNs = w.timeNs[row];
+    d.event.basis = "pm-null";
+    addEvidence(d.event, w.frame[row]);
+}
+
+void AbsencePass::closeDoze(std::size_t station, std::int64_t endNs, std::uint64_t endFrame)
+{
+    DozeState& d = m_doze[station];
+    d.dozing = false;
+    WlanEvent& e = d.event;
+    e.endNs = endNs;
+    if (endFrame)
+        addEvidence(e, endFrame);
+    const std::int64_t length = e.endNs - e.startNs;
+    if (e.psPolls)
+        e.kind = WlanEventKind::PowerSave;
+    else if (e.probeRequests || length <= m_context.options.maxScanNs)
+        e.kind = WlanEventKind::Scan;
+    else
+        e.kind = WlanEventKind::PowerSave;
+    m_events.push_back(std::move(e));
+}
+
+void AbsencePass::closeAbsence(std::size_t station, std::int64_t endNs, bool openEnded)
+{
+    AbsenceState& a = m_absence[station];
+    a.active = false;
+    WlanEvent& e = a.event;
+    e.endNs = endNs;
+    e.openEnded = openEnded;
+    const std::int64_t length = e.endNs - e.startNs;
+    const WlanEventOptions& o = m_context.options;
+    if (a.retries < o.minRetries || length < o.minAbsenceNs)
+        return;
+    if (length > o.maxAbsenceNs) {
+        ++m_longAbsences;
+        return;
+    }
+    e.kind = WlanEventKind::Scan;
+    m_events.push_back(std::move(e));
+}
+
+void AbsencePass::fromStation(std::size_t station, std::size_t row)
+{
+    const dissect::WlanColumns& w = m_context.tables.wlan;
+    const std::uint16_t fc = w.frameControl[row];
+    const std::uint8_t type = wlan::frameType(fc);
+    const std::uint8_t sub = wlan::frameSubtype(fc);
+    const std::int64_t t = w.timeNs[row];
+    // Heard from: an unannounced absence is over.
+    if (m_absence[station].active)
+        closeAbsence(station, t);
+
+    DozeState& d = m_doze[station];
+    if (type == wlan::kData && wlan::toDs(fc) && !wlan::fromDs(fc) &&
+        !(w.status[row] & dissect::WlanColumns::kMacDuplicate)) {
+        const bool null = wlan::isNullData(fc);
+        if (wlan::powerManagement(fc)) {
+            if (!d.dozing) {
+                startDoze(station, row);
+                if (!null)
+                    d.event.basis = "pm-data";
+            } else if (d.candidateEndNs >= 0) {
+                // It came back with a data frame and leaves again: two periods.
+                closeDoze(station, d.candidateEndNs, d.candidateEndFrame);
+                startDoze(station, row);
+            } else {
+                addEvidence(d.event, w.frame[row]);
+            }
+        } else if (d.dozing) {
+            if (null) {
+                closeDoze(station, t, w.frame[row]);
+            } else {
+                ++d.event.uplinkFrames;
+                if (d.candidateEndNs < 0) {
+                    d.candidateEndNs = t;
+                    d.candidateEndFrame = w.frame[row];
+                }
+            }
+        }
+        return;
+    }
+    if (!d.dozing)
+        return;
+    if (type == wlan::kManagement && sub == wlan::subtype::kProbeRequest) {
+        ++d.event.probeRequests;
+        addEvidence(d.event, w.frame[row]);
+    } else if (type == wlan::kControl && sub == wlan::subtype::kPsPoll) {
+        ++d.event.psPolls;
+        addEvidence(d.event, w.frame[row]);
+    }
+}
+
+void AbsencePass::toStation(std::size_t station, std::size_t row)
+{
+    const dissect::WlanColumns& w = m_context.tables.wlan;
+    const std::uint16_t fc = w.frameControl[row];
+    const std::uint8_t type = wlan::frameType(fc);
+    const bool fromAp = (type == wlan::kData && wlan::fromDs(fc) && !wlan::toDs(fc)) ||
+                        (type == wlan::kManagement && w.addr2[row] == w.addr3[row]);
+    if (!fromAp)
+        return;
+    const std::int64_t t = w.timeNs[row];
+    DozeState& d = m_doze[station];
+    if (d.dozing) {
+        ++d.event.framesToStation;
+        if (wlan::retry(fc)) {
+            ++d.event.retriesToStation;
+            addEvidence(d.event, w.frame[row]);
+        }
+    }
+    if (w.sequenceControl[row] == 0xffff)
+        return;
+    const std::uint16_t sequence = static_cast<std::uint16_t>(w.sequenceControl[row] >> 4);
+    AbsenceState& a = m_absence[station];
+    if (wlan::retry(fc) && a.haveLast && sequence == a.lastSequence) {
+        // The previous attempt of this MPDU went unacknowledged.
+        if (!a.active) {
+            a.active = true;
+            a.retries = 0;
+            a.event = WlanEvent{};
+            a.event.evidenceFrames.reserve(16);
+            a.event.station = m_context.inventory.stations[station].mac;
+            a.event.bssid = wlan::bssidOf(w, row);
+            a.event.startNs = a.lastTxNs;
+            a.event.basis = "retry-absence";
+            addEvidence(a.event, a.lastTxFrame);
+        }
+        ++a.retries;
+        ++a.event.retriesToStation;
+        ++a.event.framesToStation;
+        addEvidence(a.event, w.frame[row]);
+    } else if (a.active) {
+        // A new MPDU: the retried one was finally acknowledged or given up at the
+        // retry limit; either way its last attempt ends the run.
+        closeAbsence(station, a.lastTxNs);
+    }
+    a.haveLast = true;
+    a.lastSequence = sequence;
+    a.lastTxNs = t;
+    a.lastTxFrame = w.frame[row];
+}
+
+void AbsencePass::run()
+{
+    const dissect::WlanColumns& w = m_context.tables.wlan;
+    const WlanInventory& inventory = m_context.inventory;
+    // The AP's transmission to a station whose acknowledgement is awaited on the next
+    // row: an Ack or Block Ack to the AP right after it means the station answered.
+    std::int32_t awaitingStation = -1;
+    std::uint32_t awaitingAp = wlan::kNoMac;
+    std::int64_t awaitingNs = 0;
+    for (std::size_t row = 0; row < w.size(); ++row) {
+        if (wlan::badFcs(w, row))
+            continue;
+        const std::uint16_t fc = w.frameControl[row];
+        const std::uint8_t type = wlan::frameType(fc);
+        const std::uint8_t sub = wlan::frameSubtype(fc);
+        if (awaitingStation >= 0) {
+            const bool acked = type == wlan::kControl &&
+                               (sub == wlan::subtype::kAck || sub == wlan::subtype::kBlockAck) &&
+                               w.addr1[row] == awaitingAp;
+            const auto s = static_cast<std::size_t>(awaitingStation);
+            if (acked && m_absence[s].active)
+                closeAbsence(s, awaitingNs);
+            awaitingStation = -1;
+        }
+        const bool hasTransmitter =
+            type != wlan::kControl || sub == wlan::subtype::kPsPoll ||
+            sub == wlan::subtype::kBlockAck || sub == wlan::subtype::kBlockAckRequest;
+        const std::int32_t from = hasTransmitter ? inventory.stationIndex(w.addr2[row]) : -1;
+        const std::int32_t to = inventory.stationIndex(w.addr1[row]);
+        if (from >= 0) {
+            countMac(static_cast<std::size_t>(from), row, true);
+            fromStation(static_cast<std::size_t>(from), row);
+        }
+        if (to >= 0 && to != from) {
+            countMac(static_cast<std::size_t>(to), row, false);
+            if (type != wlan::kControl) {
+                toStation(static_cast<std::size_t>(to), row);
+                awaitingStation = to;
+                awaitingAp = w.addr2[row];
+                awaitingNs = w.timeNs[row];
+            }
+        }
+        if (type == wlan::kManagement && sub == wlan::subtype::kAction) {
+            const auto& records = m_context.tables.wlanManagement;
+            auto it = std::lower_bound(records.begin(), records.end(), row,
+                                       [](const dissect::WlanManagementRecord& r, std::size_t v) {
+                                           return r.row < v;
+                                       });
+            const std::int32_t owner = from >= 0 ? from : to;
+            // Block Ack category (9.6.3): action 1 ADDBA Response, 2 DELBA.
+            if (owner >= 0 && it != records.end() && it->row == row && it->actionCategory == 3) {
+                if (it->actionCode == 1)
+                    ++m_macStats[static_cast<std::size_t>(owner)].addbaResponses;
+                else if (it->actionCode == 2)
+                    ++m_macStats[static_cast<std::size_t>(owner)].delbas;
+            }
+        }
+    }
+    const std::int64_t lastNs = w.size() ? w.timeNs[w.size() - 1] : 0;
+    for (std::size_t s = 0; s < m_doze.size(); ++s) {
+        DozeState& d = m_doze[s];
+        if (d.dozing) {
+            if (d.candidateEndNs >= 0) {
+                closeDoze(s, d.candidateEndNs, d.candidateEndFrame);
+            } else {
+                d.event.openEnded = true;
+                closeDoze(s, lastNs, 0);
+            }
+        }
+        if (m_absence[s].active)
+            closeAbsence(s, m_absence[s].lastTxNs, true);
+    }
+}
+
+} // namespace
+
+void addEvidence(WlanEvent& event, std::uint64_t frame)
+{
+    ++event.evidenceCount;
+    if (event.evidenceFrames.size() < WlanEvent::kMaxEvidence)
+        event.evidenceFrames.push_back(frame);
+}
+
+void detectAbsences(const DetectorContext& context, std::vector<WlanEvent>& events,
+                    std::vector<StationMacStats>& macStats, std::vector<std::string>& notes)
+{
+    AbsencePass pass(context, events, macStats);
+    pass.run();
+    if (pass.longAbsences())
+        notes.push_back(std::to_string(pass.longAbsences()) +
+                        " run(s) of unacknowledged retries to a station lasted longer than a "
+                        "scan; they are not reported as scans (see handoffs)");
+}
+
+} // namespace windscope::analysis::detail

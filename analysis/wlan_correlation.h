@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// What each 802.11 event did to the TCP connections of its station: losses,
+// timeouts, duplicate-ACK bursts, closed or low windows and throughput before, during
+// and after, with the time TCP took to get back to most of its earlier pace; and the
+// same summed per event kind and per scan pattern.
+//
+// Throughput is delivered data: the advance of the receiver's cumulative ACK for the
+// connection's data direction (the one that carried more bytes), so a capture at the
+// sender, at the AP or at the receiver measure the same quantity.
+
+#include "wlan_events.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace windscope::analysis {
+
+struct CorrelationOptions
+{
+    // Window around an event: from preNs before its start to postNs after its end;
+    // preNs < 0 means one RTT of the connection (100 ms when it has no RTT sample).
+    std::int64_t preNs = -1;
+    std::int64_t postNs = 2'000'000'000;
+    // "Before" throughput is measured over max(pre window, minBaselineNs) before the
+    // event, so that one RTT of ACKs is not the whole reference.
+    std::int64_t minBaselineNs = 100'000'000;
+    // Recovered when throughput over a sliding window of max(RTT, minBaselineNs / 2)
+    // is back to this fraction of the before level.
+    double recoveryFraction = 0.9;
+    // Scan-free reference periods shorter than this are too short to compare with.
+    std::int64_t minScanFreeNs = 500'000'000;
+};
+
+struct ConnectionImpact
+{
+    std::uint32_t connection = 0;          // index in TcpAnalysis::connections
+    int dataDirection = 0;
+    std::int64_t windowStartNs = 0, windowEndNs = 0;
+    std::uint32_t retransmissions = 0, fastRetransmissions = 0, rtoTimeouts = 0;
+    std::uint32_t dupAcks = 0, dupAckBursts = 0; // bursts: >= 3 duplicate ACKs in a row
+    std::uint32_t zeroWindows = 0, lowWindows = 0;
+    double throughputBeforeBps = 0, throughputDuringBps = 0, throughputAfterBps = 0;
+    std::int64_t recoveryNs = -1;          // -1: not back to the level within the window
+};
+
+struct EventImpact
+{
+    std::uint64_t event = 0;               // WlanEvent::id
+    std::vector<ConnectionImpact> connections;
+};
+
+struct KindAggregate
+{
+    WlanEventKind kind = WlanEventKind::Scan;
+    std::uint64_t events = 0, eventsWithConnections = 0;
+    double meanDurationMs = 0;
+    std::uint64_t retransmissions = 0, rtoTimeouts = 0, dupAckBursts = 0, zeroWindows = 0;
+    double meanThroughputDuringPct = 0;    // during / before, over impacts with a before level
+    double meanRecoveryMs = 0;             // over the impacts that recovered
+    std::uint64_t notRecovered = 0;
+};
+
+struct ScanIntervalAggregate
+{
+    std::uint32_t station = 0;
+    double intervalMs = 0, dwellMs = 0;
+    bool periodic = false;
+    std::uint64_t scans = 0;
+    std::int64_t scanningStartNs = 0, scanningEndNs = 0;
+    double throughputScanningBps = 0;      // station's connections while it scanned
+    double throughputScanFreeBps = -1;     // outside that phase; -1 = could not be determined
+    double throughputPct = -1;             // scanning / scan-free * 100; -1 = unknown
+    double lossesPerScan = 0, timeoutsPerScan = 0;
+};
+
+struct Correlation
+{
+    std::vector<EventImpact> impacts;      // one per event, same order
+    std::vector<KindAggregate> kinds;      // kinds that occurred
+    std::vector<ScanIntervalAggregate> scanIntervals;
+    std::vector<std::string> notes;
+};
+
+Correlation correlateEvents(const dissect::CaptureTables& tables, const TcpAnalysis& tcp,
+                            const WlanInventory& inventory, const WlanEvents& events,
+                            const CorrelationOptions& options = {});
+
+} // namespace windscope::analysis

@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// The detectors behind detectWlanEvents(), one per kind of evidence; each appends to
+// the event list and the notes. Internal to the analysis library.
+
+#include "wlan_events.h"
+
+namespace windscope::analysis::detail {
+
+struct DetectorContext
+{
+    const dissect::CaptureTables& tables;
+    const WlanInventory& inventory;
+    const TcpAnalysis& tcp;
+    const WlanEventOptions& options;
+};
+
+void addEvidence(WlanEvent& event, std::uint64_t frame);
+
+// scan_detector.cpp: announced absences (PM bit; scans and power save) and unannounced
+// ones (retry chains to a silent station); MAC statistics ride along the same pass.
+void detectAbsences(const DetectorContext& context, std::vector<WlanEvent>& events,
+                    std::vector<StationMacStats>& macStats, std::vector<std::string>& notes);
+
+// handoff_detector.cpp
+void detectHandoffs(const DetectorContext& context, std::vector<WlanEvent>& events,
+                    std::vector<std::string>& notes);
+
+// outage_inference.cpp: connections that no 802.11 frame carried.
+void inferOutages(const DetectorContext& context, std::vector<WlanEvent>& events,
+                  std::vector<std::string>& notes);
+
+} // namespace windscope::analysis::detail

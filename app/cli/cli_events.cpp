@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "cli_events.h"
+
+#include "analysis/report_events.h"
+#include "analysis/report_json.h"
+#include "dissectors/ingest.h"
+
+#include <cstdio>
+#include <iostream>
+
+namespace windscope::cli {
+
+namespace {
+
+struct EventsArgs
+{
+    std::string path;
+    bool json = false, csv = false;
+    analysis::WlanEventOptions events;
+    analysis::CorrelationOptions correlation;
+};
+
+bool parseMs(const std::string& text, std::int64_t& ns)
+{
+    try {
+        std::size_t used = 0;
+        const double ms = std::stod(text, &used);
+        if (used != text.size() || ms < 0)
+            return false;
+        ns = static_cast<std::int64_t>(ms * 1e6);
+        return true;
+    } catch (const std::exception&) {
+        return false;
+    }
+}
+
+// Returns 0 when parsed, else the exit status to return.
+int parse(const char* command, bool correlate, const std::vector<std::string>& args, EventsArgs& out)
+{
+    const std::string usage = std::string("usage: windscope-cli ") + command +
+                              " FILE [--json | --csv] [--max-scan MS]" +
+                              (correlate ? " [--pre MS] [--post MS]" : "");
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        std::int64_t* target = nullptr;
+        if (a == "--json")
+            out.json = true;
+        else if (a == "--csv")
+            out.csv = true;
+        else if (a == "--max-scan")
+            target = &out.events.maxScanNs;
+        else if (correlate && a == "--pre")
+            target = &out.correlation.preNs;
+        else if (correlate && a == "--post")
+            target = &out.correlation.postNs;
+        else if (!a.empty() && a[0] == '-') {
+            std::fprintf(stderr, "windscope-cli %s: unknown option %s\n%s\n", command, a.c_str(),
+                         usage.c_str());
+            return 2;
+        } else if (out.path.empty())
+            out.path = a;
+        else {
+            std::fprintf(stderr, "windscope-cli %s: one capture file at a time (%s)\n", command,
+                         a.c_str());
+            return 2;
+        }
+        if (target && (i + 1 >= args.size() || !parseMs(args[++i], *target))) {
+            std::fprintf(stderr, "windscope-cli %s: %s takes a time in milliseconds\n", command,
+                         a.c_str());
+            return 2;
+        }
+    }
+    if (out.path.empty()) {
+        std::fprintf(stderr, "%s\n", usage.c_str());
+        return 2;
+    }
+    if (out.json && out.csv) {
+        std::fprintf(stderr, "windscope-cli %s: choose --json or --csv, not both\n", command);
+        return 2;
+    }
+    return 0;
+}
+
+void printEvents(const analysis::EventsReport& r, const analysis::Correlation* c)
+{
+    const dissect::CaptureTables& tables = r.tables;
+    std::printf("Capture %s: %zu access point(s), %zu station(s), %zu event(s)\n",
+                tables.summary.path.c_str(), r.inventory.accessPoints.size(),
+                r.inventory.stations.size(), r.events.events.size());
+    for (const analysis::WlanEvent& e : r.events.events) {
+        std::printf("%5llu  %-15s %-17s %s  %9.3f ms  %s\n", static_cast<unsigned long long>(e.id),
+                    analysis::eventKindName(e.kind),
+                    e.station < tables.macAddresses.size()
+                        ? tables.macAddresses.at(e.station).toString().c_str()
+                        : "-",
+                    analysis::epochText(tables, e.startNs).c_str(),
+                    static_cast<double>(e.endNs - e.startNs) / 1e6, e.basis);
+        if (c)
+            for (const analysis::ConnectionImpact& m : c->impacts[e.id].connections)
+                std::printf("         connection %llu: retx %u, rto %u, dup-ACK bursts %u, "
+                            "throughput %.2f -> %.2f -> %.2f Mb/s, recovery %s\n",
+                            static_cast<unsigned long long>(r.tcp.connections[m.connection].id),
+                            m.retransmissions, m.rtoTimeouts, m.dupAckBursts,
+                            m.throughputBeforeBps / 1e6, m.throughputDuringBps / 1e6,
+                            m.throughputAfterBps / 1e6,
+                            m.recoveryNs >= 0
+                                ? (std::to_string(m.recoveryNs / 1'000'000) + " ms").c_str()
+                                : "not within the window");
+    }
+    for (const analysis::ScanPattern& p : r.events.scanPatterns)
+        std::printf("scans of %s: %u, every %.1f ms, dwell %.1f ms%s\n",
+                    tables.macAddresses.at(p.station).toString().c_str(), p.scans, p.intervalMs,
+                    p.dwellMs, p.periodic ? " (periodic)" : "");
+    if (c)
+        for (const analysis::ScanIntervalAggregate& a : c->scanIntervals)
+            std::printf("while scanning: %.2f Mb/s, scan-free %s; %.2f losses and %.2f timeouts "
+                        "per scan\n",
+                        a.throughputScanningBps / 1e6,
+                        a.throughputScanFreeBps >= 0
+                            ? (std::to_string(a.throughputScanFreeBps / 1e6) + " Mb/s").c_str()
+                            : "unknown",
+                        a.lossesPerScan, a.timeoutsPerScan);
+    for (const auto* notes : {&r.inventory.notes, &r.events.notes})
+        for (const std::string& note : *notes)
+            std::printf("note: %s\n", note.c_str());
+    if (c)
+        for (const std::string& note : c->notes)
+            std::printf("note: %s\n", note.c_str());
+}
+
+int run(const char* command, bool correlate, const std::vector<std::string>& args)
+{
+    EventsArgs a;
+    if (int status = parse(command, correlate, args, a))
+        return status;
+    dissect::CaptureTables tables;
+    std::string error;
+    if (!dissect::ingestCapture(a.path, {}, tables, error)) {
+        std::fprintf(stderr, "windscope-cli: %s\n", error.c_str());
+        return 1;
+    }
+    const analysis::TcpAnalysis tcp = analysis::analyzeTcp(tables);
+    const analysis::WlanInventory inventory = analysis::buildWlanInventory(tables, tcp);
+    const analysis::WlanEvents events = analysis::detectWlanEvents(tables, inventory, tcp, a.events);
+    const analysis::EventsReport report{tables, tcp, inventory, events};
+    if (correlate) {
+        const analysis::Correlation c =
+            analysis::correlateEvents(tables, tcp, inventory, events, a.correlation);
+        if (a.json)
+            analysis::writeCorrelationJson(std::cout, report, c);
+        else if (a.csv)
+            analysis::writeCorrelationCsv(std::cout, report, c);
+        else
+            printEvents(report, &c);
+    } else if (a.json) {
+        analysis::writeEventsJson(std::cout, report);
+    } else if (a.csv) {
+        analysis::writeEventsCsv(std::cout, report);
+    } else {
+        printEvents(report, nullptr);
+    }
+    std::cout.flush();
+    for (const std::string& warning : tables.summary.warnings)
+        std::fprintf(stderr, "windscope-cli: warning: %s\n", warning.c_str());
+    return 0;
+}
+
+} // namespace
+
+int runEvents(const std::vector<std::string>& args)
+{
+    return run("events", false, args);
+}
+
+int runCorrelate(const std::vector<std::string>& args)
+{
+    return run("correlate", true, args);
+}
+
+} // namespace windscope::cli
