@@ -9,10 +9,12 @@ namespace windscope::analysis::detail {
 namespace {
 
 // RFC 7323 5.2 timestamp comparison (modular, like sequence numbers).
-bool tsNewer(std::uint32_t a, std::uint32_t b) { return static_cast<std::int32_t>(a - b) > 0; }
+bool tsNewer(std::uint32_t a, std::uint32_t b)
+{
+    return static_cast<std::int32_t>(a - b) > 0;
+}
 
-template <typename T>
-void popQueueFront(std::vector<T>& queue, std::size_t& head)
+template <typename T> void popQueueFront(std::vector<T>& queue, std::size_t& head)
 {
     ++head;
     if (head == queue.size()) {

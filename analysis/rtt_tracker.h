@@ -78,7 +78,8 @@ public:
     void onSend(std::uint32_t tsVal, std::int64_t timeNs, std::uint32_t row);
     // TSecr of a segment of the other side with the ACK bit (RFC 7323 3.2: TSecr is
     // only valid then). One sample per newly echoed value.
-    bool onEcho(std::uint32_t tsEcr, std::int64_t timeNs, std::int64_t& rttNs, std::uint32_t& dataRow);
+    bool onEcho(std::uint32_t tsEcr, std::int64_t timeNs, std::int64_t& rttNs,
+                std::uint32_t& dataRow);
 
 private:
     struct Sent

@@ -24,20 +24,20 @@ constexpr std::uint32_t kNone = 0xffffffffu;
 
 // Wireshark TCP_A_* bit -> segment_flag bits, indexed by bit position.
 constexpr std::uint32_t kFlagMap[15] = {
-    segment_flag::kRetransmission,                                      // 0x0001
-    segment_flag::kLostSegment,                                         // 0x0002
-    segment_flag::kAckLostSegment,                                      // 0x0004
-    segment_flag::kKeepAlive,                                           // 0x0008
-    segment_flag::kDuplicateAck,                                        // 0x0010
-    segment_flag::kZeroWindow,                                          // 0x0020
-    segment_flag::kZeroWindowProbe,                                     // 0x0040
-    segment_flag::kZeroWindowProbeAck,                                  // 0x0080
-    segment_flag::kKeepAliveAck,                                        // 0x0100
-    segment_flag::kOutOfOrder,                                          // 0x0200
-    segment_flag::kFastRetransmission | segment_flag::kRetransmission,  // 0x0400
-    segment_flag::kWindowUpdate,                                        // 0x0800
-    segment_flag::kWindowFull,                                          // 0x1000
-    segment_flag::kPortReuse,                                           // 0x2000
+    segment_flag::kRetransmission,                                         // 0x0001
+    segment_flag::kLostSegment,                                            // 0x0002
+    segment_flag::kAckLostSegment,                                         // 0x0004
+    segment_flag::kKeepAlive,                                              // 0x0008
+    segment_flag::kDuplicateAck,                                           // 0x0010
+    segment_flag::kZeroWindow,                                             // 0x0020
+    segment_flag::kZeroWindowProbe,                                        // 0x0040
+    segment_flag::kZeroWindowProbeAck,                                     // 0x0080
+    segment_flag::kKeepAliveAck,                                           // 0x0100
+    segment_flag::kOutOfOrder,                                             // 0x0200
+    segment_flag::kFastRetransmission | segment_flag::kRetransmission,     // 0x0400
+    segment_flag::kWindowUpdate,                                           // 0x0800
+    segment_flag::kWindowFull,                                             // 0x1000
+    segment_flag::kPortReuse,                                              // 0x2000
     segment_flag::kSpuriousRetransmission | segment_flag::kRetransmission, // 0x4000
 };
 
@@ -117,7 +117,7 @@ struct ConnectionWork
     std::uint32_t conversation = 0;
     std::uint32_t nextInConversation = kNone; // next (later) connection of the conversation
     int firstSide = 0;
-    int clientSide = -1;   // decided by a pure SYN, else by a SYN-ACK
+    int clientSide = -1; // decided by a pure SYN, else by a SYN-ACK
     bool clientFromSyn = false;
     bool sawSynAck = false;
     std::uint32_t synAckSeq = 0;
@@ -204,8 +204,9 @@ void Analyzer::processRow(std::size_t row)
 
     SegmentOptions options;
     const std::uint32_t sideIndex = t.sideOptions[row];
-    const dissect::TcpSideOptions* segmentOptions =
-        sideIndex == dissect::TcpColumns::kNoSideOptions ? nullptr : &m_tables.tcpSideOptions[sideIndex];
+    const dissect::TcpSideOptions* segmentOptions = sideIndex == dissect::TcpColumns::kNoSideOptions
+                                                        ? nullptr
+                                                        : &m_tables.tcpSideOptions[sideIndex];
     if (segmentOptions) {
         options.windowScale = segmentOptions->windowScale;
         options.sackBlockCount = segmentOptions->sackBlockCount;
@@ -296,8 +297,9 @@ void Analyzer::measure(std::size_t row, ConnectionWork& c, int side, std::uint32
         st.rstCount += (tcpFlags & th::kRst) != 0;
     }
     const std::uint32_t sideIndex = t.sideOptions[row];
-    const dissect::TcpSideOptions* options =
-        sideIndex == dissect::TcpColumns::kNoSideOptions ? nullptr : &m_tables.tcpSideOptions[sideIndex];
+    const dissect::TcpSideOptions* options = sideIndex == dissect::TcpColumns::kNoSideOptions
+                                                 ? nullptr
+                                                 : &m_tables.tcpSideOptions[sideIndex];
     if (options && options->sackBlockCount) {
         ++st.sackPackets;
         s.anySack = true;
@@ -356,8 +358,8 @@ void Analyzer::measure(std::size_t row, ConnectionWork& c, int side, std::uint32
         s.ackRtt.onSegment(relSeq, relSeq + length + (syn ? 1 : 0) + (fin ? 1 : 0), timeNs,
                            static_cast<std::uint32_t>(row));
         // RTO timeout: a retransmission, not fast, after a silence longer than the RTO.
-        const bool timerCandidate = (flags & segment_flag::kRetransmission) &&
-                                    !(flags & segment_flag::kFastRetransmission);
+        const bool timerCandidate =
+            (flags & segment_flag::kRetransmission) && !(flags & segment_flag::kFastRetransmission);
         if (timerCandidate && s.anyTransmission &&
             timeNs - s.lastTransmissionNs >
                 s.rto.timeoutThresholdNs(m_options.rtoFloorNs, m_options.rtoSrttFactor)) {
@@ -432,7 +434,8 @@ void Analyzer::attributeMacRetries()
         if (index == kNone)
             continue; // every segment of the conversation was a MAC retry
         for (std::uint32_t next = m_work[index].nextInConversation;
-             next != kNone && m_work[next].firstFrame <= e.frame; next = m_work[next].nextInConversation)
+             next != kNone && m_work[next].firstFrame <= e.frame;
+             next = m_work[next].nextInConversation)
             index = next;
         ++m_work[index].side[e.fromB ? 1 : 0].stats.macRetriesExcluded;
     }
@@ -498,7 +501,8 @@ void Analyzer::finish()
         out.id = i;
         out.conversation = c.conversation;
         out.handshakeSeen = c.clientFromSyn && c.sawSynAck;
-        out.windowScaleKnown = c.sequence.flow[0].winScale != -1 && c.sequence.flow[1].winScale != -1;
+        out.windowScaleKnown =
+            c.sequence.flow[0].winScale != -1 && c.sequence.flow[1].winScale != -1;
         const SideWork& a = c.side[0];
         const SideWork& b = c.side[1];
         out.sackPermitted = (a.synSackPermitted && b.synSackPermitted) || a.anySack || b.anySack;
@@ -542,25 +546,44 @@ TcpAnalysis Analyzer::run()
 const char* segmentFlagName(std::uint32_t singleBit)
 {
     switch (singleBit) {
-    case segment_flag::kRetransmission: return "tcp.analysis.retransmission";
-    case segment_flag::kFastRetransmission: return "tcp.analysis.fast_retransmission";
-    case segment_flag::kSpuriousRetransmission: return "tcp.analysis.spurious_retransmission";
-    case segment_flag::kOutOfOrder: return "tcp.analysis.out_of_order";
-    case segment_flag::kLostSegment: return "tcp.analysis.lost_segment";
-    case segment_flag::kAckLostSegment: return "tcp.analysis.ack_lost_segment";
-    case segment_flag::kDuplicateAck: return "tcp.analysis.duplicate_ack";
-    case segment_flag::kZeroWindow: return "tcp.analysis.zero_window";
-    case segment_flag::kZeroWindowProbe: return "tcp.analysis.zero_window_probe";
-    case segment_flag::kZeroWindowProbeAck: return "tcp.analysis.zero_window_probe_ack";
-    case segment_flag::kWindowFull: return "tcp.analysis.window_full";
-    case segment_flag::kWindowUpdate: return "tcp.analysis.window_update";
-    case segment_flag::kKeepAlive: return "tcp.analysis.keep_alive";
-    case segment_flag::kKeepAliveAck: return "tcp.analysis.keep_alive_ack";
-    case segment_flag::kLowWindow: return "low_window";
-    case segment_flag::kRtoTimeout: return "rto_timeout";
-    case segment_flag::kPortReuse: return "tcp.analysis.reused_ports";
-    case segment_flag::kMacRetryExcluded: return "mac_retry_excluded";
-    default: return "";
+    case segment_flag::kRetransmission:
+        return "tcp.analysis.retransmission";
+    case segment_flag::kFastRetransmission:
+        return "tcp.analysis.fast_retransmission";
+    case segment_flag::kSpuriousRetransmission:
+        return "tcp.analysis.spurious_retransmission";
+    case segment_flag::kOutOfOrder:
+        return "tcp.analysis.out_of_order";
+    case segment_flag::kLostSegment:
+        return "tcp.analysis.lost_segment";
+    case segment_flag::kAckLostSegment:
+        return "tcp.analysis.ack_lost_segment";
+    case segment_flag::kDuplicateAck:
+        return "tcp.analysis.duplicate_ack";
+    case segment_flag::kZeroWindow:
+        return "tcp.analysis.zero_window";
+    case segment_flag::kZeroWindowProbe:
+        return "tcp.analysis.zero_window_probe";
+    case segment_flag::kZeroWindowProbeAck:
+        return "tcp.analysis.zero_window_probe_ack";
+    case segment_flag::kWindowFull:
+        return "tcp.analysis.window_full";
+    case segment_flag::kWindowUpdate:
+        return "tcp.analysis.window_update";
+    case segment_flag::kKeepAlive:
+        return "tcp.analysis.keep_alive";
+    case segment_flag::kKeepAliveAck:
+        return "tcp.analysis.keep_alive_ack";
+    case segment_flag::kLowWindow:
+        return "low_window";
+    case segment_flag::kRtoTimeout:
+        return "rto_timeout";
+    case segment_flag::kPortReuse:
+        return "tcp.analysis.reused_ports";
+    case segment_flag::kMacRetryExcluded:
+        return "mac_retry_excluded";
+    default:
+        return "";
     }
 }
 

@@ -63,8 +63,8 @@ void analyzeSequenceNumber(const SequenceConnection& connection, SequenceFlow& f
             if (seq + seglen == rev.lastAck + (rev.window << shift) && (flags & kSynFinRst) == 0)
                 f |= ws_flag::kWindowFull;
         }
-        const bool repeatsAck = seglen == 0 && seq == fwd.nextSeq && ack == fwd.lastAck &&
-                                (flags & kSynFinRst) == 0;
+        const bool repeatsAck =
+            seglen == 0 && seq == fwd.nextSeq && ack == fwd.lastAck && (flags & kSynFinRst) == 0;
         if (repeatsAck && window && window == fwd.window &&
             (rev.lastSegmentFlags & ws_flag::kKeepAlive)) {
             f |= ws_flag::kKeepAliveAck;
@@ -117,8 +117,9 @@ void analyzeSequenceNumber(const SequenceConnection& connection, SequenceFlow& f
             f |= ws_flag::kFastRetransmission;
         } else if (seqNotAdvanced &&
                    elapsed(in.timeNs, fwd.nextSeqTimeNs) <
-                       (connection.firstRttNs == 0 ? kDefaultOutOfOrderThresholdNs
-                                                   : static_cast<std::uint64_t>(connection.firstRttNs)) &&
+                       (connection.firstRttNs == 0
+                            ? kDefaultOutOfOrderThresholdNs
+                            : static_cast<std::uint64_t>(connection.firstRttNs)) &&
                    fwd.nextSeq != seq + seglen + ((flags & (th::kSyn | th::kFin)) ? 1u : 0u)) {
             f |= ws_flag::kOutOfOrder;
         } else if (seqNotAdvanced) {
@@ -151,7 +152,8 @@ void analyzeSequenceNumber(const SequenceConnection& connection, SequenceFlow& f
 
     // Bytes in flight, payload-based (bif_seq_based off), minus the peer's latest SACKs.
     std::uint32_t first = 0, last = 0;
-    if (seglen != 0 && fwd.validBytesInFlight && fwd.unacked.relativeSpan(fwd.baseSeq, first, last)) {
+    if (seglen != 0 && fwd.validBytesInFlight &&
+        fwd.unacked.relativeSpan(fwd.baseSeq, first, last)) {
         std::uint32_t inFlight = last - first;
         std::uint32_t delivered = 0;
         for (std::uint8_t i = 0; i < rev.sackCount; ++i)

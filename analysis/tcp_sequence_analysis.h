@@ -50,12 +50,12 @@ struct SequenceFlow
     // Window scale: -1 unknown, -2 known not to be used, else the shift.
     std::int16_t winScale = -1;
     bool baseSeqSet = false;
-    bool isFirstAck = false;   // issue 14690: between a SYN and this side's first pure ACK
+    bool isFirstAck = false; // issue 14690: between a SYN and this side's first pure ACK
     bool validBytesInFlight = true;
     std::uint32_t baseSeq = 0;
     std::uint32_t window = 0xffffffffu; // last raw window (G_MAXUINT32 before any)
     std::uint32_t lastAck = 0;
-    std::int64_t lastAckTimeNs = 0;     // absolute; 0 before any packet, like nstime zero
+    std::int64_t lastAckTimeNs = 0; // absolute; 0 before any packet, like nstime zero
     std::uint32_t dupAckNum = 0;
     std::uint32_t nextSeq = 0;
     std::int64_t nextSeqTimeNs = 0;
@@ -72,7 +72,7 @@ struct SequenceFlow
 // struct tcp_analysis: the state of one connection (one tcp.stream).
 struct SequenceConnection
 {
-    SequenceFlow flow[2]; // indexed by side: 0 = sent by conversation endpoint a
+    SequenceFlow flow[2];          // indexed by side: 0 = sent by conversation endpoint a
     std::int64_t mruSynTimeNs = 0; // ts_mru_syn
     std::int64_t firstRttNs = 0;   // ts_first_rtt, 0 = not yet known
 };
@@ -87,10 +87,10 @@ struct SegmentInput
 
 struct SegmentVerdict
 {
-    std::uint16_t flags = 0;          // ws_flag bits
-    std::uint32_t dupAckNumber = 0;   // tcp.analysis.duplicate_ack_num, 0 = none
-    std::uint32_t bytesInFlight = 0;  // tcp.analysis.bytes_in_flight, 0 = not shown
-    std::uint32_t windowBytes = 0;    // tcp.window_size (scaled as Wireshark does)
+    std::uint16_t flags = 0;         // ws_flag bits
+    std::uint32_t dupAckNumber = 0;  // tcp.analysis.duplicate_ack_num, 0 = none
+    std::uint32_t bytesInFlight = 0; // tcp.analysis.bytes_in_flight, 0 = not shown
+    std::uint32_t windowBytes = 0;   // tcp.window_size (scaled as Wireshark does)
 };
 
 // What the options of this segment said; applied after the analysis, as Wireshark
@@ -113,8 +113,7 @@ void analyzeSegment(SequenceConnection& connection, int side, const SegmentInput
 // with the same ISN restores nextseq (issue 17616); a SYN+ACK with a different ISN
 // moves base_seq (issue 16944) and is flagged reused_ports. Returns true when a pure
 // SYN with a different ISN means the caller must open a new connection.
-bool synNeedsNewConnection(const SequenceConnection& connection, int side,
-                           const SegmentInput& in);
+bool synNeedsNewConnection(const SequenceConnection& connection, int side, const SegmentInput& in);
 void applyReusedSynRules(SequenceConnection& connection, int side, const SegmentInput& in,
                          SegmentVerdict& verdict);
 

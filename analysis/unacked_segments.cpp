@@ -63,9 +63,10 @@ bool UnackedSegments::insertOrdered(std::uint32_t seq, std::uint32_t nextSeq)
     // Place it after every entry ending at or before its end; its start must then sit
     // between its neighbours' starts.
     const auto begin = m_entries.begin() + static_cast<std::ptrdiff_t>(m_head);
-    const auto at = std::upper_bound(begin, m_entries.end(), n, [&](std::uint32_t value, const Entry& e) {
-        return value < offset(e.nextSeq);
-    });
+    const auto at =
+        std::upper_bound(begin, m_entries.end(), n, [&](std::uint32_t value, const Entry& e) {
+            return value < offset(e.nextSeq);
+        });
     if (at != begin && offset((at - 1)->seq) > s)
         return false;
     if (at != m_entries.end() && s > offset(at->seq))

@@ -21,10 +21,22 @@
 namespace windscope::analysis::detail {
 
 // RFC 9293 3.4 sequence comparisons, as Wireshark's GT_SEQ/LT_SEQ/GE_SEQ/LE_SEQ.
-constexpr bool seqGt(std::uint32_t x, std::uint32_t y) { return static_cast<std::int32_t>(y - x) < 0; }
-constexpr bool seqLt(std::uint32_t x, std::uint32_t y) { return static_cast<std::int32_t>(x - y) < 0; }
-constexpr bool seqGe(std::uint32_t x, std::uint32_t y) { return static_cast<std::int32_t>(y - x) <= 0; }
-constexpr bool seqLe(std::uint32_t x, std::uint32_t y) { return static_cast<std::int32_t>(x - y) <= 0; }
+constexpr bool seqGt(std::uint32_t x, std::uint32_t y)
+{
+    return static_cast<std::int32_t>(y - x) < 0;
+}
+constexpr bool seqLt(std::uint32_t x, std::uint32_t y)
+{
+    return static_cast<std::int32_t>(x - y) < 0;
+}
+constexpr bool seqGe(std::uint32_t x, std::uint32_t y)
+{
+    return static_cast<std::int32_t>(y - x) <= 0;
+}
+constexpr bool seqLe(std::uint32_t x, std::uint32_t y)
+{
+    return static_cast<std::int32_t>(x - y) <= 0;
+}
 
 class UnackedSegments
 {

@@ -20,9 +20,9 @@
 #include "dissectors/ingest.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <map>
 #include <set>
 #include <sstream>
@@ -127,7 +127,8 @@ struct FileResult
 
 std::uint32_t firstNumber(const std::string& field)
 {
-    return field.empty() ? 0u : static_cast<std::uint32_t>(std::stoul(field.substr(0, field.find(','))));
+    return field.empty() ? 0u
+                         : static_cast<std::uint32_t>(std::stoul(field.substr(0, field.find(','))));
 }
 
 FileResult compareFile(const std::filesystem::path& path)
@@ -147,7 +148,8 @@ FileResult compareFile(const std::filesystem::path& path)
     // The frames Windscope set aside at the MAC layer, and the renumbering map.
     std::vector<std::uint64_t> excluded;
     for (std::size_t i = 0; i < tables.wlan.size(); ++i)
-        if (tables.wlan.status[i] & (dissect::WlanColumns::kBadFcs | dissect::WlanColumns::kMacDuplicate))
+        if (tables.wlan.status[i] &
+            (dissect::WlanColumns::kBadFcs | dissect::WlanColumns::kMacDuplicate))
             excluded.push_back(tables.wlan.frame[i]);
     result.excluded = excluded.size();
     std::string source = path.string();
@@ -178,11 +180,13 @@ FileResult compareFile(const std::filesystem::path& path)
     }
 
     const std::vector<std::uint32_t> bits = wiresharkBits();
-    std::string command = tshark + " -n -r " + shellQuote(source) +
-                          " -Y tcp -T fields -E occurrence=a -E aggregator=, -e frame.number -e tcp.stream";
+    std::string command =
+        tshark + " -n -r " + shellQuote(source) +
+        " -Y tcp -T fields -E occurrence=a -E aggregator=, -e frame.number -e tcp.stream";
     for (std::uint32_t bit : bits)
         command += std::string(" -e ") + segmentFlagName(bit);
-    command += " -e tcp.analysis.duplicate_ack_num -e tcp.analysis.bytes_in_flight -e tcp.window_size 2>/dev/null";
+    command += " -e tcp.analysis.duplicate_ack_num -e tcp.analysis.bytes_in_flight -e "
+               "tcp.window_size 2>/dev/null";
     int status = 0;
     const std::string output = test::runCommand(command, &status);
     if (!filtered.empty())
@@ -231,7 +235,8 @@ FileResult compareFile(const std::filesystem::path& path)
             result.note("frame is TCP only to Windscope", frame);
             if (flags) {
                 ++result.flagged;
-                result.note("+ours[" + flagNames(flags) + "] on a frame tshark has no TCP in", frame);
+                result.note("+ours[" + flagNames(flags) + "] on a frame tshark has no TCP in",
+                            frame);
             }
             continue;
         }
@@ -260,7 +265,9 @@ FileResult compareFile(const std::filesystem::path& path)
             result.note("frame is TCP only to tshark", frame);
             if (r.flags) {
                 ++result.flagged;
-                result.note("-ours[" + flagNames(r.flags) + "] on a frame Windscope has no TCP row for", frame);
+                result.note("-ours[" + flagNames(r.flags) +
+                                "] on a frame Windscope has no TCP row for",
+                            frame);
             }
         }
     return result;
@@ -331,7 +338,9 @@ TEST(TsharkFlags, EveryPublicCaptureAgreesWithTshark)
         std::printf("%-46s %5s %7zu %7zu %6zu %8zu %8zu %7.2f%% %5.1fs\n", r.file.c_str(),
                     r.wireless ? "wlan" : "wired", r.rows, r.referenceRows, r.excluded, r.flagged,
                     r.agreeing,
-                    r.flagged ? 100.0 * static_cast<double>(r.agreeing) / static_cast<double>(r.flagged) : 100.0,
+                    r.flagged
+                        ? 100.0 * static_cast<double>(r.agreeing) / static_cast<double>(r.flagged)
+                        : 100.0,
                     r.seconds);
         for (const auto& [difference, count] : r.classes) {
             std::string frames;
@@ -388,8 +397,8 @@ TEST(TsharkFlags, ConversationTableMatchesDirectionStats)
                 payload[{stream, ip + ":" + port}] += len;
         }
 
-        std::istringstream table(test::runCommand(tshark + " -n -q -r " + shellQuote(path.string()) +
-                                                  " -z conv,tcp 2>/dev/null"));
+        std::istringstream table(test::runCommand(
+            tshark + " -n -q -r " + shellQuote(path.string()) + " -z conv,tcp 2>/dev/null"));
         std::size_t rows = 0;
         for (std::string line; std::getline(table, line);) {
             if (line.find("<->") == std::string::npos)
@@ -408,8 +417,10 @@ TEST(TsharkFlags, ConversationTableMatchesDirectionStats)
             const Connection* match = nullptr;
             bool endpoint0IsA = false;
             for (const Connection& c : analysis.connections) {
-                const std::string e0 = tables.ipAddresses.at(c.address[0]).toString() + ":" + std::to_string(c.port[0]);
-                const std::string e1 = tables.ipAddresses.at(c.address[1]).toString() + ":" + std::to_string(c.port[1]);
+                const std::string e0 = tables.ipAddresses.at(c.address[0]).toString() + ":" +
+                                       std::to_string(c.port[0]);
+                const std::string e1 = tables.ipAddresses.at(c.address[1]).toString() + ":" +
+                                       std::to_string(c.port[1]);
                 const double start = static_cast<double>(c.firstTimeNs) / 1e9;
                 if (std::abs(start - relativeStart) > 2e-6)
                     continue;
@@ -425,8 +436,10 @@ TEST(TsharkFlags, ConversationTableMatchesDirectionStats)
             const DirectionStats& fromB = match->direction[endpoint0IsA ? 1 : 0];
             EXPECT_EQ(fromA.packets, framesToB) << file << ": " << line;
             EXPECT_EQ(fromB.packets, framesToA) << file << ": " << line;
-            EXPECT_EQ(fromA.dataBytes, (payload[{match->id, a}])) << file << ": " << a << " in " << line;
-            EXPECT_EQ(fromB.dataBytes, (payload[{match->id, b}])) << file << ": " << b << " in " << line;
+            EXPECT_EQ(fromA.dataBytes, (payload[{match->id, a}]))
+                << file << ": " << a << " in " << line;
+            EXPECT_EQ(fromB.dataBytes, (payload[{match->id, b}]))
+                << file << ": " << b << " in " << line;
         }
         EXPECT_EQ(rows, analysis.connections.size()) << file;
         ++checked;

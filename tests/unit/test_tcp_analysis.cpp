@@ -113,7 +113,10 @@ private:
     std::uint64_t m_frame = 0;
 };
 
-std::uint32_t wireshark(std::uint32_t flags) { return flags & sf::kWiresharkMask; }
+std::uint32_t wireshark(std::uint32_t flags)
+{
+    return flags & sf::kWiresharkMask;
+}
 
 std::uint32_t dupAckNumber(const TcpAnalysis& a, std::size_t row)
 {
@@ -143,17 +146,52 @@ TEST(TcpAnalysis, HandshakeFactsWindowScalingAndRtt)
 {
     Script s;
     // Client b opens with wscale 7, server a answers with wscale 8; both use timestamps.
-    s.add({.fromB = true, .seq = 1000, .flags = kSyn, .window = 64240, .ms = 0, .wscale = 7,
-           .mss = 1460, .sackPermitted = true, .ts = true, .tsVal = 100});
-    s.add({.seq = 5000, .ack = 1001, .flags = kSyn | kAck, .window = 65160, .ms = 20, .wscale = 8,
-           .mss = 1400, .sackPermitted = true, .ts = true, .tsVal = 7000, .tsEcr = 100});
-    s.add({.fromB = true, .seq = 1001, .ack = 5001, .window = 502, .ms = 40, .ts = true,
-           .tsVal = 101, .tsEcr = 7000});
-    const std::size_t data = s.add({.fromB = true, .seq = 1001, .ack = 5001, .flags = kAck | kPsh,
-                                    .window = 502, .len = 100, .ms = 41, .ts = true, .tsVal = 102,
+    s.add({.fromB = true,
+           .seq = 1000,
+           .flags = kSyn,
+           .window = 64240,
+           .ms = 0,
+           .wscale = 7,
+           .mss = 1460,
+           .sackPermitted = true,
+           .ts = true,
+           .tsVal = 100});
+    s.add({.seq = 5000,
+           .ack = 1001,
+           .flags = kSyn | kAck,
+           .window = 65160,
+           .ms = 20,
+           .wscale = 8,
+           .mss = 1400,
+           .sackPermitted = true,
+           .ts = true,
+           .tsVal = 7000,
+           .tsEcr = 100});
+    s.add({.fromB = true,
+           .seq = 1001,
+           .ack = 5001,
+           .window = 502,
+           .ms = 40,
+           .ts = true,
+           .tsVal = 101,
+           .tsEcr = 7000});
+    const std::size_t data = s.add({.fromB = true,
+                                    .seq = 1001,
+                                    .ack = 5001,
+                                    .flags = kAck | kPsh,
+                                    .window = 502,
+                                    .len = 100,
+                                    .ms = 41,
+                                    .ts = true,
+                                    .tsVal = 102,
                                     .tsEcr = 7000});
-    const std::size_t ack = s.add({.seq = 5001, .ack = 1101, .window = 509, .ms = 61, .ts = true,
-                                   .tsVal = 7020, .tsEcr = 102});
+    const std::size_t ack = s.add({.seq = 5001,
+                                   .ack = 1101,
+                                   .window = 509,
+                                   .ms = 61,
+                                   .ts = true,
+                                   .tsVal = 7020,
+                                   .tsEcr = 102});
     const TcpAnalysis a = s.analyze();
     const dissect::CaptureTables& t = s.tables();
 
@@ -359,8 +397,10 @@ TEST(TcpAnalysis, ZeroWindowProbeAckAndWindowUpdate)
     s.add({.seq = 1000, .ack = 1, .len = 100, .ms = 0});
     const std::size_t zero = s.add({.fromB = true, .seq = 1, .ack = 1100, .window = 0, .ms = 10});
     const std::size_t probe = s.add({.seq = 1100, .ack = 1, .len = 1, .ms = 500});
-    const std::size_t probeAck = s.add({.fromB = true, .seq = 1, .ack = 1100, .window = 0, .ms = 510});
-    const std::size_t update = s.add({.fromB = true, .seq = 1, .ack = 1100, .window = 2000, .ms = 900});
+    const std::size_t probeAck =
+        s.add({.fromB = true, .seq = 1, .ack = 1100, .window = 0, .ms = 510});
+    const std::size_t update =
+        s.add({.fromB = true, .seq = 1, .ack = 1100, .window = 2000, .ms = 900});
     const std::size_t resume = s.add({.seq = 1100, .ack = 1, .len = 100, .ms = 901});
     const TcpAnalysis a = s.analyze();
     EXPECT_EQ(wireshark(a.segments.flags[zero]), sf::kZeroWindow);
@@ -446,14 +486,18 @@ TEST(TcpAnalysis, LowWindowEventsCountEntries)
     const std::uint16_t windows[] = {1000, 400, 300, 1000, 0, 200, 600, 100};
     std::vector<std::size_t> rows;
     for (std::size_t i = 0; i < std::size(windows); ++i)
-        rows.push_back(s.add({.fromB = true, .seq = 1, .ack = 1100, .window = windows[i],
+        rows.push_back(s.add({.fromB = true,
+                              .seq = 1,
+                              .ack = 1100,
+                              .window = windows[i],
                               .ms = 10.0 + static_cast<double>(i)}));
     TcpAnalysisOptions options;
     options.lowWindowThresholdBytes = 500;
     const TcpAnalysis a = s.analyze(options);
     for (std::size_t i = 0; i < rows.size(); ++i) {
         const bool low = windows[i] > 0 && windows[i] < 500;
-        EXPECT_EQ((a.segments.flags[rows[i]] & sf::kLowWindow) != 0, low) << "window " << windows[i];
+        EXPECT_EQ((a.segments.flags[rows[i]] & sf::kLowWindow) != 0, low)
+            << "window " << windows[i];
     }
     // normal -> low (1), low, normal, zero -> low (2), normal -> low (3)
     EXPECT_EQ(a.connections[0].direction[1].lowWindows, 3u);
@@ -467,7 +511,8 @@ TEST(TcpAnalysis, DefaultLowWindowThreshold)
     s.add({.fromB = true, .seq = 1000, .flags = kSyn, .window = 64000, .ms = 0, .mss = 1000});
     s.add({.seq = 5000, .ack = 1001, .flags = kSyn | kAck, .window = 6000, .ms = 1, .mss = 1200});
     s.add({.fromB = true, .seq = 1001, .ack = 5001, .window = 64000, .ms = 2});
-    const std::size_t small = s.add({.fromB = true, .seq = 1001, .ack = 5001, .window = 7000, .ms = 3});
+    const std::size_t small =
+        s.add({.fromB = true, .seq = 1001, .ack = 5001, .window = 7000, .ms = 3});
     const TcpAnalysis a = s.analyze();
     // max(2 * min MSS, largest window / 8) = max(2000, 8000).
     EXPECT_EQ(a.connections[0].lowWindowThresholdBytes, 8000u);
@@ -516,8 +561,12 @@ TEST(TcpAnalysis, UnackedSegmentsMatchWiresharksListWalk)
     {
         std::uint32_t seq, nextSeq;
     };
-    const auto gt = [](std::uint32_t x, std::uint32_t y) { return static_cast<std::int32_t>(y - x) < 0; };
-    const auto le = [](std::uint32_t x, std::uint32_t y) { return static_cast<std::int32_t>(x - y) <= 0; };
+    const auto gt = [](std::uint32_t x, std::uint32_t y) {
+        return static_cast<std::int32_t>(y - x) < 0;
+    };
+    const auto le = [](std::uint32_t x, std::uint32_t y) {
+        return static_cast<std::int32_t>(x - y) <= 0;
+    };
     std::mt19937 engine(20240601u);
     const auto random = [&engine] { return static_cast<std::uint32_t>(engine()); };
     for (int trial = 0; trial < 200; ++trial) {
@@ -593,7 +642,7 @@ TEST(TcpAnalysisCaptures, DupAckThenFastRetransmission)
     EXPECT_EQ(a.segments.flags[rowOfFrame(t, 8)], sf::kFastRetransmission | sf::kRetransmission);
     EXPECT_EQ(a.segments.bytesInFlight[rowOfFrame(t, 8)], 5472u);
     const Connection& c = a.connections[0];
-    EXPECT_EQ(c.direction[0].dupAcks, 3u);          // 172.31.136.85:38760 sent first
+    EXPECT_EQ(c.direction[0].dupAcks, 3u); // 172.31.136.85:38760 sent first
     EXPECT_EQ(c.direction[1].fastRetransmissions, 1u);
     EXPECT_EQ(c.direction[1].rtoTimeouts, 0u);
 }
@@ -728,11 +777,13 @@ TEST(TcpAnalysisLab, RtoTimeoutsMatchLinuxTimeouts)
         std::vector<double> ours;
         for (std::size_t row = 0; row < t.tcp.size(); ++row)
             if (a.segments.flags[row] & sf::kRtoTimeout)
-                ours.push_back(static_cast<double>(t.summary.firstEpochNs + t.tcp.timeNs[row]) / 1e9);
+                ours.push_back(static_cast<double>(t.summary.firstEpochNs + t.tcp.timeNs[row]) /
+                               1e9);
         const std::string run = entry.path().filename().string();
         ASSERT_EQ(ours.size(), truth.size()) << run;
         for (std::size_t i = 0; i < truth.size(); ++i)
-            EXPECT_NEAR(ours[i], truth[i], 0.001) << run << " RTO " << i; // tracepoint vs pcap clock
+            EXPECT_NEAR(ours[i], truth[i], 0.001)
+                << run << " RTO " << i; // tracepoint vs pcap clock
     }
     EXPECT_GT(runs, 0u);
 }
