@@ -183,9 +183,9 @@ private:
         const Interface& iface = m_interfaces[interfaceId];
         std::int64_t ns = 0;
         if (hasTimestamp) {
-            unsigned __int128 scaled =
-                (unsigned __int128)(ts % iface.unitsPerSecond) * 1000000000u /
-                iface.unitsPerSecond;
+            // The fraction times 1e9 can exceed 64 bits for fine resolutions.
+            __extension__ using Wide = unsigned __int128;
+            const Wide scaled = Wide(ts % iface.unitsPerSecond) * 1000000000u / iface.unitsPerSecond;
             ns = static_cast<std::int64_t>(ts / iface.unitsPerSecond + iface.offsetSeconds) *
                      1000000000 +
                  static_cast<std::int64_t>(scaled);

@@ -185,8 +185,8 @@ INSTANTIATE_TEST_SUITE_P(
                       ControlCase{13, 1, 10, false}, // Ack
                       ControlCase{14, 2, 16, false}, // CF-End
                       ControlCase{15, 2, 16, false}),
-    [](const ::testing::TestParamInfo<ControlCase>& info) {
-        return "subtype" + std::to_string(info.param.subtype);
+    [](const ::testing::TestParamInfo<ControlCase>& caseInfo) {
+        return "subtype" + std::to_string(caseInfo.param.subtype);
     });
 
 TEST(Wlan, CtsShorterThanItsHeaderIsMalformed)
