@@ -73,9 +73,9 @@ JsonWriter& JsonWriter::value(double number)
         return *this;
     }
     char text[40];
-    // 17 significant digits keep epoch seconds exact to the nanosecond range that a
-    // double can hold (about 0.2 us at present-day epochs).
-    std::snprintf(text, sizeof text, "%.17g", number);
+    // 15 significant digits round-trip every measured quantity without binary noise;
+    // epoch times are written separately as exact decimal text (number()).
+    std::snprintf(text, sizeof text, "%.15g", number);
     m_out << text;
     return *this;
 }

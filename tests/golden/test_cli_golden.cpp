@@ -46,6 +46,7 @@ void compareWithGolden(const std::string& args, const std::string& expectedName)
     ASSERT_EQ(code, 0) << args;
     const auto expectedPath = kExpectedDir / expectedName;
     if (std::getenv("WINDSCOPE_REGENERATE_GOLDEN")) {
+        std::filesystem::create_directories(kExpectedDir);
         std::ofstream(expectedPath, std::ios::binary) << output;
         GTEST_SKIP() << "regenerated " << expectedPath;
     }
