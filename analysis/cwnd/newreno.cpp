@@ -8,12 +8,12 @@ namespace windscope::analysis::cwnd {
 void NewRenoModel::increaseWindow(SenderState& state, const AckEvent& ack)
 {
     std::uint32_t acked = ack.ackedSegments;
-    // TcpNewReno::SlowStart(): cwnd += acked * SMSS, capped at ssthresh; the segments
-    // that did not fit are handed to congestion avoidance.
+    // TcpNewReno::SlowStart(): one SMSS per ACK however much it covered (RFC 5681
+    // (2), cwnd += min(N, SMSS)); the segments beyond the first go on to congestion
+    // avoidance once cwnd has reached ssthresh.
     if (state.cwnd < state.ssthresh && acked >= 1) {
-        const std::uint64_t before = state.cwnd;
-        state.cwnd = std::min<std::uint64_t>(before + std::uint64_t{acked} * state.mss, state.ssthresh);
-        acked -= static_cast<std::uint32_t>((state.cwnd - before) / state.mss);
+        state.cwnd += state.mss;
+        acked -= 1;
     }
     // TcpNewReno::CongestionAvoidance(): RFC 5681 (3), once per ACK that acked data,
     // however many segments it covered.

@@ -2,7 +2,7 @@
 #pragma once
 
 // NewReno as RFC 5681 / RFC 6582 write it and ns-3's TcpNewReno implements it:
-// slow start by whole segments acked (RFC 5681 3.1 eq. 2 with RFC 3465 counting),
+// slow start by one SMSS per ACK (RFC 5681 3.1 eq. 2, no RFC 3465 byte counting),
 // congestion avoidance by SMSS*SMSS/cwnd bytes per ACK (eq. 3), ssthresh from the
 // flight size (eq. 4), and growth whether or not the window is used (ns-3 has no
 // RFC 7661 validation).

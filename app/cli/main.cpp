@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // windscope-cli: the headless front-end. Every number the GUI shows can be printed here.
 #include "cli_analyze.h"
+#include "cli_cwnd.h"
 #include "cli_events.h"
 
 #include "windscope/version.h"
@@ -30,6 +31,9 @@ void printUsage(FILE* out)
                  "      outage_inferred) with the frames that evidence them\n"
                  "  correlate FILE [--json | --csv] [--max-scan MS] [--pre MS] [--post MS]\n"
                  "      what each event did to its station's TCP connections\n"
+                 "  cwnd FILE --flow ID|ADDR:PORT-ADDR:PORT [--csv | --json] [--model NAME]\n"
+                 "      reconstructed congestion window of the flow's sender, one row per\n"
+                 "      data segment; --model reno|newreno|cubic overrides the model choice\n"
                  "  --version   version and the libraries this build uses\n"
                  "  --help      this text\n");
 }
@@ -63,6 +67,8 @@ int main(int argc, char** argv)
     }
     if (command == "analyze")
         return windscope::cli::runAnalyze(args);
+    if (command == "cwnd")
+        return windscope::cli::runCwnd(args);
     if (command == "events")
         return windscope::cli::runEvents(args);
     if (command == "correlate")

@@ -87,7 +87,15 @@ TEST(NewReno, CongestionAvoidanceAddsSmssSquaredOverCwndPerAck)
     EXPECT_EQ(s.cwnd, 19 * mss + mss / 19);
 }
 
-TEST(NewReno, SlowStartCapsAtSsthreshThenAvoidsCongestion)
+TEST(NewReno, SlowStartAddsOneSegmentPerAckEvenForADelayedAck)
+{
+    NewRenoModel newreno;
+    SenderState s{.mss = mss, .cwnd = 10 * mss};
+    newreno.increaseWindow(s, {.ackedSegments = 2});
+    EXPECT_EQ(s.cwnd, 11 * mss);
+}
+
+TEST(NewReno, SlowStartReachingSsthreshHandsTheRestToCongestionAvoidance)
 {
     NewRenoModel newreno;
     SenderState s{.mss = mss, .cwnd = 9 * mss, .ssthresh = 10 * mss};

@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "cwnd_inference.h"
+
+#include "congestion_model.h"
+
+#include <algorithm>
+
+namespace windscope::analysis::cwnd {
+
+namespace {
+
+constexpr std::int64_t kAckClockNs = 500'000;
+
+// Rate-based senders (BBR, RFC draft-ietf-ccwg-bbr) do not cut their flight on loss
+// and pace their segments; loss-based ones do the first always and, without fq
+// pacing, send only in answer to ACKs.
+RateBasedEvidence detectRateBased(const FlowEvents& flow, const ReplayResult& best)
+{
+    RateBasedEvidence ev;
+    // Flight retained: pipe over the RTT-long stretch after recovery ends against the
+    // largest pipe before it began, from the best loss-based replay's own phases.
+    const std::vector<CwndSample>& s = best.samples;
+    std::vector<double> ratios;
+    std::size_t i = 0;
+    while (i < s.size()) {
+        if (s[i].phase != SenderPhase::FastRecovery) {
+            ++i;
+            continue;
+        }
+        std::uint64_t before = 0;
+        for (std::size_t j = i >= 64 ? i - 64 : 0; j < i; ++j)
+            before = std::max(before, s[j].pipeBytes);
+        std::size_t end = i;
+        while (end < s.size() && s[end].phase == SenderPhase::FastRecovery)
+            ++end;
+        std::uint64_t after = 0;
+        std::size_t n = 0;
+        for (std::size_t j = end; j < s.size() && n < 64; ++j, ++n) {
+            if (s[j].phase == SenderPhase::FastRecovery || s[j].phase == SenderPhase::Loss)
+                break;
+            after = std::max(after, s[j].pipeBytes);
+        }
+        if (before > 0 && n >= 16)
+            ratios.push_back(static_cast<double>(after) / static_cast<double>(before));
+        i = end;
+    }
+    ev.episodes = ratios.size();
+    if (!ratios.empty()) {
+        std::nth_element(ratios.begin(), ratios.begin() + static_cast<std::ptrdiff_t>(ratios.size() / 2), ratios.end());
+        ev.flightRetainedAfterLoss = ratios[ratios.size() / 2];
+    }
+    std::int64_t lastAck = -1;
+    std::uint64_t sends = 0, unclocked = 0;
+    for (const FlowEvent& e : flow.events) {
+        if (e.kind == FlowEvent::Kind::Ack) {
+            lastAck = e.senderTimeNs;
+            continue;
+        }
+        ++sends;
+        if (lastAck < 0 || e.senderTimeNs - lastAck > kAckClockNs)
+            ++unclocked;
+    }
+    ev.unclockedSends = sends ? static_cast<double>(unclocked) / static_cast<double>(sends) : 0;
+    // A loss-based sender keeps at most ~0.85 of its flight (CUBIC's 0.7 plus a few
+    // RTTs of growth); BBR keeps it all. Pacing alone is not enough (fq paces CUBIC
+    // too), and the sender's clock is only seen directly at the sender.
+    const bool keepsFlight = ev.episodes >= 3 && ev.flightRetainedAfterLoss > 0.9;
+    const bool paced = flow.vantage.point == VantagePoint::Sender && ev.unclockedSends > 0.5;
+    ev.rateBased = keepsFlight || (paced && ev.episodes >= 1 && ev.flightRetainedAfterLoss > 0.8);
+    return ev;
+}
+
+} // namespace
+
+const char* notFollowedReasonName(NotFollowedReason r)
+{
+    switch (r) {
+    case NotFollowedReason::None: return "";
+    case NotFollowedReason::NoData: return "no_data";
+    case NotFollowedReason::MissingHandshake: return "missing_handshake";
+    case NotFollowedReason::CaptureLoss: return "capture_loss";
+    case NotFollowedReason::RateBased: return "rate_based_sender";
+    }
+    return "";
+}
+
+const char* notFollowedReasonText(NotFollowedReason r)
+{
+    switch (r) {
+    case NotFollowedReason::None: return "";
+    case NotFollowedReason::NoData: return "the sender sent no data";
+    case NotFollowedReason::MissingHandshake:
+        return "the handshake is not in the capture: window scale, MSS and the initial window are unknown";
+    case NotFollowedReason::CaptureLoss:
+        return "the capture misses too many of the sender's segments (ACKs for data never seen)";
+    case NotFollowedReason::RateBased:
+        return "the sender is rate-based (BBR-like): it keeps its flight through losses and paces, so its "
+               "cwnd is a cap rather than the window it sends by";
+    }
+    return "";
+}
+
+int dataSenderOf(const Connection& connection)
+{
+    return connection.direction[0].dataBytes > connection.direction[1].dataBytes ? 0 : 1;
+}
+
+bool inferCwnd(const dissect::CaptureTables& tables, const TcpAnalysis& analysis,
+               std::size_t connection, int sender, const CwndOptions& options,
+               CwndInference& out, std::string& error)
+{
+    out = {};
+    out.connection = connection;
+    out.sender = sender;
+    std::unique_ptr<CongestionModel> forced;
+    if (!options.model.empty()) {
+        forced = makeCongestionModel(options.model);
+        if (!forced) {
+            error = "unknown congestion-control model '" + options.model + "'";
+            return false;
+        }
+    }
+    const Connection& c = analysis.connections[connection];
+    const FlowEvents flow = collectFlowEvents(tables, analysis, connection, sender);
+    out.vantage = flow.vantage;
+    out.mss = flow.mss;
+
+    auto markAll = [&](NotFollowedReason reason) {
+        out.notFollowed = reason;
+        out.series.clear();
+        for (const FlowEvent& e : flow.events)
+            if (e.kind == FlowEvent::Kind::Data)
+                out.series.push_back({.row = e.row, .cwndBytes = 0, .phase = SenderPhase::NotFollowed});
+    };
+    if (flow.dataSegments == 0) {
+        markAll(NotFollowedReason::NoData);
+        return true;
+    }
+    if (!c.handshakeSeen) {
+        markAll(NotFollowedReason::MissingHandshake);
+        return true;
+    }
+    if (static_cast<double>(flow.ackLostSegments) > options.maxCaptureLossRatio * static_cast<double>(flow.dataSegments)) {
+        markAll(NotFollowedReason::CaptureLoss);
+        return true;
+    }
+
+    // Every model replays the flow; the best fit wins unless the user chose.
+    std::vector<ReplayResult> results;
+    for (std::string_view name : congestionModelNames())
+        results.push_back(replayFlow(flow, *makeCongestionModel(name), true));
+    std::vector<std::size_t> order(results.size());
+    for (std::size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        return results[a].fit.cost() < results[b].fit.cost();
+    });
+    for (std::size_t i : order)
+        out.fits.push_back(results[i].fit);
+    const double best = out.fits[0].cost();
+    const double second = out.fits.size() > 1 ? out.fits[1].cost() : 1.0;
+    out.confidence = second > 0 ? std::clamp((second - best) / second, 0.0, 1.0) : 0.0;
+
+    out.rateEvidence = detectRateBased(flow, results[order[0]]);
+    if (out.rateEvidence.rateBased && !forced) {
+        out.model = "bbr";
+        markAll(NotFollowedReason::RateBased);
+        return true;
+    }
+    std::size_t chosen = order[0];
+    if (forced) {
+        out.modelOverridden = true;
+        for (std::size_t i = 0; i < results.size(); ++i)
+            if (results[i].fit.model == forced->name())
+                chosen = i;
+    }
+    out.model = std::string(results[chosen].fit.model);
+    out.series = std::move(results[chosen].samples);
+    return true;
+}
+
+} // namespace windscope::analysis::cwnd

@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// Passive congestion-window inference for one direction of a connection: the vantage
+// point, the model that best explains the sender (fewest sends beyond min(cwnd, rwnd),
+// smallest gap between the window and what a window-limited sender put in flight),
+// the series of that model, and -- where the capture cannot support an estimate -- the
+// reason instead of a plausible-looking line.
+
+#include "flow_events.h"
+#include "replay.h"
+
+#include <string>
+#include <vector>
+
+namespace windscope::analysis::cwnd {
+
+struct CwndOptions
+{
+    std::string model;          // empty: choose; else one of congestionModelNames()
+    // Capture loss: ACKs for data the capture never saw, per data segment sent.
+    double maxCaptureLossRatio = 0.02;
+};
+
+// Why a connection's cwnd is not followed.
+enum class NotFollowedReason : std::uint8_t { None, NoData, MissingHandshake, CaptureLoss, RateBased };
+const char* notFollowedReasonName(NotFollowedReason r); // "", "no_data", "missing_handshake", ...
+const char* notFollowedReasonText(NotFollowedReason r); // a sentence for people
+
+struct RateBasedEvidence
+{
+    // Flight after a loss episode over flight before it, median over episodes: a
+    // loss-based sender halves (Reno) or cuts to 0.7 (CUBIC); BBR keeps its rate.
+    double flightRetainedAfterLoss = 0;
+    std::uint64_t episodes = 0;
+    // Share of sends on the sender's clock that no ACK arrival preceded within
+    // 0.5 ms: ACK-clocked senders answer ACKs, paced senders answer their timer.
+    double unclockedSends = 0;
+    bool rateBased = false;
+};
+
+struct CwndInference
+{
+    std::size_t connection = 0;
+    int sender = 0;                         // endpoint index of the data sender
+    NotFollowedReason notFollowed = NotFollowedReason::None;
+    Vantage vantage;
+    std::uint32_t mss = 0;
+    std::string model;                      // chosen or overridden
+    bool modelOverridden = false;
+    double confidence = 0;                  // 0..1, margin of the best fit over the next
+    std::vector<ModelFit> fits;             // every model tried, best first
+    RateBasedEvidence rateEvidence;
+    std::vector<CwndSample> series;         // one per data segment of the sender
+};
+
+// The endpoint that sent more payload (ties: endpoint 1, the server).
+int dataSenderOf(const Connection& connection);
+
+// Returns false with error set only for a bad option (unknown model name).
+bool inferCwnd(const dissect::CaptureTables& tables, const TcpAnalysis& analysis,
+               std::size_t connection, int sender, const CwndOptions& options,
+               CwndInference& out, std::string& error);
+
+} // namespace windscope::analysis::cwnd

@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// One direction of a connection as its sender lived it: the data segments it sent and
+// the ACKs it received, on the sender's clock. Near the sender that is the capture's
+// own order. Further along the path (at the AP or the receiver) an ACK reaches the
+// sender one upstream one-way delay after the capture saw it, and a data segment left
+// the sender that delay plus its queueing delay before; both are estimated here from
+// the handshake and the TSval clock (RFC 7323), so that the replay processes ACKs and
+// transmissions in the order the sender did.
+
+#include "analysis/tcp_analysis.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace windscope::analysis::cwnd {
+
+enum class VantagePoint : std::uint8_t { Sender, Path, Unknown };
+const char* vantagePointName(VantagePoint v); // "sender", "path", "unknown"
+
+struct Vantage
+{
+    VantagePoint point = VantagePoint::Unknown;
+    // Round trips from the capture point to the sender and back (upstream) and to the
+    // receiver and back (downstream), from the handshake; -1 unknown.
+    std::int64_t upstreamRttNs = -1;
+    std::int64_t downstreamRttNs = -1;
+    std::int64_t oneWayShiftNs = 0; // half the upstream round trip, applied to every event
+    bool queueingFromTimestamps = false;
+};
+
+struct FlowEvent
+{
+    enum class Kind : std::uint8_t { Data, Ack };
+    Kind kind = Kind::Data;
+    std::uint8_t sackCount = 0;
+    std::uint32_t flags = 0;          // segment_flag bits of the row
+    std::uint64_t row = 0;            // row in CaptureTables::tcp
+    std::int64_t senderTimeNs = 0;    // estimated sender clock, capture-relative
+    std::int64_t seq = 0, end = 0;    // data: [seq, end), relative
+    std::int64_t ack = 0;             // ACK: relative acknowledgment number
+    std::uint64_t windowBytes = 0;    // ACK: advertised window, scaled
+    std::uint32_t tsVal = 0, tsEcr = 0;
+    bool hasTimestamps = false;
+    std::int64_t sack[8] = {};        // ACK: SACK block edges, relative
+};
+
+struct FlowEvents
+{
+    Vantage vantage;
+    std::uint32_t mss = 0;            // largest payload the sender sent (fallback: MSS option)
+    std::uint64_t initialRwndBytes = 0;
+    std::uint64_t dataSegments = 0;
+    std::uint64_t ackLostSegments = 0; // ACKs for data the capture never saw
+    std::vector<FlowEvent> events;    // sorted by senderTimeNs
+};
+
+// Data sent by endpoint sender (0 or 1) of connection, ACKs sent by the other endpoint.
+FlowEvents collectFlowEvents(const dissect::CaptureTables& tables, const TcpAnalysis& analysis,
+                             std::size_t connection, int sender);
+
+} // namespace windscope::analysis::cwnd

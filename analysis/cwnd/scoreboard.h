@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// The sender's view of its outstanding data, rebuilt from SACK blocks (RFC 2018) and
+// the retransmissions seen: what is SACKed, what is deemed lost, what was re-sent and
+// is still in flight, and from that RFC 6675's pipe (Linux tcp_packets_in_flight():
+// packets_out - sacked_out - lost_out + retrans_out).
+//
+// Loss marking is RFC 6675's IsLost() reduced to "a hole below the highest SACKed
+// byte", which is also what RACK (RFC 8985) concludes once the reordering window has
+// passed; after an RTO everything un-SACKed below the recovery point is lost (Linux
+// tcp_timeout_mark_lost()).
+
+#include <cstdint>
+#include <vector>
+
+namespace windscope::analysis::cwnd {
+
+class Scoreboard
+{
+public:
+    struct Range
+    {
+        std::int64_t start, end;
+    };
+
+    void reset(std::int64_t sndUna);
+    // Cumulative ACK: returns the bytes newly acknowledged that were not SACKed before.
+    std::uint64_t advance(std::int64_t ack);
+    // A SACK block; returns the bytes newly SACKed. A block at or below SND.UNA, or
+    // inside what is already SACKed, is a D-SACK (RFC 2883) and sets dsack.
+    std::uint64_t sack(std::int64_t start, std::int64_t end, std::int64_t sndNxt, bool& dsack);
+    void retransmitted(std::int64_t start, std::int64_t end);
+    // RTO: everything un-SACKed below point is lost, earlier re-sends are forgotten.
+    void markAllLost(std::int64_t point);
+    // Bytes of a re-sent range covered by [start, end) (for D-SACK undo accounting).
+    bool wasRetransmitted(std::int64_t start, std::int64_t end) const;
+
+    std::uint64_t pipe(std::int64_t sndNxt) const;
+    std::uint64_t sackedBytes() const;
+    bool anySacked() const { return !m_sacked.empty(); }
+    std::int64_t sndUna() const { return m_sndUna; }
+
+private:
+    static std::uint64_t addRange(std::vector<Range>& set, std::int64_t start, std::int64_t end);
+    static std::uint64_t overlap(const std::vector<Range>& set, std::int64_t start, std::int64_t end);
+    static void trim(std::vector<Range>& set, std::int64_t below);
+
+    std::int64_t m_sndUna = 0;
+    std::int64_t m_lostPoint = 0;      // after an RTO: all below is lost unless SACKed
+    std::vector<Range> m_sacked;       // disjoint, sorted, above SND.UNA
+    std::vector<Range> m_retransmitted;
+};
+
+} // namespace windscope::analysis::cwnd

@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// windscope-cli cwnd: the reconstructed congestion window of one flow, one row per
+// data segment of its sender (CLI contract in DESIGN.md). Where the capture cannot
+// support an estimate the rows say not_followed and stderr says why.
+#include "cli_cwnd.h"
+
+#include "analysis/cwnd/congestion_model.h"
+#include "analysis/cwnd/cwnd_inference.h"
+#include "analysis/json_writer.h"
+#include "analysis/report_json.h"
+#include "analysis/tcp_analysis.h"
+#include "dissectors/ingest.h"
+
+#include <cstdio>
+#include <iostream>
+
+namespace windscope::cli {
+
+namespace {
+
+constexpr const char* kUsage =
+    "usage: windscope-cli cwnd FILE --flow ID|ADDR:PORT-ADDR:PORT [--csv | --json] [--model NAME]\n";
+
+// --flow: a connection id from analyze, or "ADDR:PORT-ADDR:PORT" naming the data
+// sender first. Returns false when nothing matches.
+bool resolveFlow(const dissect::CaptureTables& tables, const analysis::TcpAnalysis& tcp, const std::string& flow,
+                 std::size_t& connection, int& sender)
+{
+    const auto dash = flow.find('-', flow.find(':') == std::string::npos ? 0 : flow.find(':'));
+    if (flow.find(':') == std::string::npos) {
+        try {
+            std::size_t used = 0;
+            const unsigned long long id = std::stoull(flow, &used);
+            if (used != flow.size() || id >= tcp.connections.size())
+                return false;
+            connection = static_cast<std::size_t>(id);
+            sender = analysis::cwnd::dataSenderOf(tcp.connections[connection]);
+            return true;
+        } catch (const std::exception&) {
+            return false;
+        }
+    }
+    if (dash == std::string::npos)
+        return false;
+    const std::string from = flow.substr(0, dash), to = flow.substr(dash + 1);
+    for (const analysis::Connection& c : tcp.connections)
+        for (int d = 0; d < 2; ++d)
+            if (analysis::endpointText(tables, c.address[d], c.port[d]) == from &&
+                analysis::endpointText(tables, c.address[1 - d], c.port[1 - d]) == to) {
+                connection = c.id; // the last connection on reused ports wins: the newest
+                sender = d;
+            }
+    return connection < tcp.connections.size() &&
+           analysis::endpointText(tables, tcp.connections[connection].address[sender],
+                                  tcp.connections[connection].port[sender]) == from;
+}
+
+std::string bytesOrEmpty(std::uint64_t bytes, bool known)
+{
+    return known ? std::to_string(bytes) : std::string();
+}
+
+} // namespace
+
+int runCwnd(const std::vector<std::string>& args)
+{
+    std::string path, flow;
+    bool json = false, csv = false;
+    analysis::cwnd::CwndOptions options;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        if (a == "--json")
+            json = true;
+        else if (a == "--csv")
+            csv = true;
+        else if (a == "--flow" && i + 1 < args.size())
+            flow = args[++i];
+        else if (a == "--model" && i + 1 < args.size())
+            options.model = args[++i];
+        else if (!a.empty() && a[0] == '-') {
+            std::fprintf(stderr, "windscope-cli cwnd: unknown option %s\n%s", a.c_str(), kUsage);
+            return 2;
+        } else if (path.empty())
+            path = a;
+        else {
+            std::fprintf(stderr, "windscope-cli cwnd: one capture file at a time (%s)\n", a.c_str());
+            return 2;
+        }
+    }
+    if (path.empty() || flow.empty()) {
+        std::fputs(kUsage, stderr);
+        return 2;
+    }
+    if (json && csv) {
+        std::fprintf(stderr, "windscope-cli cwnd: choose --json or --csv, not both\n");
+        return 2;
+    }
+    if (!options.model.empty() && !analysis::cwnd::makeCongestionModel(options.model)) {
+        std::string names;
+        for (std::string_view n : analysis::cwnd::congestionModelNames())
+            names += (names.empty() ? "" : ", ") + std::string(n);
+        std::fprintf(stderr, "windscope-cli cwnd: unknown model '%s' (models: %s)\n", options.model.c_str(),
+                     names.c_str());
+        return 2;
+    }
+
+    dissect::CaptureTables tables;
+    std::string error;
+    if (!dissect::ingestCapture(path, {}, tables, error)) {
+        std::fprintf(stderr, "windscope-cli: %s\n", error.c_str());
+        return 1;
+    }
+    const analysis::TcpAnalysis tcp = analysis::analyzeTcp(tables);
+    std::size_t connection = tcp.connections.size();
+    int sender = 0;
+    if (!resolveFlow(tables, tcp, flow, connection, sender)) {
+        std::fprintf(stderr, "windscope-cli cwnd: no connection '%s' in %s\n", flow.c_str(), path.c_str());
+        return 1;
+    }
+    analysis::cwnd::CwndInference inf;
+    if (!analysis::cwnd::inferCwnd(tables, tcp, connection, sender, options, inf, error)) {
+        std::fprintf(stderr, "windscope-cli cwnd: %s\n", error.c_str());
+        return 2;
+    }
+    const bool followed = inf.notFollowed == analysis::cwnd::NotFollowedReason::None;
+    if (!followed)
+        std::fprintf(stderr, "windscope-cli cwnd: connection %zu: cwnd not followed: %s\n", connection,
+                     analysis::cwnd::notFollowedReasonText(inf.notFollowed));
+    const std::string modelText = inf.model.empty() ? std::string("none") : inf.model;
+    const dissect::TcpColumns& t = tables.tcp;
+
+    if (json) {
+        analysis::JsonWriter w(std::cout);
+        w.beginObject();
+        w.field("connection", static_cast<std::uint64_t>(connection));
+        w.field("from", analysis::endpointText(tables, tcp.connections[connection].address[sender],
+                                               tcp.connections[connection].port[sender]));
+        w.field("to", analysis::endpointText(tables, tcp.connections[connection].address[1 - sender],
+                                             tcp.connections[connection].port[1 - sender]));
+        w.field("model", modelText);
+        w.field("model_overridden", inf.modelOverridden);
+        w.field("confidence", inf.confidence);
+        w.field("vantage", analysis::cwnd::vantagePointName(inf.vantage.point));
+        w.field("one_way_shift_ms", static_cast<double>(inf.vantage.oneWayShiftNs) / 1e6);
+        w.field("mss", inf.mss);
+        w.field("followed", followed);
+        w.field("not_followed_reason", analysis::cwnd::notFollowedReasonName(inf.notFollowed));
+        w.key("fits").beginArray();
+        for (const analysis::cwnd::ModelFit& f : inf.fits) {
+            w.beginObject();
+            w.field("model", f.model);
+            w.field("cost", f.cost());
+            w.field("sends", f.sends);
+            w.field("violations", f.violations);
+            w.field("mean_gap", f.meanGap);
+            w.field("loss_episodes", f.lossEpisodes);
+            w.endObject();
+        }
+        w.endArray();
+        w.key("series").beginArray();
+        for (const analysis::cwnd::CwndSample& x : inf.series) {
+            w.beginObject();
+            w.key("epoch_s").number(analysis::epochText(tables, t.timeNs[x.row]));
+            w.key("cwnd_bytes");
+            followed ? w.value(x.cwndBytes) : w.null();
+            w.key("ssthresh_bytes");
+            followed && x.ssthreshBytes < analysis::cwnd::kInfiniteSsthresh ? w.value(x.ssthreshBytes) : w.null();
+            w.field("bytes_in_flight", static_cast<std::uint64_t>(tcp.segments.bytesInFlight[x.row]));
+            w.key("rwnd_bytes");
+            followed ? w.value(x.rwndBytes) : w.null();
+            w.field("state", analysis::cwnd::senderPhaseName(x.phase));
+            w.field("model", modelText);
+            w.endObject();
+        }
+        w.endArray();
+        w.endObject();
+        std::cout << '\n';
+    } else {
+        // CSV, also the default: the contract's columns in the contract's order.
+        std::cout << "epoch_s,cwnd_bytes,ssthresh_bytes,bytes_in_flight,rwnd_bytes,state,model\n";
+        for (const analysis::cwnd::CwndSample& x : inf.series) {
+            std::cout << analysis::epochText(tables, t.timeNs[x.row]) << ','
+                      << bytesOrEmpty(x.cwndBytes, followed) << ','
+                      << bytesOrEmpty(x.ssthreshBytes, followed && x.ssthreshBytes < analysis::cwnd::kInfiniteSsthresh)
+                      << ',' << tcp.segments.bytesInFlight[x.row] << ',' << bytesOrEmpty(x.rwndBytes, followed) << ','
+                      << analysis::cwnd::senderPhaseName(x.phase);
+            if (!followed)
+                std::cout << ':' << analysis::cwnd::notFollowedReasonName(inf.notFollowed);
+            std::cout << ',' << modelText << '\n';
+        }
+    }
+    std::cout.flush();
+    return 0;
+}
+
+} // namespace windscope::cli
