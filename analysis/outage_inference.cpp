@@ -83,6 +83,30 @@ void inferOutages(const DetectorContext& context, std::vector<WlanEvent>& events
         g.lastReceiverFrame = rows.frame[r];
         g.retransmissions = 0;
     }
+    // Still silent when the capture ends, with the sender still retransmitting.
+    for (std::size_t c = 0; c < state.size(); ++c) {
+        const GapState& g = state[c];
+        const Connection& conn = tcp.connections[c];
+        // A receiver never heard at all: the silence runs from the first segment.
+        const std::int64_t silentSince = g.lastReceiverNs >= 0 ? g.lastReceiverNs : conn.firstTimeNs;
+        const std::uint64_t silentFrame = g.lastReceiverNs >= 0 ? g.lastReceiverFrame : conn.firstFrame;
+        if (dataDirection[c] < 0 || !g.retransmissions || conn.lastTimeNs - silentSince < threshold[c])
+            continue;
+        WlanEvent e;
+        e.kind = WlanEventKind::OutageInferred;
+        e.startNs = silentSince;
+        e.endNs = conn.lastTimeNs;
+        e.openEnded = true;
+        e.basis = "tcp-ack-gap";
+        e.connection = static_cast<std::int32_t>(c);
+        e.tcpRetransmissions = g.retransmissions;
+        addEvidence(e, silentFrame);
+        const std::size_t kept = std::min<std::size_t>(g.retransmissions, g.retransmissionFrames.size());
+        for (std::size_t i = 0; i < kept; ++i)
+            addEvidence(e, g.retransmissionFrames[i]);
+        e.evidenceCount += g.retransmissions - kept;
+        events.push_back(std::move(e));
+    }
     if (considered)
         notes.push_back(std::to_string(considered) +
                         " connection(s) not carried by 802.11 frames in this capture: outages "
