@@ -1,0 +1,148 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Throughput and peak memory of windscope-cli analyze against the libpcap read floor,
+# tshark and tcptrace, each run once on the same large captures. See bench/README.md.
+#
+# usage: bench/run.sh [BUILD_DIR [OUT_DIR]]
+#   BUILD_DIR  a configured and built tree (default build/release under the repo root)
+#   OUT_DIR    scratch for the generated captures and results (default bench/out)
+# environment:
+#   BENCH_PACKETS=N        TCP packets in the generated captures (default 3000000)
+#   BENCH_SKIP_TSHARK=1    leave tshark out (it takes minutes and GBs on 3M packets)
+#   BENCH_SKIP_TCPTRACE=1  leave tcptrace out
+#   WINDSCOPE_SHARED_DIR   the shared material (default ../shared next to the repo)
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(cd "$here/.." && pwd)
+build=${1:-$repo/build/release}
+out=${2:-$repo/bench/out}
+shared=${WINDSCOPE_SHARED_DIR:-$repo/../shared}
+packets=${BENCH_PACKETS:-3000000}
+
+die() { echo "bench/run.sh: $*" >&2; exit 1; }
+
+cli=$build/app/cli/windscope-cli
+floor=$build/bench/windscope-pcap-floor
+generator=$build/bench/windscope-make-bulk-capture
+for tool in "$cli" "$floor" "$generator"; do
+    [[ -x $tool ]] || die "$tool is missing: build first (cmake --preset release && cmake --build --preset release)"
+done
+# GNU time gives peak RSS (%M); the shell keyword and BSD time do not.
+if ! /usr/bin/time --version 2>&1 | grep -q GNU; then
+    die "GNU time is needed at /usr/bin/time (Debian/Ubuntu: apt-get install time)"
+fi
+
+mkdir -p "$out"
+eth=$out/bulk-$packets-eth.pcap
+wlan=$out/bulk-$packets-wlan.pcap
+if [[ ! -s $eth || ! -s $wlan ]]; then
+    shopt -s nullglob
+    inputs=("$shared"/captures/lab/linux/*/sender.pcap)
+    shopt -u nullglob
+    ((${#inputs[@]})) || die "no lab runs under $shared/captures/lab/linux/*/sender.pcap (set WINDSCOPE_SHARED_DIR)"
+    echo "generating $packets-packet captures from ${#inputs[@]} lab runs into $out"
+    # Written under temporary names so an interrupted run never leaves a short capture
+    # that a later run would take for a finished one.
+    "$generator" --packets "$packets" --eth "$eth.tmp" --wlan "$wlan.tmp" "${inputs[@]}"
+    mv "$eth.tmp" "$eth"
+    mv "$wlan.tmp" "$wlan"
+fi
+
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+
+# measure NAME STDOUT_FILE COMMAND... : sets m_seconds, m_kib, m_status.
+measure() {
+    local name=$1 stdout=$2
+    shift 2
+    m_status=ok
+    local start end
+    start=$(date +%s%N)
+    /usr/bin/time -f '%e %M' -o "$scratch/time" "$@" >"$stdout" 2>"$scratch/$name.stderr" ||
+        m_status="exit $?"
+    end=$(date +%s%N)
+    # 128 + n is death by signal n (bash convention), as GNU time reports it.
+    case $m_status in
+    "exit 139") m_status="crashed (SIGSEGV)" ;;
+    "exit 134") m_status="aborted (SIGABRT)" ;;
+    "exit 137") m_status="killed (SIGKILL, out of memory?)" ;;
+    esac
+    # GNU time prepends "Command exited with non-zero status N" on failure.
+    # Wall time from the clock here (ns), since %e has only 10 ms resolution; the
+    # peak RSS (%M, KiB) from GNU time.
+    read -r _ m_kib < <(tail -n 1 "$scratch/time")
+    m_seconds=$(awk -v a="$start" -v b="$end" 'BEGIN {printf "%.3f", (b - a) / 1e9}')
+    if [[ $m_status != ok ]]; then
+        echo "  $name failed ($m_status); its stderr ends with:" >&2
+        tail -n 3 "$scratch/$name.stderr" | sed 's/^/    /' >&2
+    fi
+}
+
+results=$out/results.md
+cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//' || true)
+{
+    echo "# Windscope benchmark"
+    echo
+    echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC')"
+    echo "- windscope: $(git -C "$repo" describe --always --dirty 2>/dev/null || echo unknown), build ${build#"$repo"/}"
+    echo "- machine: ${cpu:-unknown CPU}, $(nproc) CPUs, $(awk '/MemTotal/ {printf "%.1f GB", $2 / 1048576}' /proc/meminfo) RAM"
+    command -v tshark >/dev/null && echo "- $(tshark --version 2>/dev/null | head -n 1)"
+    command -v tcptrace >/dev/null && echo "- $(tcptrace -v 2>&1 | grep -m1 -o 'tcptrace -- version [0-9.]*')"
+    echo "- packets/s = packets in the file / wall seconds; bytes/packet = peak RSS / packets;"
+    echo "  x floor = wall time / the libpcap read loop's wall time"
+} >"$results"
+
+row() { # tool seconds kib status
+    local tool=$1 secs=$2 kib=$3 status=$4
+    awk -v t="$tool" -v s="$secs" -v k="$kib" -v n="$capture_packets" -v f="$floor_seconds" -v st="$status" 'BEGIN {
+        # A failed run has no throughput to speak of; its time and memory still show.
+        rate = s > 0 && st == "ok" ? sprintf("%.0f", n / s) : "-"
+        ratio = f > 0 && st == "ok" ? sprintf("%.1f", s / f) : "-"
+        printf "| %-28s | %8.3f | %11s | %8.0f | %8.1f | %7s | %s |\n", t, s, rate, k * 1024 / 1e6, k * 1024 / n, ratio, st
+    }'
+}
+
+for capture in "$eth" "$wlan"; do
+    name=$(basename "$capture")
+    # Read once so every tool finds the file in the page cache, not only the later ones.
+    cat "$capture" >/dev/null
+    measure floor "$scratch/floor.out" "$floor" "$capture"
+    [[ $m_status == ok ]] || die "the libpcap floor could not read $capture"
+    capture_packets=$(awk '{print $1; exit}' "$scratch/floor.out")
+    floor_seconds=$m_seconds
+    size_mb=$(awk -v b="$(stat -c %s "$capture")" 'BEGIN {printf "%.0f", b / 1e6}')
+    {
+        echo
+        echo "## $name: $capture_packets packets, $size_mb MB"
+        echo
+        echo "| tool                         |  seconds |   packets/s |  peak MB | B/packet | x floor | status |"
+        echo "|------------------------------|---------:|------------:|---------:|---------:|--------:|--------|"
+        row "libpcap floor" "$m_seconds" "$m_kib" "$m_status"
+    } >>"$results"
+    echo "$name: $capture_packets packets"
+
+    measure windscope /dev/null "$cli" analyze "$capture" --json
+    row "windscope-cli analyze --json" "$m_seconds" "$m_kib" "$m_status" >>"$results"
+
+    if [[ ${BENCH_SKIP_TSHARK:-0} == 1 ]]; then
+        echo "  tshark skipped (BENCH_SKIP_TSHARK=1)"
+    elif ! command -v tshark >/dev/null; then
+        echo "  tshark skipped: not installed (Debian: apt-get install tshark)"
+    else
+        measure tshark /dev/null tshark -2 -q -z conv,tcp -z expert -r "$capture"
+        row "tshark -2 conv,tcp expert" "$m_seconds" "$m_kib" "$m_status" >>"$results"
+    fi
+
+    if [[ ${BENCH_SKIP_TCPTRACE:-0} == 1 ]]; then
+        echo "  tcptrace skipped (BENCH_SKIP_TCPTRACE=1)"
+    elif ! command -v tcptrace >/dev/null; then
+        echo "  tcptrace skipped: not installed (Debian: apt-get install tcptrace)"
+    else
+        measure tcptrace /dev/null tcptrace -l -r "$capture"
+        row "tcptrace -l -r" "$m_seconds" "$m_kib" "$m_status" >>"$results"
+    fi
+done
+
+echo
+cat "$results"
