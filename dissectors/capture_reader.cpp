@@ -136,7 +136,8 @@ public:
             ++m_number;
             packet.number = m_number;
             // Opened with nanosecond precision: tv_usec holds nanoseconds.
-            packet.epochNs = std::int64_t(header->ts.tv_sec) * 1000000000 + header->ts.tv_usec;
+            packet.timestampClamped =
+                !epochNanoseconds(header->ts.tv_sec, header->ts.tv_usec, packet.epochNs);
             packet.capturedLength = header->caplen;
             packet.originalLength = header->len;
             packet.linkType = m_linkType;
@@ -190,6 +191,17 @@ private:
 };
 
 } // namespace
+
+bool epochNanoseconds(std::int64_t seconds, std::int64_t nanoseconds, std::int64_t& out)
+{
+    std::int64_t scaled = 0;
+    if (__builtin_mul_overflow(seconds, std::int64_t(1000000000), &scaled) ||
+        __builtin_add_overflow(scaled, nanoseconds, &out)) {
+        out = seconds < 0 ? INT64_MIN : INT64_MAX;
+        return false;
+    }
+    return true;
+}
 
 std::unique_ptr<CaptureReader> CaptureReader::open(const std::string& path, std::string& error)
 {

@@ -20,7 +20,11 @@ struct RawPacket
     std::uint32_t originalLength = 0;
     int linkType = 0;
     const std::uint8_t* data = nullptr; // valid until the next call to next()
+    bool timestampClamped = false;      // the file's time lies outside years 1677-2262
 };
+
+// seconds * 1e9 + nanoseconds, saturated to the int64 range; false when it had to be.
+bool epochNanoseconds(std::int64_t seconds, std::int64_t nanoseconds, std::int64_t& out);
 
 class CaptureReader
 {

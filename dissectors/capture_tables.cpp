@@ -36,6 +36,40 @@ std::size_t ConversationHash::operator()(const ConversationKey& k) const noexcep
     return static_cast<std::size_t>(x ^ (x >> 29));
 }
 
+void WlanColumns::reserve(std::size_t rows)
+{
+    frame.reserve(rows);
+    timeNs.reserve(rows);
+    frameControl.reserve(rows);
+    sequenceControl.reserve(rows);
+    duration.reserve(rows);
+    addr1.reserve(rows);
+    addr2.reserve(rows);
+    addr3.reserve(rows);
+    signalDbm.reserve(rows);
+    radioFlags.reserve(rows);
+    mcs.reserve(rows);
+    dataRateKbps.reserve(rows);
+    channelFreqMhz.reserve(rows);
+    ampduReference.reserve(rows);
+    status.reserve(rows);
+}
+
+void TcpColumns::reserve(std::size_t rows)
+{
+    frame.reserve(rows);
+    timeNs.reserve(rows);
+    conversation.reserve(rows);
+    seq.reserve(rows);
+    ack.reserve(rows);
+    window.reserve(rows);
+    flags.reserve(rows);
+    payloadLength.reserve(rows);
+    tsVal.reserve(rows);
+    tsEcr.reserve(rows);
+    sideOptions.reserve(rows);
+}
+
 std::string MacAddress::toString() const
 {
     char text[18];

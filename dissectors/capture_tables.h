@@ -104,6 +104,7 @@ struct WlanColumns
     std::vector<std::uint8_t> status;        // bit 0: bad FCS, bit 1: MAC duplicate
     static constexpr std::uint8_t kBadFcs = 0x01, kMacDuplicate = 0x02;
     std::size_t size() const { return frame.size(); }
+    void reserve(std::size_t rows);
 };
 
 // Management frames are few next to data frames, so what their bodies say lives in
@@ -156,6 +157,7 @@ struct TcpColumns
     std::vector<std::uint32_t> tsVal, tsEcr;
     std::vector<std::uint32_t> sideOptions;   // index into CaptureTables::tcpSideOptions
     std::size_t size() const { return frame.size(); }
+    void reserve(std::size_t rows);
     bool fromB(std::size_t row) const { return flags[row] & kDirectionBit; }
     std::uint16_t tcpFlags(std::size_t row) const { return flags[row] & 0x01ff; }
 };

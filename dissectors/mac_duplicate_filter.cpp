@@ -3,11 +3,12 @@
 
 namespace windscope::dissect {
 
-bool MacDuplicateFilter::isDuplicate(std::uint32_t transmitter, std::uint8_t tid,
+bool MacDuplicateFilter::isDuplicate(std::uint32_t transmitter, std::uint32_t receiver,
+                                     std::uint8_t tid,
                                      std::uint16_t sequence, std::uint8_t fragment, bool retry,
                                      std::int64_t timeNs)
 {
-    const std::uint64_t key = std::uint64_t(transmitter) << 8 | tid;
+    const Key key{transmitter, receiver, tid};
     const std::uint16_t sequenceControl = static_cast<std::uint16_t>(sequence << 4 | fragment);
     History& history = m_history[key];
     if (retry) {

@@ -17,7 +17,8 @@ class MacDuplicateFilter
 {
 public:
     // Returns true when this frame duplicates one already accepted.
-    bool isDuplicate(std::uint32_t transmitter, std::uint8_t tid, std::uint16_t sequence,
+    bool isDuplicate(std::uint32_t transmitter, std::uint32_t receiver, std::uint8_t tid,
+                     std::uint16_t sequence,
                      std::uint8_t fragment, bool retry, std::int64_t timeNs);
 
 private:
@@ -34,7 +35,22 @@ private:
         std::array<Entry, kWindow> entries{};
         std::uint32_t next = 0;
     };
-    std::unordered_map<std::uint64_t, History> m_history;
+    struct Key
+    {
+        std::uint32_t transmitter, receiver;
+        std::uint8_t tid;
+        bool operator==(const Key&) const = default;
+    };
+    struct KeyHash
+    {
+        std::size_t operator()(const Key& k) const noexcept
+        {
+            return (std::uint64_t(k.transmitter) << 32 | k.receiver) * 0x9e3779b97f4a7c15ull ^ k.tid;
+        }
+    };
+    // Keyed by receiver too: a QoS transmitter numbers each <RA, TID> separately
+    // (802.11-2020 10.3.2.14.3), so an AP's frames to two stations can share numbers.
+    std::unordered_map<Key, History, KeyHash> m_history;
 };
 
 } // namespace windscope::dissect

@@ -182,13 +182,20 @@ private:
                         " runs past the end of its block");
         const Interface& iface = m_interfaces[interfaceId];
         std::int64_t ns = 0;
+        packet.timestampClamped = false;
         if (hasTimestamp) {
             // The fraction times 1e9 can exceed 64 bits for fine resolutions.
             __extension__ using Wide = unsigned __int128;
             const Wide scaled = Wide(ts % iface.unitsPerSecond) * 1000000000u / iface.unitsPerSecond;
-            ns = static_cast<std::int64_t>(ts / iface.unitsPerSecond + iface.offsetSeconds) *
-                     1000000000 +
-                 static_cast<std::int64_t>(scaled);
+            std::int64_t seconds = 0;
+            const bool fits =
+                ts / iface.unitsPerSecond <= std::uint64_t(INT64_MAX) &&
+                !__builtin_add_overflow(static_cast<std::int64_t>(ts / iface.unitsPerSecond),
+                                        iface.offsetSeconds, &seconds);
+            if (!fits)
+                seconds = INT64_MAX;
+            packet.timestampClamped =
+                !epochNanoseconds(seconds, static_cast<std::int64_t>(scaled), ns) || !fits;
         }
         ++m_number;
         packet.number = m_number;

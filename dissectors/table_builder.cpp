@@ -69,7 +69,10 @@ void TableBuilder::add(const Frame& frame, bool linkTypeKnown)
                 }
     }
 
-    const std::int64_t timeNs = frame.epochNs - s.firstEpochNs;
+    // Saturated: a damaged file can put two packets further apart than int64 ns holds.
+    std::int64_t timeNs = 0;
+    if (__builtin_sub_overflow(frame.epochNs, s.firstEpochNs, &timeNs))
+        timeNs = frame.epochNs < s.firstEpochNs ? INT64_MIN : INT64_MAX;
     // A bad-FCS frame's TCP header cannot be trusted; a MAC duplicate is not new data.
     const std::uint8_t wlanStatus = frame.hasWlan ? addWlan(frame, timeNs) : 0;
     if (frame.hasTcp && !(wlanStatus & WlanColumns::kBadFcs))
@@ -94,7 +97,7 @@ std::uint8_t TableBuilder::addWlan(const Frame& frame, std::int64_t timeNs)
         // Non-QoS data and management frames share one sequence counter per
         // transmitter (802.11-2020 10.3.2.14.2); QoS data counts per TID.
         const std::uint8_t tid = w.hasQos ? w.tid() : 16;
-        if (m_duplicates.isDuplicate(a2, tid, w.sequence, w.fragment, w.retry(), timeNs)) {
+        if (m_duplicates.isDuplicate(a2, a1, tid, w.sequence, w.fragment, w.retry(), timeNs)) {
             status |= WlanColumns::kMacDuplicate;
             ++m_tables.summary.macDuplicateFrames;
         }
@@ -139,14 +142,19 @@ std::uint8_t TableBuilder::addWlan(const Frame& frame, std::int64_t timeNs)
     return status;
 }
 
-void TableBuilder::addTcp(const Frame& frame, std::int64_t timeNs, bool macDuplicate)
+const TableBuilder::RecentConversation& TableBuilder::conversationOf(const IpInfo& ip,
+                                                                     const TcpInfo& tcp)
 {
-    const TcpInfo& tcp = frame.tcp;
-    const IpInfo& ip = frame.ip;
-    if (ip.moreFragments || ip.fragmentOffset != 0) {
-        ++m_tables.summary.ipFragmentsSkipped;
-        return;
-    }
+    // Consecutive segments mostly belong to a few flows: a direct-mapped cache of
+    // recent (src, dst, ports) tuples skips interning and the conversation hash.
+    const std::size_t slot =
+        (IpHash{}(ip.src) ^ (IpHash{}(ip.dst) * 31) ^ (std::size_t(tcp.srcPort) << 16 | tcp.dstPort)) &
+        (kRecentSlots - 1);
+    RecentConversation& entry = m_recent[slot];
+    if (entry.valid && entry.srcPort == tcp.srcPort && entry.dstPort == tcp.dstPort &&
+        entry.src == ip.src && entry.dst == ip.dst)
+        return entry;
+
     auto& addresses = m_tables.ipAddresses;
     const bool srcIsA = lessEndpoint(ip.src, tcp.srcPort, ip.dst, tcp.dstPort);
     ConversationKey key;
@@ -158,8 +166,22 @@ void TableBuilder::addTcp(const Frame& frame, std::int64_t timeNs, bool macDupli
         key, static_cast<std::uint32_t>(m_tables.conversations.size()));
     if (inserted)
         m_tables.conversations.push_back(key);
+    entry = {true, srcIsA, tcp.srcPort, tcp.dstPort, it->second, ip.src, ip.dst};
+    return entry;
+}
+
+void TableBuilder::addTcp(const Frame& frame, std::int64_t timeNs, bool macDuplicate)
+{
+    const TcpInfo& tcp = frame.tcp;
+    const IpInfo& ip = frame.ip;
+    if (ip.moreFragments || ip.fragmentOffset != 0) {
+        ++m_tables.summary.ipFragmentsSkipped;
+        return;
+    }
+    const RecentConversation& recent = conversationOf(ip, tcp);
+    const bool srcIsA = recent.srcIsA;
     if (macDuplicate) {
-        m_tables.macDuplicateTcp.push_back({frame.number, timeNs, it->second, !srcIsA});
+        m_tables.macDuplicateTcp.push_back({frame.number, timeNs, recent.conversation, !srcIsA});
         return;
     }
 
@@ -178,7 +200,7 @@ void TableBuilder::addTcp(const Frame& frame, std::int64_t timeNs, bool macDupli
     TcpColumns& t = m_tables.tcp;
     t.frame.push_back(frame.number);
     t.timeNs.push_back(timeNs);
-    t.conversation.push_back(it->second);
+    t.conversation.push_back(recent.conversation);
     t.seq.push_back(tcp.seq);
     t.ack.push_back(tcp.ack);
     t.window.push_back(tcp.window);

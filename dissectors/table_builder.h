@@ -2,6 +2,8 @@
 #pragma once
 
 #include "capture_tables.h"
+
+#include <array>
 #include "mac_duplicate_filter.h"
 
 namespace windscope::dissect {
@@ -21,7 +23,19 @@ private:
     std::uint8_t addWlan(const Frame& frame, std::int64_t timeNs); // WlanColumns status bits
     void addTcp(const Frame& frame, std::int64_t timeNs, bool macDuplicate);
 
+    struct RecentConversation
+    {
+        bool valid = false;
+        bool srcIsA = false;
+        std::uint16_t srcPort = 0, dstPort = 0;
+        std::uint32_t conversation = 0;
+        IpAddress src, dst;
+    };
+    static constexpr std::size_t kRecentSlots = 256;
+    const RecentConversation& conversationOf(const IpInfo& ip, const TcpInfo& tcp);
+
     CaptureTables& m_tables;
+    std::array<RecentConversation, kRecentSlots> m_recent{};
     MacDuplicateFilter m_duplicates;
     std::unordered_map<ConversationKey, std::uint32_t, ConversationHash> m_conversationIndex;
     int m_lastLinkType = -1;

@@ -288,10 +288,12 @@ TEST(CwndAccuracy, LabGroundTruth)
             if (s.capture == l.capture)
                 level = &l;
         ASSERT_NE(level, nullptr) << "no accuracy level recorded for " << s.capture;
-        if (level->overall != kNoSamples)
+        if (level->overall != kNoSamples) {
             EXPECT_LE(s.overall, level->overall) << s.capture << " overall";
-        if (level->loss != kNoSamples)
+        }
+        if (level->loss != kNoSamples) {
             EXPECT_LE(s.loss, level->loss) << s.capture << " in loss episodes";
+        }
     }
     EXPECT_GE(identified, kIdentifiedAtLeast);
 }

@@ -187,8 +187,9 @@ TEST_P(LinuxLabEvents, MatchGroundTruth)
     // Scans are announced by Null frames 150 us before / 100 us after the relay's
     // window, so their boundaries sit well inside 2 ms of the truth.
     for (const WlanEvent& e : a->events.events)
-        if (e.kind == WlanEventKind::Scan)
+        if (e.kind == WlanEventKind::Scan) {
             EXPECT_EQ(std::string(e.basis), "pm-null");
+        }
 }
 
 INSTANTIATE_TEST_SUITE_P(Runs, LinuxLabEvents,
@@ -440,8 +441,9 @@ TEST(WlanEventsBadInput, ManyBss)
     EXPECT_GE(a->inventory.accessPoints.size(), 36u); // 36 BSSIDs beacon (tshark)
     EXPECT_TRUE(hasNote(*a, "bad FCS"));
     for (const AccessPoint& ap : a->inventory.accessPoints)
-        if (ap.beacons)
+        if (ap.beacons) {
             EXPECT_EQ(ap.beaconIntervalTu, 100);
+        }
 }
 
 TEST(WlanEventsBadInput, DataFramesOnly)
