@@ -198,7 +198,11 @@ struct Frame
     void reset(std::uint64_t frameNumber, std::int64_t epoch, std::uint32_t capLen,
                std::uint32_t origLen, int link)
     {
-        *this = Frame{};
+        // Each decoder re-initialises its own layer struct before it fills it, so only
+        // the presence flags need clearing here (a full reset is hot: ~300 bytes per frame).
+        hasRadio = hasWlan = hasManagement = hasIp = hasTcp = false;
+        ipDepth = 0;
+        annotationCount = 0;
         number = frameNumber;
         epochNs = epoch;
         capturedLength = capLen;
