@@ -4,6 +4,7 @@
 # main job on the bundled sample capture (run) or the whole test suite (test).
 #
 #   scripts/setup.sh run    install, build (release), analyze resources/samples/*.pcap
+#                           (TCP connections, then the 802.11 events)
 #   scripts/setup.sh test   install, build (ci preset), run every test layer with ctest
 set -euo pipefail
 
@@ -47,6 +48,8 @@ run)
     cmake --build --preset release -j "$jobs"
     for sample in resources/samples/*.pcap; do
         build/release/app/cli/windscope-cli analyze "$sample"
+        echo
+        build/release/app/cli/windscope-cli events "$sample"
     done
     ;;
 test)
