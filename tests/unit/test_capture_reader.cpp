@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Capture reading and the wired link layers, checked against tshark's view of the same
 // files (counts noted next to each expectation were taken with tshark 4.0.17).
-#include "test_support.h"
+#include "dissector_test_kit.h"
 
 #include "dissectors/capture_reader.h"
 #include "dissectors/dissector_set.h"
@@ -10,18 +10,11 @@
 #include <algorithm>
 
 using namespace windscope;
+using windscope::test::ingestOrFail;
 using windscope::test::publicCapture;
 using windscope::test::testData;
 
 namespace {
-
-dissect::CaptureTables ingestOrFail(const std::filesystem::path& path)
-{
-    dissect::CaptureTables tables;
-    std::string error;
-    EXPECT_TRUE(dissect::ingestCapture(path.string(), {}, tables, error)) << error;
-    return tables;
-}
 
 std::size_t conversationsWithRows(const dissect::CaptureTables& t)
 {

@@ -1,106 +1,39 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // LLC/SNAP below 802.11, and UDP with the CAPWAP data channel (RFC 5415/5416) that
 // tunnels 802.11 frames from access points to a controller.
-#include "test_support.h"
+#include "dissector_test_kit.h"
 #include "wlan_digest.h"
 
-#include "dissectors/dissector_set.h"
-#include "dissectors/ingest.h"
-
-#include <cstring>
-#include <initializer_list>
-#include <vector>
-
 using namespace windscope::dissect;
-using windscope::test::digestOf;
-using windscope::test::publicCapture;
-using windscope::test::WlanDigest;
+using namespace windscope::test;
 
 namespace {
 
-using Bytes = std::vector<std::uint8_t>;
-
-struct Delivered
-{
-    int calls = 0;
-    std::uint32_t key = 0;
-    std::size_t size = 0;
-    std::uint8_t first = 0;
-};
-Delivered g_delivered;
-
-template <std::uint32_t Key>
-void record(const DissectorSet&, ByteView b, Frame&)
-{
-    ++g_delivered.calls;
-    g_delivered.key = Key;
-    g_delivered.size = b.size();
-    g_delivered.first = b.u8(0);
-}
-
-DissectorSet testSet()
-{
-    DissectorSet set;
-    registerWlan(set);
-    registerLlc(set);
-    registerUdp(set);
-    set.etherTypes.add(0x0800, record<0x0800>);
-    set.etherTypes.add(0x86dd, record<0x86dd>);
-    set.etherTypes.add(0x80f3, record<0x80f3>);
-    set.linkTypes.add(linktype::kEthernet, record<1000 + linktype::kEthernet>);
-    return set;
-}
-
 const DissectorSet& dissectors()
 {
-    static const DissectorSet set = testSet();
+    static const DissectorSet set = recordingSet({registerWlan, registerLlc, registerUdp});
     return set;
-}
-
-Frame fresh(std::size_t size)
-{
-    g_delivered = {};
-    Frame f;
-    f.reset(1, 0, static_cast<std::uint32_t>(size), static_cast<std::uint32_t>(size),
-            linktype::kEthernet);
-    return f;
 }
 
 Frame llc(const Bytes& b)
 {
-    Frame f = fresh(b.size());
-    decodeLlc(dissectors(), ByteView(b.data(), b.size()), f);
+    Frame f = freshFrame(b.size(), linktype::kEthernet);
+    decodeLlc(dissectors(), b.view(), f);
     return f;
 }
 
 Frame udp(const Bytes& b)
 {
-    Frame f = fresh(b.size());
-    dissectors().decodeIpProtocol(17, ByteView(b.data(), b.size()), f);
+    Frame f = freshFrame(b.size(), linktype::kEthernet);
+    dissectors().decodeIpProtocol(17, b.view(), f);
     return f;
-}
-
-bool annotated(const Frame& f, Severity severity, const char* field)
-{
-    for (std::uint8_t i = 0; i < f.annotationCount; ++i)
-        if (f.annotations[i].severity == severity && std::strcmp(f.annotations[i].field, field) == 0)
-            return true;
-    return false;
-}
-
-void put(Bytes& b, std::initializer_list<unsigned> list)
-{
-    for (unsigned x : list)
-        b.push_back(static_cast<std::uint8_t>(x));
 }
 
 Bytes udpHeader(unsigned src, unsigned dst, std::size_t payload)
 {
     const std::size_t length = 8 + payload;
-    Bytes b;
-    put(b, {src >> 8, src & 0xff, dst >> 8, dst & 0xff, unsigned(length >> 8),
-            unsigned(length & 0xff), 0, 0});
-    return b;
+    return Bytes{src >> 8, src & 0xff, dst >> 8, dst & 0xff, unsigned(length >> 8),
+                 unsigned(length & 0xff), 0, 0};
 }
 
 // CAPWAP header, 16 bytes (HLEN 4): preamble 0, then HLEN/RID/WBID/T/F/L/W/M/K,
@@ -111,9 +44,9 @@ Bytes capwapHeader(unsigned wbid, bool native, unsigned fragmentFlags = 0,
 {
     const std::uint32_t word = 4u << 19 | wbid << 9 | (native ? 1u << 8 : 0) | fragmentFlags;
     Bytes b;
-    put(b, {word >> 24, word >> 16 & 0xff, word >> 8 & 0xff, word & 0xff});
-    put(b, {0x00, 0x00, fragmentOffset >> 5 & 0xff, (fragmentOffset << 3) & 0xff});
-    put(b, {0x04, 0xbf, 0x23, 0x00, 0x00, 0x00, 0x00, 0x00});
+    b.raw({word >> 24, word >> 16 & 0xff, word >> 8 & 0xff, word & 0xff});
+    b.raw({0x00, 0x00, fragmentOffset >> 5 & 0xff, (fragmentOffset << 3) & 0xff});
+    b.raw({0x04, 0xbf, 0x23, 0x00, 0x00, 0x00, 0x00, 0x00});
     return b;
 }
 
@@ -123,23 +56,20 @@ Bytes dataFrame(bool swapFrameControl)
 {
     Bytes b;
     if (swapFrameControl)
-        put(b, {0x11, 0x08, 0x2c, 0x00});
+        b.raw({0x11, 0x08, 0x2c, 0x00});
     else
-        put(b, {0x08, 0x11, 0x2c, 0x00});
+        b.raw({0x08, 0x11, 0x2c, 0x00});
     for (unsigned i = 0; i < 18; ++i)
-        b.push_back(static_cast<std::uint8_t>(0x20 + i));
-    put(b, {0x76, 0x30});
-    put(b, {0xaa, 0xaa, 0x03, 0x00, 0x00, 0x00, 0x08, 0x00, 0x45});
-    b.insert(b.end(), 19, 0);
+        b.u8(0x20 + i);
+    b.raw({0x76, 0x30});
+    b.raw({0xaa, 0xaa, 0x03, 0x00, 0x00, 0x00, 0x08, 0x00, 0x45}).zeros(19);
     return b;
 }
 
 Bytes capwapPacket(const Bytes& capwap, const Bytes& payload, unsigned port = 5247)
 {
     Bytes b = udpHeader(0xa130, port, capwap.size() + payload.size());
-    b.insert(b.end(), capwap.begin(), capwap.end());
-    b.insert(b.end(), payload.begin(), payload.end());
-    return b;
+    return b.append(capwap).append(payload);
 }
 
 } // namespace
@@ -204,7 +134,7 @@ TEST(Udp, MalformedHeaders)
 TEST(Udp, OrdinaryDatagramLeavesTheFrameAlone)
 {
     Bytes b = udpHeader(53, 40000, 4);
-    put(b, {1, 2, 3, 4});
+    b.raw({1, 2, 3, 4});
     const Frame f = udp(b);
     EXPECT_EQ(f.annotationCount, 0);
     EXPECT_FALSE(f.hasWlan);
@@ -240,16 +170,15 @@ TEST(Capwap, SourcePortAlsoCounts)
 {
     Bytes b = udpHeader(5247, 0xa130, 16 + dataFrame(false).size());
     const Bytes capwap = capwapHeader(1, true), frame = dataFrame(false);
-    b.insert(b.end(), capwap.begin(), capwap.end());
-    b.insert(b.end(), frame.begin(), frame.end());
+    b.append(capwap).append(frame);
     EXPECT_TRUE(udp(b).hasWlan);
 }
 
 TEST(Capwap, Ieee8023PayloadGoesToEthernet)
 {
-    Bytes eth(20, 0xee);
+    const Bytes eth = Bytes().fill(20, 0xee);
     udp(capwapPacket(capwapHeader(1, false), eth));
-    EXPECT_EQ(g_delivered.key, 1000u + linktype::kEthernet);
+    EXPECT_EQ(g_delivered.key, linkTypeKey(linktype::kEthernet));
     EXPECT_EQ(g_delivered.size, 20u);
 }
 
@@ -263,7 +192,7 @@ TEST(Capwap, PayloadsWeCannotRead)
     EXPECT_TRUE(udp(capwapPacket(capwapHeader(1, true, 1u << 7, 0), dataFrame(false))).hasWlan);
     EXPECT_FALSE(udp(capwapPacket(capwapHeader(1, true, 1u << 3), dataFrame(false))).hasWlan);
     Bytes dtls = capwapHeader(1, true);
-    dtls[0] = 0x01;
+    dtls.v[0] = 0x01;
     const Frame f = udp(capwapPacket(dtls, dataFrame(false)));
     EXPECT_FALSE(f.hasWlan);
     EXPECT_EQ(f.annotationCount, 0);
@@ -272,18 +201,18 @@ TEST(Capwap, PayloadsWeCannotRead)
 TEST(Capwap, BadHeaderLengths)
 {
     Bytes small = capwapHeader(1, true);
-    small[1] = static_cast<std::uint8_t>(small[1] & 0x07); // HLEN 0
+    small.v[1] = static_cast<std::uint8_t>(small.v[1] & 0x07); // HLEN 0
     Frame f = udp(capwapPacket(small, dataFrame(false)));
     EXPECT_TRUE(annotated(f, Severity::Error, "capwap.header.length"));
     EXPECT_FALSE(f.hasWlan);
 
     Bytes huge = capwapHeader(1, true);
-    huge[1] = static_cast<std::uint8_t>(huge[1] | 0xf8); // HLEN 31: 124 bytes
+    huge.v[1] = static_cast<std::uint8_t>(huge.v[1] | 0xf8); // HLEN 31: 124 bytes
     f = udp(capwapPacket(huge, {}));
     EXPECT_TRUE(annotated(f, Severity::Error, "capwap.header.length"));
 
     Bytes version = capwapHeader(1, true);
-    version[0] = 0x10;
+    version.v[0] = 0x10;
     f = udp(capwapPacket(version, dataFrame(false)));
     EXPECT_TRUE(annotated(f, Severity::Error, "capwap.preamble.version"));
 }
@@ -292,7 +221,7 @@ TEST(Capwap, EveryPrefixIsSafe)
 {
     const Bytes whole = capwapPacket(capwapHeader(1, true), dataFrame(true));
     for (std::size_t n = 0; n <= whole.size(); ++n)
-        udp(Bytes(whole.begin(), whole.begin() + static_cast<std::ptrdiff_t>(n)));
+        udp(whole.prefix(n));
     SUCCEED();
 }
 

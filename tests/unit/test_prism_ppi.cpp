@@ -1,113 +1,23 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // PPI (link type 192), Prism (119) and AVS (163) radio headers: hand-built headers,
 // and the two public captures compared with tshark 4.0.17.
-#include "test_support.h"
+#include "dissector_test_kit.h"
 #include "wlan_digest.h"
 
-#include "dissectors/dissector_set.h"
-#include "dissectors/ingest.h"
-
-#include <cstring>
-#include <initializer_list>
 #include <random>
+#include <utility>
 #include <vector>
 
 using namespace windscope::dissect;
-using windscope::test::digestOf;
-using windscope::test::publicCapture;
-using windscope::test::WlanDigest;
+using namespace windscope::test;
 
 namespace {
 
-struct Bytes
-{
-    std::vector<std::uint8_t> v;
-    bool bigEndian = false;
-    Bytes& u8(unsigned x)
-    {
-        v.push_back(static_cast<std::uint8_t>(x));
-        return *this;
-    }
-    Bytes& u16(unsigned x)
-    {
-        return bigEndian ? u8(x >> 8 & 0xff).u8(x & 0xff) : u8(x & 0xff).u8(x >> 8 & 0xff);
-    }
-    Bytes& u32(std::uint32_t x)
-    {
-        return bigEndian ? u16(x >> 16).u16(x & 0xffff) : u16(x & 0xffff).u16(x >> 16);
-    }
-    Bytes& u64(std::uint64_t x)
-    {
-        const auto hi = static_cast<std::uint32_t>(x >> 32), lo = static_cast<std::uint32_t>(x);
-        return bigEndian ? u32(hi).u32(lo) : u32(lo).u32(hi);
-    }
-    Bytes& raw(std::initializer_list<unsigned> list)
-    {
-        for (unsigned x : list)
-            u8(x);
-        return *this;
-    }
-    Bytes& zeros(std::size_t n)
-    {
-        v.insert(v.end(), n, 0);
-        return *this;
-    }
-    Bytes& append(const Bytes& o)
-    {
-        v.insert(v.end(), o.v.begin(), o.v.end());
-        return *this;
-    }
-    std::size_t size() const { return v.size(); }
-};
-
-struct Delivered
-{
-    int calls = 0;
-    std::size_t size = 0;
-    int ethernet = 0;
-};
-Delivered g_out;
-void recordIp(const DissectorSet&, ByteView b, Frame&)
-{
-    ++g_out.calls;
-    g_out.size = b.size();
-}
-void recordEthernet(const DissectorSet&, ByteView, Frame&)
-{
-    ++g_out.ethernet;
-}
-
-const DissectorSet& dissectors()
-{
-    static const DissectorSet set = [] {
-        DissectorSet s;
-        registerPpi(s);
-        registerPrism(s);
-        registerWlan(s);
-        registerLlc(s);
-        s.etherTypes.add(0x0800, recordIp);
-        s.linkTypes.add(linktype::kEthernet, recordEthernet);
-        return s;
-    }();
-    return set;
-}
-
 Frame decode(int linkType, const Bytes& b)
 {
-    g_out = {};
-    Frame f;
-    const auto size = static_cast<std::uint32_t>(b.size());
-    f.reset(1, 0, size, size, linkType);
-    EXPECT_TRUE(dissectors().decodeLinkLayer(ByteView(b.v.data(), b.v.size()), f));
-    return f;
-}
-
-bool annotated(const Frame& f, Severity severity, const char* field)
-{
-    for (std::uint8_t i = 0; i < f.annotationCount; ++i)
-        if (f.annotations[i].severity == severity && std::strcmp(f.annotations[i].field, field) == 0)
-            return true;
-    return false;
+    static const DissectorSet set =
+        recordingSet({registerPpi, registerPrism, registerWlan, registerLlc});
+    return decodeFrame(set, linkType, b);
 }
 
 // Data frame FromDS with LLC/SNAP/IPv4 stand-in (24 + 8 + 20 bytes).
@@ -189,8 +99,8 @@ TEST(Ppi, Common80211Field)
     EXPECT_TRUE(f.radio.badFcs());
     ASSERT_TRUE(f.hasWlan);
     EXPECT_EQ(f.wlan.sequence, 21);
-    EXPECT_EQ(g_out.calls, 1);
-    EXPECT_EQ(g_out.size, 20u); // FCS removed
+    EXPECT_EQ(g_delivered.calls, 1);
+    EXPECT_EQ(g_delivered.size, 20u); // FCS removed
 }
 
 TEST(Ppi, AbsentValuesAndMillisecondTsft)
@@ -203,7 +113,7 @@ TEST(Ppi, AbsentValuesAndMillisecondTsft)
     EXPECT_FALSE(f.radio.hasNoise);
     EXPECT_EQ(f.radio.tsft, 7000u);
     EXPECT_FALSE(f.radio.fcsAtEnd());
-    EXPECT_EQ(g_out.size, 20u);
+    EXPECT_EQ(g_delivered.size, 20u);
 }
 
 TEST(Ppi, Ieee80211nMacPhyField)
@@ -250,7 +160,8 @@ TEST(Ppi, OtherLinkTypesAndRecursion)
     Bytes eth = ppiCommon(0, 0, 0, 0, 0, linktype::kEthernet);
     eth.zeros(20);
     decode(linktype::kPpi, eth);
-    EXPECT_EQ(g_out.ethernet, 1);
+    EXPECT_EQ(g_delivered.calls, 1);
+    EXPECT_EQ(g_delivered.key, linkTypeKey(linktype::kEthernet));
 
     // PPI announcing PPI is refused rather than followed.
     Bytes nested = ppiCommon(0, 0, 0, 0, 0, linktype::kPpi);
@@ -302,7 +213,7 @@ TEST(Prism, LittleEndianType2Header)
     EXPECT_FALSE(f.radio.hasNoise); // status 1: not supplied
     EXPECT_EQ(f.radio.dataRateKbps, 54000u);
     EXPECT_TRUE(f.hasWlan);
-    EXPECT_EQ(g_out.calls, 1);
+    EXPECT_EQ(g_delivered.calls, 1);
 }
 
 TEST(Prism, BigEndianType1Header)
@@ -351,7 +262,7 @@ TEST(Avs, HeaderOnItsOwnLinkTypeAndUnderPrism)
         EXPECT_EQ(f.radio.signalDbm, -50);
         EXPECT_EQ(f.radio.noiseDbm, -95);
         EXPECT_TRUE(f.hasWlan);
-        EXPECT_EQ(g_out.calls, 1);
+        EXPECT_EQ(g_delivered.calls, 1);
     }
     // SSI type 1 (normalised RSSI) is not a dBm value.
     Bytes n = avs(1);
@@ -375,11 +286,8 @@ TEST(RadioHeaders, PrefixesAndNoiseNeverCrash)
     Bytes a = avs(2);
     samples.emplace_back(linktype::kAvs, a.append(dataFrame()));
     for (const auto& [linkType, whole] : samples)
-        for (std::size_t n = 0; n <= whole.size(); ++n) {
-            Bytes prefix;
-            prefix.v.assign(whole.v.begin(), whole.v.begin() + static_cast<std::ptrdiff_t>(n));
-            decode(linkType, prefix);
-        }
+        for (std::size_t n = 0; n <= whole.size(); ++n)
+            decode(linkType, whole.prefix(n));
     std::mt19937 rng(7);
     for (int i = 0; i < 10000; ++i) {
         const auto& [linkType, whole] = samples[static_cast<std::size_t>(i) % samples.size()];
@@ -390,18 +298,6 @@ TEST(RadioHeaders, PrefixesAndNoiseNeverCrash)
     }
     SUCCEED();
 }
-
-namespace {
-
-CaptureTables ingestOrFail(const std::filesystem::path& path)
-{
-    CaptureTables tables;
-    std::string error;
-    EXPECT_TRUE(ingestCapture(path.string(), {}, tables, error)) << error;
-    return tables;
-}
-
-} // namespace
 
 TEST(PpiCaptures, PacketnetPerPacketInformationMatchesTshark)
 {

@@ -2,79 +2,20 @@
 // Radiotap decoding: hand-built headers with hand-computed field offsets (alignment is
 // relative to the start of the radiotap header, radiotap.org), and real captures
 // summarised and compared with tshark 4.0.17.
-#include "test_support.h"
+#include "dissector_test_kit.h"
 #include "wlan_digest.h"
 
-#include "dissectors/dissector_set.h"
-#include "dissectors/ingest.h"
-
-#include <cstring>
 #include <initializer_list>
 #include <random>
-#include <vector>
 
 using namespace windscope::dissect;
-using windscope::test::digestOf;
-using windscope::test::publicCapture;
-using windscope::test::WlanDigest;
+using namespace windscope::test;
 
 namespace {
 
-struct Bytes
+const DissectorSet& radioSet()
 {
-    std::vector<std::uint8_t> v;
-    Bytes& u8(unsigned x)
-    {
-        v.push_back(static_cast<std::uint8_t>(x));
-        return *this;
-    }
-    Bytes& le16(unsigned x) { return u8(x & 0xff).u8(x >> 8 & 0xff); }
-    Bytes& le32(std::uint32_t x) { return le16(x & 0xffff).le16(x >> 16); }
-    Bytes& le64(std::uint64_t x)
-    {
-        return le32(static_cast<std::uint32_t>(x)).le32(static_cast<std::uint32_t>(x >> 32));
-    }
-    Bytes& raw(std::initializer_list<unsigned> list)
-    {
-        for (unsigned x : list)
-            u8(x);
-        return *this;
-    }
-    Bytes& zeros(std::size_t n)
-    {
-        v.insert(v.end(), n, 0);
-        return *this;
-    }
-    Bytes& append(const Bytes& other)
-    {
-        v.insert(v.end(), other.v.begin(), other.v.end());
-        return *this;
-    }
-    std::size_t size() const { return v.size(); }
-};
-
-// What the IPv4 EtherType handler was given, to see where LLC/SNAP put the payload.
-struct Delivered
-{
-    int calls = 0;
-    std::size_t size = 0;
-    std::uint8_t first = 0;
-};
-Delivered g_ip;
-void recordIp(const DissectorSet&, ByteView b, Frame&)
-{
-    ++g_ip.calls;
-    g_ip.size = b.size();
-    g_ip.first = b.u8(0);
-}
-
-DissectorSet radioSet()
-{
-    DissectorSet set;
-    registerRadiotap(set);
-    registerWlan(set);
-    registerLlc(set);
-    set.etherTypes.add(0x0800, recordIp);
+    static const DissectorSet set = recordingSet({registerRadiotap, registerWlan, registerLlc});
     return set;
 }
 
@@ -95,20 +36,7 @@ Bytes qosData()
 
 Frame decode(const DissectorSet& set, const Bytes& b, std::uint32_t originalLength = 0)
 {
-    g_ip = {};
-    Frame f;
-    const auto size = static_cast<std::uint32_t>(b.size());
-    f.reset(1, 0, size, originalLength ? originalLength : size, linktype::kRadiotap);
-    EXPECT_TRUE(set.decodeLinkLayer(ByteView(b.v.data(), b.v.size()), f));
-    return f;
-}
-
-bool annotated(const Frame& f, Severity severity, const char* field)
-{
-    for (std::uint8_t i = 0; i < f.annotationCount; ++i)
-        if (f.annotations[i].severity == severity && std::strcmp(f.annotations[i].field, field) == 0)
-            return true;
-    return false;
+    return decodeFrame(set, linktype::kRadiotap, b, originalLength);
 }
 
 Bytes header(std::initializer_list<std::uint32_t> present, std::size_t itLen)
@@ -147,9 +75,9 @@ TEST(Radiotap, CommonFieldsAndAlignment)
     EXPECT_EQ(f.radio.antenna, 1);
     ASSERT_TRUE(f.hasWlan);
     EXPECT_EQ(f.wlan.sequence, 1);
-    EXPECT_EQ(g_ip.calls, 1);
-    EXPECT_EQ(g_ip.size, 20u);
-    EXPECT_EQ(g_ip.first, 0x45);
+    EXPECT_EQ(g_delivered.calls, 1);
+    EXPECT_EQ(g_delivered.size, 20u);
+    EXPECT_EQ(g_delivered.first, 0x45);
 }
 
 TEST(Radiotap, PaddingBeforeTwoAndFourByteFields)
@@ -198,7 +126,7 @@ TEST(Radiotap, ExtendedBitmapWithPerChainWords)
     EXPECT_EQ(f.radio.signalDbm, -40);
     EXPECT_EQ(f.radio.antenna, 0);
     EXPECT_TRUE(f.radio.fcsAtEnd());
-    EXPECT_EQ(g_ip.size, 20u); // FCS stripped
+    EXPECT_EQ(g_delivered.size, 20u); // FCS stripped
 }
 
 TEST(Radiotap, TsftAlignedAfterTwoPresenceWords)
@@ -245,14 +173,14 @@ TEST(Radiotap, BadFcsFlagAndFcsStripping)
     EXPECT_TRUE(f.radio.badFcs());
     EXPECT_TRUE(f.radio.fcsAtEnd());
     EXPECT_FALSE(f.malformed());
-    EXPECT_EQ(g_ip.size, 20u);
+    EXPECT_EQ(g_delivered.size, 20u);
 
     // Cut by a snap length 10 bytes short of the frame: no FCS byte was captured, so
     // nothing is stripped.
     Bytes cut = header({1u << 1}, 9);
     cut.u8(RadioInfo::kFlagFcsAtEnd).append(qosData());
     decode(radioSet(), cut, static_cast<std::uint32_t>(cut.size() + 10));
-    EXPECT_EQ(g_ip.size, 20u);
+    EXPECT_EQ(g_delivered.size, 20u);
 }
 
 TEST(Radiotap, DataPadAlignsTheBody)
@@ -265,8 +193,8 @@ TEST(Radiotap, DataPadAlignsTheBody)
     b.append(frame);
     const Frame f = decode(radioSet(), b);
     EXPECT_EQ(f.wlan.headerLength, 26u);
-    EXPECT_EQ(g_ip.calls, 1);
-    EXPECT_EQ(g_ip.first, 0x45);
+    EXPECT_EQ(g_delivered.calls, 1);
+    EXPECT_EQ(g_delivered.first, 0x45);
 }
 
 TEST(Radiotap, HtVhtAndHeRates)
@@ -349,7 +277,7 @@ TEST(Radiotap, UnknownFieldStopsTheWalkButNotTheFrame)
     EXPECT_TRUE(annotated(f, Severity::Warning, "radiotap.present"));
     EXPECT_FALSE(f.malformed());
     EXPECT_TRUE(f.hasWlan);
-    EXPECT_EQ(g_ip.calls, 1);
+    EXPECT_EQ(g_delivered.calls, 1);
 }
 
 TEST(Radiotap, BogusPresenceBitsAreMalformedYetThe80211FrameIsFound)
@@ -397,12 +325,9 @@ TEST(Radiotap, TruncationsAndNoiseNeverCrash)
     Bytes b = header({0x0fffffff}, 128);
     b.v.resize(128, 0);
     b.append(qosData());
-    const DissectorSet set = radioSet();
-    for (std::size_t n = 0; n <= b.size(); ++n) {
-        Bytes prefix;
-        prefix.v.assign(b.v.begin(), b.v.begin() + static_cast<std::ptrdiff_t>(n));
-        decode(set, prefix);
-    }
+    const DissectorSet& set = radioSet();
+    for (std::size_t n = 0; n <= b.size(); ++n)
+        decode(set, b.prefix(n));
     std::mt19937 rng(20240601);
     for (int i = 0; i < 20000; ++i) {
         Bytes r;
@@ -418,18 +343,6 @@ TEST(Radiotap, TruncationsAndNoiseNeverCrash)
     }
     SUCCEED();
 }
-
-namespace {
-
-CaptureTables ingestOrFail(const std::filesystem::path& path)
-{
-    CaptureTables tables;
-    std::string error;
-    EXPECT_TRUE(ingestCapture(path.string(), {}, tables, error)) << error;
-    return tables;
-}
-
-} // namespace
 
 TEST(RadiotapCaptures, Networks744Active1MatchesTshark)
 {

@@ -4,7 +4,7 @@
 // chrissanders captures (flags as tshark 4.0.17 shows them), on the kurose trace
 // (statistics cross-checked with `tshark -z conv,tcp` and tcp.len sums) and on the
 // lab's Linux runs, whose timeouts.csv is the kernel's own record of every RTO.
-#include "test_support.h"
+#include "dissector_test_kit.h"
 
 #include "analysis/tcp_analysis.h"
 #include "analysis/unacked_segments.h"
@@ -19,6 +19,7 @@
 using namespace windscope;
 using namespace windscope::analysis;
 namespace sf = windscope::analysis::segment_flag;
+using windscope::test::ingestOrFail;
 
 namespace {
 
@@ -124,14 +125,6 @@ std::uint32_t dupAckNumber(const TcpAnalysis& a, std::size_t row)
         if (r == row)
             return n;
     return 0;
-}
-
-dissect::CaptureTables ingestOrFail(const std::filesystem::path& path)
-{
-    dissect::CaptureTables tables;
-    std::string error;
-    EXPECT_TRUE(dissect::ingestCapture(path.string(), {}, tables, error)) << error;
-    return tables;
 }
 
 std::size_t rowOfFrame(const dissect::CaptureTables& t, std::uint64_t frame)

@@ -1,91 +1,46 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // IEEE 802.11 MAC header decoding (IEEE 802.11-2020 clause 9): hand-built frames of
 // every type, and plain 802.11 captures (link type 105) compared with tshark 4.0.17.
-#include "test_support.h"
+#include "dissector_test_kit.h"
 #include "wlan_digest.h"
 
-#include "dissectors/dissector_set.h"
-#include "dissectors/ingest.h"
-
-#include <cstring>
-#include <initializer_list>
 #include <string>
-#include <vector>
 
 using namespace windscope::dissect;
-using windscope::test::digestOf;
-using windscope::test::publicCapture;
-using windscope::test::WlanDigest;
+using namespace windscope::test;
 
 namespace {
 
-using Bytes = std::vector<std::uint8_t>;
-
-struct Delivered
-{
-    int calls = 0;
-    std::size_t size = 0;
-    std::uint8_t first = 0;
-};
-Delivered g_ip;
-void recordIp(const DissectorSet&, ByteView b, Frame&)
-{
-    ++g_ip.calls;
-    g_ip.size = b.size();
-    g_ip.first = b.u8(0);
-}
-
-DissectorSet wlanSet()
-{
-    DissectorSet set;
-    registerWlan(set);
-    registerLlc(set);
-    set.etherTypes.add(0x0800, recordIp);
-    return set;
-}
-
 Frame decode(const Bytes& b)
 {
-    static const DissectorSet set = wlanSet();
-    g_ip = {};
-    Frame f;
-    const auto size = static_cast<std::uint32_t>(b.size());
-    f.reset(1, 0, size, size, linktype::kIeee80211);
-    set.decodeLinkLayer(ByteView(b.data(), b.size()), f);
-    return f;
-}
-
-bool annotated(const Frame& f, Severity severity, const char* field)
-{
-    for (std::uint8_t i = 0; i < f.annotationCount; ++i)
-        if (f.annotations[i].severity == severity && std::strcmp(f.annotations[i].field, field) == 0)
-            return true;
-    return false;
-}
-
-void put(Bytes& b, std::initializer_list<unsigned> list)
-{
-    for (unsigned x : list)
-        b.push_back(static_cast<std::uint8_t>(x));
+    static const DissectorSet set = recordingSet({registerWlan, registerLlc});
+    return decodeFrame(set, linktype::kIeee80211, b);
 }
 
 void address(Bytes& b, unsigned last)
 {
-    put(b, {0x02, 0x00, 0x00, 0x00, 0x00, last});
+    b.raw({0x02, 0x00, 0x00, 0x00, 0x00, last});
 }
 
 // Frame control octets: type/subtype octet then flags octet (9.2.4.1).
 Bytes start(unsigned type, unsigned subtype, unsigned flags)
 {
-    Bytes b;
-    put(b, {subtype << 4 | type << 2, flags, 0x3a, 0x01}); // duration 314
+    return Bytes{subtype << 4 | type << 2, flags, 0x3a, 0x01}; // duration 314
+}
+
+// Frame control, duration, then A1 A2 A3 ending in :01, :02 and :03.
+Bytes startWithThreeAddresses(unsigned type, unsigned subtype, unsigned flags)
+{
+    Bytes b = start(type, subtype, flags);
+    address(b, 1);
+    address(b, 2);
+    address(b, 3);
     return b;
 }
 
 void llcIp(Bytes& b)
 {
-    put(b, {0xaa, 0xaa, 0x03, 0x00, 0x00, 0x00, 0x08, 0x00, 0x45});
-    b.insert(b.end(), 19, 0);
+    b.raw({0xaa, 0xaa, 0x03, 0x00, 0x00, 0x00, 0x08, 0x00, 0x45}).zeros(19);
 }
 
 constexpr unsigned kToDs = 0x01, kFromDs = 0x02, kMoreFrag = 0x04, kRetry = 0x08,
@@ -99,8 +54,8 @@ TEST(Wlan, ManagementFrame)
     address(b, 0xff);
     address(b, 0x01);
     address(b, 0x01);
-    put(b, {0x52, 0x07}); // SC 0x0752: seq 117, frag 2
-    b.insert(b.end(), 12, 0);
+    b.raw({0x52, 0x07}); // SC 0x0752: seq 117, frag 2
+    b.zeros(12);
     const Frame f = decode(b);
     ASSERT_TRUE(f.hasWlan);
     EXPECT_EQ(f.annotationCount, 0);
@@ -117,23 +72,20 @@ TEST(Wlan, ManagementFrame)
     EXPECT_EQ(f.wlan.fragment, 2);
     EXPECT_FALSE(f.wlan.hasHtControl);
     EXPECT_EQ(f.wlan.headerLength, 24u);
-    EXPECT_EQ(g_ip.calls, 0);
+    EXPECT_EQ(g_delivered.calls, 0);
 }
 
 TEST(Wlan, ManagementFrameWithOrderBitCarriesHtControl)
 {
-    Bytes b = start(0, 13, kOrder); // action frame, +HTC
-    address(b, 1);
-    address(b, 2);
-    address(b, 3);
-    put(b, {0x10, 0x00, 0x01, 0x02, 0x03, 0x04, 0x7f});
+    Bytes b = startWithThreeAddresses(0, 13, kOrder); // action frame, +HTC
+    b.raw({0x10, 0x00, 0x01, 0x02, 0x03, 0x04, 0x7f});
     const Frame f = decode(b);
     EXPECT_TRUE(f.wlan.hasHtControl);
     EXPECT_EQ(f.wlan.headerLength, 28u);
     EXPECT_EQ(f.annotationCount, 0);
 
     // The same frame cut inside the HT Control field is malformed.
-    b.resize(26);
+    b.v.resize(26);
     const Frame g = decode(b);
     EXPECT_TRUE(annotated(g, Severity::Error, "wlan.htc"));
 }
@@ -192,7 +144,7 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(Wlan, CtsShorterThanItsHeaderIsMalformed)
 {
     Bytes b = start(1, 12, 0);
-    put(b, {1, 2, 3});
+    b.raw({1, 2, 3});
     const Frame f = decode(b);
     EXPECT_TRUE(f.hasWlan);
     EXPECT_EQ(f.wlan.addressCount, 0);
@@ -201,32 +153,26 @@ TEST(Wlan, CtsShorterThanItsHeaderIsMalformed)
 
 TEST(Wlan, DataFrameThreeAddressesDecodesLlc)
 {
-    Bytes b = start(2, 0, kFromDs);
-    address(b, 1);
-    address(b, 2);
-    address(b, 3);
-    put(b, {0x00, 0x10}); // seq 256
+    Bytes b = startWithThreeAddresses(2, 0, kFromDs);
+    b.raw({0x00, 0x10}); // seq 256
     llcIp(b);
     const Frame f = decode(b);
     EXPECT_EQ(f.wlan.addressCount, 3);
     EXPECT_FALSE(f.wlan.hasQos);
     EXPECT_EQ(f.wlan.sequence, 256);
     EXPECT_EQ(f.wlan.headerLength, 24u);
-    EXPECT_EQ(g_ip.calls, 1);
-    EXPECT_EQ(g_ip.size, 20u);
-    EXPECT_EQ(g_ip.first, 0x45);
+    EXPECT_EQ(g_delivered.calls, 1);
+    EXPECT_EQ(g_delivered.size, 20u);
+    EXPECT_EQ(g_delivered.first, 0x45);
 }
 
 TEST(Wlan, QosDataWithFourAddresses)
 {
     // ToDS+FromDS: A1 A2 A3 SC A4 QoS = 32 bytes (9.3.2.1).
-    Bytes b = start(2, 8, kToDs | kFromDs);
-    address(b, 1);
-    address(b, 2);
-    address(b, 3);
-    put(b, {0x20, 0x00});
+    Bytes b = startWithThreeAddresses(2, 8, kToDs | kFromDs);
+    b.raw({0x20, 0x00});
     address(b, 4);
-    put(b, {0x05, 0x00}); // TID 5
+    b.raw({0x05, 0x00}); // TID 5
     llcIp(b);
     const Frame f = decode(b);
     EXPECT_EQ(f.wlan.addressCount, 4);
@@ -235,114 +181,99 @@ TEST(Wlan, QosDataWithFourAddresses)
     EXPECT_EQ(f.wlan.tid(), 5);
     EXPECT_EQ(f.wlan.sequence, 2);
     EXPECT_EQ(f.wlan.headerLength, 32u);
-    EXPECT_EQ(g_ip.calls, 1);
-    EXPECT_EQ(g_ip.size, 20u);
+    EXPECT_EQ(g_delivered.calls, 1);
+    EXPECT_EQ(g_delivered.size, 20u);
 }
 
 TEST(Wlan, QosDataWithHtControl)
 {
-    Bytes b = start(2, 8, kToDs | kOrder);
-    address(b, 1);
-    address(b, 2);
-    address(b, 3);
-    put(b, {0x00, 0x00, 0x00, 0x00, 0xff, 0xff, 0xff, 0xff});
+    Bytes b = startWithThreeAddresses(2, 8, kToDs | kOrder);
+    b.raw({0x00, 0x00, 0x00, 0x00, 0xff, 0xff, 0xff, 0xff});
     llcIp(b);
     const Frame f = decode(b);
     EXPECT_TRUE(f.wlan.hasHtControl);
     EXPECT_EQ(f.wlan.headerLength, 30u);
-    EXPECT_EQ(g_ip.calls, 1);
+    EXPECT_EQ(g_delivered.calls, 1);
 
     // In a non-QoS data frame the Order bit is not +HTC: no HT Control field.
-    Bytes n = start(2, 0, kToDs | kOrder);
-    address(n, 1);
-    address(n, 2);
-    address(n, 3);
-    put(n, {0x00, 0x00});
+    Bytes n = startWithThreeAddresses(2, 0, kToDs | kOrder);
+    n.raw({0x00, 0x00});
     llcIp(n);
     const Frame g = decode(n);
     EXPECT_FALSE(g.wlan.hasHtControl);
     EXPECT_EQ(g.wlan.headerLength, 24u);
-    EXPECT_EQ(g_ip.calls, 1);
+    EXPECT_EQ(g_delivered.calls, 1);
 }
 
 TEST(Wlan, FramesWithoutAClearWholeMsduAreNotDecoded)
 {
     auto frame = [](unsigned subtype, unsigned flags, unsigned sequenceControl) {
-        Bytes b = start(2, subtype, flags);
-        address(b, 1);
-        address(b, 2);
-        address(b, 3);
-        put(b, {sequenceControl & 0xff, sequenceControl >> 8});
+        Bytes b = startWithThreeAddresses(2, subtype, flags);
+        b.raw({sequenceControl & 0xff, sequenceControl >> 8});
         if (subtype & 0x8)
-            put(b, {0, 0});
+            b.raw({0, 0});
         llcIp(b);
         return b;
     };
     decode(frame(4, kToDs, 0)); // Null
-    EXPECT_EQ(g_ip.calls, 0);
+    EXPECT_EQ(g_delivered.calls, 0);
     decode(frame(12, kToDs, 0)); // QoS Null
-    EXPECT_EQ(g_ip.calls, 0);
+    EXPECT_EQ(g_delivered.calls, 0);
     const Frame p = decode(frame(8, kToDs | kProtected, 0)); // encrypted body
     EXPECT_TRUE(p.wlan.isProtected());
-    EXPECT_EQ(g_ip.calls, 0);
+    EXPECT_EQ(g_delivered.calls, 0);
     decode(frame(8, kToDs | kMoreFrag, 0)); // first fragment of several
-    EXPECT_EQ(g_ip.calls, 0);
+    EXPECT_EQ(g_delivered.calls, 0);
     decode(frame(8, kToDs | kMoreFrag, 0x0011)); // middle fragment
-    EXPECT_EQ(g_ip.calls, 0);
+    EXPECT_EQ(g_delivered.calls, 0);
     // Fragment number 6 with More Fragments clear: decoded, as Wireshark does for a
     // "last fragment" with no earlier fragment (seen on every frame of nDPI's CAPWAP
     // sample).
     const Frame last = decode(frame(8, kToDs, 0x3076));
     EXPECT_EQ(last.wlan.fragment, 6);
-    EXPECT_EQ(g_ip.calls, 1);
+    EXPECT_EQ(g_delivered.calls, 1);
 }
 
 TEST(Wlan, AmsduFirstSubframeIsAnalysed)
 {
-    Bytes b = start(2, 8, kToDs);
-    address(b, 1);
-    address(b, 2);
-    address(b, 3);
-    put(b, {0x00, 0x00, 0x80, 0x00}); // SC, QoS with A-MSDU present (bit 7)
+    Bytes b = startWithThreeAddresses(2, 8, kToDs);
+    b.raw({0x00, 0x00, 0x80, 0x00}); // SC, QoS with A-MSDU present (bit 7)
     // Subframe 1: DA SA length 28 (LLC 8 + 20), padded 42 -> 44.
     address(b, 0xd1);
     address(b, 0x51);
-    put(b, {0x00, 28});
+    b.raw({0x00, 28});
     llcIp(b);
-    put(b, {0, 0});
+    b.raw({0, 0});
     // Subframe 2, last, unpadded: a 30-byte MSDU that would be another IP packet.
     address(b, 0xd2);
     address(b, 0x52);
-    put(b, {0x00, 30});
-    put(b, {0xaa, 0xaa, 0x03, 0x00, 0x00, 0x00, 0x08, 0x00, 0x46});
-    b.insert(b.end(), 21, 0);
+    b.raw({0x00, 30});
+    b.raw({0xaa, 0xaa, 0x03, 0x00, 0x00, 0x00, 0x08, 0x00, 0x46});
+    b.zeros(21);
     const Frame f = decode(b);
     EXPECT_TRUE(f.wlan.amsdu);
-    EXPECT_EQ(g_ip.calls, 1);
-    EXPECT_EQ(g_ip.size, 20u);
-    EXPECT_EQ(g_ip.first, 0x45);
+    EXPECT_EQ(g_delivered.calls, 1);
+    EXPECT_EQ(g_delivered.size, 20u);
+    EXPECT_EQ(g_delivered.first, 0x45);
     EXPECT_TRUE(annotated(f, Severity::Note, "wlan.qos.amsdupresent"));
     EXPECT_FALSE(f.malformed());
 
     // A subframe claiming more bytes than the frame holds is malformed; the first
     // MSDU, whole, is still analysed.
-    b[b.size() - 32] = 0x01; // second subframe's length becomes 0x011e
+    b.v[b.size() - 32] = 0x01; // second subframe's length becomes 0x011e
     const Frame g = decode(b);
     EXPECT_TRUE(annotated(g, Severity::Error, "wlan_aggregate.a_mdsu.subframe"));
-    EXPECT_EQ(g_ip.calls, 1);
+    EXPECT_EQ(g_delivered.calls, 1);
 }
 
 TEST(Wlan, DataPadOnlyWithTheRadiotapFlag)
 {
     // Without a radio header the QoS body starts straight after the 26-byte header.
-    Bytes b = start(2, 8, kToDs);
-    address(b, 1);
-    address(b, 2);
-    address(b, 3);
-    put(b, {0, 0, 0, 0});
+    Bytes b = startWithThreeAddresses(2, 8, kToDs);
+    b.raw({0, 0, 0, 0});
     llcIp(b);
     decode(b);
-    EXPECT_EQ(g_ip.calls, 1);
+    EXPECT_EQ(g_delivered.calls, 1);
 }
 
 TEST(Wlan, ProtocolVersions)
@@ -362,7 +293,7 @@ TEST(Wlan, ProtocolVersions)
 TEST(Wlan, ExtensionFrameHasNoAddresses)
 {
     Bytes b = start(3, 0, 0);
-    b.insert(b.end(), 20, 0x11);
+    b.fill(20, 0x11);
     const Frame f = decode(b);
     ASSERT_TRUE(f.hasWlan);
     EXPECT_EQ(f.wlan.type, 3);
@@ -376,13 +307,12 @@ TEST(Wlan, EveryPrefixIsSafe)
     Bytes b = start(2, 8, kToDs | kFromDs | kOrder);
     for (unsigned i = 0; i < 3; ++i)
         address(b, i);
-    put(b, {0x40, 0x00});
+    b.raw({0x40, 0x00});
     address(b, 3);
-    put(b, {0, 0, 0, 0, 0, 0}); // QoS, HTC
+    b.raw({0, 0, 0, 0, 0, 0}); // QoS, HTC
     llcIp(b);
     for (std::size_t n = 0; n < b.size(); ++n) {
-        const Bytes prefix(b.begin(), b.begin() + static_cast<std::ptrdiff_t>(n));
-        const Frame f = decode(prefix);
+        const Frame f = decode(b.prefix(n));
         // A cut header, LLC header or SNAP header is malformed; a cut exactly at the
         // end of the MAC header leaves an empty body, which is not.
         if (n < 36 || (n > 36 && n < 44))
@@ -394,20 +324,8 @@ TEST(Wlan, EveryPrefixIsSafe)
     EXPECT_EQ(whole.wlan.headerLength, 36u);
     EXPECT_EQ(whole.wlan.sequence, 4);
     EXPECT_EQ(whole.wlan.addr4.bytes[5], 3);
-    EXPECT_EQ(g_ip.calls, 1);
+    EXPECT_EQ(g_delivered.calls, 1);
 }
-
-namespace {
-
-CaptureTables ingestOrFail(const std::filesystem::path& path)
-{
-    CaptureTables tables;
-    std::string error;
-    EXPECT_TRUE(ingestCapture(path.string(), {}, tables, error)) << error;
-    return tables;
-}
-
-} // namespace
 
 TEST(WlanCaptures, AircrackN02MatchesTshark)
 {
