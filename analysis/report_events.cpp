@@ -73,21 +73,6 @@ std::string fixed(double value, int decimals)
     return text;
 }
 
-void writeCapture(JsonWriter& json, const dissect::CaptureTables& tables)
-{
-    const dissect::CaptureSummary& s = tables.summary;
-    json.key("capture").beginObject();
-    json.field("path", s.path);
-    json.field("packets", s.packets);
-    json.key("first_epoch_s").number(epochText(tables, 0));
-    json.key("last_epoch_s").number(epochText(tables, s.lastEpochNs - s.firstEpochNs));
-    json.field("wlan_frames", s.wlanFrames);
-    json.field("bad_fcs_frames", s.badFcsFrames);
-    json.field("mac_duplicate_frames", s.macDuplicateFrames);
-    json.field("tcp_segments", s.tcpSegments);
-    json.endObject();
-}
-
 void writeEventCore(JsonWriter& json, const EventsReport& r, const WlanEvent& e)
 {
     const dissect::CaptureTables& tables = r.tables;

@@ -32,8 +32,6 @@ std::string epochText(const dissect::CaptureTables& tables, std::int64_t relativ
     return text;
 }
 
-namespace {
-
 void writeCapture(JsonWriter& json, const dissect::CaptureTables& tables)
 {
     const dissect::CaptureSummary& s = tables.summary;
@@ -70,6 +68,8 @@ void writeCapture(JsonWriter& json, const dissect::CaptureTables& tables)
     json.field("tcp_segments", s.tcpSegments);
     json.endObject();
 }
+
+namespace {
 
 void writeDirection(JsonWriter& json, const dissect::CaptureTables& tables, const Connection& c,
                     int d)

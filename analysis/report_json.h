@@ -18,6 +18,11 @@ std::string endpointText(const dissect::CaptureTables& tables, std::uint32_t add
 // fractional digits (a double would lose the nanoseconds at present-day epochs).
 std::string epochText(const dissect::CaptureTables& tables, std::int64_t relativeNs);
 
+class JsonWriter;
+// The "capture" object every machine report starts with: counts, times, link types,
+// warnings and malformed packets.
+void writeCapture(JsonWriter& json, const dissect::CaptureTables& tables);
+
 // windscope-cli analyze FILE --json
 void writeAnalyzeJson(std::ostream& out, const dissect::CaptureTables& tables,
                       const TcpAnalysis& analysis);
