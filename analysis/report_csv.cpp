@@ -25,13 +25,6 @@ void writeField(std::ostream& out, const std::string& text)
     out << '"';
 }
 
-std::string fixed(double value, int decimals)
-{
-    char text[64];
-    std::snprintf(text, sizeof text, "%.*f", decimals, value);
-    return text;
-}
-
 // Unwraps 32-bit sequence numbers to 64 bits relative to a base: each value is taken
 // as the 64-bit number closest to the previous one (RFC 9293 3.4 modular comparison).
 class SequenceUnwrapper
@@ -98,17 +91,17 @@ void writeConnectionsCsv(std::ostream& out, const dissect::CaptureTables& tables
                 << s.windowFull << ',' << s.lowWindows << ',' << s.keepAlives << ','
                 << s.macRetriesExcluded << ',' << s.rttSamples << ',';
             if (s.rttSamples)
-                out << fixed(s.rttMinMs, 3) << ',' << fixed(s.rttAvgMs, 3) << ','
-                    << fixed(s.rttMaxMs, 3) << ',' << fixed(s.rttStddevMs, 3);
+                out << fixedText(s.rttMinMs, 3) << ',' << fixedText(s.rttAvgMs, 3) << ','
+                    << fixedText(s.rttMaxMs, 3) << ',' << fixedText(s.rttStddevMs, 3);
             else
                 out << ",,,";
-            out << ',' << fixed(s.throughputBps, 0) << ',' << fixed(s.goodputBps, 0) << ','
+            out << ',' << fixedText(s.throughputBps, 0) << ',' << fixedText(s.goodputBps, 0) << ','
                 << c.mss[d] << ',';
             if (c.windowScaleKnown)
                 out << static_cast<int>(c.windowScale[d]);
             out << ',';
             if (c.handshakeRttNs >= 0)
-                out << fixed(static_cast<double>(c.handshakeRttNs) / 1e6, 3);
+                out << fixedText(static_cast<double>(c.handshakeRttNs) / 1e6, 3);
             out << '\n';
         }
     }

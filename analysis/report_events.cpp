@@ -66,13 +66,6 @@ std::string ssidText(const std::string& raw)
     return hex;
 }
 
-std::string fixed(double value, int decimals)
-{
-    char text[64];
-    std::snprintf(text, sizeof text, "%.*f", decimals, value);
-    return text;
-}
-
 void writeEventCore(JsonWriter& json, const EventsReport& r, const WlanEvent& e)
 {
     const dissect::CaptureTables& tables = r.tables;
@@ -288,7 +281,7 @@ void writeEventsCsv(std::ostream& out, const EventsReport& r)
             << macText(r.tables, e.bssid) << ','
             << (e.kind == WlanEventKind::Handoff ? macText(r.tables, e.newBssid) : "") << ','
             << epochText(r.tables, e.startNs) << ',' << epochText(r.tables, e.endNs) << ','
-            << fixed(static_cast<double>(e.endNs - e.startNs) / 1e6, 3) << ',' << e.basis << ','
+            << fixedText(static_cast<double>(e.endNs - e.startNs) / 1e6, 3) << ',' << e.basis << ','
             << (e.openEnded ? 1 : 0) << ',' << e.evidenceCount << ',' << e.probeRequests << ','
             << e.psPolls << ',' << e.framesToStation << ',' << e.retriesToStation << ',';
         if (e.connection >= 0)
@@ -390,10 +383,10 @@ void writeCorrelationCsv(std::ostream& out, const EventsReport& r, const Correla
                 << ',' << r.tcp.connections[m.connection].id << ',' << m.retransmissions << ','
                 << m.fastRetransmissions << ',' << m.rtoTimeouts << ',' << m.dupAcks << ','
                 << m.dupAckBursts << ',' << m.zeroWindows << ',' << m.lowWindows << ','
-                << fixed(m.throughputBeforeBps, 0) << ',' << fixed(m.throughputDuringBps, 0)
-                << ',' << fixed(m.throughputAfterBps, 0) << ',';
+                << fixedText(m.throughputBeforeBps, 0) << ',' << fixedText(m.throughputDuringBps, 0)
+                << ',' << fixedText(m.throughputAfterBps, 0) << ',';
             if (m.recoveryNs >= 0)
-                out << fixed(static_cast<double>(m.recoveryNs) / 1e6, 3);
+                out << fixedText(static_cast<double>(m.recoveryNs) / 1e6, 3);
             out << '\n';
         }
     }

@@ -32,6 +32,13 @@ std::string epochText(const dissect::CaptureTables& tables, std::int64_t relativ
     return text;
 }
 
+std::string fixedText(double value, int decimals)
+{
+    char text[64];
+    std::snprintf(text, sizeof text, "%.*f", decimals, value);
+    return text;
+}
+
 void writeCapture(JsonWriter& json, const dissect::CaptureTables& tables)
 {
     const dissect::CaptureSummary& s = tables.summary;

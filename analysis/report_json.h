@@ -18,6 +18,9 @@ std::string endpointText(const dissect::CaptureTables& tables, std::uint32_t add
 // fractional digits (a double would lose the nanoseconds at present-day epochs).
 std::string epochText(const dissect::CaptureTables& tables, std::int64_t relativeNs);
 
+// A number with a fixed count of decimals, for CSV columns.
+std::string fixedText(double value, int decimals);
+
 class JsonWriter;
 // The "capture" object every machine report starts with: counts, times, link types,
 // warnings and malformed packets.
