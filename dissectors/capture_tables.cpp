@@ -70,6 +70,21 @@ void TcpColumns::reserve(std::size_t rows)
     sideOptions.reserve(rows);
 }
 
+void TcpColumns::append(const TcpRow& row)
+{
+    frame.push_back(row.frame);
+    timeNs.push_back(row.timeNs);
+    conversation.push_back(row.conversation);
+    seq.push_back(row.seq);
+    ack.push_back(row.ack);
+    window.push_back(row.window);
+    flags.push_back(row.flags);
+    payloadLength.push_back(row.payloadLength);
+    tsVal.push_back(row.tsVal);
+    tsEcr.push_back(row.tsEcr);
+    sideOptions.push_back(row.sideOptions);
+}
+
 std::string MacAddress::toString() const
 {
     char text[18];

@@ -141,6 +141,20 @@ struct TcpSideOptions
     std::array<std::uint32_t, 8> sackBlocks{};
 };
 
+// One TCP segment as appended to TcpColumns (see there for each field's meaning).
+struct TcpRow
+{
+    std::uint64_t frame = 0;
+    std::int64_t timeNs = 0;
+    std::uint32_t conversation = 0;
+    std::uint32_t seq = 0, ack = 0;
+    std::uint16_t window = 0;
+    std::uint16_t flags = 0;
+    std::uint32_t payloadLength = 0;
+    std::uint32_t tsVal = 0, tsEcr = 0;
+    std::uint32_t sideOptions = 0xffffffffu;
+};
+
 // One row per TCP segment seen once at the MAC layer and with a good FCS.
 struct TcpColumns
 {
@@ -158,6 +172,7 @@ struct TcpColumns
     std::vector<std::uint32_t> sideOptions;   // index into CaptureTables::tcpSideOptions
     std::size_t size() const { return frame.size(); }
     void reserve(std::size_t rows);
+    void append(const TcpRow& row);
     bool fromB(std::size_t row) const { return flags[row] & kDirectionBit; }
     std::uint16_t tcpFlags(std::size_t row) const { return flags[row] & 0x01ff; }
 };

@@ -197,18 +197,8 @@ void TableBuilder::addTcp(const Frame& frame, std::int64_t timeNs, bool macDupli
     if (tcp.hasTimestamps)
         flags |= TcpColumns::kHasTimestamps;
 
-    TcpColumns& t = m_tables.tcp;
-    t.frame.push_back(frame.number);
-    t.timeNs.push_back(timeNs);
-    t.conversation.push_back(recent.conversation);
-    t.seq.push_back(tcp.seq);
-    t.ack.push_back(tcp.ack);
-    t.window.push_back(tcp.window);
-    t.flags.push_back(flags);
-    t.payloadLength.push_back(tcp.payloadLength);
-    t.tsVal.push_back(tcp.tsVal);
-    t.tsEcr.push_back(tcp.tsEcr);
-    t.sideOptions.push_back(side);
+    m_tables.tcp.append({frame.number, timeNs, recent.conversation, tcp.seq, tcp.ack, tcp.window,
+                         flags, tcp.payloadLength, tcp.tsVal, tcp.tsEcr, side});
     ++m_tables.summary.tcpSegments;
 }
 

@@ -82,17 +82,8 @@ public:
             flags |= dissect::TcpColumns::kDirectionBit;
         if (s.ts)
             flags |= dissect::TcpColumns::kHasTimestamps;
-        t.frame.push_back(++m_frame);
-        t.timeNs.push_back(static_cast<std::int64_t>(std::llround(s.ms * 1e6)));
-        t.conversation.push_back(s.conversation);
-        t.seq.push_back(s.seq);
-        t.ack.push_back(s.ack);
-        t.window.push_back(s.window);
-        t.flags.push_back(flags);
-        t.payloadLength.push_back(s.len);
-        t.tsVal.push_back(s.tsVal);
-        t.tsEcr.push_back(s.tsEcr);
-        t.sideOptions.push_back(side);
+        t.append({++m_frame, static_cast<std::int64_t>(std::llround(s.ms * 1e6)), s.conversation,
+                  s.seq, s.ack, s.window, flags, s.len, s.tsVal, s.tsEcr, side});
         return t.size() - 1;
     }
 
