@@ -16,7 +16,31 @@ if(NOT QCustomPlotQt6_FOUND)
 endif()
 find_package(SQLite3)
 set_package_properties(SQLite3 PROPERTIES TYPE RECOMMENDED PURPOSE "project files")
+find_package(OpenSSL COMPONENTS Crypto)
+set_package_properties(OpenSSL PROPERTIES TYPE RECOMMENDED
+    PURPOSE "SHA-256 of the captures in a project file")
 find_package(GTest)
 set_package_properties(GTest PROPERTIES TYPE RECOMMENDED PURPOSE "unit tests")
 find_program(TSHARK_EXECUTABLE tshark)
 find_program(TCPTRACE_EXECUTABLE tcptrace)
+
+# libwireshark for the full dissection tree and 802.11 decryption (dissectors/wireshark).
+# Its API changes between minor releases, so the version is recorded and checked.
+pkg_check_modules(WIRESHARK IMPORTED_TARGET wireshark)
+find_library(WIRESHARK_WIRETAP_LIBRARY wiretap)
+if(WIRESHARK_FOUND AND WIRESHARK_WIRETAP_LIBRARY)
+    if(NOT WIRESHARK_VERSION VERSION_GREATER_EQUAL 4.0 OR NOT WIRESHARK_VERSION VERSION_LESS 4.1)
+        message(WARNING "libwireshark ${WIRESHARK_VERSION} found; the epan backend is written "
+                        "for 4.0.x and is left out")
+        set(WINDSCOPE_HAVE_WIRESHARK OFF)
+    else()
+        set(WINDSCOPE_HAVE_WIRESHARK ON)
+    endif()
+else()
+    set(WINDSCOPE_HAVE_WIRESHARK OFF)
+endif()
+set_package_properties(WIRESHARK PROPERTIES TYPE OPTIONAL
+    DESCRIPTION "libwireshark (epan and wiretap)"
+    PURPOSE "packet details (windscope-cli packet) and WPA/WPA2 decryption")
+add_feature_info(Wireshark WINDSCOPE_HAVE_WIRESHARK
+    "epan backend built against libwireshark ${WIRESHARK_VERSION}")

@@ -3,6 +3,13 @@
 #include "cli_analyze.h"
 #include "cli_cwnd.h"
 #include "cli_events.h"
+#ifdef WINDSCOPE_HAVE_STORE
+#include "cli_project.h"
+#endif
+#ifdef WINDSCOPE_HAVE_WIRESHARK
+#include "cli_packet.h"
+#include "dissectors/wireshark/epan_session.h"
+#endif
 
 #include "windscope/version.h"
 
@@ -34,6 +41,15 @@ void printUsage(FILE* out)
                  "  cwnd FILE --flow ID|ADDR:PORT-ADDR:PORT [--csv | --json] [--model NAME]\n"
                  "      reconstructed congestion window of the flow's sender, one row per\n"
                  "      data segment; --model reno|newreno|cubic overrides the model choice\n"
+                 "  project create|add|list|show|events|annotate|notes|remove P.wsproj ...\n"
+                 "      a project file: captures with their analysis cached, annotations;\n"
+                 "      `windscope-cli project` lists the subcommands\n"
+                 "  packet FILE N [--json] [--key PASSPHRASE:SSID|PSK]... [-o PREF:VALUE]...\n"
+                 "      the full Wireshark dissection tree of frame N (1-based), like\n"
+                 "      tshark -V; --key decrypts WPA/WPA2-PSK 802.11 frames\n"
+                 "  decrypt FILE OUT.pcap --key PASSPHRASE:SSID|PSK [--json]\n"
+                 "      writes the capture with WPA/WPA2 data frames decrypted by Wireshark,\n"
+                 "      and says which frames stayed encrypted and why\n"
                  "  --version   version and the libraries this build uses\n"
                  "  --help      this text\n");
 }
@@ -44,6 +60,13 @@ void printVersion()
     std::printf("  compiler  %s\n", WINDSCOPE_CXX_COMPILER);
     std::printf("  libpcap   %s (built with %s)\n", pcap_lib_version(), WINDSCOPE_PCAP_VERSION);
     std::printf("  zlib      %s (built with %s)\n", zlibVersion(), ZLIB_VERSION);
+#ifdef WINDSCOPE_HAVE_WIRESHARK
+    std::printf("  wireshark %s (built with %s)\n",
+                windscope::dissect::wireshark::EpanSession::runtimeVersion().c_str(),
+                windscope::dissect::wireshark::EpanSession::builtVersion().c_str());
+#else
+    std::printf("  wireshark not built in (packet details and decryption unavailable)\n");
+#endif
 }
 
 } // namespace
@@ -73,6 +96,25 @@ int main(int argc, char** argv)
         return windscope::cli::runEvents(args);
     if (command == "correlate")
         return windscope::cli::runCorrelate(args);
+    if (command == "project") {
+#ifdef WINDSCOPE_HAVE_STORE
+        return windscope::cli::runProject(args);
+#else
+        std::fprintf(stderr, "windscope-cli: project needs SQLite and OpenSSL, which this build "
+                             "lacks\n");
+        return 1;
+#endif
+    }
+    if (command == "packet" || command == "decrypt") {
+#ifdef WINDSCOPE_HAVE_WIRESHARK
+        return command == "packet" ? windscope::cli::runPacket(args)
+                                   : windscope::cli::runDecrypt(args);
+#else
+        std::fprintf(stderr, "windscope-cli: %s needs libwireshark, which this build lacks\n",
+                     command.c_str());
+        return 1;
+#endif
+    }
     std::fprintf(stderr, "windscope-cli: unknown command '%s' (try --help)\n", command.c_str());
     return 2;
 }
