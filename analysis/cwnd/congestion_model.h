@@ -43,9 +43,11 @@ public:
     }
 };
 
-// "reno", "newreno", "cubic"; nullptr for an unknown name.
+// "reno", "newreno", "cubic", "westwood-plus", "veno"; nullptr for an unknown name.
 std::unique_ptr<CongestionModel> makeCongestionModel(std::string_view name);
-// The names makeCongestionModel() accepts, in the order inference tries them.
+// The models inference tries, in the order it tries them.
 const std::vector<std::string_view>& congestionModelNames();
+// Every name makeCongestionModel() accepts (the inference candidates first).
+const std::vector<std::string_view>& allCongestionModelNames();
 
 } // namespace windscope::analysis::cwnd

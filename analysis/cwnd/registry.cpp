@@ -4,6 +4,8 @@
 #include "cubic.h"
 #include "newreno.h"
 #include "reno.h"
+#include "veno.h"
+#include "westwood_plus.h"
 
 namespace windscope::analysis::cwnd {
 
@@ -27,11 +29,21 @@ constexpr Entry kModels[] = {
     {"cubic", construct<CubicModel>},
 };
 
+// Models the replay engine's sender runs but inference does not try: their signature
+// in a capture (bandwidth-set or 4/5 reductions) is not separated from the others yet.
+constexpr Entry kSenderOnlyModels[] = {
+    {"westwood-plus", construct<WestwoodPlusModel>},
+    {"veno", construct<VenoModel>},
+};
+
 } // namespace
 
 std::unique_ptr<CongestionModel> makeCongestionModel(std::string_view name)
 {
     for (const Entry& e : kModels)
+        if (e.name == name)
+            return e.make();
+    for (const Entry& e : kSenderOnlyModels)
         if (e.name == name)
             return e.make();
     return nullptr;
@@ -42,6 +54,17 @@ const std::vector<std::string_view>& congestionModelNames()
     static const std::vector<std::string_view> names = [] {
         std::vector<std::string_view> out;
         for (const Entry& e : kModels)
+            out.push_back(e.name);
+        return out;
+    }();
+    return names;
+}
+
+const std::vector<std::string_view>& allCongestionModelNames()
+{
+    static const std::vector<std::string_view> names = [] {
+        std::vector<std::string_view> out = congestionModelNames();
+        for (const Entry& e : kSenderOnlyModels)
             out.push_back(e.name);
         return out;
     }();

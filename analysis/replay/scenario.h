@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// A replay scenario: everything the simulator needs to re-run one TCP transfer over a
+// wired path and an 802.11 last hop (or an ad hoc chain). Plain data, written and read
+// as JSON (scenario_json.h) so a user can inspect, edit or write one by hand; presets
+// (presets.h) are scenarios for the published setups, derivation (derive_scenario.h)
+// builds one from a captured connection.
+//
+// Topology, data direction (the sender is the wired server, the receiver the station):
+//   sender -> bottleneck link (rate, drop-tail queue) -> wired one-way delay
+//          -> AP (node 0) -> 802.11 hop(s) -> station (node hops) -> receiver
+// ACKs take the reverse path. With the MAC model off the wireless hop is a delay line
+// that applies the outage timeline and random loss, as the lab's relay does.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace windscope::analysis::replay {
+
+enum class OutageKind : std::uint8_t { Scan, Handoff, PowerSave };
+// What the AP does with frames for an absent station:
+// - Drop: it does not know; it transmits them, retries unacknowledged and drops them
+//   at the retry limit (a handoff, an unannounced absence; the lab relay's "drop");
+// - Hold: it keeps them until the station is back (power save honoured, "hold");
+// - PsAnnounced: the station announced power save (802.11-2020 11.2.3): the AP keeps
+//   new frames, but those already handed to its radio are still sent to the absent
+//   station (the background-scan loss mechanism of paper 004).
+enum class OutageMode : std::uint8_t { Drop, Hold, PsAnnounced };
+
+const char* outageKindName(OutageKind kind);
+const char* outageModeName(OutageMode mode);
+bool parseOutageKind(const std::string& text, OutageKind& kind);
+bool parseOutageMode(const std::string& text, OutageMode& mode);
+
+struct Outage
+{
+    OutageKind kind = OutageKind::Scan;
+    OutageMode mode = OutageMode::Drop;
+    double startS = 0;
+    double durationS = 0;
+    double endS() const { return startS + durationS; }
+};
+
+// A periodic background scan, expanded into outages by Scenario::outages().
+struct PeriodicScan
+{
+    double intervalMs = 0;      // 0: no periodic scan
+    double dwellMs = 10;
+    double firstS = 1.0;
+    double untilS = 0;          // 0: until the end of the run
+    OutageMode mode = OutageMode::PsAnnounced;
+};
+
+struct PathParams
+{
+    double bottleneckMbps = 20;     // rate of the link in front of the wireless part
+    std::uint64_t queueBytes = 50000; // its drop-tail queue
+    double wiredDelayMs = 20;       // one-way, sender <-> AP
+    double wirelessDelayMs = 0;     // one-way, AP <-> station (propagation, driver)
+    double reverseDelayMs = -1;     // one-way delay of the ACK path; -1: same as forward
+    double jitterMs = 0;            // uniform extra delay per packet, FIFO kept
+    double lossFwd = 0;             // random loss TCP sees, data direction
+    double lossRev = 0;             // ... ACK direction
+};
+
+struct MacParams
+{
+    bool enabled = false;           // false: the wireless hop is a delay line
+    std::uint32_t hops = 1;         // 802.11 hops from the AP (node 0) to the receiver
+    double phyRateMbps = 12;        // data frames
+    double basicRateMbps = 6;       // control frames (ACK, Block Ack, RTS, CTS)
+    double preambleUs = 20;         // PLCP preamble + header (OFDM 20 us, DSSS long 192 us)
+    double slotUs = 9;
+    double sifsUs = 16;
+    std::uint32_t cwMin = 15, cwMax = 1023;
+    std::uint32_t retryLimit = 7;   // attempts after the first
+    std::uint32_t ampduMax = 1;     // MPDUs per A-MPDU; 1: no aggregation (normal ACKs)
+    bool rtsCts = false;
+    std::uint32_t macOverheadBytes = 36; // QoS data header + FCS + LLC/SNAP
+    std::uint32_t ipTcpHeaderBytes = 52; // IPv4 + TCP with timestamps
+    std::uint32_t apQueueFrames = 100;   // qdisc in front of the AP radio
+    std::uint32_t hwQueueFrames = 32;    // frames already handed to the radio
+    double frameErrorRate = 0;      // per MPDU attempt, hidden from TCP by retries
+};
+
+struct ReceiverParams
+{
+    std::uint64_t bufferBytes = 1u << 20;  // socket receive buffer (advertised window cap)
+    // Application: 0 reads everything at once (never the bottleneck). Otherwise each
+    // read takes at most appReadBytes and keeps the reader busy readFixedUs +
+    // k * readPerByteUs for k bytes read (the handheld of paper 000, lab scenario E).
+    std::uint64_t appReadBytes = 0;
+    double readFixedUs = 0;
+    double readPerByteUs = 0;
+    std::uint32_t delayedAckSegments = 2;  // RFC 5681 4.2: at least every second segment
+    double delayedAckMs = 40;
+};
+
+struct SenderParams
+{
+    std::string cc = "newreno";    // one of cwnd::allCongestionModelNames()
+    std::uint32_t mss = 1448;
+    std::uint32_t initialWindowSegments = 10; // RFC 6928
+    std::uint64_t maxWindowBytes = 0;  // send buffer / window clamp; 0: no limit
+    bool sack = true;
+    double minRtoMs = 200;             // Linux TCP_RTO_MIN
+    double initialRtoMs = 1000;        // RFC 6298 2.1
+    double maxRtoMs = 120000;          // Linux TCP_RTO_MAX
+    double paceMs = 0;                 // minimum gap between data segments (0: none)
+};
+
+struct Scenario
+{
+    std::string name;
+    std::string description;
+    std::uint64_t seed = 1;
+    double durationS = 20;             // stop time (the sender stops sending new data)
+    std::uint64_t bytes = 0;           // bytes to send; 0: send for durationS
+    PathParams path;
+    MacParams mac;
+    ReceiverParams receiver;
+    SenderParams sender;
+    std::vector<Outage> outageList;    // explicit windows (from a capture or by hand)
+    PeriodicScan periodicScan;         // plus a periodic scan pattern
+    std::vector<std::string> fixes;    // "name" or "name=value", applied in order
+
+    // The outage timeline: outageList plus the periodic scans, sorted by start; a scan
+    // overlapping another outage is left out.
+    std::vector<Outage> outages() const;
+    // Empty when the scenario can run, else what is wrong with it.
+    std::string validate() const;
+};
+
+} // namespace windscope::analysis::replay

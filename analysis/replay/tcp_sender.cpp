@@ -1,0 +1,403 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "tcp_sender.h"
+
+#include <algorithm>
+
+namespace windscope::analysis::replay {
+
+namespace {
+constexpr std::uint32_t kDupThresh = 3; // RFC 6675 DupThresh / RFC 5681 3.2
+constexpr std::int64_t kMs = 1'000'000;
+} // namespace
+
+TcpSender::TcpSender(EventQueue& queue, const SenderParams& params, std::uint64_t totalSegments,
+                     std::int64_t stopNs, std::uint64_t initialRwnd, std::unique_ptr<cwnd::CongestionModel> model,
+                     Output output)
+    : m_queue(queue), m_params(params), m_total(totalSegments), m_stopNs(stopNs), m_model(std::move(model)),
+      m_output(std::move(output)), m_rwnd(initialRwnd),
+      m_rtoNs(static_cast<std::int64_t>(params.initialRtoMs * kMs)),
+      m_rtoTimer(queue, [this] { onRtoTimer(); }), m_persistTimer(queue, [this] { onPersistTimer(); })
+{
+    m_state.mss = params.mss;
+    m_state.cwnd = static_cast<std::uint64_t>(params.initialWindowSegments) * params.mss;
+    m_model->init(m_state);
+}
+
+void TcpSender::start()
+{
+    trySend();
+}
+
+bool TcpSender::moreNewData() const
+{
+    if (m_total > 0 && m_nxt >= static_cast<std::int64_t>(m_total))
+        return false;
+    return m_total > 0 || m_queue.now() < m_stopNs;
+}
+
+void TcpSender::removeFromPipe(Segment& s)
+{
+    if (s.inPipe) {
+        s.inPipe = false;
+        --m_pipe;
+    }
+}
+
+void TcpSender::markLost(std::int64_t index)
+{
+    Segment& s = m_segments[static_cast<std::size_t>(index)];
+    if (s.sacked || s.lost)
+        return;
+    s.lost = true;
+    removeFromPipe(s);
+    m_retxScan = std::min(m_retxScan, index);
+}
+
+void TcpSender::setCaState(cwnd::CaState state)
+{
+    if (m_state.state == state)
+        return;
+    m_model->congestionStateSet(m_state, state);
+    m_state.state = state;
+}
+
+void TcpSender::transmit(std::int64_t index, bool retransmission)
+{
+    if (static_cast<std::size_t>(index) >= m_segments.size())
+        m_segments.resize(static_cast<std::size_t>(index) + 1);
+    Segment& s = m_segments[static_cast<std::size_t>(index)];
+    const std::int64_t now = m_queue.now();
+    s.lastSentNs = now;
+    s.lost = false;
+    if (!s.inPipe) {
+        s.inPipe = true;
+        ++m_pipe;
+    }
+    if (retransmission) {
+        s.retransmitted = true;
+        ++m_counters.retransmissions;
+    }
+    ++m_counters.dataSegments;
+    Packet p;
+    p.kind = Packet::Kind::Data;
+    p.segment = index;
+    p.length = m_state.mss;
+    p.retransmission = retransmission;
+    p.sentNs = now;
+    p.id = ++m_packetIds;
+    if (m_params.paceMs > 0)
+        m_nextSendNs = now + static_cast<std::int64_t>(m_params.paceMs * kMs);
+    if (!m_rtoTimer.armed())
+        armRto();
+    m_samples.push_back({now, m_state.cwnd, m_state.ssthresh, static_cast<std::uint64_t>(m_pipe) * m_state.mss,
+                         m_rwnd, m_state.state});
+    m_output(p);
+}
+
+void TcpSender::sendProbe()
+{
+    // Linux tcp_xmit_probe_skb(): an empty segment with sequence SND.UNA - 1 that the
+    // receiver must answer with its current window.
+    Packet p;
+    p.kind = Packet::Kind::Probe;
+    p.segment = m_una;
+    p.sentNs = m_queue.now();
+    p.id = ++m_packetIds;
+    ++m_counters.zeroWindowProbes;
+    m_output(p);
+}
+
+void TcpSender::trySend()
+{
+    if (m_done)
+        return;
+    const std::int64_t now = m_queue.now();
+    while (true) {
+        if (m_params.paceMs > 0 && now < m_nextSendNs) {
+            if (!m_sendScheduled) {
+                m_sendScheduled = true;
+                m_queue.at(m_nextSendNs, [this] {
+                    m_sendScheduled = false;
+                    trySend();
+                });
+            }
+            return;
+        }
+        const std::uint64_t allowance = m_state.cwnd + static_cast<std::uint64_t>(m_dupCredit) * m_state.mss;
+        const bool pipeRoom = static_cast<std::uint64_t>(m_pipe + 1) * m_state.mss <= allowance;
+        // Retransmissions first (RFC 6675 NextSeg() rule 1; go-back-N after an RTO).
+        if (m_state.state == cwnd::CaState::Recovery || m_state.state == cwnd::CaState::Loss) {
+            while (m_retxScan < m_nxt && !m_segments[static_cast<std::size_t>(m_retxScan)].lost)
+                ++m_retxScan;
+            if (m_retxScan < m_nxt) {
+                if (!pipeRoom) {
+                    m_state.cwndLimited = true;
+                    return;
+                }
+                transmit(m_retxScan, true);
+                continue;
+            }
+        }
+        if (!moreNewData())
+            return;
+        const std::uint64_t outstandingAfter = static_cast<std::uint64_t>(m_nxt - m_una + 1) * m_state.mss;
+        if (outstandingAfter > m_rwnd) {
+            // Receiver-limited. With nothing in flight a zero window needs the persist
+            // timer (RFC 9293 3.8.6.1), or the transfer would wait forever for an update.
+            if (m_nxt == m_una && !m_persistTimer.armed())
+                m_persistTimer.arm(std::min<std::int64_t>(m_rtoNs << m_backoff,
+                                                          static_cast<std::int64_t>(m_params.maxRtoMs * kMs)));
+            m_state.cwndLimited = false;
+            return;
+        }
+        if (m_params.maxWindowBytes > 0 && outstandingAfter > m_params.maxWindowBytes) {
+            m_state.cwndLimited = false;
+            return;
+        }
+        if (!pipeRoom) {
+            m_state.cwndLimited = true;
+            return;
+        }
+        transmit(m_nxt, false);
+        ++m_nxt;
+    }
+}
+
+void TcpSender::armRto()
+{
+    const std::int64_t rto =
+        std::min<std::int64_t>(m_rtoNs << std::min<std::uint32_t>(m_backoff, 20),
+                               static_cast<std::int64_t>(m_params.maxRtoMs * kMs));
+    m_rtoTimer.arm(rto);
+}
+
+void TcpSender::rttSample(std::int64_t rttNs)
+{
+    if (rttNs <= 0)
+        return;
+    // RFC 6298 2.2 / 2.3.
+    if (m_srttNs < 0) {
+        m_srttNs = rttNs;
+        m_rttvarNs = rttNs / 2;
+    } else {
+        const std::int64_t err = m_srttNs > rttNs ? m_srttNs - rttNs : rttNs - m_srttNs;
+        m_rttvarNs = (3 * m_rttvarNs + err) / 4;
+        m_srttNs = (7 * m_srttNs + rttNs) / 8;
+    }
+    // Linux __tcp_set_rto(): srtt + rttvar where rttvar is at least tcp_rto_min, i.e.
+    // srtt + max(4 * mdev, rto_min); RFC 6298 2.4's max(1 s, ...) floor is Linux's 200 ms.
+    const auto minRto = static_cast<std::int64_t>(m_params.minRtoMs * kMs);
+    m_rtoNs = std::min<std::int64_t>(m_srttNs + std::max(4 * m_rttvarNs, minRto),
+                                     static_cast<std::int64_t>(m_params.maxRtoMs * kMs));
+    if (m_state.minRttNs < 0 || rttNs < m_state.minRttNs)
+        m_state.minRttNs = rttNs;
+}
+
+void TcpSender::enterRecovery()
+{
+    // RFC 6675 5 / RFC 5681 3.2 step 2: ssthresh from the model, the window cut to it
+    // (Linux reaches it through PRR within the recovery; the flight drains to it here).
+    m_state.priorCwnd = m_state.cwnd;
+    m_state.priorSsthresh = m_state.ssthresh;
+    m_state.ssthresh = m_model->ssthresh(m_state, flightBytes());
+    setCaState(cwnd::CaState::Recovery);
+    m_state.cwnd = m_state.ssthresh;
+    m_state.recoveryPoint = m_nxt;
+    ++m_counters.fastRecoveries;
+}
+
+void TcpSender::onAck(const Packet& ack)
+{
+    if (m_done)
+        return;
+    const std::int64_t now = m_queue.now();
+    m_state.nowNs = now;
+    const std::uint64_t previousRwnd = m_rwnd;
+    m_rwnd = ack.windowBytes;
+    if (m_rwnd > 0 && m_persistTimer.armed()) {
+        m_persistTimer.cancel();
+        m_backoff = 0;
+    }
+    std::int64_t ackSeg = std::min(ack.ackSegment, m_nxt);
+    std::uint32_t delivered = 0;
+    bool newLoss = false;
+
+    // SACK blocks (RFC 2018): segments the receiver holds leave the pipe.
+    if (m_params.sack) {
+        for (std::uint8_t b = 0; b < ack.sackCount; ++b) {
+            const std::int64_t from = std::max(ack.sack[b].start, std::max(m_una, ackSeg));
+            const std::int64_t to = std::min(ack.sack[b].end, m_nxt);
+            for (std::int64_t i = from; i < to; ++i) {
+                Segment& s = m_segments[static_cast<std::size_t>(i)];
+                if (s.sacked)
+                    continue;
+                s.sacked = true;
+                s.lost = false;
+                removeFromPipe(s);
+                ++delivered;
+            }
+            if (to > from)
+                m_highSack = std::max(m_highSack, to - 1);
+        }
+    }
+
+    if (ackSeg > m_una) {
+        std::int64_t rtt = -1;
+        const Segment& newest = m_segments[static_cast<std::size_t>(ackSeg - 1)];
+        // Karn's rule unless the ACK echoes a timestamp (RFC 7323 4.1).
+        if (ack.echoNs >= 0)
+            rtt = now - ack.echoNs;
+        else if (!newest.retransmitted)
+            rtt = now - newest.lastSentNs;
+        for (std::int64_t i = m_una; i < ackSeg; ++i) {
+            Segment& s = m_segments[static_cast<std::size_t>(i)];
+            if (!s.sacked)
+                ++delivered;
+            removeFromPipe(s);
+        }
+        m_una = ackSeg;
+        m_lossScan = std::max(m_lossScan, m_una);
+        m_retxScan = std::max(m_retxScan, m_una);
+        m_dupAcks = 0;
+        m_dupCredit = 0;
+        m_backoff = 0;
+        rttSample(rtt);
+        if (m_una < m_nxt)
+            armRto();
+        else
+            m_rtoTimer.cancel();
+        const bool recovering =
+            m_state.state == cwnd::CaState::Recovery || m_state.state == cwnd::CaState::Loss;
+        if (recovering && m_una >= m_state.recoveryPoint) {
+            setCaState(cwnd::CaState::Open);
+        } else if (m_state.state == cwnd::CaState::Recovery && !m_params.sack) {
+            // RFC 6582 3.2 step 5: a partial ACK; the next hole is lost too.
+            markLost(m_una);
+        }
+        const cwnd::AckEvent event{.nowNs = now,
+                                   .ackedSegments = std::max<std::uint32_t>(delivered, 1),
+                                   .ackedBytes = static_cast<std::uint64_t>(std::max<std::uint32_t>(delivered, 1)) *
+                                                 m_state.mss,
+                                   .rttNs = rtt};
+        m_state.sndUna = m_una * m_state.mss;
+        m_state.sndNxt = m_nxt * m_state.mss;
+        m_state.pipeBytes = static_cast<std::uint64_t>(m_pipe) * m_state.mss;
+        m_model->pktsAcked(m_state, event);
+        if (m_state.state != cwnd::CaState::Recovery)
+            m_model->increaseWindow(m_state, event);
+        if (m_una >= m_nxt && !moreNewData()) {
+            m_done = true;
+            m_doneNs = now;
+            m_rtoTimer.cancel();
+            m_persistTimer.cancel();
+            return;
+        }
+    } else if (ackSeg == m_una && m_una < m_nxt && ack.kind == Packet::Kind::Ack && !ack.injected &&
+               ack.windowBytes == previousRwnd) {
+        // RFC 5681 2: a duplicate ACK (same ack, same window, data outstanding).
+        ++m_dupAcks;
+        if (!m_params.sack) {
+            if (m_state.state == cwnd::CaState::Recovery)
+                ++m_dupCredit;
+            else if (m_dupAcks == kDupThresh) {
+                markLost(m_una);
+                newLoss = true;
+            }
+        }
+    }
+
+    // RFC 6675 IsLost(): DupThresh SACKed segments above a hole make it lost.
+    if (m_params.sack && m_highSack >= 0) {
+        for (std::int64_t i = std::max(m_lossScan, m_una); i + static_cast<std::int64_t>(kDupThresh) <= m_highSack;
+             ++i) {
+            const Segment& s = m_segments[static_cast<std::size_t>(i)];
+            if (!s.sacked && !s.lost && !s.retransmitted) {
+                markLost(i);
+                newLoss = true;
+            } else if (!s.sacked && !s.lost && s.retransmitted && now - s.lastSentNs > m_srttNs + m_rttvarNs * 4 &&
+                       m_srttNs > 0) {
+                // A retransmission not SACKed an RTT later while later data is: lost
+                // again (Linux RACK's reordering window, much simplified).
+                markLost(i);
+                newLoss = true;
+            }
+            m_lossScan = i + 1;
+        }
+    }
+    if (newLoss && (m_state.state == cwnd::CaState::Open || m_state.state == cwnd::CaState::Disorder))
+        enterRecovery();
+    trySend();
+}
+
+void TcpSender::onRtoTimer()
+{
+    if (m_done || m_una >= m_nxt)
+        return;
+    m_state.nowNs = m_queue.now();
+    if (m_rwnd == 0) {
+        // Linux tcp_retransmit_timer(): "Receiver dastardly shrinks window. Our
+        // retransmits become zero probes" -- the head is resent, the timer backs off,
+        // and tcp_enter_loss() is not called: cwnd and ssthresh survive. This is what
+        // the AP zero-window ACK of paper 001 relies on.
+        ++m_counters.zeroWindowProbes;
+        ++m_backoff;
+        Packet p;
+        p.kind = Packet::Kind::Data;
+        p.segment = m_una;
+        p.length = m_state.mss;
+        p.retransmission = true;
+        p.sentNs = m_queue.now();
+        p.id = ++m_packetIds;
+        ++m_counters.retransmissions;
+        ++m_counters.dataSegments;
+        m_segments[static_cast<std::size_t>(m_una)].retransmitted = true;
+        m_output(p);
+        armRto();
+        return;
+    }
+    // RFC 6298 5.4-5.7 and RFC 5681 (4): retransmit the head, back off, ssthresh from
+    // the model, cwnd to one segment (Linux tcp_enter_loss()); everything outstanding
+    // and not SACKed is marked lost and resent go-back-N as the window reopens.
+    ++m_counters.rtoTimeouts;
+    if (m_state.state != cwnd::CaState::Loss) {
+        m_state.priorCwnd = m_state.cwnd;
+        m_state.priorSsthresh = m_state.ssthresh;
+        m_state.ssthresh = m_model->ssthresh(m_state, flightBytes());
+    }
+    setCaState(cwnd::CaState::Loss);
+    m_state.cwnd = m_state.mss;
+    m_state.cwndCount = 0;
+    m_state.recoveryPoint = m_nxt;
+    for (std::int64_t i = m_una; i < m_nxt; ++i) {
+        Segment& s = m_segments[static_cast<std::size_t>(i)];
+        if (!s.sacked) {
+            s.lost = true;
+            s.retransmitted = false; // the next send is a fresh loss-recovery round
+            removeFromPipe(s);
+        }
+    }
+    m_retxScan = m_una;
+    m_dupAcks = 0;
+    m_dupCredit = 0;
+    ++m_backoff;
+    armRto();
+    trySend();
+    if (!m_rtoTimer.armed())
+        armRto();
+}
+
+void TcpSender::onPersistTimer()
+{
+    if (m_done)
+        return;
+    if (m_rwnd > 0) {
+        trySend();
+        return;
+    }
+    sendProbe();
+    ++m_backoff;
+    m_persistTimer.arm(std::min<std::int64_t>(m_rtoNs << std::min<std::uint32_t>(m_backoff, 20),
+                                              static_cast<std::int64_t>(m_params.maxRtoMs * kMs)));
+}
+
+} // namespace windscope::analysis::replay

@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// A replay run as the analysis sees captures: the sender-side trace turned into
+// dissect::CaptureTables TCP rows (handshake with MSS, window scale, SACK-permitted and
+// timestamps; data, probes and ACKs with SACK blocks), so analyzeTcp() and everything
+// built on it (statistics, classifications, plots, exports) works on a replay run as
+// on a capture.
+
+#include "dissectors/capture_tables.h"
+#include "simulator.h"
+
+namespace windscope::analysis::replay {
+
+// Addresses of the simulated endpoints (documentation prefix, RFC 5737).
+inline constexpr const char* kSimSenderAddress = "192.0.2.1";
+inline constexpr const char* kSimReceiverAddress = "192.0.2.2";
+inline constexpr std::uint16_t kSimSenderPort = 5001, kSimReceiverPort = 49152;
+
+// firstEpochNs: absolute time of the first row (the SYN); 0 gives 1970.
+dissect::CaptureTables traceToTables(const SimResult& run, std::int64_t firstEpochNs = 0);
+
+} // namespace windscope::analysis::replay
