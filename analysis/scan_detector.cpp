@@ -52,8 +52,8 @@ class AbsencePass
 {
 public:
     AbsencePass(const DetectorContext& context, std::vector<WlanEvent>& events,
-                std::vector<StationMacStats>& macStats)
-        : m_context(context), m_events(events), m_macStats(macStats),
+                std::vector<WlanEvent>& shortRuns, std::vector<StationMacStats>& macStats)
+        : m_context(context), m_events(events), m_shortRuns(shortRuns), m_macStats(macStats),
           m_doze(context.inventory.stations.size()), m_absence(context.inventory.stations.size()),
           m_mac(context.inventory.stations.size())
     {
@@ -75,6 +75,7 @@ private:
 
     const DetectorContext& m_context;
     std::vector<WlanEvent>& m_events;
+    std::vector<WlanEvent>& m_shortRuns;
     std::vector<StationMacStats>& m_macStats;
     std::vector<DozeState> m_doze;
     std::vector<AbsenceState> m_absence;
@@ -171,13 +172,17 @@ void AbsencePass::closeAbsence(std::size_t station, std::int64_t endNs, bool ope
     e.openEnded = openEnded;
     const std::int64_t length = e.endNs - e.startNs;
     const WlanEventOptions& o = m_context.options;
-    if (a.retries < o.minRetries || length < o.minAbsenceNs)
+    e.kind = WlanEventKind::Scan;
+    if (a.retries < o.minRetries || length < o.minAbsenceNs) {
+        // Alone, as likely a collision as an absence; kept in case it falls on the
+        // station's scan period (see admitPeriodicShortRuns).
+        m_shortRuns.push_back(std::move(e));
         return;
+    }
     if (length > o.maxAbsenceNs) {
         ++m_longAbsences;
         return;
     }
-    e.kind = WlanEventKind::Scan;
     m_events.push_back(std::move(e));
 }
 
@@ -366,9 +371,10 @@ void addEvidence(WlanEvent& event, std::uint64_t frame)
 }
 
 void detectAbsences(const DetectorContext& context, std::vector<WlanEvent>& events,
-                    std::vector<StationMacStats>& macStats, std::vector<std::string>& notes)
+                    std::vector<WlanEvent>& shortRuns, std::vector<StationMacStats>& macStats,
+                    std::vector<std::string>& notes)
 {
-    AbsencePass pass(context, events, macStats);
+    AbsencePass pass(context, events, shortRuns, macStats);
     pass.run();
     if (pass.longAbsences())
         notes.push_back(std::to_string(pass.longAbsences()) +

@@ -20,8 +20,10 @@ void addEvidence(WlanEvent& event, std::uint64_t frame);
 
 // scan_detector.cpp: announced absences (PM bit; scans and power save) and unannounced
 // ones (retry chains to a silent station); MAC statistics ride along the same pass.
+// Retry runs too short to be told from a collision on their own go to shortRuns.
 void detectAbsences(const DetectorContext& context, std::vector<WlanEvent>& events,
-                    std::vector<StationMacStats>& macStats, std::vector<std::string>& notes);
+                    std::vector<WlanEvent>& shortRuns, std::vector<StationMacStats>& macStats,
+                    std::vector<std::string>& notes);
 
 // handoff_detector.cpp
 void detectHandoffs(const DetectorContext& context, std::vector<WlanEvent>& events,

@@ -111,6 +111,75 @@ std::vector<ScanPattern> scanPatterns(const std::vector<WlanEvent>& events)
     return patterns;
 }
 
+// A short run of unacknowledged retries is as likely a collision as an absence, unless
+// the station scans periodically and the run ends on that period: then it is a scan
+// during which the AP had little to send. The phase is taken from the ends of the
+// nearest scans found on their own evidence, so a pattern that drifts or stops admits
+// nothing.
+std::size_t admitPeriodicShortRuns(const std::vector<ScanPattern>& patterns,
+                                   std::vector<WlanEvent>& events,
+                                   std::vector<WlanEvent>& shortRuns,
+                                   const WlanEventOptions& options)
+{
+    std::size_t admitted = 0;
+    for (const ScanPattern& p : patterns) {
+        if (!p.periodic || p.intervalMs <= 0)
+            continue;
+        const double intervalNs = p.intervalMs * 1e6;
+        std::vector<std::int64_t> ends;
+        for (const WlanEvent& e : events)
+            if (e.kind == WlanEventKind::Scan && e.station == p.station)
+                ends.push_back(e.endNs);
+        std::sort(ends.begin(), ends.end());
+        // Offset of t from the grid the nearby scan ends lie on: the median over up to
+        // kNeighbours of them on each side, each offset folded into half an interval,
+        // so one late end (an acknowledgement delayed by backoff) does not move it.
+        constexpr std::ptrdiff_t kNeighbours = 4;
+        const auto onPeriod = [&](std::int64_t t) {
+            const auto at = std::lower_bound(ends.begin(), ends.end(), t) - ends.begin();
+            const std::ptrdiff_t first = std::max<std::ptrdiff_t>(0, at - kNeighbours);
+            const std::ptrdiff_t last = std::min<std::ptrdiff_t>(std::ssize(ends), at + kNeighbours);
+            std::vector<double> offsets;
+            double nearestPeriods = 1e18;
+            for (std::ptrdiff_t i = first; i < last; ++i) {
+                const double periods = static_cast<double>(t - ends[static_cast<std::size_t>(i)]) / intervalNs;
+                nearestPeriods = std::min(nearestPeriods, std::fabs(periods));
+                offsets.push_back((periods - std::round(periods)) * intervalNs);
+            }
+            if (offsets.size() < 3 || nearestPeriods < 0.5 ||
+                nearestPeriods > static_cast<double>(options.maxPeriodsAway) + 0.5)
+                return false;
+            return std::fabs(median(offsets)) <= static_cast<double>(options.periodicEndToleranceNs);
+        };
+        std::vector<WlanEvent> admittedRuns;
+        for (WlanEvent& run : shortRuns) {
+            if (run.station != p.station || !onPeriod(run.endNs))
+                continue;
+            const bool explained = std::any_of(events.begin(), events.end(), [&](const WlanEvent& e) {
+                return overlaps(e, run);
+            });
+            if (explained)
+                continue;
+            // Runs split by a frame the station squeezed in are one absence.
+            if (!admittedRuns.empty() && overlaps(admittedRuns.back(), run)) {
+                WlanEvent& into = admittedRuns.back();
+                into.endNs = std::max(into.endNs, run.endNs);
+                into.retriesToStation += run.retriesToStation;
+                into.framesToStation += run.framesToStation;
+                for (std::uint64_t f : run.evidenceFrames)
+                    detail::addEvidence(into, f);
+                continue;
+            }
+            run.basis = "retry-absence-periodic";
+            admittedRuns.push_back(std::move(run));
+        }
+        admitted += admittedRuns.size();
+        for (WlanEvent& run : admittedRuns)
+            events.push_back(std::move(run));
+    }
+    return admitted;
+}
+
 } // namespace
 
 WlanEvents detectWlanEvents(const dissect::CaptureTables& tables, const WlanInventory& inventory,
@@ -118,15 +187,23 @@ WlanEvents detectWlanEvents(const dissect::CaptureTables& tables, const WlanInve
 {
     WlanEvents result;
     const detail::DetectorContext context{tables, inventory, tcp, options};
-    detail::detectAbsences(context, result.events, result.macStats, result.notes);
+    std::vector<WlanEvent> shortRuns;
+    detail::detectAbsences(context, result.events, shortRuns, result.macStats, result.notes);
     detail::detectHandoffs(context, result.events, result.notes);
     foldAbsences(result.events);
     detail::inferOutages(context, result.events, result.notes);
-    std::stable_sort(result.events.begin(), result.events.end(),
-                     [](const WlanEvent& a, const WlanEvent& b) { return a.startNs < b.startNs; });
+    const auto byStart = [](const WlanEvent& a, const WlanEvent& b) { return a.startNs < b.startNs; };
+    std::stable_sort(result.events.begin(), result.events.end(), byStart);
+    result.scanPatterns = scanPatterns(result.events);
+    if (const std::size_t n = admitPeriodicShortRuns(result.scanPatterns, result.events, shortRuns, options)) {
+        std::stable_sort(result.events.begin(), result.events.end(), byStart);
+        result.scanPatterns = scanPatterns(result.events);
+        result.notes.push_back(std::to_string(n) + " short run(s) of unacknowledged retries (fewer than " +
+                               std::to_string(options.minRetries) +
+                               " retries) counted as scans because they fall on the station's scan period");
+    }
     for (std::size_t i = 0; i < result.events.size(); ++i)
         result.events[i].id = i;
-    result.scanPatterns = scanPatterns(result.events);
     if (tables.wlan.size() && inventory.stations.empty())
         result.notes.push_back("no station could be identified (no infrastructure data or "
                                "association frames): scans, power save and handoffs could not "

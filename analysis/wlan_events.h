@@ -45,7 +45,8 @@ struct WlanEvent
     // trail the (re)association that ends the outage by a TCP backoff; -1 = none seen.
     std::int64_t resumedNs = -1;
     // How the event was found: "pm-null" (power-management announcement), "retry-absence"
-    // (unacknowledged retries to the station), "reassociation", "association",
+    // (unacknowledged retries to the station), "retry-absence-periodic" (a short run of
+    // them on the station's scan period), "reassociation", "association",
     // "bssid-change" (traffic only), "tcp-ack-gap".
     const char* basis = "";
     bool openEnded = false;                // the capture ended before the event did
@@ -104,6 +105,14 @@ struct WlanEventOptions
     std::int64_t minAbsenceNs = 2'000'000;
     std::uint32_t minRetries = 3;
     std::int64_t maxAbsenceNs = 500'000'000;
+    // A shorter run (at least one unacknowledged attempt) is a scan when the station's
+    // scans are periodic and the run ends within periodicEndToleranceNs of a whole
+    // number of intervals (at most maxPeriodsAway) from the end of a scan found on its
+    // own: a scan ends on the station's dwell timer, a collision's recovery does not.
+    // On the lab's ns-3 200 ms scan run, 2 ms admits 8 short scans and none of the 48
+    // single retries that were collisions; 3 ms admits 2 collisions.
+    std::int64_t periodicEndToleranceNs = 2'000'000;
+    std::uint32_t maxPeriodsAway = 5;
     // A (re)association this close to a change of BSSID belongs to that handoff.
     std::int64_t associationWindowNs = 3'000'000'000;
     // TCP-only outages: ACK silence at least max(minOutageNs, outageRttFactor * RTT).

@@ -248,11 +248,18 @@ TEST(LabEvents, Ns3ScanFromUnacknowledgedRetries)
             visible.push_back(t);
     const Score onAir = score(*a, visible, {WlanEventKind::Scan});
     print("ns3/A-scan-T200 (AP sent meanwhile)", onAir);
-    // Measured levels (below the 95% recall target: the AP had nothing to send during
-    // some absences, and short runs of retries are not told from collisions).
-    EXPECT_GE(all.precision(), 0.98);
-    EXPECT_GE(all.recall(), 0.86);
-    EXPECT_GE(onAir.recall(), 0.90);
+    // Measured 0.975 / 0.951, and recall 1.0 over the absences that left frames on
+    // air: the four misses are absences during which the AP sent the station nothing.
+    // Eight absences shorter than 3 ms left a single unacknowledged attempt, admitted
+    // only because they end on the scan period.
+    EXPECT_GE(all.precision(), 0.95);
+    EXPECT_GE(all.recall(), 0.95);
+    EXPECT_GE(onAir.recall(), 0.98);
+    std::size_t periodicOnly = 0;
+    for (const WlanEvent& e : a->events.events)
+        periodicOnly += std::string_view(e.basis) == "retry-absence-periodic";
+    EXPECT_GE(periodicOnly, 6u);
+    EXPECT_LE(periodicOnly, 10u);
     EXPECT_EQ(all.boundariesWrong, 0u);
     ASSERT_EQ(a->events.scanPatterns.size(), 1u);
     EXPECT_TRUE(a->events.scanPatterns[0].periodic);
