@@ -78,6 +78,11 @@ struct MacParams
     std::uint32_t retryLimit = 7;   // attempts after the first
     std::uint32_t ampduMax = 1;     // MPDUs per A-MPDU; 1: no aggregation (normal ACKs)
     bool rtsCts = false;
+    // Ad hoc string geometry in hops: a node defers to transmitters and receivers within
+    // senseHops (carrier sense, NAV); a transmitter within interferenceHops of a receiver
+    // that the sender cannot sense corrupts the reception (hidden terminal).
+    std::uint32_t senseHops = 1;
+    std::uint32_t interferenceHops = 1;
     std::uint32_t macOverheadBytes = 36; // QoS data header + FCS + LLC/SNAP
     std::uint32_t ipTcpHeaderBytes = 52; // IPv4 + TCP with timestamps
     std::uint32_t apQueueFrames = 100;   // qdisc in front of the AP radio
@@ -94,6 +99,11 @@ struct ReceiverParams
     std::uint64_t appReadBytes = 0;
     double readFixedUs = 0;
     double readPerByteUs = 0;
+    // A slow host's receive path (paper 000's PDA): arriving segments wait in a driver
+    // ring of rxRingPackets (0: no CPU model) and each takes rxPerPacketUs of CPU, which
+    // also stalls the reader; a full ring drops what arrives.
+    std::uint32_t rxRingPackets = 0;
+    double rxPerPacketUs = 0;
     std::uint32_t delayedAckSegments = 2;  // RFC 5681 4.2: at least every second segment
     double delayedAckMs = 40;
 };

@@ -46,6 +46,8 @@ void visitScenario(V& v, S& s)
         v.field("retry_limit", s.mac.retryLimit);
         v.field("ampdu_max", s.mac.ampduMax);
         v.field("rts_cts", s.mac.rtsCts);
+        v.field("sense_hops", s.mac.senseHops);
+        v.field("interference_hops", s.mac.interferenceHops);
         v.field("mac_overhead_bytes", s.mac.macOverheadBytes);
         v.field("ip_tcp_header_bytes", s.mac.ipTcpHeaderBytes);
         v.field("ap_queue_frames", s.mac.apQueueFrames);
@@ -57,6 +59,8 @@ void visitScenario(V& v, S& s)
         v.field("app_read_bytes", s.receiver.appReadBytes);
         v.field("read_fixed_us", s.receiver.readFixedUs);
         v.field("read_per_byte_us", s.receiver.readPerByteUs);
+        v.field("rx_ring_packets", s.receiver.rxRingPackets);
+        v.field("rx_per_packet_us", s.receiver.rxPerPacketUs);
         v.field("delayed_ack_segments", s.receiver.delayedAckSegments);
         v.field("delayed_ack_ms", s.receiver.delayedAckMs);
     });

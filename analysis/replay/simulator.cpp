@@ -234,7 +234,7 @@ private:
                     a->wirelessDrop(p, false, *this);
             return;
         }
-        m_radioFwd.push([this, p] { m_receiver->onPacket(p); });
+        m_radioFwd.push([this, p] { m_receiver->arrive(p); });
     }
 
     void fromReceiver(const Packet& a)

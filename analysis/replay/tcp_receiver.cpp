@@ -64,6 +64,28 @@ void TcpReceiver::sendAck(bool windowUpdate)
     m_output(a);
 }
 
+void TcpReceiver::arrive(const Packet& p)
+{
+    if (m_params.rxRingPackets == 0 || p.kind != Packet::Kind::Data) {
+        onPacket(p);
+        return;
+    }
+    if (m_ringQueued >= m_params.rxRingPackets) {
+        ++m_counters.ringDrops;
+        return;
+    }
+    ++m_ringQueued;
+    const std::int64_t cost = static_cast<std::int64_t>(m_params.rxPerPacketUs * 1000);
+    m_cpuFreeNs = std::max(m_cpuFreeNs, m_queue.now()) + cost;
+    // Interrupt and protocol work preempt the reader: its read ends later.
+    if (m_readerBusy)
+        m_readDoneNs += cost;
+    m_queue.at(m_cpuFreeNs, [this, p] {
+        --m_ringQueued;
+        onPacket(p);
+    });
+}
+
 void TcpReceiver::onPacket(const Packet& p)
 {
     if (p.kind == Packet::Kind::Probe) {
@@ -179,11 +201,20 @@ void TcpReceiver::read()
     m_readerBusy = true;
     const auto busyNs =
         static_cast<std::int64_t>((m_params.readFixedUs + static_cast<double>(k) * m_params.readPerByteUs) * 1000);
-    m_queue.after(std::max<std::int64_t>(busyNs, 1), [this] {
-        m_readerBusy = false;
-        if (m_unread > 0)
-            read();
-    });
+    m_readDoneNs = m_queue.now() + std::max<std::int64_t>(busyNs, 1);
+    m_queue.at(m_readDoneNs, [this] { readerWake(); });
+}
+
+void TcpReceiver::readerWake()
+{
+    if (m_queue.now() < m_readDoneNs) {
+        // Receive processing stretched the read: wake again at its new end.
+        m_queue.at(m_readDoneNs, [this] { readerWake(); });
+        return;
+    }
+    m_readerBusy = false;
+    if (m_unread > 0)
+        read();
 }
 
 void TcpReceiver::freeze(bool frozen)

@@ -23,6 +23,7 @@ namespace windscope::analysis::replay {
 struct ReceiverCounters
 {
     std::uint64_t acks = 0, windowUpdates = 0, zeroWindows = 0, droppedOutOfWindow = 0, duplicates = 0;
+    std::uint64_t ringDrops = 0;
     std::uint64_t bytesRead = 0;
     std::int64_t lastReadNs = 0;
 };
@@ -33,6 +34,8 @@ public:
     using Output = std::function<void(const Packet&)>;
     TcpReceiver(EventQueue& queue, const ReceiverParams& params, std::uint32_t mss, Output output);
 
+    // A packet from the network: through the host's receive ring when one is modelled.
+    void arrive(const Packet& p);
     void onPacket(const Packet& p);
     // Freeze-TCP: advertise a zero window now and until unfrozen; unfreezing sends
     // three copies of the window-opening ACK (the TR-ACKs of Freeze-TCP).
@@ -46,6 +49,7 @@ private:
     void sendAck(bool windowUpdate = false);
     void scheduleRead();
     void read();
+    void readerWake();
     std::uint64_t freeSpace() const;
 
     EventQueue& m_queue;
@@ -62,6 +66,9 @@ private:
     std::uint64_t m_rightEdge = 0;               // bytes: rcv_nxt + window last advertised
     bool m_frozen = false;
     bool m_readerBusy = false;
+    std::uint32_t m_ringQueued = 0;
+    std::int64_t m_cpuFreeNs = 0;      // receive-path processing booked until then
+    std::int64_t m_readDoneNs = 0;     // the reader's current read ends then
     std::uint64_t m_ids = 0;
     Timer m_delAck;
     ReceiverCounters m_counters;

@@ -208,11 +208,11 @@ void WifiChain::attempt(std::uint32_t node, std::uint64_t token)
             t.failed = tx.failed = true;
             ++m_counters.collisions;
         }
-        if (!hears(node, t.from) && hears(t.from, to) && !tx.failed) {
+        if (!hears(node, t.from) && disturbs(t.from, to) && !tx.failed) {
             tx.failed = true; // hidden terminal next to our receiver
             ++m_counters.hiddenFailures;
         }
-        if (!m_params.rtsCts && !hears(node, t.from) && hears(node, t.to) && !t.failed) {
+        if (!m_params.rtsCts && !hears(node, t.from) && disturbs(node, t.to) && !t.failed) {
             t.failed = true; // we are the hidden terminal for that one
             ++m_counters.hiddenFailures;
         }

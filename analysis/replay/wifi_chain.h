@@ -91,7 +91,9 @@ private:
                 const std::vector<bool>& mpduOk);
     bool eligible(std::uint32_t node, const Frame& f) const;
     std::uint32_t receiverOf(std::uint32_t node, const Frame& f) const { return f.downlink ? node + 1 : node - 1; }
-    bool hears(std::uint32_t a, std::uint32_t b) const { return (a > b ? a - b : b - a) <= 1; }
+    static std::uint32_t distance(std::uint32_t a, std::uint32_t b) { return a > b ? a - b : b - a; }
+    bool hears(std::uint32_t a, std::uint32_t b) const { return distance(a, b) <= m_params.senseHops; }
+    bool disturbs(std::uint32_t a, std::uint32_t b) const { return distance(a, b) <= m_params.interferenceHops; }
     std::int64_t busyUntil(std::uint32_t node) const;
     std::uint32_t wireBytes(const Packet& p) const;
 

@@ -3,6 +3,7 @@
 // data segment of its sender (CLI contract in DESIGN.md). Where the capture cannot
 // support an estimate the rows say not_followed and stderr says why.
 #include "cli_cwnd.h"
+#include "cli_flow.h"
 
 #include "analysis/cwnd/congestion_model.h"
 #include "analysis/cwnd/cwnd_inference.h"
@@ -20,40 +21,6 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: windscope-cli cwnd FILE --flow ID|ADDR:PORT-ADDR:PORT [--csv | --json] [--model NAME]\n";
-
-// --flow: a connection id from analyze, or "ADDR:PORT-ADDR:PORT" naming the data
-// sender first. Returns false when nothing matches.
-bool resolveFlow(const dissect::CaptureTables& tables, const analysis::TcpAnalysis& tcp, const std::string& flow,
-                 std::size_t& connection, int& sender)
-{
-    const auto dash = flow.find('-', flow.find(':') == std::string::npos ? 0 : flow.find(':'));
-    if (flow.find(':') == std::string::npos) {
-        try {
-            std::size_t used = 0;
-            const unsigned long long id = std::stoull(flow, &used);
-            if (used != flow.size() || id >= tcp.connections.size())
-                return false;
-            connection = static_cast<std::size_t>(id);
-            sender = analysis::cwnd::dataSenderOf(tcp.connections[connection]);
-            return true;
-        } catch (const std::exception&) {
-            return false;
-        }
-    }
-    if (dash == std::string::npos)
-        return false;
-    const std::string from = flow.substr(0, dash), to = flow.substr(dash + 1);
-    for (const analysis::Connection& c : tcp.connections)
-        for (int d = 0; d < 2; ++d)
-            if (analysis::endpointText(tables, c.address[d], c.port[d]) == from &&
-                analysis::endpointText(tables, c.address[1 - d], c.port[1 - d]) == to) {
-                connection = c.id; // the last connection on reused ports wins: the newest
-                sender = d;
-            }
-    return connection < tcp.connections.size() &&
-           analysis::endpointText(tables, tcp.connections[connection].address[sender],
-                                  tcp.connections[connection].port[sender]) == from;
-}
 
 std::string bytesOrEmpty(std::uint64_t bytes, bool known)
 {

@@ -3,6 +3,7 @@
 #include "cli_analyze.h"
 #include "cli_cwnd.h"
 #include "cli_events.h"
+#include "cli_replay.h"
 #ifdef WINDSCOPE_HAVE_STORE
 #include "cli_project.h"
 #endif
@@ -41,6 +42,11 @@ void printUsage(FILE* out)
                  "  cwnd FILE --flow ID|ADDR:PORT-ADDR:PORT [--csv | --json] [--model NAME]\n"
                  "      reconstructed congestion window of the flow's sender, one row per\n"
                  "      data segment; --model reno|newreno|cubic overrides the model choice\n"
+                 "  replay FILE --flow F [--fix NAME[=VALUE]]... [--json]\n"
+                 "  replay --scenario FILE.json | --preset NAME [--fix ...] [--json]\n"
+                 "      re-simulate the flow (or a scenario) as captured and with fixes;\n"
+                 "      --sweep PARAM=from:to:step, --dump-scenario PATH|-, --list-presets,\n"
+                 "      --list-fixes\n"
                  "  project create|add|list|show|events|annotate|notes|remove P.wsproj ...\n"
                  "      a project file: captures with their analysis cached, annotations;\n"
                  "      `windscope-cli project` lists the subcommands\n"
@@ -96,6 +102,8 @@ int main(int argc, char** argv)
         return windscope::cli::runEvents(args);
     if (command == "correlate")
         return windscope::cli::runCorrelate(args);
+    if (command == "replay")
+        return windscope::cli::runReplay(args);
     if (command == "project") {
 #ifdef WINDSCOPE_HAVE_STORE
         return windscope::cli::runProject(args);

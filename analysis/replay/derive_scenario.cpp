@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "derive_scenario.h"
+
+#include "presets.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace windscope::analysis::replay {
+
+namespace {
+
+std::string format(const char* fmt, double a, double b = 0, double c = 0)
+{
+    char buf[256];
+    std::snprintf(buf, sizeof buf, fmt, a, b, c);
+    return buf;
+}
+
+double percentile(std::vector<double> v, double p)
+{
+    if (v.empty())
+        return 0;
+    const auto k = static_cast<std::size_t>(std::clamp(p, 0.0, 1.0) * static_cast<double>(v.size() - 1));
+    std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(k), v.end());
+    return v[k];
+}
+
+} // namespace
+
+DerivedScenario deriveScenario(const DerivationInput& in)
+{
+    DerivedScenario out;
+    Scenario& s = out.scenario;
+    const dissect::CaptureTables& tables = *in.tables;
+    const TcpAnalysis& tcp = *in.tcp;
+    const Connection& c = tcp.connections[in.connection];
+    const DirectionStats& data = c.direction[in.sender];
+    const DirectionStats& acks = c.direction[1 - in.sender];
+    const auto& t = tables.tcp;
+    s.name = "derived";
+    s.description = "derived from " + tables.summary.path + ", connection " + std::to_string(in.connection);
+
+    // Rows of the connection, by direction.
+    std::uint32_t maxPayload = 0;
+    std::int64_t firstData = -1, lastData = 0;
+    std::uint64_t dataRows = 0;
+    std::vector<std::pair<std::int64_t, std::int64_t>> ackProgress; // (time, relative ack)
+    for (std::size_t row = 0; row < t.size(); ++row) {
+        if (tcp.segments.connection[row] != in.connection)
+            continue;
+        const int dir = tcp.directionOf(tables, row);
+        if (dir == in.sender && t.payloadLength[row] > 0) {
+            maxPayload = std::max(maxPayload, t.payloadLength[row]);
+            if (firstData < 0)
+                firstData = t.timeNs[row];
+            lastData = t.timeNs[row];
+            ++dataRows;
+        } else if (dir != in.sender && (t.tcpFlags(row) & 0x010)) {
+            ackProgress.emplace_back(t.timeNs[row], tcp.segments.relativeAck[row]);
+        }
+    }
+    out.firstDataNs = std::max<std::int64_t>(firstData, 0);
+
+    // MSS: the largest payload the sender sent (the handshake's option can be larger
+    // than what the path allows).
+    s.sender.mss = maxPayload > 0 ? maxPayload : (c.mss[1 - in.sender] ? c.mss[1 - in.sender] : 1448);
+    out.notes.push_back("sender.mss " + std::to_string(s.sender.mss) + ": largest data segment");
+    s.sender.sack = c.sackPermitted;
+    s.bytes = std::max<std::uint64_t>(data.uniqueBytes, s.sender.mss);
+    out.notes.push_back("bytes " + std::to_string(s.bytes) + ": unique bytes the sender delivered");
+    s.durationS = std::max(1.0, static_cast<double>(lastData - out.firstDataNs) / 1e9);
+
+    // RTT: minimum and spread of the samples of the sender's data.
+    std::vector<double> rtts;
+    for (const RttSample& r : tcp.rtt)
+        if (tcp.segments.connection[r.dataRow] == in.connection && tcp.directionOf(tables, r.dataRow) == in.sender)
+            rtts.push_back(static_cast<double>(r.rttNs) / 1e6);
+    const double rttMin = rtts.empty() ? (c.handshakeRttNs > 0 ? static_cast<double>(c.handshakeRttNs) / 1e6 : 50)
+                                       : percentile(rtts, 0.0);
+    const double rttP95 = rtts.empty() ? rttMin : percentile(rtts, 0.95);
+    // Split the base RTT where the capture point allows (an AP-side capture sees the
+    // wired round trip upstream and the wireless one downstream).
+    double wiredOneWay = rttMin / 2, wirelessOneWay = 0;
+    if (in.inference && in.inference->vantage.point == cwnd::VantagePoint::Path &&
+        in.inference->vantage.upstreamRttNs > 0 && in.inference->vantage.downstreamRttNs >= 0) {
+        const double up = static_cast<double>(in.inference->vantage.upstreamRttNs) / 1e6;
+        const double down = static_cast<double>(in.inference->vantage.downstreamRttNs) / 1e6;
+        const double scale = up + down > 0 ? rttMin / (up + down) : 1;
+        wiredOneWay = up * scale / 2;
+        wirelessOneWay = down * scale / 2;
+        out.notes.push_back(format("path.wired_delay_ms %.3f, wireless_delay_ms %.3f: base RTT %.3f ms split at "
+                                   "the capture point",
+                                   wiredOneWay, wirelessOneWay, rttMin));
+    } else {
+        out.notes.push_back(format("path.wired_delay_ms %.3f: half the minimum RTT (%.3f ms); the capture point "
+                                   "does not split wired and wireless",
+                                   wiredOneWay, rttMin));
+    }
+    s.path.wiredDelayMs = wiredOneWay;
+    s.path.wirelessDelayMs = wirelessOneWay;
+
+    // Bottleneck: the delivery rate the ACKs show over 200 ms windows, the 90th
+    // percentile (low windows are slow start, outages and losses, not the path).
+    std::vector<double> rates;
+    const std::int64_t window = 200'000'000;
+    std::size_t j = 0;
+    for (std::size_t i = 0; i < ackProgress.size(); ++i) {
+        while (j < ackProgress.size() && ackProgress[j].first - ackProgress[i].first < window)
+            ++j;
+        if (j >= ackProgress.size())
+            break;
+        const double bytes = static_cast<double>(ackProgress[j].second - ackProgress[i].second);
+        const double secs = static_cast<double>(ackProgress[j].first - ackProgress[i].first) / 1e9;
+        if (secs > 0)
+            rates.push_back(bytes * 8 / secs / 1e6);
+        i += std::max<std::size_t>(1, (j - i) / 4); // overlapping windows, bounded work
+    }
+    double rateMbps = percentile(rates, 0.9);
+    if (rateMbps <= 0)
+        rateMbps = data.goodputBps > 0 ? data.goodputBps / 1e6 : 10;
+    // The rate is payload; the bottleneck serialises headers too.
+    const double headerShare = static_cast<double>(s.sender.mss + 52) / s.sender.mss;
+    s.path.bottleneckMbps = rateMbps * headerShare;
+    out.notes.push_back(format("path.bottleneck_mbps %.3f: 90th percentile of the ACKed rate over 200 ms windows "
+                               "(%.3f Mb/s payload)",
+                               s.path.bottleneckMbps, rateMbps));
+    // Queue: what the RTT grows by above its minimum (95th percentile), at that rate.
+    const double queueMs = std::max(0.0, rttP95 - rttMin);
+    s.path.queueBytes = std::max<std::uint64_t>(static_cast<std::uint64_t>(queueMs / 1000 * s.path.bottleneckMbps * 1e6 / 8),
+                                                10ull * (s.sender.mss + 52));
+    out.notes.push_back(format("path.queue_bytes %.0f: RTT rise %.3f ms (95th percentile over minimum) at the "
+                               "bottleneck rate",
+                               static_cast<double>(s.path.queueBytes), queueMs));
+    s.path.jitterMs = 0;
+
+    // Receiver: its buffer is the largest window it advertised; a reader that keeps the
+    // window low or closed drains at the rate the data got through.
+    s.receiver.bufferBytes = std::max<std::uint64_t>(acks.maxWindowBytes, 2ull * s.sender.mss);
+    out.notes.push_back("receiver.buffer_bytes " + std::to_string(s.receiver.bufferBytes) +
+                        ": largest window the receiver advertised");
+    const double activeS = std::max(1e-3, static_cast<double>(lastData - out.firstDataNs) / 1e9);
+    if (acks.zeroWindows + acks.lowWindows > static_cast<std::uint64_t>(activeS) && data.goodputBps > 0) {
+        s.receiver.appReadBytes = s.sender.mss;
+        s.receiver.readFixedUs = static_cast<double>(s.sender.mss) * 8 / data.goodputBps * 1e6;
+        out.notes.push_back(format("receiver: slow reader (%.0f zero and %.0f low windows): reads of one MSS every "
+                                   "%.0f us, the goodput",
+                                   static_cast<double>(acks.zeroWindows), static_cast<double>(acks.lowWindows),
+                                   s.receiver.readFixedUs));
+    } else {
+        out.notes.push_back("receiver: the application keeps up (few zero or low windows)");
+    }
+
+    // Congestion control: the model the cwnd inference chose.
+    s.sender.cc = "cubic";
+    if (in.inference && !in.inference->model.empty()) {
+        if (in.inference->model == "bbr" || !cwnd::makeCongestionModel(in.inference->model)) {
+            out.notes.push_back("sender.cc cubic: the inference saw " + in.inference->model +
+                                ", which the simulator does not model");
+        } else {
+            s.sender.cc = in.inference->model;
+            out.notes.push_back("sender.cc " + s.sender.cc + ": model the cwnd inference chose");
+        }
+    } else {
+        out.notes.push_back("sender.cc cubic: no cwnd inference, Linux's default");
+    }
+
+    // 802.11: with radio frames, their data rate says whether the air is the bottleneck.
+    if (!tables.wlan.frame.empty()) {
+        std::vector<double> phy;
+        for (std::size_t i = 0; i < tables.wlan.size(); ++i)
+            if (tables.wlan.dataRateKbps[i] > 0 && (tables.wlan.frameControl[i] & 0x0c) == 0x08)
+                phy.push_back(tables.wlan.dataRateKbps[i] / 1000.0);
+        const double phyRate = percentile(phy, 0.5);
+        if (phyRate > 0 && rateMbps > 0.35 * phyRate) {
+            s.mac = phyRate <= 11 ? dsssMac(phyRate, std::min(2.0, phyRate)) : ofdmMac(phyRate, std::min(24.0, phyRate / 2));
+            s.path.bottleneckMbps = std::max(s.path.bottleneckMbps, 10 * phyRate);
+            out.notes.push_back(format("mac: 802.11 model at %.1f Mb/s (median data-frame rate); the air is the "
+                                       "bottleneck",
+                                       phyRate));
+        } else if (phyRate > 0) {
+            out.notes.push_back(format("mac: off; the data rate (%.1f Mb/s) is well above the path's rate", phyRate));
+        }
+    }
+
+    // Outages: 802.11 events of the station, else TCP-inferred ones. Simulated time 0
+    // is the first data segment leaving the sender; an event seen at the radio is one
+    // wired one-way delay after the sender.
+    const double radioShiftS = (s.path.wiredDelayMs) / 1000;
+    std::uint32_t scans = 0, handoffs = 0, other = 0;
+    if (in.events) {
+        const bool wlan = !tables.wlan.frame.empty();
+        for (const WlanEvent& e : in.events->events) {
+            if (e.kind == WlanEventKind::OutageInferred && e.connection != static_cast<std::int32_t>(in.connection))
+                continue;
+            Outage o;
+            o.kind = e.kind == WlanEventKind::Handoff     ? OutageKind::Handoff
+                     : e.kind == WlanEventKind::PowerSave ? OutageKind::PowerSave
+                                                          : OutageKind::Scan;
+            if (e.kind == WlanEventKind::OutageInferred)
+                o.kind = OutageKind::Handoff;
+            // An AP that kept sending to the absent station did not hold its frames.
+            o.mode = (e.kind == WlanEventKind::Handoff || e.kind == WlanEventKind::OutageInferred ||
+                      e.retriesToStation > 0)
+                         ? OutageMode::Drop
+                         : OutageMode::Hold;
+            const double shift = wlan ? radioShiftS : 0;
+            o.startS = std::max(0.0, static_cast<double>(e.startNs - out.firstDataNs) / 1e9 + shift);
+            o.durationS = std::max(0.0, static_cast<double>(e.endNs - e.startNs) / 1e9);
+            if (o.durationS <= 0)
+                continue;
+            s.outageList.push_back(o);
+            (o.kind == OutageKind::Scan ? scans : o.kind == OutageKind::Handoff ? handoffs : other)++;
+        }
+    }
+    out.notes.push_back(format("outages: %.0f scans, %.0f handoffs or TCP-inferred outages, %.0f power-save periods",
+                               scans, handoffs, other));
+    return out;
+}
+
+} // namespace windscope::analysis::replay

@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "cli_flow.h"
+
+#include "analysis/cwnd/cwnd_inference.h"
+#include "analysis/report_json.h"
+
+namespace windscope::cli {
+
+bool resolveFlow(const dissect::CaptureTables& tables, const analysis::TcpAnalysis& tcp, const std::string& flow,
+                 std::size_t& connection, int& sender)
+{
+    const auto dash = flow.find('-', flow.find(':') == std::string::npos ? 0 : flow.find(':'));
+    if (flow.find(':') == std::string::npos) {
+        try {
+            std::size_t used = 0;
+            const unsigned long long id = std::stoull(flow, &used);
+            if (used != flow.size() || id >= tcp.connections.size())
+                return false;
+            connection = static_cast<std::size_t>(id);
+            sender = analysis::cwnd::dataSenderOf(tcp.connections[connection]);
+            return true;
+        } catch (const std::exception&) {
+            return false;
+        }
+    }
+    if (dash == std::string::npos)
+        return false;
+    const std::string from = flow.substr(0, dash), to = flow.substr(dash + 1);
+    for (const analysis::Connection& c : tcp.connections)
+        for (int d = 0; d < 2; ++d)
+            if (analysis::endpointText(tables, c.address[d], c.port[d]) == from &&
+                analysis::endpointText(tables, c.address[1 - d], c.port[1 - d]) == to) {
+                connection = c.id; // the last connection on reused ports wins: the newest
+                sender = d;
+            }
+    return connection < tcp.connections.size() &&
+           analysis::endpointText(tables, tcp.connections[connection].address[sender],
+                                  tcp.connections[connection].port[sender]) == from;
+}
+
+} // namespace windscope::cli

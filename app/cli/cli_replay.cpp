@@ -1,0 +1,301 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// windscope-cli replay: re-simulate a captured connection (or a preset / edited
+// scenario) with proposed fixes. JSON follows the CLI contract in DESIGN.md:
+// {"capture": M, "baseline": M, "fixed": M, "calibration_error": {...}} with M =
+// {goodput_bps, completion_s, retransmissions, rto_timeouts}; more keys are added
+// (warnings, notes, scenario, fixes), none changes meaning.
+#include "cli_replay.h"
+#include "cli_flow.h"
+
+#include "analysis/cwnd/cwnd_inference.h"
+#include "analysis/json_writer.h"
+#include "analysis/replay/fix.h"
+#include "analysis/replay/presets.h"
+#include "analysis/replay/replay_session.h"
+#include "analysis/replay/scenario_json.h"
+#include "analysis/replay/sweep.h"
+#include "analysis/tcp_analysis.h"
+#include "analysis/wlan_events.h"
+#include "analysis/wlan_inventory.h"
+#include "dissectors/ingest.h"
+
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+
+namespace windscope::cli {
+
+namespace {
+
+namespace rp = analysis::replay;
+
+constexpr const char* kUsage =
+    "usage: windscope-cli replay FILE --flow ID|ADDR:PORT-ADDR:PORT [--fix NAME[=VALUE]]... [--json]\n"
+    "       windscope-cli replay --scenario FILE.json | --preset NAME [--fix NAME[=VALUE]]... [--json]\n"
+    "  options: --sweep PARAM=from:to:step [--threads N] [--csv]   one run per value, all cores\n"
+    "           --dump-scenario PATH|-   write the (derived) baseline scenario as JSON\n"
+    "           --threshold PCT          calibration warning threshold on goodput (default 10)\n"
+    "           --no-fit-loss            do not fit the random loss rate to the capture\n"
+    "           --list-presets, --list-fixes\n";
+
+void writeMetrics(analysis::JsonWriter& w, const char* key, const rp::Metrics* m)
+{
+    w.key(key);
+    if (!m) {
+        w.null();
+        return;
+    }
+    w.beginObject();
+    w.field("goodput_bps", m->goodputBps);
+    w.field("completion_s", m->completionS);
+    w.field("retransmissions", m->retransmissions);
+    w.field("rto_timeouts", m->rtoTimeouts);
+    w.field("bytes", m->bytes);
+    w.endObject();
+}
+
+void printMetricsRow(const char* label, const rp::Metrics& m)
+{
+    std::printf("%-9s %12.0f %12.3f %8llu %8llu\n", label, m.goodputBps, m.completionS,
+                static_cast<unsigned long long>(m.retransmissions), static_cast<unsigned long long>(m.rtoTimeouts));
+}
+
+bool writeText(const std::string& path, const std::string& text)
+{
+    if (path == "-") {
+        std::cout << text;
+        return true;
+    }
+    std::ofstream out(path, std::ios::binary);
+    out << text;
+    return static_cast<bool>(out);
+}
+
+} // namespace
+
+int runReplay(const std::vector<std::string>& args)
+{
+    std::string path, flow, scenarioPath, preset, dumpPath, sweepText;
+    bool json = false, csv = false;
+    unsigned threads = 0;
+    rp::ReplayOptions options;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        const bool hasNext = i + 1 < args.size();
+        if (a == "--json")
+            json = true;
+        else if (a == "--csv")
+            csv = true;
+        else if (a == "--flow" && hasNext)
+            flow = args[++i];
+        else if (a == "--fix" && hasNext)
+            options.fixes.push_back(args[++i]);
+        else if (a == "--scenario" && hasNext)
+            scenarioPath = args[++i];
+        else if (a == "--preset" && hasNext)
+            preset = args[++i];
+        else if (a == "--dump-scenario" && hasNext)
+            dumpPath = args[++i];
+        else if (a == "--sweep" && hasNext)
+            sweepText = args[++i];
+        else if (a == "--threads" && hasNext)
+            threads = static_cast<unsigned>(std::strtoul(args[++i].c_str(), nullptr, 10));
+        else if (a == "--threshold" && hasNext)
+            options.warnThreshold = std::strtod(args[++i].c_str(), nullptr) / 100;
+        else if (a == "--no-fit-loss")
+            options.fitLoss = false;
+        else if (a == "--list-presets") {
+            for (const rp::PresetInfo& p : rp::presetCatalog())
+                std::printf("%-26s %.*s\n", std::string(p.name).c_str(), static_cast<int>(p.summary.size()),
+                            p.summary.data());
+            return 0;
+        } else if (a == "--list-fixes") {
+            for (const rp::FixInfo& f : rp::fixCatalog()) {
+                const std::string name =
+                    std::string(f.name) + (f.valueHint.empty() ? "" : "=" + std::string(f.valueHint));
+                std::printf("%-48s %.*s\n", name.c_str(), static_cast<int>(f.summary.size()), f.summary.data());
+            }
+            return 0;
+        } else if (!a.empty() && a[0] == '-') {
+            std::fprintf(stderr, "windscope-cli replay: unknown option %s\n%s", a.c_str(), kUsage);
+            return 2;
+        } else if (path.empty())
+            path = a;
+        else {
+            std::fprintf(stderr, "windscope-cli replay: one capture file at a time (%s)\n", a.c_str());
+            return 2;
+        }
+    }
+    const int sources = !path.empty() + !scenarioPath.empty() + !preset.empty();
+    if (sources != 1 || (!path.empty() && flow.empty())) {
+        std::fprintf(stderr, "windscope-cli replay: give FILE --flow F, --scenario FILE.json or --preset NAME\n%s",
+                     kUsage);
+        return 2;
+    }
+    std::string error;
+    for (const std::string& fix : options.fixes)
+        if (!rp::makeFix(fix, error)) {
+            std::fprintf(stderr, "windscope-cli replay: %s\n", error.c_str());
+            return 2;
+        }
+    rp::SweepSpec sweep;
+    if (!sweepText.empty() && !rp::parseSweep(sweepText, sweep, error)) {
+        std::fprintf(stderr, "windscope-cli replay: %s\n", error.c_str());
+        return 2;
+    }
+    sweep.threads = threads;
+
+    // The baseline scenario: derived from the capture, or given.
+    rp::ReplayReport report;
+    dissect::CaptureTables tables;
+    if (!path.empty()) {
+        if (!dissect::ingestCapture(path, {}, tables, error)) {
+            std::fprintf(stderr, "windscope-cli: %s\n", error.c_str());
+            return 1;
+        }
+        const analysis::TcpAnalysis tcp = analysis::analyzeTcp(tables);
+        std::size_t connection = tcp.connections.size();
+        int sender = 0;
+        if (!resolveFlow(tables, tcp, flow, connection, sender)) {
+            std::fprintf(stderr, "windscope-cli replay: no connection '%s' in %s\n", flow.c_str(), path.c_str());
+            return 1;
+        }
+        if (tcp.connections[connection].direction[sender].dataPackets < 2) {
+            std::fprintf(stderr, "windscope-cli replay: connection %zu carries no data from its sender\n", connection);
+            return 1;
+        }
+        const analysis::WlanInventory inventory = analysis::buildWlanInventory(tables, tcp);
+        const analysis::WlanEvents events = analysis::detectWlanEvents(tables, inventory, tcp);
+        analysis::cwnd::CwndInference inference;
+        const bool inferred = analysis::cwnd::inferCwnd(tables, tcp, connection, sender, {}, inference, error);
+        rp::DerivationInput input{&tables, &tcp, connection, sender, &events, inferred ? &inference : nullptr};
+        rp::ReplayOptions first = options;
+        if (!sweepText.empty())
+            first.fixes.clear();
+        report = rp::replayCapture(input, first);
+    } else {
+        rp::Scenario scenario;
+        if (!preset.empty()) {
+            if (!rp::makePreset(preset, scenario)) {
+                std::fprintf(stderr, "windscope-cli replay: unknown preset '%s' (try --list-presets)\n",
+                             preset.c_str());
+                return 2;
+            }
+        } else if (!rp::readScenarioFile(scenarioPath, scenario, error)) {
+            std::fprintf(stderr, "windscope-cli replay: %s\n", error.c_str());
+            return 2;
+        }
+        rp::ReplayOptions first = options;
+        if (!sweepText.empty())
+            first.fixes.clear();
+        report = rp::replayScenario(scenario, first);
+    }
+    if (!report.error.empty()) {
+        std::fprintf(stderr, "windscope-cli replay: %s\n", report.error.c_str());
+        return 1;
+    }
+    if (!dumpPath.empty() && !writeText(dumpPath, rp::scenarioToJson(report.scenario))) {
+        std::fprintf(stderr, "windscope-cli replay: cannot write %s\n", dumpPath.c_str());
+        return 1;
+    }
+    if (dumpPath == "-")
+        return 0;
+    if (report.calibration && report.calibration->exceeded)
+        std::fprintf(stderr, "windscope-cli replay: warning: %s\n", report.calibration->warning.c_str());
+
+    if (!sweepText.empty()) {
+        rp::Scenario base = report.scenario;
+        base.fixes.insert(base.fixes.end(), options.fixes.begin(), options.fixes.end());
+        const auto points = rp::runSweep(base, sweep, [](std::size_t done, std::size_t total) {
+            std::fprintf(stderr, "\rsweep: %zu/%zu", done, total);
+            if (done == total)
+                std::fputc('\n', stderr);
+        });
+        if (json) {
+            analysis::JsonWriter w(std::cout);
+            w.beginObject();
+            writeMetrics(w, "capture", report.capture ? &*report.capture : nullptr);
+            writeMetrics(w, "baseline", &report.baseline);
+            w.key("sweep").beginObject();
+            w.field("parameter", sweep.parameter);
+            w.key("points").beginArray();
+            for (const rp::SweepPoint& p : points) {
+                w.beginObject();
+                w.field("value", p.value);
+                if (p.error.empty()) {
+                    writeMetrics(w, "result", &p.metrics);
+                } else {
+                    w.field("error", p.error);
+                }
+                w.endObject();
+            }
+            w.endArray();
+            w.endObject();
+            w.endObject();
+            std::cout << '\n';
+        } else {
+            std::printf("%s,goodput_bps,completion_s,retransmissions,rto_timeouts\n", sweep.parameter.c_str());
+            for (const rp::SweepPoint& p : points)
+                std::printf("%.10g,%.0f,%.6f,%llu,%llu\n", p.value, p.metrics.goodputBps, p.metrics.completionS,
+                            static_cast<unsigned long long>(p.metrics.retransmissions),
+                            static_cast<unsigned long long>(p.metrics.rtoTimeouts));
+        }
+        (void)csv;
+        return 0;
+    }
+
+    if (json) {
+        analysis::JsonWriter w(std::cout);
+        w.beginObject();
+        writeMetrics(w, "capture", report.capture ? &*report.capture : nullptr);
+        writeMetrics(w, "baseline", &report.baseline);
+        writeMetrics(w, "fixed", report.fixed ? &*report.fixed : nullptr);
+        w.key("calibration_error");
+        if (report.calibration) {
+            const rp::CalibrationError& e = *report.calibration;
+            w.beginObject();
+            w.field("goodput", e.goodput);
+            w.field("completion", e.completion);
+            w.field("retransmissions", e.retransmissions);
+            w.field("rto_timeouts", e.rtoTimeouts);
+            w.field("threshold", e.threshold);
+            w.field("exceeded", e.exceeded);
+            w.endObject();
+        } else {
+            w.null();
+        }
+        w.key("fixes").beginArray();
+        for (const std::string& f : options.fixes)
+            w.value(f);
+        w.endArray();
+        w.key("warnings").beginArray();
+        if (report.calibration && report.calibration->exceeded)
+            w.value(report.calibration->warning);
+        w.endArray();
+        w.field("scenario", report.scenario.name);
+        w.key("notes").beginArray();
+        for (const std::string& n : report.notes)
+            w.value(n);
+        w.endArray();
+        w.endObject();
+        std::cout << '\n';
+        return 0;
+    }
+    std::printf("scenario: %s\n", report.scenario.name.c_str());
+    std::printf("%-9s %12s %12s %8s %8s\n", "run", "goodput_bps", "completion_s", "retx", "rto");
+    if (report.capture)
+        printMetricsRow("capture", *report.capture);
+    printMetricsRow("baseline", report.baseline);
+    if (report.fixed)
+        printMetricsRow("fixed", *report.fixed);
+    if (report.calibration)
+        std::printf("calibration error: goodput %.1f%%, completion %.1f%%, retransmissions %.1f%%, timeouts %.1f%%%s\n",
+                    report.calibration->goodput * 100, report.calibration->completion * 100,
+                    report.calibration->retransmissions * 100, report.calibration->rtoTimeouts * 100,
+                    report.calibration->exceeded ? " (above threshold: fix results are indicative only)" : "");
+    for (const std::string& n : report.notes)
+        std::printf("  %s\n", n.c_str());
+    return 0;
+}
+
+} // namespace windscope::cli
