@@ -15,7 +15,7 @@ cd "$repo"
 # Build tools, libraries, and the reference tools the tests compare against.
 packages=(
     cmake ninja-build g++ pkg-config
-    libpcap-dev zlib1g-dev libsqlite3-dev
+    libpcap-dev zlib1g-dev libsqlite3-dev libssl-dev
     qt6-base-dev libqcustomplot-dev libgl-dev
     libwireshark-dev libglib2.0-dev
     libgtest-dev nlohmann-json3-dev

@@ -64,7 +64,9 @@ std::string rateText(double bitsPerSecond)
     return text;
 }
 
-void printSummary(const dissect::CaptureTables& tables, const analysis::TcpAnalysis& result)
+} // namespace
+
+void printAnalyzeSummary(const dissect::CaptureTables& tables, const analysis::TcpAnalysis& result)
 {
     const dissect::CaptureSummary& s = tables.summary;
     std::printf("Capture %s\n", s.path.c_str());
@@ -130,8 +132,6 @@ void printSummary(const dissect::CaptureTables& tables, const analysis::TcpAnaly
     }
 }
 
-} // namespace
-
 int runAnalyze(const std::vector<std::string>& args)
 {
     std::string path;
@@ -195,7 +195,7 @@ int runAnalyze(const std::vector<std::string>& args)
     else if (csv)
         analysis::writeConnectionsCsv(std::cout, tables, result);
     else
-        printSummary(tables, result);
+        printAnalyzeSummary(tables, result);
     std::cout.flush();
     // Results up to the damage were printed; the damage itself is still reported.
     for (const std::string& warning : tables.summary.warnings)

@@ -1,0 +1,601 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "analysis_codec.h"
+
+#include <bit>
+#include <cstring>
+#include <mutex>
+#include <set>
+#include <type_traits>
+
+namespace windscope::analysis::store {
+
+static_assert(std::endian::native == std::endian::little,
+              "the cache layout is little-endian; add byte swapping for this target");
+
+namespace {
+
+// Each blob starts with a tag and the codec version so a blob of the wrong kind or
+// layout is rejected instead of misread.
+constexpr std::uint32_t kTablesTag = 0x31425457; // "WTB1"
+constexpr std::uint32_t kTcpTag = 0x31435457;    // "WTC1"
+constexpr std::uint32_t kEventsTag = 0x31455457; // "WTE1"
+
+class Writer
+{
+public:
+    explicit Writer(std::uint32_t tag)
+    {
+        put(tag);
+        put(kAnalysisCodecVersion);
+    }
+    template <typename T> void put(const T& v)
+    {
+        static_assert(std::is_arithmetic_v<T> || std::is_enum_v<T>);
+        const auto* p = reinterpret_cast<const std::uint8_t*>(&v);
+        m_out.insert(m_out.end(), p, p + sizeof v);
+    }
+    void put(bool v) { put(static_cast<std::uint8_t>(v)); }
+    void put(const std::string& s)
+    {
+        put(static_cast<std::uint64_t>(s.size()));
+        m_out.insert(m_out.end(), s.begin(), s.end());
+    }
+    void put(const char* s) { put(std::string(s ? s : "")); }
+    // A column of plain numbers: count, then the raw values.
+    template <typename T> void column(const std::vector<T>& v)
+    {
+        static_assert(std::is_arithmetic_v<T>);
+        put(static_cast<std::uint64_t>(v.size()));
+        const auto* p = reinterpret_cast<const std::uint8_t*>(v.data());
+        m_out.insert(m_out.end(), p, p + v.size() * sizeof(T));
+    }
+    template <typename T, typename F> void list(const std::vector<T>& v, F&& each)
+    {
+        put(static_cast<std::uint64_t>(v.size()));
+        for (const T& item : v)
+            each(item);
+    }
+    std::vector<std::uint8_t> take() { return std::move(m_out); }
+
+private:
+    std::vector<std::uint8_t> m_out;
+};
+
+class Reader
+{
+public:
+    Reader(const std::vector<std::uint8_t>& blob, std::uint32_t tag, const char* what)
+        : m_data(blob.data()), m_size(blob.size()), m_what(what)
+    {
+        std::uint32_t seenTag = 0, version = 0;
+        get(seenTag);
+        get(version);
+        if (m_ok && seenTag != tag)
+            fail("not a cached " + std::string(what) + " blob");
+        else if (m_ok && version != kAnalysisCodecVersion)
+            fail("cached " + std::string(what) + " has layout version " + std::to_string(version) +
+                 ", this build reads version " + std::to_string(kAnalysisCodecVersion));
+    }
+    template <typename T> void get(T& v)
+    {
+        static_assert(std::is_arithmetic_v<T> || std::is_enum_v<T>);
+        if (!need(sizeof v))
+            return;
+        std::memcpy(&v, m_data + m_pos, sizeof v);
+        m_pos += sizeof v;
+    }
+    void get(bool& v)
+    {
+        std::uint8_t b = 0;
+        get(b);
+        v = b != 0;
+    }
+    void get(std::string& s)
+    {
+        std::uint64_t n = 0;
+        get(n);
+        if (!need(n))
+            return;
+        s.assign(reinterpret_cast<const char*>(m_data + m_pos), static_cast<std::size_t>(n));
+        m_pos += static_cast<std::size_t>(n);
+    }
+    void get(const char*& s)
+    {
+        std::string text;
+        get(text);
+        s = internedText(text);
+    }
+    template <typename T> void column(std::vector<T>& v)
+    {
+        std::uint64_t n = 0;
+        get(n);
+        if (!m_ok || n > (m_size - m_pos) / sizeof(T)) {
+            fail("column longer than the blob");
+            return;
+        }
+        v.resize(static_cast<std::size_t>(n));
+        std::memcpy(v.data(), m_data + m_pos, v.size() * sizeof(T));
+        m_pos += v.size() * sizeof(T);
+    }
+    // Elements take at least minBytes each, which bounds the count by the blob size.
+    template <typename T, typename F> void list(std::vector<T>& v, std::size_t minBytes, F&& each)
+    {
+        std::uint64_t n = 0;
+        get(n);
+        if (!m_ok || n > (m_size - m_pos) / (minBytes ? minBytes : 1)) {
+            fail("list longer than the blob");
+            return;
+        }
+        v.clear();
+        v.resize(static_cast<std::size_t>(n));
+        for (T& item : v) {
+            each(item);
+            if (!m_ok)
+                return;
+        }
+    }
+    bool finish(std::string& error)
+    {
+        if (m_ok && m_pos != m_size)
+            fail("trailing bytes");
+        if (!m_ok)
+            error = m_error;
+        return m_ok;
+    }
+    bool ok() const { return m_ok; }
+
+private:
+    bool need(std::uint64_t n)
+    {
+        if (!m_ok)
+            return false;
+        if (n > m_size - m_pos) {
+            fail("cut short");
+            return false;
+        }
+        return true;
+    }
+    void fail(const std::string& why)
+    {
+        if (m_ok)
+            m_error = "damaged cached " + std::string(m_what) + ": " + why;
+        m_ok = false;
+    }
+    const std::uint8_t* m_data;
+    std::size_t m_size;
+    std::size_t m_pos = 0;
+    const char* m_what;
+    bool m_ok = true;
+    std::string m_error;
+};
+
+// ---- CaptureTables ---------------------------------------------------------------------
+
+template <typename Io, typename S> void summaryFields(Io& io, S& s)
+{
+    io(s.path);
+    io(s.packets);
+    io(s.bytesCaptured);
+    io(s.firstEpochNs);
+    io(s.lastEpochNs);
+    io(s.truncated);
+    io(s.cancelled);
+    io(s.malformedPackets);
+    io(s.unknownLinkTypePackets);
+    io(s.wlanFrames);
+    io(s.badFcsFrames);
+    io(s.macDuplicateFrames);
+    io(s.ipFragmentsSkipped);
+    io(s.tcpSegments);
+}
+
+template <typename Io, typename R> void sideOptionFields(Io& io, R& o)
+{
+    io(o.mss);
+    io(o.windowScale);
+    io(o.sackPermitted);
+    io(o.sackBlockCount);
+    for (auto& block : o.sackBlocks)
+        io(block);
+}
+
+template <typename Io, typename R> void managementFields(Io& io, R& m)
+{
+    io(m.row);
+    io(m.ssid);
+    io(m.beaconIntervalTu);
+    io(m.capability);
+    io(m.statusCode);
+    io(m.reasonCode);
+    io(m.authAlgorithm);
+    io(m.authSequence);
+    io(m.dsChannel);
+    io(m.actionCategory);
+    io(m.actionCode);
+}
+
+// The wlan and tcp columns in one list so encode and decode cannot drift apart.
+template <typename F, typename T> void wlanColumns(F&& f, T& w)
+{
+    f(w.frame);
+    f(w.timeNs);
+    f(w.frameControl);
+    f(w.sequenceControl);
+    f(w.duration);
+    f(w.addr1);
+    f(w.addr2);
+    f(w.addr3);
+    f(w.signalDbm);
+    f(w.radioFlags);
+    f(w.mcs);
+    f(w.dataRateKbps);
+    f(w.channelFreqMhz);
+    f(w.ampduReference);
+    f(w.status);
+}
+
+template <typename F, typename T> void tcpColumns(F&& f, T& t)
+{
+    f(t.frame);
+    f(t.timeNs);
+    f(t.conversation);
+    f(t.seq);
+    f(t.ack);
+    f(t.window);
+    f(t.flags);
+    f(t.payloadLength);
+    f(t.tsVal);
+    f(t.tsEcr);
+    f(t.sideOptions);
+}
+
+// ---- TcpAnalysis -----------------------------------------------------------------------
+
+template <typename Io, typename D> void directionFields(Io& io, D& s)
+{
+    io(s.packets);
+    io(s.bytes);
+    io(s.dataPackets);
+    io(s.dataBytes);
+    io(s.uniqueBytes);
+    io(s.retransmittedBytes);
+    io(s.retransmissions);
+    io(s.fastRetransmissions);
+    io(s.spuriousRetransmissions);
+    io(s.rtoTimeouts);
+    io(s.outOfOrder);
+    io(s.lostSegments);
+    io(s.ackLostSegments);
+    io(s.dupAcks);
+    io(s.zeroWindows);
+    io(s.zeroWindowProbes);
+    io(s.windowUpdates);
+    io(s.windowFull);
+    io(s.keepAlives);
+    io(s.lowWindows);
+    io(s.macRetriesExcluded);
+    io(s.synCount);
+    io(s.finCount);
+    io(s.rstCount);
+    io(s.sackPackets);
+    io(s.maxWindowBytes);
+    io(s.rttSamples);
+    io(s.rttMinMs);
+    io(s.rttAvgMs);
+    io(s.rttMaxMs);
+    io(s.rttStddevMs);
+    io(s.rttFromTimestamps);
+    io(s.rttAckSamples);
+    io(s.rttTimestampSamples);
+    io(s.firstDataTimeNs);
+    io(s.lastDataTimeNs);
+    io(s.throughputBps);
+    io(s.goodputBps);
+    io(s.firstTimeNs);
+    io(s.lastTimeNs);
+}
+
+template <typename Io, typename C> void connectionFields(Io& io, C& c)
+{
+    io(c.id);
+    io(c.conversation);
+    for (int i = 0; i < 2; ++i) {
+        io(c.address[i]);
+        io(c.port[i]);
+        io(c.windowScale[i]);
+        io(c.mss[i]);
+    }
+    io(c.handshakeSeen);
+    io(c.windowScaleKnown);
+    io(c.sackPermitted);
+    io(c.timestamps);
+    io(c.handshakeRttNs);
+    io(c.firstTimeNs);
+    io(c.lastTimeNs);
+    io(c.firstFrame);
+    io(c.lastFrame);
+    io(c.segments);
+    io(c.lowWindowThresholdBytes);
+    directionFields(io, c.direction[0]);
+    directionFields(io, c.direction[1]);
+}
+
+// The per-segment columns of TcpAnalysis as the public API offers them. If some of
+// them become derived (computed from the capture tables), drop them here and rebuild
+// them after decoding.
+template <typename F, typename T> void segmentColumns(F&& f, T& s)
+{
+    f(s.connection);
+    f(s.flags);
+    f(s.bytesInFlight);
+    f(s.windowBytes);
+    f(s.relativeSeq);
+    f(s.relativeAck);
+}
+
+// ---- WlanEvents ------------------------------------------------------------------------
+
+template <typename Io, typename E> void eventFields(Io& io, E& e)
+{
+    io(e.id);
+    io(e.kind);
+    io(e.station);
+    io(e.bssid);
+    io(e.newBssid);
+    io(e.startNs);
+    io(e.endNs);
+    io(e.resumedNs);
+    io(e.basis);
+    io(e.openEnded);
+    io(e.evidenceCount);
+    io(e.probeRequests);
+    io(e.psPolls);
+    io(e.framesToStation);
+    io(e.retriesToStation);
+    io(e.uplinkFrames);
+    io(e.connection);
+    io(e.tcpRetransmissions);
+}
+
+template <typename Io, typename P> void scanPatternFields(Io& io, P& p)
+{
+    io(p.station);
+    io(p.scans);
+    io(p.intervalMs);
+    io(p.dwellMs);
+    io(p.periodic);
+}
+
+template <typename Io, typename B> void macBinFields(Io& io, B& b)
+{
+    io(b.startNs);
+    io(b.framesSent);
+    io(b.framesReceived);
+    io(b.retries);
+    io(b.failedAttempts);
+    io(b.rateSamples);
+    io(b.meanRateMbps);
+    io(b.maxMcs);
+    io(b.signalSamples);
+    io(b.meanSignalDbm);
+    io(b.ampdus);
+    io(b.ampduSubframes);
+    io(b.blockAcks);
+    io(b.blockAckRequests);
+}
+
+} // namespace
+
+const char* internedText(const std::string& text)
+{
+    static std::mutex mutex;
+    static std::set<std::string, std::less<>>* pool = new std::set<std::string, std::less<>>;
+    std::lock_guard lock(mutex);
+    return pool->insert(text).first->c_str();
+}
+
+std::vector<std::uint8_t> encodeTables(const dissect::CaptureTables& t)
+{
+    Writer w(kTablesTag);
+    auto put = [&](const auto& v) { w.put(v); };
+    auto column = [&](const auto& v) { w.column(v); };
+    summaryFields(put, t.summary);
+    w.list(t.summary.linkTypes, [&](int type) { w.put(static_cast<std::int32_t>(type)); });
+    w.list(t.summary.warnings, [&](const std::string& s) { w.put(s); });
+    w.list(t.summary.malformed, [&](const dissect::MalformedRecord& m) {
+        w.put(m.frame);
+        w.put(m.annotation.severity);
+        w.put(m.annotation.field);
+        w.put(m.annotation.message);
+    });
+    wlanColumns(column, t.wlan);
+    tcpColumns(column, t.tcp);
+    w.list(t.tcpSideOptions, [&](const dissect::TcpSideOptions& o) { sideOptionFields(put, o); });
+    w.list(t.conversations, [&](const dissect::ConversationKey& k) {
+        w.put(k.addrA);
+        w.put(k.addrB);
+        w.put(k.portA);
+        w.put(k.portB);
+    });
+    w.list(t.macDuplicateTcp, [&](const dissect::ExcludedTcpSegment& e) {
+        w.put(e.frame);
+        w.put(e.timeNs);
+        w.put(e.conversation);
+        w.put(e.fromB);
+    });
+    w.put(static_cast<std::uint64_t>(t.ipAddresses.size()));
+    for (std::uint32_t i = 0; i < t.ipAddresses.size(); ++i) {
+        const dissect::IpAddress& a = t.ipAddresses.at(i);
+        w.put(a.family);
+        for (std::uint8_t b : a.bytes)
+            w.put(b);
+    }
+    w.put(static_cast<std::uint64_t>(t.macAddresses.size()));
+    for (std::uint32_t i = 0; i < t.macAddresses.size(); ++i)
+        for (std::uint8_t b : t.macAddresses.at(i).bytes)
+            w.put(b);
+    w.list(t.wlanManagement,
+           [&](const dissect::WlanManagementRecord& m) { managementFields(put, m); });
+    w.put(static_cast<std::uint64_t>(t.ssids.size()));
+    for (std::uint32_t i = 0; i < t.ssids.size(); ++i)
+        w.put(t.ssids.at(i));
+    return w.take();
+}
+
+bool decodeTables(const std::vector<std::uint8_t>& blob, dissect::CaptureTables& t,
+                  std::string& error)
+{
+    t = dissect::CaptureTables{};
+    Reader r(blob, kTablesTag, "capture tables");
+    auto get = [&](auto& v) { r.get(v); };
+    auto column = [&](auto& v) { r.column(v); };
+    summaryFields(get, t.summary);
+    r.list(t.summary.linkTypes, 4, [&](int& type) {
+        std::int32_t v = 0;
+        r.get(v);
+        type = v;
+    });
+    r.list(t.summary.warnings, 8, [&](std::string& s) { r.get(s); });
+    r.list(t.summary.malformed, 25, [&](dissect::MalformedRecord& m) {
+        r.get(m.frame);
+        r.get(m.annotation.severity);
+        r.get(m.annotation.field);
+        r.get(m.annotation.message);
+    });
+    wlanColumns(column, t.wlan);
+    tcpColumns(column, t.tcp);
+    r.list(t.tcpSideOptions, 36, [&](dissect::TcpSideOptions& o) { sideOptionFields(get, o); });
+    r.list(t.conversations, 12, [&](dissect::ConversationKey& k) {
+        r.get(k.addrA);
+        r.get(k.addrB);
+        r.get(k.portA);
+        r.get(k.portB);
+    });
+    r.list(t.macDuplicateTcp, 21, [&](dissect::ExcludedTcpSegment& e) {
+        r.get(e.frame);
+        r.get(e.timeNs);
+        r.get(e.conversation);
+        r.get(e.fromB);
+    });
+    std::uint64_t count = 0;
+    r.get(count);
+    for (std::uint64_t i = 0; i < count && r.ok(); ++i) {
+        dissect::IpAddress a;
+        r.get(a.family);
+        for (std::uint8_t& b : a.bytes)
+            r.get(b);
+        if (r.ok() && t.ipAddresses.intern(a) != i)
+            return error = "damaged cached capture tables: repeated IP address", false;
+    }
+    count = 0;
+    r.get(count);
+    for (std::uint64_t i = 0; i < count && r.ok(); ++i) {
+        dissect::MacAddress m;
+        for (std::uint8_t& b : m.bytes)
+            r.get(b);
+        if (r.ok() && t.macAddresses.intern(m) != i)
+            return error = "damaged cached capture tables: repeated MAC address", false;
+    }
+    r.list(t.wlanManagement, 20,
+           [&](dissect::WlanManagementRecord& m) { managementFields(get, m); });
+    count = 0;
+    r.get(count);
+    for (std::uint64_t i = 0; i < count && r.ok(); ++i) {
+        std::string ssid;
+        r.get(ssid);
+        if (r.ok() && t.ssids.intern(ssid) != i)
+            return error = "damaged cached capture tables: repeated SSID", false;
+    }
+    if (!r.finish(error))
+        return false;
+    // Columns must be parallel; a mismatch means the blob is not what was written.
+    const std::size_t wlanRows = t.wlan.frame.size(), tcpRows = t.tcp.frame.size();
+    bool parallel = true;
+    wlanColumns([&](const auto& v) { parallel = parallel && v.size() == wlanRows; }, t.wlan);
+    tcpColumns([&](const auto& v) { parallel = parallel && v.size() == tcpRows; }, t.tcp);
+    if (!parallel)
+        return error = "damaged cached capture tables: columns of different lengths", false;
+    return true;
+}
+
+std::vector<std::uint8_t> encodeTcp(const TcpAnalysis& tcp)
+{
+    Writer w(kTcpTag);
+    auto put = [&](const auto& v) { w.put(v); };
+    auto column = [&](const auto& v) { w.column(v); };
+    w.list(tcp.connections, [&](const Connection& c) { connectionFields(put, c); });
+    segmentColumns(column, tcp.segments);
+    w.list(tcp.segments.dupAckNumber, [&](const std::pair<std::uint64_t, std::uint32_t>& p) {
+        w.put(p.first);
+        w.put(p.second);
+    });
+    w.list(tcp.rtt, [&](const RttSample& s) {
+        w.put(s.ackRow);
+        w.put(s.dataRow);
+        w.put(s.rttNs);
+        w.put(s.fromTimestamps);
+    });
+    return w.take();
+}
+
+bool decodeTcp(const std::vector<std::uint8_t>& blob, TcpAnalysis& tcp, std::string& error)
+{
+    tcp = TcpAnalysis{};
+    Reader r(blob, kTcpTag, "TCP analysis");
+    auto get = [&](auto& v) { r.get(v); };
+    auto column = [&](auto& v) { r.column(v); };
+    r.list(tcp.connections, 100, [&](Connection& c) { connectionFields(get, c); });
+    segmentColumns(column, tcp.segments);
+    r.list(tcp.segments.dupAckNumber, 12, [&](std::pair<std::uint64_t, std::uint32_t>& p) {
+        r.get(p.first);
+        r.get(p.second);
+    });
+    r.list(tcp.rtt, 25, [&](RttSample& s) {
+        r.get(s.ackRow);
+        r.get(s.dataRow);
+        r.get(s.rttNs);
+        r.get(s.fromTimestamps);
+    });
+    return r.finish(error);
+}
+
+std::vector<std::uint8_t> encodeEvents(const WlanEvents& events)
+{
+    Writer w(kEventsTag);
+    auto put = [&](const auto& v) { w.put(v); };
+    w.list(events.events, [&](const WlanEvent& e) {
+        eventFields(put, e);
+        w.column(e.evidenceFrames);
+    });
+    w.list(events.scanPatterns, [&](const ScanPattern& p) { scanPatternFields(put, p); });
+    w.list(events.macStats, [&](const StationMacStats& s) {
+        w.put(s.station);
+        w.put(s.addbaResponses);
+        w.put(s.delbas);
+        w.list(s.bins, [&](const MacStatsBin& b) { macBinFields(put, b); });
+    });
+    w.list(events.notes, [&](const std::string& s) { w.put(s); });
+    return w.take();
+}
+
+bool decodeEvents(const std::vector<std::uint8_t>& blob, WlanEvents& events, std::string& error)
+{
+    events = WlanEvents{};
+    Reader r(blob, kEventsTag, "802.11 events");
+    auto get = [&](auto& v) { r.get(v); };
+    r.list(events.events, 60, [&](WlanEvent& e) {
+        eventFields(get, e);
+        r.column(e.evidenceFrames);
+    });
+    r.list(events.scanPatterns, 25, [&](ScanPattern& p) { scanPatternFields(get, p); });
+    r.list(events.macStats, 28, [&](StationMacStats& s) {
+        r.get(s.station);
+        r.get(s.addbaResponses);
+        r.get(s.delbas);
+        r.list(s.bins, 90, [&](MacStatsBin& b) { macBinFields(get, b); });
+    });
+    r.list(events.notes, 8, [&](std::string& s) { r.get(s); });
+    return r.finish(error);
+}
+
+} // namespace windscope::analysis::store

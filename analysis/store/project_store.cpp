@@ -1,0 +1,772 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "project_store.h"
+
+#include "windscope/version.h"
+
+#include <openssl/evp.h>
+#include <sqlite3.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <sys/stat.h>
+#include <thread>
+
+namespace windscope::analysis::store {
+
+namespace fs = std::filesystem;
+
+namespace detail {
+
+const std::vector<const char*>& schemaMigrations()
+{
+    // Append only: a released step never changes, a new version adds a step.
+    static const std::vector<const char*> steps = {
+        // 0 -> 1: captures, their cached analysis, annotations.
+        R"sql(
+        PRAGMA application_id = 1465074512; -- kProjectApplicationId, "WSCP"
+        CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        CREATE TABLE captures(
+            id INTEGER PRIMARY KEY,
+            path TEXT NOT NULL UNIQUE,
+            size INTEGER NOT NULL,
+            mtime_ns INTEGER NOT NULL,
+            sha256 TEXT NOT NULL,
+            added_utc TEXT NOT NULL);
+        CREATE TABLE analysis_cache(
+            capture_id INTEGER PRIMARY KEY REFERENCES captures(id) ON DELETE CASCADE,
+            codec_version INTEGER NOT NULL,
+            analyzer_version TEXT NOT NULL,
+            created_utc TEXT NOT NULL,
+            packets INTEGER NOT NULL,
+            tcp_segments INTEGER NOT NULL,
+            connections INTEGER NOT NULL,
+            events INTEGER NOT NULL,
+            tables BLOB NOT NULL,
+            tcp BLOB NOT NULL,
+            wlan_events BLOB NOT NULL);
+        CREATE TABLE annotations(
+            id INTEGER PRIMARY KEY,
+            capture_id INTEGER NOT NULL REFERENCES captures(id) ON DELETE CASCADE,
+            time_ns INTEGER,
+            event_id INTEGER,
+            text TEXT NOT NULL,
+            created_utc TEXT NOT NULL);
+        )sql",
+        // 1 -> 2: bookmarks and connection references on annotations, replay
+        // scenarios and runs, export presets, cached cwnd series.
+        R"sql(
+        ALTER TABLE annotations ADD COLUMN kind TEXT NOT NULL DEFAULT 'note';
+        ALTER TABLE annotations ADD COLUMN connection_id INTEGER;
+        CREATE TABLE replay_scenarios(
+            id INTEGER PRIMARY KEY,
+            capture_id INTEGER REFERENCES captures(id) ON DELETE CASCADE,
+            name TEXT NOT NULL,
+            json TEXT NOT NULL,
+            created_utc TEXT NOT NULL);
+        CREATE TABLE replay_runs(
+            id INTEGER PRIMARY KEY,
+            scenario_id INTEGER NOT NULL REFERENCES replay_scenarios(id) ON DELETE CASCADE,
+            json TEXT NOT NULL,
+            created_utc TEXT NOT NULL);
+        CREATE TABLE export_presets(
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL UNIQUE,
+            json TEXT NOT NULL,
+            created_utc TEXT NOT NULL);
+        CREATE TABLE cwnd_series(
+            capture_id INTEGER NOT NULL REFERENCES captures(id) ON DELETE CASCADE,
+            connection INTEGER NOT NULL,
+            model TEXT NOT NULL,
+            samples BLOB NOT NULL,
+            PRIMARY KEY(capture_id, connection));
+        )sql",
+    };
+    static_assert(kProjectSchemaVersion == 2, "add a migration step with the new version");
+    static_assert(kProjectApplicationId == 1465074512, "the first step writes this id");
+    return steps;
+}
+
+} // namespace detail
+
+namespace {
+
+// The tables each schema version must have, to tell a damaged or foreign file from ours.
+const std::vector<const char*>& requiredTables(int version)
+{
+    static const std::vector<const char*> v1 = {"meta", "captures", "analysis_cache",
+                                                "annotations"};
+    static const std::vector<const char*> v2 = {
+        "meta",        "captures",       "analysis_cache", "annotations", "replay_scenarios",
+        "replay_runs", "export_presets", "cwnd_series"};
+    return version >= 2 ? v2 : v1;
+}
+
+std::string utcNow()
+{
+    const std::time_t now = std::time(nullptr);
+    std::tm utc{};
+    gmtime_r(&now, &utc);
+    char text[32];
+    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+    return text;
+}
+
+// One prepared statement, finalized on scope exit.
+class Statement
+{
+public:
+    Statement(sqlite3* db, const char* sql) : m_db(db)
+    {
+        m_rc = sqlite3_prepare_v2(db, sql, -1, &m_stmt, nullptr);
+    }
+    ~Statement() { sqlite3_finalize(m_stmt); }
+    Statement(const Statement&) = delete;
+    Statement& operator=(const Statement&) = delete;
+    bool ok() const { return m_rc == SQLITE_OK; }
+    Statement& bind(int i, std::int64_t v)
+    {
+        sqlite3_bind_int64(m_stmt, i, v);
+        return *this;
+    }
+    Statement& bind(int i, const std::string& v)
+    {
+        sqlite3_bind_text(m_stmt, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
+        return *this;
+    }
+    Statement& bindNull(int i)
+    {
+        sqlite3_bind_null(m_stmt, i);
+        return *this;
+    }
+    Statement& bindBlob(int i, const std::vector<std::uint8_t>& v)
+    {
+        sqlite3_bind_blob64(m_stmt, i, v.data(), v.size(), SQLITE_STATIC);
+        return *this;
+    }
+    // SQLITE_ROW, SQLITE_DONE or an error code.
+    int step() { return m_rc = sqlite3_step(m_stmt); }
+    std::int64_t integer(int col) const { return sqlite3_column_int64(m_stmt, col); }
+    bool isNull(int col) const { return sqlite3_column_type(m_stmt, col) == SQLITE_NULL; }
+    std::string text(int col) const
+    {
+        const auto* p = sqlite3_column_text(m_stmt, col);
+        return p ? std::string(reinterpret_cast<const char*>(p),
+                               static_cast<std::size_t>(sqlite3_column_bytes(m_stmt, col)))
+                 : std::string();
+    }
+    std::vector<std::uint8_t> blob(int col) const
+    {
+        const auto* p = static_cast<const std::uint8_t*>(sqlite3_column_blob(m_stmt, col));
+        const auto n = static_cast<std::size_t>(sqlite3_column_bytes(m_stmt, col));
+        return p ? std::vector<std::uint8_t>(p, p + n) : std::vector<std::uint8_t>();
+    }
+    std::string error() const { return sqlite3_errmsg(m_db); }
+
+private:
+    sqlite3* m_db;
+    sqlite3_stmt* m_stmt = nullptr;
+    int m_rc;
+};
+
+bool exec(sqlite3* db, const char* sql, std::string& error)
+{
+    char* message = nullptr;
+    if (sqlite3_exec(db, sql, nullptr, nullptr, &message) != SQLITE_OK) {
+        error = message ? message : sqlite3_errmsg(db);
+        sqlite3_free(message);
+        return false;
+    }
+    return true;
+}
+
+bool pragmaInt(sqlite3* db, const char* sql, std::int64_t& value, std::string& error)
+{
+    Statement s(db, sql);
+    if (!s.ok() || s.step() != SQLITE_ROW) {
+        error = sqlite3_errmsg(db);
+        return false;
+    }
+    value = s.integer(0);
+    return true;
+}
+
+// Rolls back unless committed: a failed save leaves the file as it was.
+class Transaction
+{
+public:
+    explicit Transaction(sqlite3* db) : m_db(db) {}
+    ~Transaction()
+    {
+        if (m_open)
+            sqlite3_exec(m_db, "ROLLBACK", nullptr, nullptr, nullptr);
+    }
+    bool begin(std::string& error)
+    {
+        // IMMEDIATE takes the write lock now, so a concurrent writer fails here rather
+        // than halfway through the save.
+        m_open = exec(m_db, "BEGIN IMMEDIATE", error);
+        return m_open;
+    }
+    bool commit(std::string& error)
+    {
+        if (!exec(m_db, "COMMIT", error))
+            return false;
+        m_open = false;
+        return true;
+    }
+
+private:
+    sqlite3* m_db;
+    bool m_open = false;
+};
+
+// Crash-safety tests need a process that stops inside a save: with this variable set
+// to a file path, saves create that file once their rows are written and then wait
+// (uncommitted) until the process is killed.
+void pauseInsideSaveIfAsked()
+{
+    const char* marker = std::getenv("WINDSCOPE_STORE_PAUSE_IN_SAVE");
+    if (!marker || !*marker)
+        return;
+    std::ofstream(marker) << "paused\n";
+    for (int i = 0; i < 600; ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+}
+
+std::string damaged(const std::string& path, const std::string& why)
+{
+    return path + ": not a usable Windscope project (" + why + "); the file was left unchanged";
+}
+
+bool configureConnection(sqlite3* db, std::string& error)
+{
+    // WAL: readers never block the writer and a killed writer leaves the database at
+    // its last commit. synchronous=FULL makes each commit durable across power loss.
+    return exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;",
+                error);
+}
+
+std::string absolutePath(const std::string& path)
+{
+    std::error_code ec;
+    fs::path p = fs::weakly_canonical(fs::absolute(path, ec), ec);
+    return ec ? fs::absolute(path).lexically_normal().string() : p.string();
+}
+
+} // namespace
+
+bool identifyFile(const std::string& path, bool withHash, FileIdentity& out, std::string& error)
+{
+    out = FileIdentity{};
+    out.path = absolutePath(path);
+    struct stat st
+    {
+    };
+    if (::stat(out.path.c_str(), &st) != 0) {
+        error = path + ": " + std::strerror(errno);
+        return false;
+    }
+    out.size = static_cast<std::uint64_t>(st.st_size);
+    out.mtimeNs = static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+    if (!withHash)
+        return true;
+    std::FILE* f = std::fopen(out.path.c_str(), "rb");
+    if (!f) {
+        error = path + ": " + std::strerror(errno);
+        return false;
+    }
+    EVP_MD_CTX* ctx = EVP_MD_CTX_new();
+    EVP_DigestInit_ex(ctx, EVP_sha256(), nullptr);
+    std::vector<unsigned char> chunk(1 << 20);
+    std::size_t n = 0;
+    while ((n = std::fread(chunk.data(), 1, chunk.size(), f)) > 0)
+        EVP_DigestUpdate(ctx, chunk.data(), n);
+    const bool readError = std::ferror(f) != 0;
+    std::fclose(f);
+    unsigned char digest[EVP_MAX_MD_SIZE];
+    unsigned int length = 0;
+    EVP_DigestFinal_ex(ctx, digest, &length);
+    EVP_MD_CTX_free(ctx);
+    if (readError) {
+        error = path + ": read error";
+        return false;
+    }
+    static const char hex[] = "0123456789abcdef";
+    for (unsigned int i = 0; i < length; ++i) {
+        out.sha256 += hex[digest[i] >> 4];
+        out.sha256 += hex[digest[i] & 15];
+    }
+    return true;
+}
+
+const char* captureStatusName(CaptureStatus status)
+{
+    switch (status) {
+    case CaptureStatus::Ok:
+        return "ok";
+    case CaptureStatus::Changed:
+        return "changed";
+    case CaptureStatus::Moved:
+        return "moved";
+    }
+    return "?";
+}
+
+ProjectStore::ProjectStore(std::string path, sqlite3* db, int openedVersion)
+    : m_path(std::move(path)), m_db(db), m_openedVersion(openedVersion)
+{
+}
+
+ProjectStore::~ProjectStore()
+{
+    sqlite3_close_v2(m_db);
+}
+
+std::unique_ptr<ProjectStore> ProjectStore::create(const std::string& path, std::string& error)
+{
+    std::error_code ec;
+    if (fs::exists(path, ec)) {
+        error = path + ": already exists; open it, or choose another name";
+        return nullptr;
+    }
+    sqlite3* db = nullptr;
+    // EXCLUSIVE-create semantics: SQLite creates the file; a race with another creator
+    // is caught by the schema check below (user_version already set).
+    if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) !=
+        SQLITE_OK) {
+        error = path + ": cannot create: " + (db ? sqlite3_errmsg(db) : "out of memory");
+        sqlite3_close_v2(db);
+        return nullptr;
+    }
+    std::unique_ptr<ProjectStore> store(new ProjectStore(path, db, 0));
+    if (!configureConnection(db, error)) {
+        error = path + ": " + error;
+        return nullptr;
+    }
+    Transaction tx(db);
+    if (!tx.begin(error))
+        return error = path + ": " + error, nullptr;
+    std::int64_t version = 0;
+    if (!pragmaInt(db, "PRAGMA user_version", version, error) || version != 0)
+        return error = path + ": created by another process meanwhile", nullptr;
+    for (const char* step : detail::schemaMigrations())
+        if (!exec(db, step, error))
+            return error = path + ": " + error, nullptr;
+    const std::string setVersion = "PRAGMA user_version = " + std::to_string(kProjectSchemaVersion);
+    if (!exec(db, setVersion.c_str(), error))
+        return error = path + ": " + error, nullptr;
+    Statement meta(db,
+                   "INSERT INTO meta(key, value) VALUES ('created_by', ?1), ('created_utc', ?2)");
+    meta.bind(1, std::string("Windscope ") + WINDSCOPE_VERSION).bind(2, utcNow());
+    if (meta.step() != SQLITE_DONE)
+        return error = path + ": " + meta.error(), nullptr;
+    if (!tx.commit(error))
+        return error = path + ": " + error, nullptr;
+    return store;
+}
+
+std::unique_ptr<ProjectStore> ProjectStore::open(const std::string& path, std::string& error)
+{
+    // Check the header ourselves first: SQLite would accept an empty file as a new
+    // database and write to it.
+    {
+        std::ifstream in(path, std::ios::binary);
+        if (!in) {
+            error = path + ": cannot open: " + std::strerror(errno);
+            return nullptr;
+        }
+        char header[100] = {};
+        in.read(header, sizeof header);
+        if (in.gcount() < 100 || std::memcmp(header, "SQLite format 3", 16) != 0) {
+            error = damaged(path, in.gcount() == 0 ? "empty file" : "not an SQLite database");
+            return nullptr;
+        }
+    }
+    sqlite3* db = nullptr;
+    if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE, nullptr) != SQLITE_OK) {
+        error = path + ": cannot open: " + (db ? sqlite3_errmsg(db) : "out of memory");
+        sqlite3_close_v2(db);
+        return nullptr;
+    }
+    // Until the file is known good, closing must not checkpoint a WAL into it.
+    sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr);
+    std::unique_ptr<ProjectStore> store(new ProjectStore(path, db, 0));
+
+    std::int64_t applicationId = 0, version = 0;
+    std::string sqlError;
+    if (!pragmaInt(db, "PRAGMA application_id", applicationId, sqlError) ||
+        !pragmaInt(db, "PRAGMA user_version", version, sqlError)) {
+        error = damaged(path, sqlError);
+        return nullptr;
+    }
+    if (applicationId != kProjectApplicationId) {
+        error = damaged(path, "an SQLite database of another application");
+        return nullptr;
+    }
+    if (version > kProjectSchemaVersion) {
+        error = path + ": written by a newer Windscope (project schema version " +
+                std::to_string(version) + "); this Windscope " + WINDSCOPE_VERSION +
+                " reads schema versions up to " + std::to_string(kProjectSchemaVersion) +
+                ". The file was left unchanged.";
+        return nullptr;
+    }
+    if (version < 1) {
+        error = damaged(path, "no project schema version");
+        return nullptr;
+    }
+    {
+        Statement check(db, "PRAGMA quick_check(1)");
+        const int rc = check.ok() ? check.step() : SQLITE_ERROR;
+        if (rc != SQLITE_ROW || check.text(0) != "ok") {
+            error = damaged(
+                path, "integrity check failed: " +
+                          (rc == SQLITE_ROW ? check.text(0) : std::string(sqlite3_errmsg(db))));
+            return nullptr;
+        }
+    }
+    for (const char* table : requiredTables(static_cast<int>(version))) {
+        Statement s(db, "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?1");
+        s.bind(1, std::string(table));
+        if (s.step() != SQLITE_ROW) {
+            error = damaged(path, std::string("table ") + table + " is missing");
+            return nullptr;
+        }
+    }
+    store->m_openedVersion = static_cast<int>(version);
+    sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 0, nullptr);
+    if (!configureConnection(db, error)) {
+        error = path + ": " + error;
+        return nullptr;
+    }
+    if (version < kProjectSchemaVersion) {
+        // All steps in one transaction: a migration interrupted half-way leaves the old
+        // version, which the next open migrates again.
+        Transaction tx(db);
+        if (!tx.begin(error))
+            return error = path + ": " + error, nullptr;
+        const auto& steps = detail::schemaMigrations();
+        for (std::size_t i = static_cast<std::size_t>(version); i < steps.size(); ++i)
+            if (!exec(db, steps[i], error))
+                return error = path + ": migrating from schema version " + std::to_string(version) +
+                               ": " + error,
+                       nullptr;
+        const std::string setVersion =
+            "PRAGMA user_version = " + std::to_string(kProjectSchemaVersion);
+        if (!exec(db, setVersion.c_str(), error) || !tx.commit(error))
+            return error = path + ": " + error, nullptr;
+    }
+    return store;
+}
+
+std::int64_t ProjectStore::saveCapture(const FileIdentity& file, const AnalysisBundle& results,
+                                       std::string& error)
+{
+    // Encode before the transaction: the write lock is held only for the writes.
+    const std::vector<std::uint8_t> tables = encodeTables(results.tables);
+    const std::vector<std::uint8_t> tcp = encodeTcp(results.tcp);
+    const std::vector<std::uint8_t> events = encodeEvents(results.events);
+
+    Transaction tx(m_db);
+    if (!tx.begin(error))
+        return error = m_path + ": " + error, 0;
+    Statement upsert(m_db,
+                     "INSERT INTO captures(path, size, mtime_ns, sha256, added_utc) "
+                     "VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT(path) DO UPDATE SET "
+                     "size = excluded.size, mtime_ns = excluded.mtime_ns, sha256 = excluded.sha256 "
+                     "RETURNING id");
+    upsert.bind(1, file.path)
+        .bind(2, static_cast<std::int64_t>(file.size))
+        .bind(3, file.mtimeNs)
+        .bind(4, file.sha256)
+        .bind(5, utcNow());
+    if (upsert.step() != SQLITE_ROW)
+        return error = m_path + ": " + upsert.error(), 0;
+    const std::int64_t id = upsert.integer(0);
+    if (upsert.step() != SQLITE_DONE)
+        return error = m_path + ": " + upsert.error(), 0;
+
+    Statement cache(
+        m_db, "INSERT OR REPLACE INTO analysis_cache(capture_id, codec_version, "
+              "analyzer_version, created_utc, packets, tcp_segments, connections, events, "
+              "tables, tcp, wlan_events) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)");
+    cache.bind(1, id)
+        .bind(2, static_cast<std::int64_t>(kAnalysisCodecVersion))
+        .bind(3, std::string(WINDSCOPE_VERSION))
+        .bind(4, utcNow())
+        .bind(5, static_cast<std::int64_t>(results.tables.summary.packets))
+        .bind(6, static_cast<std::int64_t>(results.tables.tcp.size()))
+        .bind(7, static_cast<std::int64_t>(results.tcp.connections.size()))
+        .bind(8, static_cast<std::int64_t>(results.events.events.size()))
+        .bindBlob(9, tables)
+        .bindBlob(10, tcp)
+        .bindBlob(11, events);
+    if (cache.step() != SQLITE_DONE)
+        return error = m_path + ": " + cache.error(), 0;
+    // Cached series derived from the old results are stale now.
+    Statement stale(m_db, "DELETE FROM cwnd_series WHERE capture_id = ?1");
+    stale.bind(1, id);
+    if (stale.step() != SQLITE_DONE)
+        return error = m_path + ": " + stale.error(), 0;
+    pauseInsideSaveIfAsked();
+    if (!tx.commit(error))
+        return error = m_path + ": " + error, 0;
+    return id;
+}
+
+namespace {
+
+constexpr const char* kCaptureColumns =
+    "SELECT c.id, c.path, c.size, c.mtime_ns, c.sha256, c.added_utc, a.codec_version, "
+    "a.analyzer_version, a.packets, a.tcp_segments, a.connections, a.events, "
+    "length(a.tables) + length(a.tcp) + length(a.wlan_events) "
+    "FROM captures c LEFT JOIN analysis_cache a ON a.capture_id = c.id ";
+
+CaptureRecord readCapture(const Statement& s)
+{
+    CaptureRecord r;
+    r.id = s.integer(0);
+    r.file.path = s.text(1);
+    r.file.size = static_cast<std::uint64_t>(s.integer(2));
+    r.file.mtimeNs = s.integer(3);
+    r.file.sha256 = s.text(4);
+    r.addedUtc = s.text(5);
+    r.cached = !s.isNull(6) && s.integer(6) == kAnalysisCodecVersion;
+    r.analyzerVersion = s.text(7);
+    r.packets = static_cast<std::uint64_t>(s.integer(8));
+    r.tcpSegments = static_cast<std::uint64_t>(s.integer(9));
+    r.connections = static_cast<std::uint64_t>(s.integer(10));
+    r.events = static_cast<std::uint64_t>(s.integer(11));
+    r.cacheBytes = static_cast<std::uint64_t>(s.integer(12));
+    return r;
+}
+
+} // namespace
+
+bool ProjectStore::listCaptures(std::vector<CaptureRecord>& out, std::string& error)
+{
+    out.clear();
+    Statement s(m_db, (std::string(kCaptureColumns) + "ORDER BY c.id").c_str());
+    int rc;
+    while ((rc = s.step()) == SQLITE_ROW)
+        out.push_back(readCapture(s));
+    if (rc != SQLITE_DONE)
+        return error = m_path + ": " + s.error(), false;
+    return true;
+}
+
+bool ProjectStore::findCapture(const std::string& idOrPath, CaptureRecord& out, std::string& error)
+{
+    const bool numeric =
+        !idOrPath.empty() && idOrPath.find_first_not_of("0123456789") == std::string::npos;
+    if (numeric) {
+        Statement s(m_db, (std::string(kCaptureColumns) + "WHERE c.id = ?1").c_str());
+        s.bind(1, static_cast<std::int64_t>(std::stoll(idOrPath)));
+        if (s.step() == SQLITE_ROW)
+            return out = readCapture(s), true;
+    }
+    {
+        Statement s(m_db, (std::string(kCaptureColumns) + "WHERE c.path = ?1").c_str());
+        s.bind(1, absolutePath(idOrPath));
+        if (s.step() == SQLITE_ROW)
+            return out = readCapture(s), true;
+    }
+    // A capture moved or copied elsewhere is still the same content.
+    FileIdentity file;
+    std::string ignored;
+    if (identifyFile(idOrPath, true, file, ignored)) {
+        Statement s(m_db,
+                    (std::string(kCaptureColumns) + "WHERE c.sha256 = ?1 ORDER BY c.id").c_str());
+        s.bind(1, file.sha256);
+        if (s.step() == SQLITE_ROW)
+            return out = readCapture(s), true;
+    }
+    error = m_path + ": no capture " + idOrPath + " in this project";
+    return false;
+}
+
+bool ProjectStore::loadResults(std::int64_t captureId, AnalysisBundle& out, std::string& error)
+{
+    Statement s(m_db, "SELECT codec_version, tables, tcp, wlan_events FROM analysis_cache "
+                      "WHERE capture_id = ?1");
+    s.bind(1, captureId);
+    const int rc = s.step();
+    if (rc != SQLITE_ROW) {
+        error = m_path + ": " +
+                (rc == SQLITE_DONE ? "no cached results for capture " + std::to_string(captureId)
+                                   : s.error());
+        return false;
+    }
+    if (s.integer(0) != kAnalysisCodecVersion) {
+        error = m_path + ": the cached results of capture " + std::to_string(captureId) +
+                " have layout version " + std::to_string(s.integer(0)) + ", this build reads " +
+                std::to_string(kAnalysisCodecVersion) + "; add the capture again to refresh them";
+        return false;
+    }
+    std::string why;
+    if (!decodeTables(s.blob(1), out.tables, why) || !decodeTcp(s.blob(2), out.tcp, why) ||
+        !decodeEvents(s.blob(3), out.events, why)) {
+        error = m_path + ": capture " + std::to_string(captureId) + ": " + why;
+        return false;
+    }
+    return true;
+}
+
+CaptureStatus ProjectStore::checkCapture(const CaptureRecord& capture)
+{
+    FileIdentity now;
+    std::string ignored;
+    if (!identifyFile(capture.file.path, false, now, ignored))
+        return CaptureStatus::Moved;
+    if (now.size == capture.file.size && now.mtimeNs == capture.file.mtimeNs)
+        return CaptureStatus::Ok;
+    if (now.size != capture.file.size || !identifyFile(capture.file.path, true, now, ignored))
+        return CaptureStatus::Changed;
+    return now.sha256 == capture.file.sha256 ? CaptureStatus::Ok : CaptureStatus::Changed;
+}
+
+bool ProjectStore::removeCapture(std::int64_t captureId, std::string& error)
+{
+    Statement s(m_db, "DELETE FROM captures WHERE id = ?1");
+    s.bind(1, captureId);
+    if (s.step() != SQLITE_DONE)
+        return error = m_path + ": " + s.error(), false;
+    return true;
+}
+
+std::int64_t ProjectStore::addAnnotation(const Annotation& a, std::string& error)
+{
+    Statement s(m_db, "INSERT INTO annotations(capture_id, kind, time_ns, event_id, connection_id, "
+                      "text, created_utc) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
+    s.bind(1, a.captureId).bind(2, a.kind);
+    a.timeNs ? s.bind(3, *a.timeNs) : s.bindNull(3);
+    a.eventId ? s.bind(4, static_cast<std::int64_t>(*a.eventId)) : s.bindNull(4);
+    a.connectionId ? s.bind(5, static_cast<std::int64_t>(*a.connectionId)) : s.bindNull(5);
+    s.bind(6, a.text).bind(7, utcNow());
+    if (s.step() != SQLITE_DONE)
+        return error = m_path + ": " + s.error(), 0;
+    return sqlite3_last_insert_rowid(m_db);
+}
+
+bool ProjectStore::listAnnotations(std::int64_t captureId, std::vector<Annotation>& out,
+                                   std::string& error)
+{
+    out.clear();
+    Statement s(m_db, "SELECT id, capture_id, kind, time_ns, event_id, connection_id, text "
+                      "FROM annotations WHERE capture_id = ?1 ORDER BY time_ns, id");
+    s.bind(1, captureId);
+    int rc;
+    while ((rc = s.step()) == SQLITE_ROW) {
+        Annotation a;
+        a.id = s.integer(0);
+        a.captureId = s.integer(1);
+        a.kind = s.text(2);
+        if (!s.isNull(3))
+            a.timeNs = s.integer(3);
+        if (!s.isNull(4))
+            a.eventId = static_cast<std::uint64_t>(s.integer(4));
+        if (!s.isNull(5))
+            a.connectionId = static_cast<std::uint64_t>(s.integer(5));
+        a.text = s.text(6);
+        out.push_back(std::move(a));
+    }
+    if (rc != SQLITE_DONE)
+        return error = m_path + ": " + s.error(), false;
+    return true;
+}
+
+bool ProjectStore::removeAnnotation(std::int64_t id, std::string& error)
+{
+    Statement s(m_db, "DELETE FROM annotations WHERE id = ?1");
+    s.bind(1, id);
+    if (s.step() != SQLITE_DONE)
+        return error = m_path + ": " + s.error(), false;
+    return true;
+}
+
+std::int64_t ProjectStore::saveScenario(std::int64_t captureId, const std::string& name,
+                                        const std::string& json, std::string& error)
+{
+    Statement s(m_db, "INSERT INTO replay_scenarios(capture_id, name, json, created_utc) "
+                      "VALUES (?1, ?2, ?3, ?4)");
+    captureId ? s.bind(1, captureId) : s.bindNull(1);
+    s.bind(2, name).bind(3, json).bind(4, utcNow());
+    if (s.step() != SQLITE_DONE)
+        return error = m_path + ": " + s.error(), 0;
+    return sqlite3_last_insert_rowid(m_db);
+}
+
+std::int64_t ProjectStore::saveRun(std::int64_t scenarioId, const std::string& json,
+                                   std::string& error)
+{
+    Statement s(m_db,
+                "INSERT INTO replay_runs(scenario_id, json, created_utc) VALUES (?1, ?2, ?3)");
+    s.bind(1, scenarioId).bind(2, json).bind(3, utcNow());
+    if (s.step() != SQLITE_DONE)
+        return error = m_path + ": " + s.error(), 0;
+    return sqlite3_last_insert_rowid(m_db);
+}
+
+namespace {
+
+bool readRecords(Statement& s, std::vector<JsonRecord>& out, const std::string& path,
+                 std::string& error)
+{
+    out.clear();
+    int rc;
+    while ((rc = s.step()) == SQLITE_ROW) {
+        JsonRecord r;
+        r.id = s.integer(0);
+        r.parentId = s.isNull(1) ? 0 : s.integer(1);
+        r.name = s.text(2);
+        r.json = s.text(3);
+        r.createdUtc = s.text(4);
+        out.push_back(std::move(r));
+    }
+    if (rc != SQLITE_DONE)
+        return error = path + ": " + s.error(), false;
+    return true;
+}
+
+} // namespace
+
+bool ProjectStore::listScenarios(std::int64_t captureId, std::vector<JsonRecord>& out,
+                                 std::string& error)
+{
+    Statement s(m_db, "SELECT id, capture_id, name, json, created_utc FROM replay_scenarios "
+                      "WHERE capture_id IS ?1 ORDER BY id");
+    captureId ? s.bind(1, captureId) : s.bindNull(1);
+    return readRecords(s, out, m_path, error);
+}
+
+bool ProjectStore::listRuns(std::int64_t scenarioId, std::vector<JsonRecord>& out,
+                            std::string& error)
+{
+    Statement s(m_db, "SELECT id, scenario_id, '', json, created_utc FROM replay_runs "
+                      "WHERE scenario_id = ?1 ORDER BY id");
+    s.bind(1, scenarioId);
+    return readRecords(s, out, m_path, error);
+}
+
+bool ProjectStore::saveExportPreset(const std::string& name, const std::string& json,
+                                    std::string& error)
+{
+    Statement s(m_db, "INSERT INTO export_presets(name, json, created_utc) VALUES (?1, ?2, ?3) "
+                      "ON CONFLICT(name) DO UPDATE SET json = excluded.json");
+    s.bind(1, name).bind(2, json).bind(3, utcNow());
+    if (s.step() != SQLITE_DONE)
+        return error = m_path + ": " + s.error(), false;
+    return true;
+}
+
+bool ProjectStore::listExportPresets(std::vector<JsonRecord>& out, std::string& error)
+{
+    Statement s(m_db, "SELECT id, NULL, name, json, created_utc FROM export_presets ORDER BY name");
+    return readRecords(s, out, m_path, error);
+}
+
+} // namespace windscope::analysis::store

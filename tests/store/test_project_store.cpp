@@ -1,0 +1,423 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The project file: save, reopen and compare with a fresh analysis; refusal of damaged,
+// foreign and newer files without touching them; forward migration; capture identity.
+
+#include "analysis/store/analyze_capture.h"
+#include "analysis/store/project_store.h"
+#include "store_test_kit.h"
+#include "test_support.h"
+
+#include <sqlite3.h>
+
+#include <chrono>
+#include <thread>
+
+namespace windscope::test {
+namespace {
+
+namespace store = analysis::store;
+
+std::unique_ptr<store::ProjectStore> createProject(const std::filesystem::path& path)
+{
+    std::string error;
+    auto project = store::ProjectStore::create(path.string(), error);
+    EXPECT_TRUE(project) << error;
+    return project;
+}
+
+// Saves one capture's analysis, reopens the project in a new connection, loads the
+// cache and compares every field with a second, independent fresh analysis.
+void roundTrip(const std::filesystem::path& capture)
+{
+    WINDSCOPE_REQUIRE_FILE(capture);
+    ScratchDir dir;
+    std::string error;
+    store::FileIdentity file;
+    ASSERT_TRUE(store::identifyFile(capture.string(), true, file, error)) << error;
+    {
+        auto project = createProject(dir / "p.wsproj");
+        ASSERT_TRUE(project);
+        store::AnalysisBundle results;
+        ASSERT_TRUE(store::analyzeCapture(file.path, results, error)) << error;
+        ASSERT_NE(project->saveCapture(file, results, error), 0) << error;
+    }
+    store::AnalysisBundle fresh;
+    ASSERT_TRUE(store::analyzeCapture(file.path, fresh, error)) << error;
+
+    auto project = store::ProjectStore::open((dir / "p.wsproj").string(), error);
+    ASSERT_TRUE(project) << error;
+    store::CaptureRecord record;
+    ASSERT_TRUE(project->findCapture(capture.string(), record, error)) << error;
+    EXPECT_TRUE(record.cached);
+    EXPECT_EQ(record.packets, fresh.tables.summary.packets);
+    EXPECT_EQ(record.connections, fresh.tcp.connections.size());
+    EXPECT_EQ(project->checkCapture(record), store::CaptureStatus::Ok);
+    store::AnalysisBundle loaded;
+    ASSERT_TRUE(project->loadResults(record.id, loaded, error)) << error;
+    expectSameBundle(fresh, loaded);
+    EXPECT_FALSE(fresh.tcp.connections.empty() && fresh.tables.wlan.size() == 0)
+        << "a capture with neither TCP nor 802.11 tests nothing";
+}
+
+TEST(ProjectStore, RoundTripPublicRadiotapHttp)
+{
+    roundTrip(publicCapture("arkime__80211http.pcap"));
+}
+TEST(ProjectStore, RoundTripPublicEthernetMixed)
+{
+    roundTrip(publicCapture("pcapplusplus__example.pcap"));
+}
+TEST(ProjectStore, RoundTripPublicMonitorMode)
+{
+    roundTrip(publicCapture("networks744__active1.pcap"));
+}
+TEST(ProjectStore, RoundTripPublicSackTrace)
+{
+    roundTrip(publicCapture("tcptrace__dsack.dmp.gz"));
+}
+TEST(ProjectStore, RoundTripPublicManyFlows)
+{
+    roundTrip(publicCapture("chrissanders__ftp-crack.pcap"));
+}
+TEST(ProjectStore, RoundTripPublicPowerSave)
+{
+    roundTrip(publicCapture("wifidoctor-stavros__home_network2.PM.pcapng"));
+}
+TEST(ProjectStore, RoundTripPublicMalformed)
+{
+    roundTrip(testData("malformed-mix.pcap"));
+}
+TEST(ProjectStore, RoundTripLabLinuxHandoff)
+{
+    roundTrip(labDir("linux/reno-handoff") / "ap-wlan.pcap");
+}
+TEST(ProjectStore, RoundTripLabLinuxScan)
+{
+    roundTrip(labDir("linux/reno-scan100") / "ap-wlan.pcap");
+}
+TEST(ProjectStore, RoundTripLabNs3Scan)
+{
+    roundTrip(labDir("ns3/A-scan-T200") / "wifi-ap.pcap");
+}
+TEST(ProjectStore, RoundTripLabNs3Handoff)
+{
+    roundTrip(labDir("ns3/B-handoff-baseline") / "wifi-sta.pcap");
+}
+
+TEST(ProjectStore, CreateRefusesAnExistingFile)
+{
+    ScratchDir dir;
+    writeBytes(dir / "x.wsproj", {'k', 'e', 'e', 'p'});
+    std::string error;
+    EXPECT_FALSE(store::ProjectStore::create((dir / "x.wsproj").string(), error));
+    EXPECT_NE(error.find("x.wsproj"), std::string::npos) << error;
+    EXPECT_EQ(fileBytes(dir / "x.wsproj"), (std::vector<char>{'k', 'e', 'e', 'p'}));
+}
+
+// A valid project with one cached capture, closed (WAL checkpointed into the file).
+std::filesystem::path makeProjectFile(const ScratchDir& dir)
+{
+    const std::filesystem::path capture = publicCapture("arkime__80211http.pcap");
+    const std::filesystem::path path = dir / "good.wsproj";
+    std::string error;
+    auto project = store::ProjectStore::create(path.string(), error);
+    EXPECT_TRUE(project) << error;
+    store::FileIdentity file;
+    store::AnalysisBundle results;
+    if (store::identifyFile(capture.string(), true, file, error) &&
+        store::analyzeCapture(file.path, results, error)) {
+        EXPECT_NE(project->saveCapture(file, results, error), 0) << error;
+    }
+    return path;
+}
+
+// Opening must fail with a message naming the file and leave its bytes as they were
+// (and create no WAL next to it that a later open could mistake for data).
+void expectRefusedUntouched(const std::filesystem::path& path, const std::string& mustMention)
+{
+    const std::vector<char> before = fileBytes(path);
+    std::string error;
+    auto project = store::ProjectStore::open(path.string(), error);
+    EXPECT_FALSE(project) << path;
+    project.reset();
+    EXPECT_NE(error.find(path.string()), std::string::npos) << error;
+    EXPECT_NE(error.find(mustMention), std::string::npos) << error;
+    EXPECT_EQ(fileBytes(path), before) << "the refused file was modified";
+    const std::filesystem::path wal = path.string() + "-wal";
+    EXPECT_TRUE(!std::filesystem::exists(wal) || std::filesystem::file_size(wal) == 0)
+        << "a WAL with content was left next to the refused file";
+}
+
+TEST(ProjectStore, RefusesTruncatedFile)
+{
+    WINDSCOPE_REQUIRE_FILE(publicCapture("arkime__80211http.pcap"));
+    ScratchDir dir;
+    const auto path = makeProjectFile(dir);
+    std::vector<char> bytes = fileBytes(path);
+    ASSERT_GT(bytes.size(), 8192u);
+    bytes.resize(bytes.size() / 2);
+    writeBytes(path, bytes);
+    expectRefusedUntouched(path, "not a usable Windscope project");
+}
+
+TEST(ProjectStore, RefusesRandomBytes)
+{
+    ScratchDir dir;
+    std::mt19937 random(7);
+    std::vector<char> bytes(65536);
+    for (char& c : bytes)
+        c = static_cast<char>(random());
+    writeBytes(dir / "noise.wsproj", bytes);
+    expectRefusedUntouched(dir / "noise.wsproj", "not an SQLite database");
+}
+
+TEST(ProjectStore, RefusesBadHeader)
+{
+    WINDSCOPE_REQUIRE_FILE(publicCapture("arkime__80211http.pcap"));
+    ScratchDir dir;
+    const auto path = makeProjectFile(dir);
+    std::vector<char> bytes = fileBytes(path);
+    std::memcpy(bytes.data(), "SQLite format 2", 15);
+    writeBytes(path, bytes);
+    expectRefusedUntouched(path, "not an SQLite database");
+}
+
+TEST(ProjectStore, RefusesDamagedPages)
+{
+    WINDSCOPE_REQUIRE_FILE(publicCapture("arkime__80211http.pcap"));
+    ScratchDir dir;
+    const auto path = makeProjectFile(dir);
+    std::vector<char> bytes = fileBytes(path);
+    // Overwrite the second page (the first b-tree page after the header page) with
+    // garbage: the header still says SQLite, the structure does not hold.
+    ASSERT_GT(bytes.size(), 3 * 4096u);
+    for (std::size_t i = 4096; i < 2 * 4096; ++i)
+        bytes[i] = static_cast<char>(0xa5);
+    writeBytes(path, bytes);
+    expectRefusedUntouched(path, "not a usable Windscope project");
+}
+
+TEST(ProjectStore, RefusesEmptyFile)
+{
+    ScratchDir dir;
+    writeBytes(dir / "empty.wsproj", {});
+    expectRefusedUntouched(dir / "empty.wsproj", "empty file");
+}
+
+TEST(ProjectStore, RefusesAnotherApplicationsDatabase)
+{
+    ScratchDir dir;
+    const auto path = dir / "other.db";
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+    sqlite3_exec(db, "CREATE TABLE t(x); INSERT INTO t VALUES (1);", nullptr, nullptr, nullptr);
+    sqlite3_close(db);
+    expectRefusedUntouched(path, "another application");
+}
+
+TEST(ProjectStore, RefusesMissingTable)
+{
+    WINDSCOPE_REQUIRE_FILE(publicCapture("arkime__80211http.pcap"));
+    ScratchDir dir;
+    const auto path = makeProjectFile(dir);
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+    ASSERT_EQ(sqlite3_exec(db, "PRAGMA journal_mode=DELETE; DROP TABLE export_presets;", nullptr,
+                           nullptr, nullptr),
+              SQLITE_OK);
+    sqlite3_close(db);
+    expectRefusedUntouched(path, "table export_presets is missing");
+}
+
+TEST(ProjectStore, RefusesNewerSchemaNamingBothVersions)
+{
+    WINDSCOPE_REQUIRE_FILE(publicCapture("arkime__80211http.pcap"));
+    ScratchDir dir;
+    const auto path = makeProjectFile(dir);
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+    ASSERT_EQ(sqlite3_exec(db, "PRAGMA user_version = 17;", nullptr, nullptr, nullptr), SQLITE_OK);
+    sqlite3_close(db);
+    expectRefusedUntouched(path, "schema version 17");
+    std::string error;
+    EXPECT_FALSE(store::ProjectStore::open(path.string(), error));
+    EXPECT_NE(error.find("up to " + std::to_string(store::kProjectSchemaVersion)),
+              std::string::npos)
+        << error;
+    EXPECT_NE(error.find("newer"), std::string::npos) << error;
+}
+
+TEST(ProjectStore, MigratesVersion1Forward)
+{
+    ScratchDir dir;
+    const auto path = dir / "v1.wsproj";
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+    ASSERT_EQ(sqlite3_exec(db, store::detail::schemaMigrations()[0], nullptr, nullptr, nullptr),
+              SQLITE_OK);
+    ASSERT_EQ(
+        sqlite3_exec(db,
+                     "PRAGMA user_version = 1;"
+                     "INSERT INTO captures VALUES (1, '/nowhere/a.pcap', 10, 20, 'ab', 'then');"
+                     "INSERT INTO annotations(capture_id, time_ns, text, created_utc) "
+                     "VALUES (1, 1500000000, 'look here', 'then');",
+                     nullptr, nullptr, nullptr),
+        SQLITE_OK);
+    sqlite3_close(db);
+
+    std::string error;
+    auto project = store::ProjectStore::open(path.string(), error);
+    ASSERT_TRUE(project) << error;
+    EXPECT_EQ(project->openedSchemaVersion(), 1);
+    std::vector<store::CaptureRecord> captures;
+    ASSERT_TRUE(project->listCaptures(captures, error)) << error;
+    ASSERT_EQ(captures.size(), 1u);
+    EXPECT_EQ(captures[0].file.path, "/nowhere/a.pcap");
+    EXPECT_FALSE(captures[0].cached);
+    EXPECT_EQ(project->checkCapture(captures[0]), store::CaptureStatus::Moved);
+    std::vector<store::Annotation> notes;
+    ASSERT_TRUE(project->listAnnotations(1, notes, error)) << error;
+    ASSERT_EQ(notes.size(), 1u);
+    EXPECT_EQ(notes[0].kind, "note"); // the column version 2 added, with its default
+    EXPECT_EQ(notes[0].timeNs, 1500000000);
+    EXPECT_TRUE(project->saveExportPreset("paper", "{\"dpi\":300}", error)) << error;
+    project.reset();
+
+    project = store::ProjectStore::open(path.string(), error);
+    ASSERT_TRUE(project) << error;
+    EXPECT_EQ(project->openedSchemaVersion(), store::kProjectSchemaVersion);
+}
+
+TEST(ProjectStore, NoticesChangedAndMovedCaptures)
+{
+    const auto source = publicCapture("arkime__80211http.pcap");
+    WINDSCOPE_REQUIRE_FILE(source);
+    ScratchDir dir;
+    const auto copy = dir / "copy.pcap";
+    std::filesystem::copy_file(source, copy);
+    std::string error;
+    auto project = createProject(dir / "p.wsproj");
+    ASSERT_TRUE(project);
+    store::FileIdentity file;
+    store::AnalysisBundle results;
+    ASSERT_TRUE(store::identifyFile(copy.string(), true, file, error)) << error;
+    ASSERT_TRUE(store::analyzeCapture(file.path, results, error)) << error;
+    ASSERT_NE(project->saveCapture(file, results, error), 0) << error;
+    store::CaptureRecord record;
+    ASSERT_TRUE(project->findCapture(copy.string(), record, error)) << error;
+    EXPECT_EQ(record.file.sha256, file.sha256);
+    EXPECT_EQ(project->checkCapture(record), store::CaptureStatus::Ok);
+
+    // Touched but same content: still ok.
+    std::filesystem::last_write_time(copy, std::filesystem::last_write_time(copy) +
+                                               std::chrono::hours(1));
+    EXPECT_EQ(project->checkCapture(record), store::CaptureStatus::Ok);
+
+    // One byte of a packet changed, same size.
+    std::vector<char> bytes = fileBytes(copy);
+    bytes[bytes.size() - 10] ^= 0x55;
+    writeBytes(copy, bytes);
+    EXPECT_EQ(project->checkCapture(record), store::CaptureStatus::Changed);
+    bytes[bytes.size() - 10] ^= 0x55;
+    writeBytes(copy, bytes);
+
+    // Moved: the old path is gone; the file at its new place is found by content.
+    const auto moved = dir / "renamed.pcap";
+    std::filesystem::rename(copy, moved);
+    EXPECT_EQ(project->checkCapture(record), store::CaptureStatus::Moved);
+    store::CaptureRecord found;
+    ASSERT_TRUE(project->findCapture(moved.string(), found, error)) << error;
+    EXPECT_EQ(found.id, record.id);
+}
+
+TEST(ProjectStore, AnnotationsScenariosRunsPresets)
+{
+    WINDSCOPE_REQUIRE_FILE(publicCapture("arkime__80211http.pcap"));
+    ScratchDir dir;
+    const auto path = makeProjectFile(dir);
+    std::string error;
+    {
+        auto project = store::ProjectStore::open(path.string(), error);
+        ASSERT_TRUE(project) << error;
+        store::Annotation bookmark;
+        bookmark.captureId = 1;
+        bookmark.kind = "bookmark";
+        bookmark.eventId = 3;
+        bookmark.text = "handoff starts";
+        store::Annotation note;
+        note.captureId = 1;
+        note.timeNs = 2'500'000'000;
+        note.connectionId = 0;
+        note.text = "window collapses";
+        EXPECT_NE(project->addAnnotation(bookmark, error), 0) << error;
+        EXPECT_NE(project->addAnnotation(note, error), 0) << error;
+        const std::int64_t scenario = project->saveScenario(1, "flow 0", "{\"rtt_ms\":40}", error);
+        ASSERT_NE(scenario, 0) << error;
+        EXPECT_NE(project->saveRun(scenario, "{\"goodput_bps\":1e6}", error), 0) << error;
+        EXPECT_TRUE(project->saveExportPreset("slides", "{\"width\":1280}", error)) << error;
+        EXPECT_TRUE(project->saveExportPreset("slides", "{\"width\":1920}", error)) << error;
+    }
+    auto project = store::ProjectStore::open(path.string(), error);
+    ASSERT_TRUE(project) << error;
+    std::vector<store::Annotation> notes;
+    ASSERT_TRUE(project->listAnnotations(1, notes, error)) << error;
+    ASSERT_EQ(notes.size(), 2u);
+    // Ordered by time, untimed first (NULL sorts first in SQLite).
+    EXPECT_EQ(notes[0].kind, "bookmark");
+    EXPECT_EQ(notes[0].eventId, 3u);
+    EXPECT_FALSE(notes[0].timeNs);
+    EXPECT_EQ(notes[1].timeNs, 2'500'000'000);
+    EXPECT_EQ(notes[1].connectionId, 0u);
+    EXPECT_EQ(notes[1].text, "window collapses");
+    std::vector<store::JsonRecord> scenarios, runs, presets;
+    ASSERT_TRUE(project->listScenarios(1, scenarios, error)) << error;
+    ASSERT_EQ(scenarios.size(), 1u);
+    EXPECT_EQ(scenarios[0].json, "{\"rtt_ms\":40}");
+    ASSERT_TRUE(project->listRuns(scenarios[0].id, runs, error)) << error;
+    ASSERT_EQ(runs.size(), 1u);
+    ASSERT_TRUE(project->listExportPresets(presets, error)) << error;
+    ASSERT_EQ(presets.size(), 1u);
+    EXPECT_EQ(presets[0].json, "{\"width\":1920}");
+
+    // Removing the capture removes what hangs off it.
+    ASSERT_TRUE(project->removeCapture(1, error)) << error;
+    ASSERT_TRUE(project->listAnnotations(1, notes, error)) << error;
+    EXPECT_TRUE(notes.empty());
+    ASSERT_TRUE(project->listScenarios(1, scenarios, error)) << error;
+    EXPECT_TRUE(scenarios.empty());
+}
+
+TEST(AnalysisCodec, DamagedBlobsAreRejected)
+{
+    const auto capture = publicCapture("arkime__80211http.pcap");
+    WINDSCOPE_REQUIRE_FILE(capture);
+    store::AnalysisBundle results;
+    std::string error;
+    ASSERT_TRUE(store::analyzeCapture(capture.string(), results, error)) << error;
+    const std::vector<std::uint8_t> tables = store::encodeTables(results.tables);
+    const std::vector<std::uint8_t> tcp = store::encodeTcp(results.tcp);
+    // Every prefix is refused, none crashes or loads partly.
+    for (std::size_t n = 0; n < tables.size(); n += 1 + n / 8) {
+        dissect::CaptureTables out;
+        EXPECT_FALSE(store::decodeTables({tables.begin(), tables.begin() + static_cast<long>(n)},
+                                         out, error))
+            << n;
+    }
+    for (std::size_t n = 0; n < tcp.size(); n += 1 + n / 8) {
+        analysis::TcpAnalysis out;
+        EXPECT_FALSE(
+            store::decodeTcp({tcp.begin(), tcp.begin() + static_cast<long>(n)}, out, error))
+            << n;
+    }
+    // A blob of one kind is not read as another.
+    analysis::TcpAnalysis wrong;
+    EXPECT_FALSE(store::decodeTcp(tables, wrong, error));
+    EXPECT_NE(error.find("not a cached"), std::string::npos) << error;
+    // A huge count in a damaged blob does not allocate its way to a crash.
+    std::vector<std::uint8_t> bogus = tcp;
+    std::memset(bogus.data() + 8, 0xff, 8);
+    EXPECT_FALSE(store::decodeTcp(bogus, wrong, error));
+}
+
+} // namespace
+} // namespace windscope::test
