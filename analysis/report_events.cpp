@@ -322,6 +322,16 @@ void writeCorrelationJson(std::ostream& out, const EventsReport& r, const Correl
             json.field("throughput_after_bps", m.throughputAfterBps);
             json.key("recovery_ms");
             m.recoveryNs >= 0 ? json.value(static_cast<double>(m.recoveryNs) / 1e6) : json.null();
+            const auto optionalBytes = [&](const char* key, std::int64_t v) {
+                json.key(key);
+                v >= 0 ? json.value(static_cast<std::uint64_t>(v)) : json.null();
+            };
+            optionalBytes("cwnd_before_bytes", m.cwndBeforeBytes);
+            optionalBytes("cwnd_min_bytes", m.cwndMinBytes);
+            optionalBytes("cwnd_after_bytes", m.cwndAfterBytes);
+            optionalBytes("ssthresh_after_bytes", m.ssthreshAfterBytes);
+            json.field("cwnd_model", m.cwndModel);
+            json.field("cwnd_not_followed", m.cwndNotFollowed);
             json.endObject();
         }
         json.endArray();
@@ -374,7 +384,8 @@ void writeCorrelationCsv(std::ostream& out, const EventsReport& r, const Correla
 {
     out << "event,kind,station,start_epoch_s,end_epoch_s,connection,retransmissions,"
            "fast_retransmissions,rto_timeouts,dup_acks,dup_ack_bursts,zero_windows,low_windows,"
-           "throughput_before_bps,throughput_during_bps,throughput_after_bps,recovery_ms\n";
+           "throughput_before_bps,throughput_during_bps,throughput_after_bps,recovery_ms,"
+           "cwnd_before_bytes,cwnd_min_bytes,cwnd_after_bytes,ssthresh_after_bytes,cwnd_model\n";
     for (std::size_t i = 0; i < r.events.events.size(); ++i) {
         const WlanEvent& e = r.events.events[i];
         for (const ConnectionImpact& m : c.impacts[i].connections) {
@@ -387,7 +398,12 @@ void writeCorrelationCsv(std::ostream& out, const EventsReport& r, const Correla
                 << ',' << fixedText(m.throughputAfterBps, 0) << ',';
             if (m.recoveryNs >= 0)
                 out << fixedText(static_cast<double>(m.recoveryNs) / 1e6, 3);
-            out << '\n';
+            for (std::int64_t v : {m.cwndBeforeBytes, m.cwndMinBytes, m.cwndAfterBytes, m.ssthreshAfterBytes}) {
+                out << ',';
+                if (v >= 0)
+                    out << v;
+            }
+            out << ',' << (m.cwndModel.empty() ? m.cwndNotFollowed : m.cwndModel) << '\n';
         }
     }
 }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "wlan_correlation.h"
 
+#include "cwnd/cwnd_inference.h"
+
 #include <algorithm>
 
 namespace windscope::analysis {
@@ -161,6 +163,65 @@ std::vector<KindAggregate> aggregateKinds(const WlanEvents& events,
     return kinds;
 }
 
+// cwnd inference of a connection's data sender, run once per connection that an
+// event touches (it replays every model over the connection).
+class CwndCache
+{
+public:
+    CwndCache(const dissect::CaptureTables& tables, const TcpAnalysis& tcp)
+        : m_tables(tables), m_tcp(tcp), m_done(tcp.connections.size(), false),
+          m_inference(tcp.connections.size())
+    {
+    }
+
+    const cwnd::CwndInference& of(std::uint32_t connection)
+    {
+        if (!m_done[connection]) {
+            m_done[connection] = true;
+            std::string error;
+            cwnd::inferCwnd(m_tables, m_tcp, connection,
+                            cwnd::dataSenderOf(m_tcp.connections[connection]), {},
+                            m_inference[connection], error);
+        }
+        return m_inference[connection];
+    }
+
+private:
+    const dissect::CaptureTables& m_tables;
+    const TcpAnalysis& m_tcp;
+    std::vector<bool> m_done;
+    std::vector<cwnd::CwndInference> m_inference;
+};
+
+void addCwnd(const dissect::CaptureTables& tables, const cwnd::CwndInference& inference,
+             const WlanEvent& e, ConnectionImpact& impact)
+{
+    if (inference.notFollowed != cwnd::NotFollowedReason::None) {
+        impact.cwndNotFollowed = cwnd::notFollowedReasonName(inference.notFollowed);
+        return;
+    }
+    impact.cwndModel = inference.model;
+    const auto& series = inference.series;
+    const auto timeOf = [&](const cwnd::CwndSample& s) { return tables.tcp.timeNs[s.row]; };
+    const auto firstAtOrAfter = [&](std::int64_t t) {
+        return std::partition_point(series.begin(), series.end(),
+                                    [&](const cwnd::CwndSample& s) { return timeOf(s) < t; });
+    };
+    const auto start = firstAtOrAfter(e.startNs);
+    if (start != series.begin())
+        impact.cwndBeforeBytes = static_cast<std::int64_t>(std::prev(start)->cwndBytes);
+    const auto windowEnd = firstAtOrAfter(impact.windowEndNs + 1);
+    for (auto it = start; it != windowEnd; ++it)
+        if (impact.cwndMinBytes < 0 || it->cwndBytes < static_cast<std::uint64_t>(impact.cwndMinBytes))
+            impact.cwndMinBytes = static_cast<std::int64_t>(it->cwndBytes);
+    if (windowEnd != start) {
+        const cwnd::CwndSample& last = *std::prev(windowEnd);
+        impact.cwndAfterBytes = static_cast<std::int64_t>(last.cwndBytes);
+        if (last.ssthreshBytes != cwnd::kInfiniteSsthresh)
+            impact.ssthreshAfterBytes = static_cast<std::int64_t>(last.ssthreshBytes);
+    }
+}
+
 } // namespace
 
 Correlation correlateEvents(const dissect::CaptureTables& tables, const TcpAnalysis& tcp,
@@ -169,6 +230,7 @@ Correlation correlateEvents(const dissect::CaptureTables& tables, const TcpAnaly
 {
     Correlation result;
     const std::vector<Series> series = buildSeries(tables, tcp);
+    CwndCache cwndOf(tables, tcp);
     // Connections per station, from the inventory's placement.
     std::vector<std::vector<std::uint32_t>> byStation(inventory.stations.size());
     for (const ConnectionPlacement& p : inventory.connections)
@@ -188,7 +250,9 @@ Correlation correlateEvents(const dissect::CaptureTables& tables, const TcpAnaly
             const Connection& conn = tcp.connections[c];
             if (conn.lastTimeNs < e.startNs - series[c].rttNs || conn.firstTimeNs > e.endNs + options.postNs)
                 continue;
-            impact.connections.push_back(measure(tables, tcp, series[c], c, e, options));
+            ConnectionImpact& m = impact.connections.emplace_back(measure(tables, tcp, series[c], c, e, options));
+            if (options.cwnd)
+                addCwnd(tables, cwndOf.of(c), e, m);
         }
         if (impact.connections.empty())
             ++withoutConnections;

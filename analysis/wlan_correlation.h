@@ -32,6 +32,8 @@ struct CorrelationOptions
     double recoveryFraction = 0.9;
     // Scan-free reference periods shorter than this are too short to compare with.
     std::int64_t minScanFreeNs = 500'000'000;
+    // Congestion window before and after each event (runs the cwnd inference).
+    bool cwnd = true;
 };
 
 struct ConnectionImpact
@@ -44,6 +46,15 @@ struct ConnectionImpact
     std::uint32_t zeroWindows = 0, lowWindows = 0;
     double throughputBeforeBps = 0, throughputDuringBps = 0, throughputAfterBps = 0;
     std::int64_t recoveryNs = -1;          // -1: not back to the level within the window
+    // The data sender's congestion window (cwnd inference, the model it chose): at the
+    // last data segment sent before the event, the lowest from the event's start to the
+    // window's end (the loss response often comes an RTT after a short event), and at
+    // the last segment sent in the window (with ssthresh then); -1 where there is no
+    // such segment or the cwnd cannot be followed, and then cwndNotFollowed says why
+    // ("" when followed).
+    std::int64_t cwndBeforeBytes = -1, cwndMinBytes = -1, cwndAfterBytes = -1, ssthreshAfterBytes = -1;
+    std::string cwndModel;
+    std::string cwndNotFollowed;
 };
 
 struct EventImpact

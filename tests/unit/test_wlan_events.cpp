@@ -401,6 +401,52 @@ TEST(LabEvents, CorrelationCountsScanLosses)
         }
 }
 
+// Congestion window around each handoff of the Linux reno-handoff run seen at the AP,
+// against the kernel's own cwnd (tcp_probe): before the handoff, the kernel's cwnd at
+// the last probe before the event; inside it, the RTO collapse to one segment.
+TEST(LabEvents, CorrelationCwndAroundHandoffs)
+{
+    const auto dir = test::labDir("linux/reno-handoff");
+    WINDSCOPE_REQUIRE_FILE(dir / "ap-wlan.pcap");
+    const auto a = analyse(dir / "ap-wlan.pcap");
+    const Correlation c = correlateEvents(a->tables, a->tcp, a->inventory, a->events);
+    // Kernel cwnd (segments) by time, from cwnd.csv.
+    std::vector<std::pair<double, double>> kernel;
+    std::ifstream in(dir / "cwnd.csv");
+    std::string line;
+    std::getline(in, line);
+    while (std::getline(in, line)) {
+        const auto comma = line.find(',');
+        kernel.emplace_back(std::stod(line.substr(0, comma)), std::stod(line.substr(comma + 1)));
+    }
+    ASSERT_FALSE(kernel.empty());
+    std::size_t handoffs = 0;
+    for (const EventImpact& impact : c.impacts) {
+        const WlanEvent& e = a->events.events[impact.event];
+        if (e.kind != WlanEventKind::Handoff)
+            continue;
+        ++handoffs;
+        ASSERT_EQ(impact.connections.size(), 1u);
+        const ConnectionImpact& m = impact.connections[0];
+        EXPECT_EQ(m.cwndModel, "reno");
+        EXPECT_EQ(m.cwndNotFollowed, "");
+        const std::uint32_t mss = 1448;
+        // The AP sees data one one-way delay (20 ms) after the sender sent it.
+        const double startEpoch = static_cast<double>(a->tables.summary.firstEpochNs + e.startNs) / 1e9 - 0.020;
+        auto at = std::upper_bound(kernel.begin(), kernel.end(), std::make_pair(startEpoch, 0.0));
+        ASSERT_NE(at, kernel.begin());
+        const double truthBefore = std::prev(at)->second * mss;
+        std::printf("[events] reno-handoff handoff %llu: cwnd before %lld (kernel %.0f), min %lld, after %lld\n",
+                    static_cast<unsigned long long>(e.id), static_cast<long long>(m.cwndBeforeBytes), truthBefore,
+                    static_cast<long long>(m.cwndMinBytes), static_cast<long long>(m.cwndAfterBytes));
+        EXPECT_NEAR(static_cast<double>(m.cwndBeforeBytes), truthBefore, 0.05 * truthBefore);
+        EXPECT_EQ(m.cwndMinBytes, mss);
+        EXPECT_GT(m.cwndAfterBytes, m.cwndMinBytes);
+        EXPECT_GT(m.ssthreshAfterBytes, 0);
+    }
+    EXPECT_EQ(handoffs, 2u);
+}
+
 } // namespace
 
 namespace {
