@@ -21,6 +21,8 @@ Metrics metricsOf(const TcpAnalysis& analysis, std::size_t connection, int sende
     m.retransmissions = d.retransmissions;
     m.rtoTimeouts = d.rtoTimeouts;
     m.bytes = d.uniqueBytes;
+    m.outOfOrder = d.outOfOrder;
+    m.dataPackets = d.dataPackets;
     return m;
 }
 

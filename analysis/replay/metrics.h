@@ -19,6 +19,10 @@ struct Metrics
     std::uint64_t retransmissions = 0;
     std::uint64_t rtoTimeouts = 0;
     std::uint64_t bytes = 0;        // unique bytes sent
+    // Segments below the highest sequence sent that the analysis calls out of order
+    // rather than retransmitted (Wireshark's 3 ms rule): from a sender, also resent data.
+    std::uint64_t outOfOrder = 0;
+    std::uint64_t dataPackets = 0;
 };
 
 Metrics metricsOf(const TcpAnalysis& analysis, std::size_t connection, int sender);

@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The congestion-control models the replay sender adds to the shared registry,
+// ns-3 style: set a state, call one method, check the next window. Expected values are
+// worked by hand from the Linux function each method mirrors.
+#include "analysis/cwnd/congestion_model.h"
+#include "analysis/cwnd/veno.h"
+#include "analysis/cwnd/westwood_plus.h"
+
+#include <gtest/gtest.h>
+
+using namespace windscope::analysis::cwnd;
+
+namespace {
+constexpr std::uint32_t mss = 1448;
+constexpr std::int64_t ms = 1'000'000;
+} // namespace
+
+TEST(ReplayModels, RegistryHasAllFiveButInferenceTriesThree)
+{
+    EXPECT_EQ(congestionModelNames().size(), 3u);
+    ASSERT_EQ(allCongestionModelNames().size(), 5u);
+    for (std::string_view name : allCongestionModelNames()) {
+        auto model = makeCongestionModel(name);
+        ASSERT_NE(model, nullptr) << name;
+        EXPECT_EQ(model->name(), name);
+        EXPECT_EQ(model->clone()->name(), name);
+    }
+}
+
+TEST(WestwoodPlus, GrowsLikeRenoInSlowStart)
+{
+    WestwoodPlusModel w;
+    SenderState s{.mss = mss, .cwnd = 10 * mss};
+    w.increaseWindow(s, {.ackedSegments = 2});
+    EXPECT_EQ(s.cwnd, 12 * mss);
+}
+
+TEST(WestwoodPlus, SsthreshWithoutABandwidthSampleIsRenos)
+{
+    WestwoodPlusModel w;
+    const SenderState s{.mss = mss, .cwnd = 40 * mss};
+    EXPECT_EQ(w.ssthresh(s, 40 * mss), 20 * mss); // tcp_reno_ssthresh()
+}
+
+TEST(WestwoodPlus, SsthreshIsBandwidthTimesMinRtt)
+{
+    WestwoodPlusModel w;
+    SenderState s{.mss = mss, .cwnd = 80 * mss, .minRttNs = 100 * ms};
+    // First ACK opens the sample window; 100 segments acked over the next 101 ms
+    // (> RTT 100 ms) give the first sample, which seeds both filters.
+    w.pktsAcked(s, {.nowNs = 0, .ackedSegments = 1, .ackedBytes = mss, .rttNs = 100 * ms});
+    w.pktsAcked(s, {.nowNs = 101 * ms, .ackedSegments = 100, .ackedBytes = 100ull * mss, .rttNs = 100 * ms});
+    const double bw = 100.0 * mss / 0.101; // bytes per second
+    EXPECT_NEAR(w.bandwidthBytesPerSecond(), bw, 1);
+    // tcp_westwood_bw_rttmin(): bw * rtt_min / mss = 99 segments (floor).
+    EXPECT_EQ(w.ssthresh(s, 80 * mss), 99u * mss);
+    // A random loss on a path that is not full does not halve the window.
+    EXPECT_GT(w.ssthresh(s, 80 * mss), s.cwnd / 2);
+}
+
+TEST(Veno, FewRttSamplesGrowLikeReno)
+{
+    VenoModel v;
+    SenderState s{.mss = mss, .cwnd = 19 * mss, .ssthresh = 10 * mss, .cwndCount = 17};
+    v.increaseWindow(s, {.ackedSegments = 2}); // cntrtt <= 2: tcp_reno_cong_avoid()
+    EXPECT_EQ(s.cwnd, 20 * mss);
+}
+
+TEST(Veno, SmallBacklogMeansRandomLossCutToFourFifths)
+{
+    VenoModel v;
+    SenderState s{.mss = mss, .cwnd = 50 * mss, .ssthresh = 10 * mss};
+    // baseRTT 100 ms, this RTT's minimum 101 ms: diff = 50 * (1 - 100/101) << 1 = 0 < beta.
+    v.setSamples(100'000, 101'000, 10);
+    v.increaseWindow(s, {.ackedSegments = 1});
+    EXPECT_LT(v.diff(), 6u);
+    EXPECT_EQ(v.ssthresh(s, 50 * mss), 40u * mss); // 50 * 4 / 5
+}
+
+TEST(Veno, LargeBacklogMeansCongestionHalve)
+{
+    VenoModel v;
+    SenderState s{.mss = mss, .cwnd = 50 * mss, .ssthresh = 10 * mss};
+    // RTT 150 ms over base 100 ms: target 50 * 100 / 150 = 33.3 segments, diff about
+    // (50 - 33.3) << 1 = 33 >= beta (3 << 1).
+    v.setSamples(100'000, 150'000, 10);
+    v.increaseWindow(s, {.ackedSegments = 1});
+    EXPECT_GE(v.diff(), 6u);
+    EXPECT_EQ(v.ssthresh(s, 50 * mss), 25u * mss);
+}
+
+TEST(Veno, BacklogSlowsGrowthToEveryOtherRtt)
+{
+    VenoModel v;
+    // Past beta: snd_cwnd_cnt counts to cwnd, then cwnd grows only if inc was set.
+    SenderState s{.mss = mss, .cwnd = 10 * mss, .ssthresh = 5 * mss, .cwndCount = 10};
+    v.setSamples(100'000, 200'000, 10);
+    v.increaseWindow(s, {.ackedSegments = 1});
+    EXPECT_EQ(s.cwnd, 11 * mss); // inc starts true: this RTT grows
+    EXPECT_EQ(s.cwndCount, 0u);
+    s.cwndCount = 11;
+    v.setSamples(100'000, 200'000, 10);
+    v.increaseWindow(s, {.ackedSegments = 1});
+    EXPECT_EQ(s.cwnd, 11 * mss); // the next does not
+}

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Scenarios as JSON files: round trip, rejection of typos and bad values, fixes by name.
+#include "analysis/replay/fix.h"
+#include "analysis/replay/presets.h"
+#include "analysis/replay/scenario_json.h"
+#include "analysis/replay/sweep.h"
+
+#include <gtest/gtest.h>
+
+using namespace windscope::analysis::replay;
+
+TEST(ScenarioJson, RoundTripKeepsEveryField)
+{
+    Scenario s;
+    ASSERT_TRUE(makePreset("handoff-001", s));
+    s.seed = 42;
+    s.path.jitterMs = 0.25;
+    s.mac.ampduMax = 8;
+    s.receiver.appReadBytes = 512;
+    s.sender.cc = "westwood-plus";
+    s.periodicScan = {200, 10, 1.5, 9, OutageMode::PsAnnounced};
+    s.fixes = {"ap-zero-window-ack", "tx-inter-packet-delay=5"};
+    s.description = "quotes \" and \\ survive";
+    const std::string text = scenarioToJson(s);
+    Scenario back;
+    std::string error;
+    ASSERT_TRUE(scenarioFromJson(text, back, error)) << error;
+    EXPECT_EQ(scenarioToJson(back), text);
+    EXPECT_EQ(back.outageList.size(), 2u);
+    EXPECT_EQ(back.outageList[1].kind, OutageKind::Handoff);
+    EXPECT_DOUBLE_EQ(back.outageList[1].startS, 7.0);
+    EXPECT_EQ(back.sender.cc, "westwood-plus");
+    EXPECT_EQ(back.description, s.description);
+    EXPECT_EQ(back.fixes, s.fixes);
+}
+
+TEST(ScenarioJson, EveryPresetRoundTripsAndValidates)
+{
+    for (const PresetInfo& p : presetCatalog()) {
+        Scenario s, back;
+        ASSERT_TRUE(makePreset(p.name, s));
+        EXPECT_EQ(s.validate(), "") << p.name;
+        std::string error;
+        ASSERT_TRUE(scenarioFromJson(scenarioToJson(s), back, error)) << p.name << ": " << error;
+        EXPECT_EQ(scenarioToJson(back), scenarioToJson(s)) << p.name;
+    }
+}
+
+TEST(ScenarioJson, MissingKeysKeepDefaults)
+{
+    Scenario s;
+    std::string error;
+    ASSERT_TRUE(scenarioFromJson(R"({"path": {"bottleneck_mbps": 5}})", s, error)) << error;
+    EXPECT_DOUBLE_EQ(s.path.bottleneckMbps, 5);
+    EXPECT_EQ(s.sender.mss, Scenario{}.sender.mss);
+}
+
+TEST(ScenarioJson, RejectsTyposAndBadValuesWithTheKey)
+{
+    Scenario s;
+    std::string error;
+    EXPECT_FALSE(scenarioFromJson(R"({"path": {"bottleneck_mpbs": 5}})", s, error));
+    EXPECT_NE(error.find("path.bottleneck_mpbs"), std::string::npos) << error;
+    EXPECT_FALSE(scenarioFromJson(R"({"sender": {"mss": -3}})", s, error));
+    EXPECT_NE(error.find("sender.mss"), std::string::npos) << error;
+    EXPECT_FALSE(scenarioFromJson(R"({"outages": [{"kind": "nap", "start_s": 1, "duration_s": 1}]})", s, error));
+    EXPECT_FALSE(scenarioFromJson("{\"seed\": 1,", s, error));
+    EXPECT_NE(error.find("line 1"), std::string::npos) << error;
+}
+
+TEST(Fixes, ContractNamesResolveAndBadValuesAreRefused)
+{
+    const char* good[] = {"ap-zero-window-ack", "freeze-tcp", "snoop", "rx-app-buffer=32768",
+                          "tx-inter-packet-delay=5", "ampdu-max=4", "cc=veno", "max-window=16384",
+                          "scan-aware-ap", "scan-interval=200", "scan-dwell=10"};
+    std::string error;
+    for (const char* spec : good)
+        EXPECT_NE(makeFix(spec, error), nullptr) << spec << ": " << error;
+    EXPECT_EQ(fixCatalog().size(), std::size(good));
+    EXPECT_EQ(makeFix("rx-app-buffer", error), nullptr);
+    EXPECT_EQ(makeFix("cc=vegas", error), nullptr);
+    EXPECT_EQ(makeFix("snoop=1", error), nullptr);
+    EXPECT_EQ(makeFix("ampdu-max=2.5", error), nullptr);
+    EXPECT_EQ(makeFix("teleport", error), nullptr);
+}
+
+TEST(Fixes, ParameterFixesRewriteTheScenario)
+{
+    Scenario s;
+    ASSERT_TRUE(makePreset("scan-004-T100", s));
+    s.fixes = {"scan-interval=300", "scan-dwell=5", "scan-aware-ap", "cc=reno", "max-window=65536"};
+    std::vector<std::unique_ptr<FixAgent>> agents;
+    std::string error;
+    ASSERT_TRUE(applyFixes(s, agents, error)) << error;
+    EXPECT_DOUBLE_EQ(s.periodicScan.intervalMs, 300);
+    EXPECT_DOUBLE_EQ(s.periodicScan.dwellMs, 5);
+    EXPECT_EQ(s.periodicScan.mode, OutageMode::Hold);
+    EXPECT_EQ(s.sender.cc, "reno");
+    EXPECT_EQ(s.sender.maxWindowBytes, 65536u);
+    EXPECT_EQ(s.receiver.bufferBytes, 65536u);
+    EXPECT_TRUE(agents.empty());
+}
+
+TEST(Sweep, ParsesRangeAndRefusesNonsense)
+{
+    SweepSpec spec;
+    std::string error;
+    ASSERT_TRUE(parseSweep("scan-interval=100:300:100", spec, error)) << error;
+    EXPECT_EQ(spec.parameter, "scan-interval");
+    EXPECT_DOUBLE_EQ(spec.to, 300);
+    EXPECT_FALSE(parseSweep("scan-interval=300:100:100", spec, error));
+    EXPECT_FALSE(parseSweep("warp=1:2:1", spec, error));
+    EXPECT_FALSE(parseSweep("loss=0:1", spec, error));
+}
