@@ -4,6 +4,8 @@
 #include "congestion_model.h"
 
 #include <algorithm>
+#include <atomic>
+#include <thread>
 
 namespace windscope::analysis::cwnd {
 
@@ -176,6 +178,45 @@ bool inferCwnd(const dissect::CaptureTables& tables, const TcpAnalysis& analysis
     }
     out.model = std::string(results[chosen].fit.model);
     out.series = std::move(results[chosen].samples);
+    return true;
+}
+
+bool inferCwndAll(const dissect::CaptureTables& tables, const TcpAnalysis& analysis,
+                  const CwndOptions& options, unsigned threads, std::vector<CwndInference>& out,
+                  std::string& error)
+{
+    if (!options.model.empty() && !makeCongestionModel(options.model)) {
+        error = "unknown congestion-control model \"" + options.model + "\"";
+        return false;
+    }
+    const std::size_t n = analysis.connections.size();
+    out.assign(n, CwndInference{});
+    if (threads == 0)
+        threads = std::max(1u, std::thread::hardware_concurrency());
+    threads = static_cast<unsigned>(std::min<std::size_t>(threads, std::max<std::size_t>(n, 1)));
+    // Workers take the next connection from a shared counter: flows differ in size by
+    // orders of magnitude, so a static split would leave one worker with the big ones.
+    std::atomic<std::size_t> next{0};
+    const auto work = [&] {
+        std::string ignored;
+        for (std::size_t c = next++; c < n; c = next++) {
+            const Connection& connection = analysis.connections[c];
+            CwndInference& result = out[c];
+            result.connection = c;
+            result.sender = dataSenderOf(connection);
+            if (connection.direction[0].dataBytes + connection.direction[1].dataBytes == 0) {
+                result.notFollowed = NotFollowedReason::NoData;
+                continue;
+            }
+            inferCwnd(tables, analysis, c, result.sender, options, result, ignored);
+        }
+    };
+    std::vector<std::thread> pool;
+    for (unsigned i = 1; i < threads; ++i)
+        pool.emplace_back(work);
+    work();
+    for (std::thread& t : pool)
+        t.join();
     return true;
 }
 

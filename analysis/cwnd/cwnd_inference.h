@@ -62,4 +62,12 @@ bool inferCwnd(const dissect::CaptureTables& tables, const TcpAnalysis& analysis
                std::size_t connection, int sender, const CwndOptions& options,
                CwndInference& out, std::string& error);
 
+// The inference for the data sender of every connection that carried data, indexed
+// by connection (an empty series with NotFollowedReason::NoData for the others).
+// Connections are independent, so they are spread over `threads` workers (0: one per
+// hardware thread); the result does not depend on the number of threads.
+bool inferCwndAll(const dissect::CaptureTables& tables, const TcpAnalysis& analysis,
+                  const CwndOptions& options, unsigned threads, std::vector<CwndInference>& out,
+                  std::string& error);
+
 } // namespace windscope::analysis::cwnd

@@ -108,8 +108,15 @@ FlowEvents collectFlowEvents(const dissect::CaptureTables& tables, const TcpAnal
     const SegmentColumns& seg = analysis.segments;
     const Connection& c = analysis.connections[connection];
 
+    // Rows are in frame order, so the connection's rows lie between the rows of its
+    // first and last frames: only that span is scanned, not the whole capture.
+    const auto firstRow = static_cast<std::uint64_t>(
+        std::lower_bound(t.frame.begin(), t.frame.end(), c.firstFrame) - t.frame.begin());
+    const auto endRow = static_cast<std::uint64_t>(
+        std::upper_bound(t.frame.begin(), t.frame.end(), c.lastFrame) - t.frame.begin());
     std::vector<std::uint64_t> rows;
-    for (std::uint64_t row = 0; row < t.size(); ++row)
+    rows.reserve(c.segments);
+    for (std::uint64_t row = firstRow; row < endRow; ++row)
         if (seg.connection[row] == connection)
             rows.push_back(row);
     out.vantage = detectVantage(tables, analysis, connection, sender, rows);
@@ -150,6 +157,7 @@ FlowEvents collectFlowEvents(const dissect::CaptureTables& tables, const TcpAnal
     std::uint32_t firstTs = 0;
     bool firstTsSet = false;
     bool initialWindowSet = false;
+    out.events.reserve(rows.size());
     for (std::uint64_t row : rows) {
         const std::uint16_t f = t.tcpFlags(row);
         const bool fromSender = analysis.directionOf(tables, row) == sender;
@@ -207,8 +215,13 @@ FlowEvents collectFlowEvents(const dissect::CaptureTables& tables, const TcpAnal
     }
     if (out.vantage.point == VantagePoint::Sender)
         undoSerialization(out);
-    std::stable_sort(out.events.begin(), out.events.end(),
-                     [](const FlowEvent& a, const FlowEvent& b) { return a.senderTimeNs < b.senderTimeNs; });
+    // Shifting data back and ACKs forward by the one-way delay reorders only what lies
+    // within that delay; ties keep capture order.
+    const auto bySenderTime = [](const FlowEvent& a, const FlowEvent& b) {
+        return a.senderTimeNs < b.senderTimeNs || (a.senderTimeNs == b.senderTimeNs && a.row < b.row);
+    };
+    if (!std::is_sorted(out.events.begin(), out.events.end(), bySenderTime))
+        std::sort(out.events.begin(), out.events.end(), bySenderTime);
     return out;
 }
 

@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Cost of the congestion-window inference next to the ingest and TCP analysis it
+// builds on: one run over a capture, wall time of each stage, the inference done for
+// the data sender of every connection that carried data (what the GUI and
+// `windscope-cli cwnd` compute for one flow at a time), every model replayed per flow.
+//
+//   windscope-bench-cwnd FILE
+#include "analysis/cwnd/cwnd_inference.h"
+#include "analysis/tcp_analysis.h"
+#include "dissectors/ingest.h"
+
+#include <chrono>
+#include <cstdio>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+double secondsSince(std::chrono::steady_clock::time_point start)
+{
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    using namespace windscope;
+    if (argc != 2) {
+        std::fprintf(stderr, "usage: windscope-bench-cwnd FILE\n");
+        return 2;
+    }
+    const std::string path = argv[1];
+    auto start = std::chrono::steady_clock::now();
+    dissect::CaptureTables tables;
+    std::string error;
+    if (!dissect::ingestCapture(path, {}, tables, error)) {
+        std::fprintf(stderr, "windscope-bench-cwnd: %s\n", error.c_str());
+        return 1;
+    }
+    const double ingestS = secondsSince(start);
+    start = std::chrono::steady_clock::now();
+    const analysis::TcpAnalysis tcp = analysis::analyzeTcp(tables);
+    const double analysisS = secondsSince(start);
+
+    // Once on one thread (the CPU cost), once on every hardware thread (the wall time
+    // a user waits); the results are the same.
+    std::vector<analysis::cwnd::CwndInference> inference;
+    start = std::chrono::steady_clock::now();
+    if (!analysis::cwnd::inferCwndAll(tables, tcp, {}, 1, inference, error)) {
+        std::fprintf(stderr, "windscope-bench-cwnd: %s\n", error.c_str());
+        return 1;
+    }
+    const double inferenceS = secondsSince(start);
+    start = std::chrono::steady_clock::now();
+    analysis::cwnd::inferCwndAll(tables, tcp, {}, 0, inference, error);
+    const double parallelS = secondsSince(start);
+    std::size_t flows = 0, followed = 0;
+    std::uint64_t samples = 0;
+    for (const analysis::cwnd::CwndInference& i : inference) {
+        if (i.notFollowed == analysis::cwnd::NotFollowedReason::NoData)
+            continue;
+        ++flows;
+        followed += i.notFollowed == analysis::cwnd::NotFollowedReason::None;
+        samples += i.series.size();
+    }
+    const double baseS = ingestS + analysisS;
+    std::printf("file: %s\n", path.c_str());
+    std::printf("tcp segments: %zu, connections with data: %zu (cwnd followed for %zu), cwnd samples: %llu\n",
+                tables.tcp.size(), flows, followed, static_cast<unsigned long long>(samples));
+    std::printf("ingest            %8.3f s\n", ingestS);
+    std::printf("tcp analysis      %8.3f s\n", analysisS);
+    std::printf("cwnd inference    %8.3f s  (%.1f%% of ingest + analysis) on 1 thread\n", inferenceS,
+                baseS > 0 ? 100.0 * inferenceS / baseS : 0.0);
+    std::printf("cwnd inference    %8.3f s  (%.1f%% of ingest + analysis) on %u threads\n", parallelS,
+                baseS > 0 ? 100.0 * parallelS / baseS : 0.0, std::max(1u, std::thread::hardware_concurrency()));
+    return 0;
+}
