@@ -180,6 +180,7 @@ void buildLane(const SeriesInputs& in, std::size_t connection, WlanLaneSeries& l
         for (const MacStatsBin& b : st.bins) {
             const double t = seconds(b.startNs);
             lane.retries.push(t, static_cast<double>(b.retries));
+            lane.failedAttempts.push(t, static_cast<double>(b.failedAttempts));
             if (b.rateSamples)
                 lane.rateMbps.push(t, b.meanRateMbps);
             if (b.signalSamples)
@@ -198,7 +199,7 @@ ConnectionSeries buildConnectionSeries(const SeriesInputs& in, std::size_t conne
     if (connection >= in.tcp.connections.size())
         return s;
     const Connection& c = in.tcp.connections[connection];
-    s.sender = cwnd::dataSenderOf(c);
+    s.sender = options.sender == 0 || options.sender == 1 ? options.sender : cwnd::dataSenderOf(c);
     s.startSeconds = seconds(c.firstTimeNs);
     s.endSeconds = seconds(c.lastTimeNs);
     const SegmentView view{in.tables.tcp, in.tcp.segments};
@@ -262,6 +263,7 @@ void writeSeriesCsv(std::ostream& out, const ConnectionSeries& s)
     csvXy(out, "rtt_ms", s.rtt.seqAck, 6);
     csvXy(out, "rtt_ts_ms", s.rtt.timestamps, 6);
     csvXy(out, "mac_retries", s.lane.retries, 0);
+    csvXy(out, "mac_failed_attempts", s.lane.failedAttempts, 0);
     csvXy(out, "rate_mbps", s.lane.rateMbps, 3);
     csvXy(out, "signal_dbm", s.lane.signalDbm, 3);
     for (const LaneEvent& e : s.lane.events)

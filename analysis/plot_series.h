@@ -98,7 +98,8 @@ struct WlanLaneSeries
     std::int32_t station = -1;     // index in WlanInventory::stations, -1 unknown
     std::string stationMac;        // empty when unknown
     std::vector<LaneEvent> events; // the station's events and the connection's TCP-only outages
-    XySeries retries;              // MAC retries per statistics bin (at the bin start)
+    XySeries retries;              // frames with the Retry bit per statistics bin (at the bin start)
+    XySeries failedAttempts;       // transmissions the capture saw repeated (MAC duplicates) per bin
     XySeries rateMbps;             // mean data rate per bin
     XySeries signalDbm;            // mean signal of the station's frames per bin
 };
@@ -120,6 +121,8 @@ struct SeriesOptions
     // Throughput bin: 0 chooses about 200 bins over the connection, at least 10 ms.
     double binSeconds = 0;
     bool inferCwnd = true;
+    // Endpoint whose data is plotted; -1 chooses the one that sent more (cwnd::dataSenderOf).
+    int sender = -1;
 };
 
 // Everything needed to build a connection's series; events may be null (no 802.11 lane).

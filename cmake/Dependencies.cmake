@@ -6,7 +6,7 @@ find_package(ZLIB REQUIRED)
 set_package_properties(ZLIB PROPERTIES TYPE REQUIRED PURPOSE "reading gzip-compressed captures")
 find_package(Threads REQUIRED)
 
-find_package(Qt6 COMPONENTS Core Gui Widgets Test)
+find_package(Qt6 COMPONENTS Core Gui Widgets Test OPTIONAL_COMPONENTS PrintSupport Svg)
 set_package_properties(Qt6 PROPERTIES TYPE RECOMMENDED PURPOSE "the desktop application")
 find_package(QCustomPlotQt6 QUIET)
 if(NOT QCustomPlotQt6_FOUND)

@@ -3,8 +3,10 @@
 # One-step set-up on Debian 12: install what is missing, build, then either run the
 # main job on the bundled sample capture (run) or the whole test suite (test).
 #
-#   scripts/setup.sh run    install, build (release), analyze resources/samples/*.pcap
-#                           (TCP connections, then the 802.11 events)
+#   scripts/setup.sh run    install, build (release), open the desktop application on
+#                           resources/samples/wifi-handoff-scan.pcap; without a display,
+#                           analyze resources/samples/*.pcap with the CLI (TCP connections,
+#                           then the 802.11 events)
 #   scripts/setup.sh test   install, build (ci preset), run every test layer with ctest
 set -euo pipefail
 
@@ -16,10 +18,10 @@ cd "$repo"
 packages=(
     cmake ninja-build g++ pkg-config
     libpcap-dev zlib1g-dev libsqlite3-dev libssl-dev
-    qt6-base-dev libqcustomplot-dev libgl-dev
+    qt6-base-dev qt6-svg-dev libqcustomplot-dev libgl-dev
     libwireshark-dev libglib2.0-dev
     libgtest-dev nlohmann-json3-dev
-    tshark tcptrace
+    tshark tcptrace poppler-utils
     xvfb xauth time
 )
 
@@ -46,6 +48,19 @@ case "$mode" in
 run)
     cmake --preset release >/dev/null
     cmake --build --preset release -j "$jobs"
+    # The desktop application on the sample, with its scan/handoff-hit connection and
+    # event selected; extra arguments go to it (e.g. --screenshot FILE).
+    gui=build/release/app/gui/windscope
+    if [ -x "$gui" ] && { [ -n "${DISPLAY:-}" ] || [ -n "${WAYLAND_DISPLAY:-}" ] ||
+        [ "${QT_QPA_PLATFORM:-}" = offscreen ]; }; then
+        exec "$gui" resources/samples/wifi-handoff-scan.pcap "${@:2}"
+    fi
+    if [ -x "$gui" ]; then
+        echo "setup: no display (DISPLAY and WAYLAND_DISPLAY are unset): running the CLI analysis of the sample instead"
+    else
+        echo "setup: the desktop application was not built (Qt 6 or QCustomPlot missing): running the CLI analysis instead"
+    fi
+    echo
     for sample in resources/samples/*.pcap; do
         build/release/app/cli/windscope-cli analyze "$sample"
         echo

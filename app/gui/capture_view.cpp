@@ -1,0 +1,322 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "capture_view.h"
+
+#include "dissectors/dissector_set.h"
+#include "model/capture_loader.h"
+#include "model/connection_filter_model.h"
+#include "model/connection_table_model.h"
+#include "model/event_table_model.h"
+#include "model/inventory_table_model.h"
+#include "plots/plot_panel.h"
+#include "plots/plot_stack.h"
+#include "plots/time_axis.h"
+
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QTabWidget>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace windscope::gui {
+
+namespace {
+
+QTableView* makeTable(QAbstractItemModel* model, QWidget* parent)
+{
+    auto* view = new QTableView(parent);
+    view->setModel(model);
+    view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    view->setSelectionMode(QAbstractItemView::SingleSelection);
+    view->setAlternatingRowColors(true);
+    view->verticalHeader()->hide();
+    view->verticalHeader()->setDefaultSectionSize(view->fontMetrics().height() + 6);
+    view->horizontalHeader()->setHighlightSections(false);
+    view->horizontalHeader()->setStretchLastSection(true);
+    view->setWordWrap(false);
+    return view;
+}
+
+} // namespace
+
+CaptureView::CaptureView(const QString& path, QWidget* parent)
+    : QWidget(parent),
+      m_path(path),
+      m_connectionModel(new ConnectionTableModel(this)),
+      m_connectionFilter(new ConnectionFilterModel(this)),
+      m_eventModel(new EventTableModel(this)),
+      m_eventProxy(new QSortFilterProxyModel(this)),
+      m_apModel(new InventoryTableModel(InventoryTableModel::Kind::AccessPoints, this)),
+      m_stationModel(new InventoryTableModel(InventoryTableModel::Kind::Stations, this))
+{
+    m_connectionFilter->setSourceModel(m_connectionModel);
+    m_eventProxy->setSourceModel(m_eventModel);
+    m_eventProxy->setSortRole(EventTableModel::kSortRole);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    m_pages = new QStackedWidget(this);
+    layout->addWidget(m_pages);
+
+    auto* loading = new QWidget(m_pages);
+    auto* l = new QVBoxLayout(loading);
+    l->addStretch();
+    m_status = new QLabel(tr("Opening %1").arg(QFileInfo(path).fileName()), loading);
+    m_status->setAlignment(Qt::AlignCenter);
+    m_status->setWordWrap(true);
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_progress = new QProgressBar(loading);
+    m_progress->setRange(0, 100);
+    m_progress->setMaximumWidth(480);
+    m_cancel = new QPushButton(tr("Cancel"), loading);
+    connect(m_cancel, &QPushButton::clicked, this, &CaptureView::cancelLoad);
+    l->addWidget(m_status);
+    auto* row = new QHBoxLayout;
+    row->addStretch();
+    row->addWidget(m_progress, 1);
+    row->addWidget(m_cancel);
+    row->addStretch();
+    l->addLayout(row);
+    l->addStretch();
+    m_pages->addWidget(loading);
+    m_pages->addWidget(buildContent());
+}
+
+CaptureView::~CaptureView() = default;
+
+QWidget* CaptureView::buildContent()
+{
+    auto* split = new QSplitter(Qt::Horizontal, m_pages);
+    auto* left = new QSplitter(Qt::Vertical, split);
+    m_summary = new QLabel(left);
+    m_summary->setWordWrap(true);
+    m_summary->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_summary->setMargin(6);
+    m_tabs = new QTabWidget(left);
+
+    auto* connections = new QWidget(m_tabs);
+    auto* cl = new QVBoxLayout(connections);
+    cl->setContentsMargins(2, 2, 2, 2);
+    auto* filters = new QHBoxLayout;
+    m_filterText = new QLineEdit(connections);
+    m_filterText->setPlaceholderText(tr("Filter: address, port, station"));
+    m_filterText->setClearButtonEnabled(true);
+    m_filterRetx = new QSpinBox(connections);
+    m_filterRetx->setRange(0, 1000000);
+    m_filterRetx->setPrefix(tr("retx ≥ "));
+    filters->addWidget(m_filterText, 1);
+    filters->addWidget(m_filterRetx);
+    cl->addLayout(filters);
+    m_connectionView = makeTable(m_connectionFilter, connections);
+    m_connectionView->setSortingEnabled(true);
+    m_connectionView->sortByColumn(ConnectionTableModel::Id, Qt::AscendingOrder);
+    cl->addWidget(m_connectionView);
+    connect(m_filterText, &QLineEdit::textChanged, m_connectionFilter, &ConnectionFilterModel::setText);
+    connect(m_filterRetx, &QSpinBox::valueChanged, m_connectionFilter, &ConnectionFilterModel::setMinRetransmissions);
+    connect(m_connectionView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& current) {
+                if (m_selecting || !current.isValid())
+                    return;
+                selectConnection(current.data(ConnectionTableModel::kConnectionRole).toInt());
+            });
+    m_tabs->addTab(connections, tr("Connections"));
+
+    m_eventView = makeTable(m_eventProxy, m_tabs);
+    m_eventView->setSortingEnabled(true);
+    m_eventView->sortByColumn(EventTableModel::Id, Qt::AscendingOrder);
+    connect(m_eventView, &QTableView::clicked, this, &CaptureView::onEventActivated);
+    connect(m_eventView, &QTableView::activated, this, &CaptureView::onEventActivated);
+    m_tabs->addTab(m_eventView, tr("802.11 events"));
+    m_tabs->addTab(makeTable(m_stationModel, m_tabs), tr("Stations"));
+    m_tabs->addTab(makeTable(m_apModel, m_tabs), tr("Access points"));
+    left->addWidget(m_summary);
+    left->addWidget(m_tabs);
+    left->setStretchFactor(0, 0);
+    left->setStretchFactor(1, 1);
+
+    m_plots = new PlotStack(split);
+    split->addWidget(left);
+    split->addWidget(m_plots);
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 3);
+    split->setSizes({560, 900});
+    return split;
+}
+
+bool CaptureView::isLoading() const { return m_loader && m_loader->isRunning(); }
+
+void CaptureView::load()
+{
+    if (m_loader)
+        return;
+    m_error.clear();
+    m_loader = new CaptureLoader(m_path, this);
+    connect(m_loader, &CaptureLoader::progress, this, [this](int percent, const QString& stage) {
+        m_progress->setValue(percent);
+        m_status->setText(tr("%1\n%2…").arg(QFileInfo(m_path).fileName(), stage));
+    });
+    connect(m_loader, &CaptureLoader::finished, this, &CaptureView::onLoaded);
+    connect(m_loader, &CaptureLoader::failed, this, [this](const QString& message) {
+        m_error = message;
+        m_status->setText(tr("Could not open the capture:\n%1").arg(message));
+        m_progress->hide();
+        m_cancel->hide();
+        m_loader->deleteLater();
+        m_loader = nullptr;
+        emit loadFailed(message);
+    });
+    connect(m_loader, &CaptureLoader::cancelled, this, [this] {
+        m_status->setText(tr("Opening %1 was cancelled.").arg(QFileInfo(m_path).fileName()));
+        m_progress->hide();
+        m_cancel->hide();
+        m_loader->deleteLater();
+        m_loader = nullptr;
+        emit loadCancelled();
+    });
+    m_pages->setCurrentIndex(0);
+    m_loader->start();
+}
+
+void CaptureView::cancelLoad()
+{
+    if (m_loader) {
+        m_cancel->setEnabled(false);
+        m_loader->cancel();
+    }
+}
+
+void CaptureView::onLoaded(std::shared_ptr<const CaptureAnalysis> capture)
+{
+    m_capture = std::move(capture);
+    m_loader->deleteLater();
+    m_loader = nullptr;
+    m_connectionModel->setCapture(m_capture);
+    m_eventModel->setCapture(m_capture);
+    m_apModel->setCapture(m_capture);
+    m_stationModel->setCapture(m_capture);
+    for (QTableView* v : {m_connectionView, m_eventView})
+        v->resizeColumnsToContents();
+    m_summary->setText(summaryHtml());
+    m_tabs->setTabText(1, tr("802.11 events (%1)").arg(m_capture->events.events.size()));
+    m_tabs->setTabText(0, tr("Connections (%1)").arg(m_capture->tcp.connections.size()));
+    m_pages->setCurrentIndex(1);
+    emit loaded();
+}
+
+QString CaptureView::summaryHtml() const
+{
+    const CaptureAnalysis& c = *m_capture;
+    const dissect::CaptureSummary& s = c.tables.summary;
+    QStringList links;
+    for (int type : s.linkTypes)
+        links << QString::fromStdString(dissect::linkTypeName(type));
+    const double duration = static_cast<double>(s.lastEpochNs - s.firstEpochNs) / 1e9;
+    QString html = tr("<b>%1</b><br>%2 packets over %3 s (%4); %5 802.11 frames, %6 TCP segments<br>"
+                      "%7 TCP connections, %8 access point(s), %9 station(s), %10 802.11 event(s)")
+                       .arg(QFileInfo(m_path).fileName().toHtmlEscaped())
+                       .arg(s.packets)
+                       .arg(duration, 0, 'f', 3)
+                       .arg(links.join(QStringLiteral(", ")).toHtmlEscaped())
+                       .arg(s.wlanFrames)
+                       .arg(s.tcpSegments)
+                       .arg(c.tcp.connections.size())
+                       .arg(c.inventory.accessPoints.size())
+                       .arg(c.inventory.stations.size())
+                       .arg(c.events.events.size());
+    if (s.malformedPackets)
+        html += tr("<br>%1 malformed packet(s)").arg(s.malformedPackets);
+    for (const std::string& w : s.warnings)
+        html += QStringLiteral("<br><span style='color:#b00'>%1</span>").arg(QString::fromStdString(w).toHtmlEscaped());
+    return html;
+}
+
+void CaptureView::selectConnection(int connection)
+{
+    if (!m_capture || connection < 0 || static_cast<std::size_t>(connection) >= m_capture->tcp.connections.size())
+        return;
+    if (connection != m_connection) {
+        m_connection = connection;
+        m_plots->setSeries(connectionSeries(*m_capture, static_cast<std::size_t>(connection)),
+                           tr("Connection %1: %2").arg(connection).arg(connectionText(*m_capture, static_cast<std::size_t>(connection))));
+    }
+    // Keep the table's current row in step when the selection came from elsewhere.
+    const QModelIndex source = m_connectionModel->index(connection, 0);
+    const QModelIndex proxy = m_connectionFilter->mapFromSource(source);
+    if (proxy.isValid() && m_connectionView->currentIndex().row() != proxy.row()) {
+        m_selecting = true;
+        m_connectionView->setCurrentIndex(proxy);
+        m_connectionView->scrollTo(proxy);
+        m_selecting = false;
+    }
+}
+
+void CaptureView::selectEvent(int event)
+{
+    if (!m_capture || event < 0 || static_cast<std::size_t>(event) >= m_capture->events.events.size())
+        return;
+    m_event = event;
+    const analysis::WlanEvent& e = m_capture->events.events[static_cast<std::size_t>(event)];
+    // Show the event on a connection it touched, the one that suffered most, unless the
+    // selected connection is one of them.
+    const std::vector<analysis::ConnectionImpact>& impacts = m_capture->correlation.impacts.size() > static_cast<std::size_t>(event)
+                                                                 ? m_capture->correlation.impacts[static_cast<std::size_t>(event)].connections
+                                                                 : std::vector<analysis::ConnectionImpact>{};
+    bool selectedIsAffected = false;
+    const analysis::ConnectionImpact* worst = nullptr;
+    for (const analysis::ConnectionImpact& m : impacts) {
+        selectedIsAffected |= static_cast<int>(m.connection) == m_connection;
+        if (!worst || m.retransmissions + m.rtoTimeouts > worst->retransmissions + worst->rtoTimeouts)
+            worst = &m;
+    }
+    if (!selectedIsAffected && worst)
+        selectConnection(static_cast<int>(worst->connection));
+    else if (!selectedIsAffected && e.connection >= 0)
+        selectConnection(e.connection);
+    for (PlotPanel* p : m_plots->panels())
+        p->setHighlightedEvent(static_cast<long long>(e.id));
+    m_plots->timeAxis()->showInterval(static_cast<double>(e.startNs) / 1e9, static_cast<double>(e.endNs) / 1e9);
+    const QModelIndex proxy = m_eventProxy->mapFromSource(m_eventModel->index(event, 0));
+    if (proxy.isValid() && m_eventView->currentIndex().row() != proxy.row()) {
+        m_eventView->setCurrentIndex(proxy);
+        m_eventView->scrollTo(proxy);
+    }
+}
+
+void CaptureView::onEventActivated(const QModelIndex& proxyIndex)
+{
+    if (proxyIndex.isValid())
+        selectEvent(proxyIndex.data(EventTableModel::kEventRole).toInt());
+}
+
+void CaptureView::stepEvent(int delta)
+{
+    const int rows = m_eventProxy->rowCount();
+    if (!rows)
+        return;
+    int row = m_eventView->currentIndex().isValid() ? m_eventView->currentIndex().row() + delta : 0;
+    row = std::clamp(row, 0, rows - 1);
+    selectEvent(m_eventProxy->index(row, 0).data(EventTableModel::kEventRole).toInt());
+}
+
+void CaptureView::nextEvent() { stepEvent(1); }
+void CaptureView::previousEvent() { stepEvent(-1); }
+
+void CaptureView::applySelection(const Selection& selection)
+{
+    if (selection.connection >= 0)
+        selectConnection(selection.connection);
+    if (selection.event >= 0) {
+        m_tabs->setCurrentIndex(1);
+        selectEvent(selection.event);
+    }
+}
+
+} // namespace windscope::gui

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// windscope: the desktop application. Opens the captures named on the command line;
+// --screenshot grabs the window once the first capture is shown (documentation, CI).
+
+#include "capture_view.h"
+#include "main_window.h"
+#include "plots/plot_stack.h"
+#include "windscope/version.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QTimer>
+
+#include <cstdio>
+
+int main(int argc, char** argv)
+{
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("Windscope"));
+    QApplication::setApplicationName(QStringLiteral("windscope"));
+    QApplication::setApplicationVersion(QStringLiteral(WINDSCOPE_VERSION));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("TCP over 802.11 analyzer"));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addPositionalArgument(QStringLiteral("captures"), QStringLiteral("pcap or pcapng files to open"),
+                                 QStringLiteral("[captures...]"));
+    const QCommandLineOption connection(QStringLiteral("select-connection"),
+                                        QStringLiteral("Connection to show first (index as in windscope-cli)"),
+                                        QStringLiteral("N"));
+    const QCommandLineOption event(QStringLiteral("select-event"),
+                                   QStringLiteral("802.11 event to zoom to first (index as in windscope-cli events)"),
+                                   QStringLiteral("K"));
+    const QCommandLineOption screenshot(QStringLiteral("screenshot"),
+                                        QStringLiteral("Save a PNG of the window once the first capture is shown, then quit"),
+                                        QStringLiteral("PATH"));
+    const QCommandLineOption stevens(QStringLiteral("stevens"), QStringLiteral("Stevens-style time-sequence graph"));
+    parser.addOptions({connection, event, screenshot, stevens});
+    parser.process(app);
+
+    windscope::gui::MainWindow window;
+    if (parser.isSet(connection) || parser.isSet(event)) {
+        windscope::gui::Selection s;
+        s.connection = parser.isSet(connection) ? parser.value(connection).toInt() : -1;
+        s.event = parser.isSet(event) ? parser.value(event).toInt() : -1;
+        window.setInitialSelection(s);
+    }
+    const QString shot = parser.value(screenshot);
+    const bool useStevens = parser.isSet(stevens);
+    QObject::connect(&window, &windscope::gui::MainWindow::captureReady, &window,
+                     [&window, shot, useStevens](windscope::gui::CaptureView* view) {
+                         if (useStevens)
+                             view->plotStack()->setSequenceStyle(windscope::gui::TimeSequencePlot::Style::Stevens);
+                         if (shot.isEmpty())
+                             return;
+                         // Let the layout settle and the queued replots run first.
+                         QTimer::singleShot(800, &window, [&window, shot] {
+                             const bool ok = window.grab().save(shot, "PNG");
+                             std::fprintf(stderr, "windscope: %s %s\n", ok ? "wrote" : "could not write",
+                                          qPrintable(shot));
+                             QApplication::exit(ok ? 0 : 1);
+                         });
+                     });
+    window.setInteractive(shot.isEmpty());
+    window.show();
+    for (const QString& path : parser.positionalArguments())
+        window.openCapture(path);
+    if (!shot.isEmpty()) {
+        if (parser.positionalArguments().isEmpty()) {
+            std::fprintf(stderr, "windscope: --screenshot needs a capture to show\n");
+            return 2;
+        }
+        for (windscope::gui::CaptureView* v : window.views())
+            QObject::connect(v, &windscope::gui::CaptureView::loadFailed, &app, [](const QString& message) {
+                std::fprintf(stderr, "windscope: %s\n", qPrintable(message));
+                QApplication::exit(1);
+            });
+    }
+    return app.exec();
+}

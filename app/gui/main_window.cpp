@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "main_window.h"
+
+#include "capture_view.h"
+#include "export_dialog.h"
+#include "plots/plot_export.h"
+#include "plots/plot_stack.h"
+#include "plots/time_axis.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QDragEnterEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QSettings>
+#include <QStatusBar>
+#include <QTabWidget>
+
+namespace windscope::gui {
+
+namespace {
+constexpr int kMaxRecent = 10;
+const QString kRecentKey = QStringLiteral("recentFiles");
+} // namespace
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_tabs(new QTabWidget(this))
+{
+    setWindowTitle(QStringLiteral("Windscope"));
+    setAcceptDrops(true);
+    m_tabs->setTabsClosable(true);
+    m_tabs->setDocumentMode(true);
+    connect(m_tabs, &QTabWidget::tabCloseRequested, this, &MainWindow::closeTab);
+    setCentralWidget(m_tabs);
+    statusBar()->showMessage(tr("Open a capture with File ▸ Open (Ctrl+O), or drop pcap/pcapng files here."));
+    buildMenus();
+    resize(1500, 950);
+}
+
+void MainWindow::buildMenus()
+{
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::openDialog);
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    updateRecentMenu();
+    file->addAction(tr("&Close"), QKeySequence::Close, this, [this] { closeTab(m_tabs->currentIndex()); });
+    file->addSeparator();
+    file->addAction(tr("Export &figure…"), QKeySequence(Qt::CTRL | Qt::Key_E), this, &MainWindow::exportFigure);
+    file->addAction(tr("Export plotted &series (CSV)…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E), this,
+                    &MainWindow::exportSeries);
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::closeAllWindows);
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    auto onView = [this](auto f) {
+        return [this, f] {
+            if (CaptureView* v = currentView(); v && v->isLoaded())
+                f(v);
+        };
+    };
+    view->addAction(tr("Zoom &in"), QKeySequence::ZoomIn, this,
+                    onView([](CaptureView* v) { v->plotStack()->timeAxis()->zoomAroundMiddle(0.5); }));
+    view->addAction(tr("Zoom &out"), QKeySequence::ZoomOut, this,
+                    onView([](CaptureView* v) { v->plotStack()->timeAxis()->zoomAroundMiddle(2.0); }));
+    view->addAction(tr("&Reset view"), QKeySequence(Qt::CTRL | Qt::Key_0), this,
+                    onView([](CaptureView* v) { v->plotStack()->timeAxis()->reset(); }));
+    view->addSeparator();
+    view->addAction(tr("&Next event"), QKeySequence(Qt::Key_F8), this, onView([](CaptureView* v) { v->nextEvent(); }));
+    view->addAction(tr("&Previous event"), QKeySequence(Qt::SHIFT | Qt::Key_F8), this,
+                    onView([](CaptureView* v) { v->previousEvent(); }));
+    view->addSeparator();
+    view->addAction(tr("&Stevens time-sequence"), QKeySequence(Qt::CTRL | Qt::Key_1), this,
+                    onView([](CaptureView* v) { v->plotStack()->setSequenceStyle(TimeSequencePlot::Style::Stevens); }));
+    view->addAction(tr("&tcptrace time-sequence"), QKeySequence(Qt::CTRL | Qt::Key_2), this,
+                    onView([](CaptureView* v) { v->plotStack()->setSequenceStyle(TimeSequencePlot::Style::Tcptrace); }));
+}
+
+CaptureView* MainWindow::openCapture(const QString& path)
+{
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    auto* view = new CaptureView(absolute, m_tabs);
+    const int index = m_tabs->addTab(view, QFileInfo(absolute).fileName());
+    m_tabs->setTabToolTip(index, absolute);
+    m_tabs->setCurrentIndex(index);
+    connect(view, &CaptureView::loaded, this, [this, view] {
+        addRecent(view->path());
+        const Selection selection = m_initialSelection.value_or(mostAffected(*view->capture()));
+        m_initialSelection.reset();
+        view->applySelection(selection);
+        statusBar()->showMessage(tr("%1 opened").arg(QFileInfo(view->path()).fileName()), 5000);
+        emit captureReady(view);
+    });
+    connect(view, &CaptureView::loadFailed, this, [this](const QString& message) {
+        if (m_interactive) {
+            auto* box = new QMessageBox(QMessageBox::Warning, tr("Could not open the capture"), message,
+                                        QMessageBox::Ok, this);
+            box->setAttribute(Qt::WA_DeleteOnClose);
+            box->open();
+        }
+        statusBar()->showMessage(message);
+    });
+    view->load();
+    return view;
+}
+
+CaptureView* MainWindow::currentView() const { return qobject_cast<CaptureView*>(m_tabs->currentWidget()); }
+
+QList<CaptureView*> MainWindow::views() const
+{
+    QList<CaptureView*> all;
+    for (int i = 0; i < m_tabs->count(); ++i)
+        if (auto* v = qobject_cast<CaptureView*>(m_tabs->widget(i)))
+            all << v;
+    return all;
+}
+
+void MainWindow::closeTab(int index)
+{
+    if (auto* v = qobject_cast<CaptureView*>(m_tabs->widget(index))) {
+        v->cancelLoad();
+        m_tabs->removeTab(index);
+        v->deleteLater();
+    }
+}
+
+void MainWindow::openDialog()
+{
+    const QStringList paths = QFileDialog::getOpenFileNames(
+        this, tr("Open captures"), QString(),
+        tr("Captures (*.pcap *.pcapng *.cap *.pcap.gz *.pcapng.gz);;All files (*)"));
+    for (const QString& p : paths)
+        openCapture(p);
+}
+
+QStringList MainWindow::recentFiles() const { return QSettings().value(kRecentKey).toStringList(); }
+
+void MainWindow::addRecent(const QString& path)
+{
+    QStringList recent = recentFiles();
+    recent.removeAll(path);
+    recent.prepend(path);
+    while (recent.size() > kMaxRecent)
+        recent.removeLast();
+    QSettings().setValue(kRecentKey, recent);
+    updateRecentMenu();
+}
+
+void MainWindow::updateRecentMenu()
+{
+    m_recentMenu->clear();
+    const QStringList recent = recentFiles();
+    for (const QString& path : recent)
+        m_recentMenu->addAction(QFileInfo(path).fileName(), this, [this, path] { openCapture(path); })
+            ->setToolTip(path);
+    m_recentMenu->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event)
+{
+    if (event->mimeData()->hasUrls())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event)
+{
+    for (const QUrl& url : event->mimeData()->urls())
+        if (url.isLocalFile())
+            openCapture(url.toLocalFile());
+    event->acceptProposedAction();
+}
+
+void MainWindow::exportFigure()
+{
+    CaptureView* v = currentView();
+    if (!v || !v->isLoaded() || !v->plotStack()->series()) {
+        statusBar()->showMessage(tr("Select a connection first"), 5000);
+        return;
+    }
+    ExportDialog dialog(v->plotStack()->panels(), this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    QString error;
+    if (!exportPlots(dialog.selectedPanels(), dialog.path(), dialog.preset(), &error))
+        QMessageBox::warning(this, tr("Export failed"), error);
+    else
+        statusBar()->showMessage(tr("Wrote %1").arg(dialog.path()), 5000);
+}
+
+void MainWindow::exportSeries()
+{
+    CaptureView* v = currentView();
+    if (!v || !v->isLoaded() || !v->plotStack()->series()) {
+        statusBar()->showMessage(tr("Select a connection first"), 5000);
+        return;
+    }
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export plotted series"),
+                                                      QStringLiteral("connection-%1.csv").arg(v->selectedConnection()),
+                                                      tr("CSV (*.csv)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (!exportSeriesCsv(*v->plotStack()->series(), path, &error))
+        QMessageBox::warning(this, tr("Export failed"), error);
+    else
+        statusBar()->showMessage(tr("Wrote %1").arg(path), 5000);
+}
+
+} // namespace windscope::gui

@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// The application window: a tab per open capture, opened from the menu, the command
+// line, drag and drop or the recent-files list; figure and series export; event
+// navigation shortcuts.
+
+#include "model/capture_analysis.h"
+
+#include <QMainWindow>
+
+#include <optional>
+
+class QMenu;
+class QTabWidget;
+
+namespace windscope::gui {
+
+class CaptureView;
+class PlotPanel;
+
+class MainWindow : public QMainWindow
+{
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+
+    CaptureView* openCapture(const QString& path);
+    CaptureView* currentView() const;
+    QList<CaptureView*> views() const;
+    QStringList recentFiles() const;
+    // Applied to the next capture that finishes loading instead of the default choice.
+    void setInitialSelection(const Selection& selection) { m_initialSelection = selection; }
+    // Shows load errors in a message box (off in tests, which read CaptureView::errorText).
+    void setInteractive(bool interactive) { m_interactive = interactive; }
+
+signals:
+    // A capture finished loading and its first connection/event are selected.
+    void captureReady(windscope::gui::CaptureView* view);
+
+protected:
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
+private:
+    void buildMenus();
+    void openDialog();
+    void addRecent(const QString& path);
+    void updateRecentMenu();
+    void exportFigure();
+    void exportSeries();
+    void closeTab(int index);
+
+    QTabWidget* m_tabs;
+    QMenu* m_recentMenu = nullptr;
+    std::optional<Selection> m_initialSelection;
+    bool m_interactive = true;
+};
+
+} // namespace windscope::gui

@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "capture_analysis.h"
+
+#include "analysis/report_json.h"
+
+#include <QCoreApplication>
+
+namespace windscope::gui {
+
+QString stageName(AnalysisStage stage)
+{
+    switch (stage) {
+    case AnalysisStage::Reading: return QCoreApplication::translate("CaptureLoader", "Reading packets");
+    case AnalysisStage::Tcp: return QCoreApplication::translate("CaptureLoader", "Analysing TCP connections");
+    case AnalysisStage::Inventory: return QCoreApplication::translate("CaptureLoader", "Finding stations and access points");
+    case AnalysisStage::Events: return QCoreApplication::translate("CaptureLoader", "Detecting 802.11 events");
+    case AnalysisStage::Correlation: return QCoreApplication::translate("CaptureLoader", "Correlating events with TCP");
+    case AnalysisStage::Done: return QCoreApplication::translate("CaptureLoader", "Done");
+    }
+    return {};
+}
+
+Selection mostAffected(const CaptureAnalysis& c)
+{
+    Selection best;
+    double bestScore = -1;
+    for (const analysis::EventImpact& impact : c.correlation.impacts) {
+        for (const analysis::ConnectionImpact& m : impact.connections) {
+            const double lost = m.throughputBeforeBps > 0
+                                    ? std::max(0.0, 1.0 - m.throughputDuringBps / m.throughputBeforeBps)
+                                    : 0.0;
+            const double score = m.retransmissions + 3.0 * m.rtoTimeouts + lost;
+            if (score > bestScore) {
+                bestScore = score;
+                best.connection = static_cast<int>(m.connection);
+                best.event = static_cast<int>(impact.event);
+            }
+        }
+    }
+    if (best.connection >= 0)
+        return best;
+    std::uint64_t most = 0;
+    for (std::size_t i = 0; i < c.tcp.connections.size(); ++i) {
+        const analysis::Connection& k = c.tcp.connections[i];
+        const std::uint64_t bytes = k.direction[0].dataBytes + k.direction[1].dataBytes;
+        if (best.connection < 0 || bytes > most) {
+            most = bytes;
+            best.connection = static_cast<int>(i);
+        }
+    }
+    if (!c.events.events.empty())
+        best.event = 0;
+    return best;
+}
+
+std::shared_ptr<const analysis::ConnectionSeries> connectionSeries(const CaptureAnalysis& c,
+                                                                   std::size_t connection)
+{
+    const analysis::SeriesInputs in{c.tables, c.tcp, &c.inventory, &c.events};
+    return std::make_shared<const analysis::ConnectionSeries>(analysis::buildConnectionSeries(in, connection));
+}
+
+QString connectionText(const CaptureAnalysis& c, std::size_t connection)
+{
+    const analysis::Connection& k = c.tcp.connections[connection];
+    return QStringLiteral("%1 → %2")
+        .arg(QString::fromStdString(analysis::endpointText(c.tables, k.address[0], k.port[0])),
+             QString::fromStdString(analysis::endpointText(c.tables, k.address[1], k.port[1])));
+}
+
+QString macText(const CaptureAnalysis& c, std::uint32_t mac)
+{
+    if (mac >= c.tables.macAddresses.size())
+        return QStringLiteral("-");
+    return QString::fromStdString(c.tables.macAddresses.at(mac).toString());
+}
+
+} // namespace windscope::gui

@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "capture_loader.h"
+
+#include <QThread>
+#include <QTimer>
+
+namespace windscope::gui {
+
+namespace {
+
+class AtomicObserver final : public dissect::IngestObserver
+{
+public:
+    AtomicObserver(std::atomic<bool>& cancel, std::atomic<std::uint64_t>& bytes,
+                   std::atomic<std::uint64_t>& size)
+        : m_cancel(cancel), m_bytes(bytes), m_size(size)
+    {
+    }
+    void progress(const dissect::IngestProgress& p) override
+    {
+        m_bytes.store(p.bytesConsumed, std::memory_order_relaxed);
+        m_size.store(p.fileSize, std::memory_order_relaxed);
+    }
+    bool cancelRequested() override { return m_cancel.load(std::memory_order_relaxed); }
+
+private:
+    std::atomic<bool>& m_cancel;
+    std::atomic<std::uint64_t>& m_bytes;
+    std::atomic<std::uint64_t>& m_size;
+};
+
+} // namespace
+
+CaptureLoader::CaptureLoader(QString path, QObject* parent) : QObject(parent), m_path(std::move(path))
+{
+    m_timer = new QTimer(this);
+    m_timer->setInterval(100);
+    connect(m_timer, &QTimer::timeout, this, &CaptureLoader::reportProgress);
+}
+
+CaptureLoader::~CaptureLoader()
+{
+    if (m_thread) {
+        m_cancel = true;
+        m_thread->wait();
+    }
+}
+
+void CaptureLoader::start()
+{
+    if (m_thread)
+        return;
+    m_thread = QThread::create([this] { run(); });
+    m_thread->setObjectName(QStringLiteral("capture-loader"));
+    connect(m_thread, &QThread::finished, this, &CaptureLoader::onThreadFinished);
+    m_timer->start();
+    m_thread->start();
+}
+
+void CaptureLoader::cancel() { m_cancel = true; }
+
+bool CaptureLoader::isRunning() const { return m_thread && m_thread->isRunning(); }
+
+void CaptureLoader::reportProgress()
+{
+    const auto stage = static_cast<AnalysisStage>(m_stage.load());
+    int percent = 0;
+    if (stage == AnalysisStage::Reading) {
+        const std::uint64_t size = m_size.load();
+        percent = size ? static_cast<int>(80.0 * static_cast<double>(m_bytes.load()) / static_cast<double>(size)) : 0;
+    } else {
+        // Reading dominates; the analysis stages share the rest.
+        percent = 80 + 4 * static_cast<int>(stage);
+    }
+    emit progress(std::min(percent, 100), stageName(stage));
+}
+
+void CaptureLoader::run()
+{
+    auto capture = std::make_shared<CaptureAnalysis>();
+    AtomicObserver observer(m_cancel, m_bytes, m_size);
+    dissect::IngestOptions options;
+    options.observer = &observer;
+    options.progressInterval = 1u << 14;
+    std::string error;
+    m_stage = static_cast<int>(AnalysisStage::Reading);
+    if (!dissect::ingestCapture(m_path.toStdString(), options, capture->tables, error)) {
+        m_error = QString::fromStdString(error);
+        return;
+    }
+    auto stop = [&] { return m_cancel.load() || capture->tables.summary.cancelled; };
+    if (stop()) {
+        m_wasCancelled = true;
+        return;
+    }
+    m_stage = static_cast<int>(AnalysisStage::Tcp);
+    capture->tcp = analysis::analyzeTcp(capture->tables);
+    if (stop()) {
+        m_wasCancelled = true;
+        return;
+    }
+    m_stage = static_cast<int>(AnalysisStage::Inventory);
+    capture->inventory = analysis::buildWlanInventory(capture->tables, capture->tcp);
+    m_stage = static_cast<int>(AnalysisStage::Events);
+    capture->events = analysis::detectWlanEvents(capture->tables, capture->inventory, capture->tcp);
+    if (stop()) {
+        m_wasCancelled = true;
+        return;
+    }
+    m_stage = static_cast<int>(AnalysisStage::Correlation);
+    capture->correlation =
+        analysis::correlateEvents(capture->tables, capture->tcp, capture->inventory, capture->events);
+    m_stage = static_cast<int>(AnalysisStage::Done);
+    m_result = std::move(capture);
+}
+
+void CaptureLoader::onThreadFinished()
+{
+    m_timer->stop();
+    m_thread->deleteLater();
+    m_thread = nullptr;
+    if (m_wasCancelled)
+        emit cancelled();
+    else if (!m_result)
+        emit failed(m_error.isEmpty() ? tr("%1: could not be read").arg(m_path) : m_error);
+    else {
+        emit progress(100, stageName(AnalysisStage::Done));
+        emit finished(m_result);
+    }
+}
+
+} // namespace windscope::gui

@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// One row per 802.11 event with its TCP impact (correlation): the connections of its
+// station, their retransmissions and timeouts, throughput before and during, recovery.
+
+#include "capture_analysis.h"
+
+#include <QAbstractTableModel>
+
+#include <memory>
+
+namespace windscope::gui {
+
+class EventTableModel : public QAbstractTableModel
+{
+    Q_OBJECT
+public:
+    enum Column { Id, Kind, Station, Start, Duration, Basis, Connections, Retransmissions, RtoTimeouts,
+                  ThroughputBefore, ThroughputDuring, Recovery, ColumnCount };
+    static constexpr int kEventRole = Qt::UserRole + 1; // index in WlanEvents::events
+    static constexpr int kSortRole = Qt::UserRole + 2;
+
+    explicit EventTableModel(QObject* parent = nullptr);
+    void setCapture(std::shared_ptr<const CaptureAnalysis> capture);
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    struct Totals
+    {
+        std::uint32_t connections = 0, retransmissions = 0, rto = 0;
+        double before = 0, during = 0;
+        std::int64_t recoveryNs = -1;
+    };
+    std::shared_ptr<const CaptureAnalysis> m_capture;
+    std::vector<Totals> m_totals;
+};
+
+} // namespace windscope::gui

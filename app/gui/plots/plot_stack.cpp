@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "plot_stack.h"
+
+#include "rate_plot.h"
+#include "rtt_plot.h"
+#include "time_axis.h"
+#include "window_plot.h"
+#include "wlan_lane_plot.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace windscope::gui {
+
+PlotStack::PlotStack(QWidget* parent) : QWidget(parent), m_axis(new TimeAxis(this))
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    auto* bar = new QHBoxLayout;
+    bar->setContentsMargins(6, 2, 6, 2);
+    m_title = new QLabel(tr("Select a connection"), this);
+    m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    bar->addWidget(m_title, 1);
+    m_style = new QComboBox(this);
+    m_style->addItem(tr("tcptrace style"));
+    m_style->addItem(tr("Stevens style"));
+    m_style->setToolTip(tr("Time-sequence graph style"));
+    bar->addWidget(m_style);
+    auto addButton = [&](const QString& text, const QString& tip, auto slot) {
+        auto* b = new QToolButton(this);
+        b->setText(text);
+        b->setToolTip(tip);
+        bar->addWidget(b);
+        connect(b, &QToolButton::clicked, this, slot);
+    };
+    addButton(QStringLiteral("+"), tr("Zoom in (+)"), [this] { m_axis->zoomAroundMiddle(0.5); });
+    addButton(QStringLiteral("−"), tr("Zoom out (-)"), [this] { m_axis->zoomAroundMiddle(2.0); });
+    addButton(tr("Reset"), tr("Show the whole connection (Home)"), [this] { m_axis->reset(); });
+    layout->addLayout(bar);
+
+    m_timeSequence = new TimeSequencePlot(m_axis, this);
+    m_panels = {m_timeSequence, new WindowPlot(m_axis, this), new RatePlot(m_axis, this),
+                new RttPlot(m_axis, this), new WlanLanePlot(m_axis, this)};
+    for (PlotPanel* p : m_panels) {
+        layout->addWidget(p, p->stretch());
+        p->setShowTimeLabels(p == m_panels.back());
+    }
+    connect(m_style, &QComboBox::currentIndexChanged, this, [this](int index) {
+        m_timeSequence->setSequenceStyle(index == 1 ? TimeSequencePlot::Style::Stevens
+                                                    : TimeSequencePlot::Style::Tcptrace);
+    });
+}
+
+void PlotStack::setSeries(std::shared_ptr<const analysis::ConnectionSeries> series, const QString& title)
+{
+    m_series = std::move(series);
+    m_title->setText(title);
+    if (!m_series) {
+        clear();
+        return;
+    }
+    for (PlotPanel* p : m_panels)
+        p->setSeries(*m_series);
+    const double span = m_series->endSeconds - m_series->startSeconds;
+    m_axis->setFullRange(m_series->startSeconds - span * 0.01, m_series->endSeconds + span * 0.01);
+    for (PlotPanel* p : m_panels) {
+        p->refreshLevelOfDetail();
+        p->replot(QCustomPlot::rpQueuedReplot);
+    }
+}
+
+void PlotStack::clear()
+{
+    m_series.reset();
+    for (PlotPanel* p : m_panels)
+        p->clearSeries();
+}
+
+void PlotStack::setSequenceStyle(TimeSequencePlot::Style style)
+{
+    m_style->setCurrentIndex(style == TimeSequencePlot::Style::Stevens ? 1 : 0);
+}
+
+} // namespace windscope::gui

@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// The plots of one connection, stacked on one time axis: time-sequence, windows,
+// throughput, RTT and the 802.11 lane. Zooming or panning any of them moves all.
+
+#include "analysis/plot_series.h"
+#include "time_sequence_plot.h"
+
+#include <QWidget>
+
+#include <memory>
+
+class QComboBox;
+class QLabel;
+
+namespace windscope::gui {
+
+class TimeAxis;
+
+class PlotStack : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit PlotStack(QWidget* parent = nullptr);
+
+    // Shows a connection; the time axis is reset to its whole span.
+    void setSeries(std::shared_ptr<const analysis::ConnectionSeries> series, const QString& title);
+    void clear();
+    const analysis::ConnectionSeries* series() const { return m_series.get(); }
+    QList<PlotPanel*> panels() const { return m_panels; }
+    TimeAxis* timeAxis() const { return m_axis; }
+    TimeSequencePlot* timeSequencePlot() const { return m_timeSequence; }
+    void setSequenceStyle(TimeSequencePlot::Style style);
+
+private:
+    TimeAxis* m_axis;
+    QLabel* m_title;
+    QComboBox* m_style;
+    TimeSequencePlot* m_timeSequence;
+    QList<PlotPanel*> m_panels;
+    std::shared_ptr<const analysis::ConnectionSeries> m_series;
+};
+
+} // namespace windscope::gui

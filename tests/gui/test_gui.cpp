@@ -1,0 +1,483 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The desktop application driven as a user would: open the bundled sample, check the
+// tables against the analysis library run independently, select, zoom, click events,
+// export figures and series and check the files.
+
+#include "capture_view.h"
+#include "main_window.h"
+#include "model/connection_filter_model.h"
+#include "model/connection_table_model.h"
+#include "model/event_table_model.h"
+#include "model/inventory_table_model.h"
+#include "plots/lod_series.h"
+#include "plots/plot_export.h"
+#include "plots/plot_stack.h"
+#include "plots/time_axis.h"
+
+#include "analysis/cwnd/cwnd_inference.h"
+#include "analysis/wlan_correlation.h"
+#include "dissectors/ingest.h"
+
+#include <QAbstractItemModelTester>
+#include <QApplication>
+#include <QFile>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QXmlStreamReader>
+
+#include <cmath>
+#include <random>
+
+using namespace windscope;
+using namespace windscope::gui;
+
+namespace {
+
+struct Reference
+{
+    dissect::CaptureTables tables;
+    analysis::TcpAnalysis tcp;
+    analysis::WlanInventory inventory;
+    analysis::WlanEvents events;
+};
+
+// The analysis as windscope-cli runs it, independent of the GUI's loader.
+const Reference& reference()
+{
+    static const Reference r = [] {
+        Reference x;
+        std::string error;
+        if (!dissect::ingestCapture(WINDSCOPE_SAMPLE_CAPTURE, {}, x.tables, error))
+            qFatal("cannot read the sample: %s", error.c_str());
+        x.tcp = analysis::analyzeTcp(x.tables);
+        x.inventory = analysis::buildWlanInventory(x.tables, x.tcp);
+        x.events = analysis::detectWlanEvents(x.tables, x.inventory, x.tcp);
+        return x;
+    }();
+    return r;
+}
+
+bool rangesEqual(const QCPRange& a, const QCPRange& b)
+{
+    return std::fabs(a.lower - b.lower) < 1e-9 && std::fabs(a.upper - b.upper) < 1e-9;
+}
+
+} // namespace
+
+class GuiTest : public QObject
+{
+    Q_OBJECT
+
+private:
+    // Opens the sample in a shown window and waits until it is analysed and selected.
+    CaptureView* openSample(MainWindow& w)
+    {
+        w.setInteractive(false);
+        w.show();
+        if (!QTest::qWaitForWindowExposed(&w))
+            return nullptr;
+        QSignalSpy ready(&w, &MainWindow::captureReady);
+        CaptureView* view = w.openCapture(QStringLiteral(WINDSCOPE_SAMPLE_CAPTURE));
+        if (!ready.wait(60000) && ready.isEmpty())
+            return nullptr;
+        return view;
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QApplication::setOrganizationName(QStringLiteral("WindscopeTest"));
+        QApplication::setApplicationName(QStringLiteral("windscope-gui-tests"));
+        QVERIFY2(QFile::exists(QStringLiteral(WINDSCOPE_SAMPLE_CAPTURE)), "the bundled sample capture is missing");
+    }
+
+    void lodSeriesKeepsExtremes()
+    {
+        std::mt19937 rng(7);
+        std::normal_distribution<double> noise(0, 1);
+        const std::size_t n = 200000;
+        std::vector<double> t(n), v(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            t[i] = static_cast<double>(i) * 1e-4;
+            v[i] = noise(rng);
+        }
+        v[123457] = 50;  // a spike that must survive the reduction
+        v[54321] = -40;
+        LodSeries s;
+        s.setData(t, v);
+        // rangeMinMax against brute force on arbitrary ranges.
+        std::uniform_int_distribution<std::size_t> pick(0, n);
+        for (int k = 0; k < 200; ++k) {
+            std::size_t a = pick(rng), b = pick(rng);
+            if (a > b)
+                std::swap(a, b);
+            if (a == b)
+                continue;
+            double mn = 0, mx = 0;
+            s.rangeMinMax(a, b, mn, mx);
+            QCOMPARE(mn, *std::min_element(v.begin() + static_cast<long>(a), v.begin() + static_cast<long>(b)));
+            QCOMPARE(mx, *std::max_element(v.begin() + static_cast<long>(a), v.begin() + static_cast<long>(b)));
+        }
+        LodSeries::Output out;
+        s.sample(t.front(), t.back(), 800, LodSeries::Mode::Line, out);
+        QVERIFY(out.reduced);
+        QVERIFY(out.x.size() <= 4 * 800 + 2);
+        QCOMPARE(out.yMax, 50.0);
+        QCOMPARE(out.yMin, -40.0);
+        QVERIFY(std::is_sorted(out.x.begin(), out.x.end()));
+        // A zoomed-in range small enough is drawn point for point.
+        s.sample(t[1000], t[1100], 800, LodSeries::Mode::Line, out);
+        QVERIFY(!out.reduced);
+        // Marked series keep every point.
+        LodSeries marks;
+        marks.setData(t, v);
+        marks.setKeepAll(true);
+        marks.sample(t.front(), t.back(), 100, LodSeries::Mode::Points, out);
+        QCOMPARE(out.x.size(), n);
+    }
+
+    void openSampleMatchesAnalysis()
+    {
+        MainWindow w;
+        CaptureView* view = openSample(w);
+        QVERIFY(view);
+        QVERIFY(view->isLoaded());
+        const Reference& ref = reference();
+        QVERIFY(ref.tcp.connections.size() > 0);
+        QCOMPARE(static_cast<std::size_t>(view->connectionModel()->rowCount()), ref.tcp.connections.size());
+        QCOMPARE(static_cast<std::size_t>(view->connectionFilter()->rowCount()), ref.tcp.connections.size());
+        QCOMPARE(static_cast<std::size_t>(view->eventModel()->rowCount()), ref.events.events.size());
+        QCOMPARE(static_cast<std::size_t>(view->stationModel()->rowCount()), ref.inventory.stations.size());
+        QCOMPARE(static_cast<std::size_t>(view->accessPointModel()->rowCount()), ref.inventory.accessPoints.size());
+        QAbstractItemModelTester t1(view->connectionModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester t2(view->connectionFilter(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester t3(view->eventModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester t4(view->eventProxy(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester t5(view->stationModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester t6(view->accessPointModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        // The table shows the library's numbers.
+        for (int row = 0; row < view->connectionModel()->rowCount(); ++row) {
+            const analysis::Connection& c = ref.tcp.connections[static_cast<std::size_t>(row)];
+            const int sender = analysis::cwnd::dataSenderOf(c);
+            const QModelIndex retx = view->connectionModel()->index(row, ConnectionTableModel::Retransmissions);
+            QCOMPARE(retx.data(ConnectionTableModel::kSortRole).toULongLong(),
+                     static_cast<qulonglong>(c.direction[sender].retransmissions));
+        }
+        // The sample shows a scan- or handoff-induced loss: something is selected first.
+        QVERIFY(view->selectedConnection() >= 0);
+        QVERIFY(!ref.events.events.empty());
+        QVERIFY(view->selectedEvent() >= 0);
+        QVERIFY(view->plotStack()->series());
+        QVERIFY(view->plotStack()->series()->timeSequence.segments.size() > 0);
+        // Sorting by a numeric column orders by the number, not the text.
+        view->connectionFilter()->sort(ConnectionTableModel::DataBytes, Qt::DescendingOrder);
+        for (int row = 1; row < view->connectionFilter()->rowCount(); ++row)
+            QVERIFY(view->connectionFilter()->index(row - 1, ConnectionTableModel::DataBytes).data(ConnectionTableModel::kSortRole).toULongLong() >=
+                    view->connectionFilter()->index(row, ConnectionTableModel::DataBytes).data(ConnectionTableModel::kSortRole).toULongLong());
+        QCOMPARE(w.recentFiles().value(0), QFileInfo(QStringLiteral(WINDSCOPE_SAMPLE_CAPTURE)).absoluteFilePath());
+    }
+
+    void filterConnections()
+    {
+        MainWindow w;
+        CaptureView* view = openSample(w);
+        QVERIFY(view);
+        const Reference& ref = reference();
+        std::size_t withRetx = 0;
+        for (const analysis::Connection& c : ref.tcp.connections)
+            withRetx += c.direction[analysis::cwnd::dataSenderOf(c)].retransmissions >= 1;
+        view->connectionFilter()->setMinRetransmissions(1);
+        QCOMPARE(static_cast<std::size_t>(view->connectionFilter()->rowCount()), withRetx);
+        view->connectionFilter()->setMinRetransmissions(0);
+        // Filtering by the server endpoint of connection 0 keeps it.
+        const QString server = view->connectionModel()->index(0, ConnectionTableModel::Server).data().toString();
+        view->connectionFilter()->setText(server);
+        QVERIFY(view->connectionFilter()->rowCount() >= 1);
+        QCOMPARE(view->connectionFilter()->index(0, 0).data(ConnectionTableModel::kConnectionRole).toInt(), 0);
+        view->connectionFilter()->setText(QStringLiteral("no-such-host-anywhere"));
+        QCOMPARE(view->connectionFilter()->rowCount(), 0);
+        view->connectionFilter()->setText({});
+        QCOMPARE(static_cast<std::size_t>(view->connectionFilter()->rowCount()), ref.tcp.connections.size());
+    }
+
+    void selectConnectionAndZoom()
+    {
+        MainWindow w;
+        CaptureView* view = openSample(w);
+        QVERIFY(view);
+        view->selectConnection(0);
+        QCOMPARE(view->selectedConnection(), 0);
+        const QList<PlotPanel*> panels = view->plotStack()->panels();
+        QCOMPARE(panels.size(), 5);
+        // Start from the whole connection (the first capture shows its worst event zoomed).
+        view->plotStack()->timeAxis()->reset();
+        const QCPRange before = panels[0]->xAxis->range();
+        for (PlotPanel* p : panels)
+            QVERIFY(rangesEqual(p->xAxis->range(), before));
+
+        // Keyboard zoom on one plot: every plot follows, identically.
+        panels[2]->setFocus();
+        QTest::keyClick(panels[2], Qt::Key_Plus);
+        const QCPRange zoomed = panels[0]->xAxis->range();
+        QVERIFY(zoomed.size() < before.size() * 0.9);
+        for (PlotPanel* p : panels)
+            QVERIFY2(rangesEqual(p->xAxis->range(), zoomed), qPrintable(p->title()));
+
+        // Mouse wheel on another plot.
+        PlotPanel* target = panels[1];
+        const QPointF at = target->axisRect()->center();
+        QWheelEvent wheel(at, target->mapToGlobal(at), QPoint(), QPoint(0, 120), Qt::NoButton, Qt::NoModifier,
+                          Qt::NoScrollPhase, false);
+        QApplication::sendEvent(target, &wheel);
+        const QCPRange wheeled = panels[4]->xAxis->range();
+        QVERIFY(wheeled.size() < zoomed.size());
+        for (PlotPanel* p : panels)
+            QVERIFY2(rangesEqual(p->xAxis->range(), wheeled), qPrintable(p->title()));
+
+        // Pan with the keyboard, then reset.
+        QTest::keyClick(panels[0], Qt::Key_Right);
+        const QCPRange panned = panels[3]->xAxis->range();
+        QVERIFY(panned.lower > wheeled.lower);
+        QVERIFY(std::fabs(panned.size() - wheeled.size()) < 1e-9);
+        for (PlotPanel* p : panels)
+            QVERIFY(rangesEqual(p->xAxis->range(), panned));
+        QTest::keyClick(panels[0], Qt::Key_Home);
+        for (PlotPanel* p : panels)
+            QVERIFY(rangesEqual(p->xAxis->range(), before));
+
+        // The crosshair text gives exact values of the nearest points.
+        const auto* seg = panels[0]->lodGraph(QStringLiteral("data"));
+        QVERIFY(seg && seg->series.size() > 0);
+        const double t = seg->series.times()[seg->series.size() / 2];
+        QVERIFY(panels[0]->valuesText(t).contains(QString::number(seg->series.lo()[seg->series.size() / 2], 'f', 0)));
+    }
+
+    void clickEventZoomsEveryPlot()
+    {
+        MainWindow w;
+        CaptureView* view = openSample(w);
+        QVERIFY(view);
+        const Reference& ref = reference();
+        QVERIFY(ref.events.events.size() >= 2);
+        QTableView* table = view->eventView();
+        auto* tabs = qobject_cast<QTabWidget*>(table->parentWidget()->parentWidget());
+        QVERIFY(tabs);
+        tabs->setCurrentWidget(table);
+        QVERIFY(QTest::qWaitForWindowExposed(table));
+        view->plotStack()->timeAxis()->reset();
+
+        auto checkCovers = [&](int event) {
+            const analysis::WlanEvent& e = ref.events.events[static_cast<std::size_t>(event)];
+            const double start = static_cast<double>(e.startNs) / 1e9, end = static_cast<double>(e.endNs) / 1e9;
+            for (PlotPanel* p : view->plotStack()->panels()) {
+                const QCPRange r = p->xAxis->range();
+                if (!(r.lower < start && r.upper > end))
+                    return QStringLiteral("%1: [%2, %3] does not cover event %4 [%5, %6]")
+                        .arg(p->title()).arg(r.lower).arg(r.upper).arg(event).arg(start).arg(end);
+                if (!rangesEqual(r, view->plotStack()->panels().front()->xAxis->range()))
+                    return QStringLiteral("%1 differs from the first plot").arg(p->title());
+            }
+            return QString();
+        };
+        // Click the last row: a different event than the one selected at start.
+        const int row = view->eventProxy()->rowCount() - 1;
+        const QModelIndex index = view->eventProxy()->index(row, EventTableModel::Kind);
+        table->scrollTo(index);
+        QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualRect(index).center());
+        const int clicked = index.data(EventTableModel::kEventRole).toInt();
+        QCOMPARE(view->selectedEvent(), clicked);
+        QString problem = checkCovers(clicked);
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        const QCPRange full(view->plotStack()->timeAxis()->fullLower(), view->plotStack()->timeAxis()->fullUpper());
+        const analysis::WlanEvent& e = ref.events.events[static_cast<std::size_t>(clicked)];
+        if (static_cast<double>(e.endNs - e.startNs) / 1e9 < full.size() / 4)
+            QVERIFY(view->plotStack()->panels().front()->xAxis->range().size() < full.size());
+
+        // Previous / next event shortcuts walk the table.
+        w.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        QTest::keyClick(&w, Qt::Key_F8, Qt::ShiftModifier);
+        const int previous = view->selectedEvent();
+        QVERIFY(previous != clicked);
+        problem = checkCovers(previous);
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        QTest::keyClick(&w, Qt::Key_F8);
+        QCOMPARE(view->selectedEvent(), clicked);
+    }
+
+    void exportFigures()
+    {
+        MainWindow w;
+        CaptureView* view = openSample(w);
+        QVERIFY(view);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QList<PlotPanel*> panels = view->plotStack()->panels();
+        const ExportPreset single = *exportPreset(QStringLiteral("single-column"));
+        QString error;
+
+        // PNG: 85 mm at 300 dpi, with drawn content.
+        const QString png = dir.filePath(QStringLiteral("stack.png"));
+        QVERIFY2(exportPlots(panels, png, single, &error), qPrintable(error));
+        QImage image(png);
+        QVERIFY(!image.isNull());
+        QCOMPARE(image.width(), static_cast<int>(std::lround(std::lround(85 / 25.4 * 96) * 300 / 96.0)));
+        QVERIFY(image.height() > image.width());
+        QVERIFY(std::abs(image.dotsPerMeterX() - static_cast<int>(std::lround(300 / 0.0254))) <= 1);
+        qsizetype dark = 0;
+        for (int y = 0; y < image.height(); y += 2)
+            for (int x = 0; x < image.width(); x += 2)
+                dark += qGray(image.pixel(x, y)) < 128;
+        QVERIFY2(dark > image.width() * image.height() / 4 / 200, "the PNG is nearly blank");
+
+        // One plot in colour at double-column width.
+        const QString one = dir.filePath(QStringLiteral("time-sequence.png"));
+        QVERIFY2(exportPlots({panels.front()}, one, *exportPreset(QStringLiteral("double-column-colour")), &error),
+                 qPrintable(error));
+        QImage oneImage(one);
+        QCOMPARE(oneImage.width(), static_cast<int>(std::lround(std::lround(175 / 25.4 * 96) * 300 / 96.0)));
+        bool colour = false;
+        for (int y = 0; y < oneImage.height() && !colour; y += 3)
+            for (int x = 0; x < oneImage.width() && !colour; x += 3) {
+                const QColor c = oneImage.pixelColor(x, y);
+                colour = std::abs(c.red() - c.blue()) > 60;
+            }
+        QVERIFY2(colour, "the colour preset drew no colour");
+
+        // PDF: valid per pdfinfo when it is installed, else by its header and trailer.
+        const QString pdf = dir.filePath(QStringLiteral("stack.pdf"));
+        QVERIFY2(exportPlots(panels, pdf, single, &error), qPrintable(error));
+        QFile pdfFile(pdf);
+        QVERIFY(pdfFile.open(QIODevice::ReadOnly));
+        const QByteArray pdfBytes = pdfFile.readAll();
+        QVERIFY(pdfBytes.startsWith("%PDF-"));
+        QVERIFY(pdfBytes.trimmed().endsWith("%%EOF"));
+        const QString pdfinfo = QStringLiteral(WINDSCOPE_PDFINFO);
+        if (!pdfinfo.isEmpty() && !pdfinfo.endsWith(QLatin1String("NOTFOUND"))) {
+            QProcess p;
+            p.start(pdfinfo, {pdf});
+            QVERIFY(p.waitForFinished(30000));
+            const QString info = QString::fromUtf8(p.readAllStandardOutput());
+            QCOMPARE(p.exitCode(), 0);
+            QVERIFY2(info.contains(QRegularExpression(QStringLiteral("Pages:\\s+1"))), qPrintable(info));
+            // 85 mm = 240.9 pt wide.
+            const QRegularExpressionMatch m =
+                QRegularExpression(QStringLiteral("Page size:\\s+([0-9.]+) x ([0-9.]+) pts")).match(info);
+            QVERIFY2(m.hasMatch(), qPrintable(info));
+            QVERIFY2(std::fabs(m.captured(1).toDouble() - 85 / 25.4 * 72) < 2, qPrintable(info));
+        } else {
+            qWarning("pdfinfo not found at configure time: PDF checked by header and trailer only");
+        }
+
+        // SVG: well-formed XML with drawn paths.
+#ifdef WINDSCOPE_HAVE_QT_SVG
+        const QString svg = dir.filePath(QStringLiteral("stack.svg"));
+        QVERIFY2(exportPlots(panels, svg, single, &error), qPrintable(error));
+        QFile svgFile(svg);
+        QVERIFY(svgFile.open(QIODevice::ReadOnly));
+        QXmlStreamReader xml(&svgFile);
+        int paths = 0, texts = 0;
+        while (!xml.atEnd()) {
+            if (xml.readNext() == QXmlStreamReader::StartElement) {
+                paths += xml.name() == QLatin1String("path") || xml.name() == QLatin1String("polyline");
+                texts += xml.name() == QLatin1String("text");
+            }
+        }
+        QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+        QVERIFY(paths > 20);
+        QVERIFY(texts > 5);
+#else
+        QVERIFY(!svgExportAvailable());
+        QVERIFY(!exportPlots(panels, dir.filePath(QStringLiteral("x.svg")), single, &error));
+#endif
+        QVERIFY(!exportPlots(panels, dir.filePath(QStringLiteral("x.bmp")), single, &error));
+    }
+
+    void exportSeriesCsvMatchesAnalysis()
+    {
+        MainWindow w;
+        CaptureView* view = openSample(w);
+        QVERIFY(view);
+        const int connection = view->selectedConnection();
+        QVERIFY(connection >= 0);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("series.csv"));
+        QString error;
+        QVERIFY2(exportSeriesCsv(*view->plotStack()->series(), path, &error), qPrintable(error));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly | QIODevice::Text));
+        QCOMPARE(file.readLine().trimmed(), QByteArray("series,time_s,value,value2,frame"));
+        std::map<QString, int> rows;
+        double segmentBytes = 0;
+        std::map<qulonglong, double> inFlightByTime;
+        std::vector<double> inFlight;
+        while (!file.atEnd()) {
+            const QStringList f = QString::fromUtf8(file.readLine().trimmed()).split(QLatin1Char(','));
+            QCOMPARE(f.size(), 5);
+            ++rows[f[0]];
+            if (f[0] == QLatin1String("segment"))
+                segmentBytes += f[3].toDouble() - f[2].toDouble();
+            if (f[0] == QLatin1String("bytes_in_flight"))
+                inFlight.push_back(f[2].toDouble());
+        }
+        const Reference& ref = reference();
+        const analysis::Connection& c = ref.tcp.connections[static_cast<std::size_t>(connection)];
+        const int sender = analysis::cwnd::dataSenderOf(c);
+        const analysis::DirectionStats& d = c.direction[sender];
+        QCOMPARE(static_cast<qulonglong>(rows[QStringLiteral("segment")]), static_cast<qulonglong>(d.dataPackets));
+        QCOMPARE(segmentBytes, static_cast<double>(d.dataBytes));
+        QCOMPARE(static_cast<qulonglong>(rows[QStringLiteral("retransmission")]), static_cast<qulonglong>(d.retransmissions));
+        QCOMPARE(static_cast<qulonglong>(rows[QStringLiteral("rto_retransmission")]), static_cast<qulonglong>(d.rtoTimeouts));
+        // Bytes in flight, row for row, as the TCP analysis computed them.
+        std::vector<double> expected;
+        for (std::size_t row = 0; row < ref.tables.tcp.size(); ++row)
+            if (ref.tcp.segments.connection[row] == static_cast<std::uint32_t>(connection) &&
+                ref.tcp.directionOf(ref.tables, row) == sender && ref.tcp.segments.bytesInFlight[row] > 0)
+                expected.push_back(ref.tcp.segments.bytesInFlight[row]);
+        QCOMPARE(inFlight.size(), expected.size());
+        QVERIFY(inFlight == expected);
+        QVERIFY(rows[QStringLiteral("ack")] > 0);
+        QVERIFY(rows[QStringLiteral("throughput_bps")] > 0);
+    }
+
+    void openBadFileShowsError()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("notes.txt"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("this is not a capture file\n");
+        f.close();
+        MainWindow w;
+        w.setInteractive(false);
+        CaptureView* view = w.openCapture(path);
+        QSignalSpy failed(view, &CaptureView::loadFailed);
+        QVERIFY(failed.wait(30000) || !failed.isEmpty());
+        QVERIFY(!view->isLoaded());
+        // The library's own message: the file and the problem.
+        QVERIFY2(view->errorText().contains(QStringLiteral("notes.txt")), qPrintable(view->errorText()));
+        QVERIFY2(view->errorText().contains(QStringLiteral("not a pcap or pcapng")), qPrintable(view->errorText()));
+    }
+
+    void cancelLoad()
+    {
+        MainWindow w;
+        w.setInteractive(false);
+        CaptureView* view = w.openCapture(QStringLiteral(WINDSCOPE_SAMPLE_CAPTURE));
+        QSignalSpy cancelled(view, &CaptureView::loadCancelled);
+        view->cancelLoad();
+        QVERIFY(cancelled.wait(30000) || !cancelled.isEmpty());
+        QVERIFY(!view->isLoaded());
+        QVERIFY(!view->isLoading());
+    }
+};
+
+QTEST_MAIN(GuiTest)
+#include "test_gui.moc"
