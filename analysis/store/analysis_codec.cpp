@@ -14,11 +14,8 @@ static_assert(std::endian::native == std::endian::little,
 
 namespace {
 
-// Each blob starts with a tag and the codec version so a blob of the wrong kind or
-// layout is rejected instead of misread.
-constexpr std::uint32_t kTablesTag = 0x31425457; // "WTB1"
-constexpr std::uint32_t kTcpTag = 0x31435457;    // "WTC1"
-constexpr std::uint32_t kEventsTag = 0x31455457; // "WTE1"
+// Each blob starts with a tag naming its part and the codec version, so a blob of the
+// wrong kind or layout is rejected instead of misread (see partTag).
 
 class Writer
 {
@@ -64,17 +61,17 @@ private:
 class Reader
 {
 public:
-    Reader(const std::vector<std::uint8_t>& blob, std::uint32_t tag, const char* what)
+    Reader(std::span<const std::uint8_t> blob, std::uint32_t tag, const char* what)
         : m_data(blob.data()), m_size(blob.size()), m_what(what)
     {
         std::uint32_t seenTag = 0, version = 0;
         get(seenTag);
         get(version);
         if (m_ok && seenTag != tag)
-            fail("not a cached " + std::string(what) + " blob");
+            fail("not the blob of this part");
         else if (m_ok && version != kAnalysisCodecVersion)
-            fail("cached " + std::string(what) + " has layout version " + std::to_string(version) +
-                 ", this build reads version " + std::to_string(kAnalysisCodecVersion));
+            fail("layout version " + std::to_string(version) + ", this build reads version " +
+                 std::to_string(kAnalysisCodecVersion));
     }
     template <typename T> void get(T& v)
     {
@@ -158,7 +155,7 @@ private:
     void fail(const std::string& why)
     {
         if (m_ok)
-            m_error = "damaged cached " + std::string(m_what) + ": " + why;
+            m_error = "damaged " + std::string(m_what) + ": " + why;
         m_ok = false;
     }
     const std::uint8_t* m_data;
@@ -394,11 +391,17 @@ const char* internedText(const std::string& text)
     return pool->insert(text).first->c_str();
 }
 
-std::vector<std::uint8_t> encodeTables(const dissect::CaptureTables& t)
+namespace {
+
+// One tag per part ("WSP" + part number) so a blob of one part is never read as another.
+std::uint32_t partTag(CachePart part)
 {
-    Writer w(kTablesTag);
+    return 0x00505357u | (static_cast<std::uint32_t>('0' + static_cast<int>(part)) << 24);
+}
+
+void encodeCapture(Writer& w, const dissect::CaptureTables& t)
+{
     auto put = [&](const auto& v) { w.put(v); };
-    auto column = [&](const auto& v) { w.column(v); };
     summaryFields(put, t.summary);
     w.list(t.summary.linkTypes, [&](int type) { w.put(static_cast<std::int32_t>(type)); });
     w.list(t.summary.warnings, [&](const std::string& s) { w.put(s); });
@@ -408,8 +411,6 @@ std::vector<std::uint8_t> encodeTables(const dissect::CaptureTables& t)
         w.put(m.annotation.field);
         w.put(m.annotation.message);
     });
-    wlanColumns(column, t.wlan);
-    tcpColumns(column, t.tcp);
     w.list(t.tcpSideOptions, [&](const dissect::TcpSideOptions& o) { sideOptionFields(put, o); });
     w.list(t.conversations, [&](const dissect::ConversationKey& k) {
         w.put(k.addrA);
@@ -439,16 +440,19 @@ std::vector<std::uint8_t> encodeTables(const dissect::CaptureTables& t)
     w.put(static_cast<std::uint64_t>(t.ssids.size()));
     for (std::uint32_t i = 0; i < t.ssids.size(); ++i)
         w.put(t.ssids.at(i));
-    return w.take();
 }
 
-bool decodeTables(const std::vector<std::uint8_t>& blob, dissect::CaptureTables& t,
-                  std::string& error)
+bool decodeCapture(Reader& r, dissect::CaptureTables& t, std::string& error)
 {
-    t = dissect::CaptureTables{};
-    Reader r(blob, kTablesTag, "capture tables");
+    t.summary = {};
+    t.tcpSideOptions.clear();
+    t.conversations.clear();
+    t.macDuplicateTcp.clear();
+    t.ipAddresses = {};
+    t.macAddresses = {};
+    t.wlanManagement.clear();
+    t.ssids = {};
     auto get = [&](auto& v) { r.get(v); };
-    auto column = [&](auto& v) { r.column(v); };
     summaryFields(get, t.summary);
     r.list(t.summary.linkTypes, 4, [&](int& type) {
         std::int32_t v = 0;
@@ -462,8 +466,6 @@ bool decodeTables(const std::vector<std::uint8_t>& blob, dissect::CaptureTables&
         r.get(m.annotation.field);
         r.get(m.annotation.message);
     });
-    wlanColumns(column, t.wlan);
-    tcpColumns(column, t.tcp);
     r.list(t.tcpSideOptions, 36, [&](dissect::TcpSideOptions& o) { sideOptionFields(get, o); });
     r.list(t.conversations, 12, [&](dissect::ConversationKey& k) {
         r.get(k.addrA);
@@ -477,6 +479,7 @@ bool decodeTables(const std::vector<std::uint8_t>& blob, dissect::CaptureTables&
         r.get(e.conversation);
         r.get(e.fromB);
     });
+    // Dictionaries are rebuilt by interning in id order, which gives back the same ids.
     std::uint64_t count = 0;
     r.get(count);
     for (std::uint64_t i = 0; i < count && r.ok(); ++i) {
@@ -485,7 +488,7 @@ bool decodeTables(const std::vector<std::uint8_t>& blob, dissect::CaptureTables&
         for (std::uint8_t& b : a.bytes)
             r.get(b);
         if (r.ok() && t.ipAddresses.intern(a) != i)
-            return error = "damaged cached capture tables: repeated IP address", false;
+            return error = "damaged cached capture: repeated IP address", false;
     }
     count = 0;
     r.get(count);
@@ -494,7 +497,7 @@ bool decodeTables(const std::vector<std::uint8_t>& blob, dissect::CaptureTables&
         for (std::uint8_t& b : m.bytes)
             r.get(b);
         if (r.ok() && t.macAddresses.intern(m) != i)
-            return error = "damaged cached capture tables: repeated MAC address", false;
+            return error = "damaged cached capture: repeated MAC address", false;
     }
     r.list(t.wlanManagement, 20,
            [&](dissect::WlanManagementRecord& m) { managementFields(get, m); });
@@ -504,8 +507,16 @@ bool decodeTables(const std::vector<std::uint8_t>& blob, dissect::CaptureTables&
         std::string ssid;
         r.get(ssid);
         if (r.ok() && t.ssids.intern(ssid) != i)
-            return error = "damaged cached capture tables: repeated SSID", false;
+            return error = "damaged cached capture: repeated SSID", false;
     }
+    return r.finish(error);
+}
+
+bool decodeFrameColumns(Reader& r, dissect::CaptureTables& t, std::string& error)
+{
+    auto column = [&](auto& v) { r.column(v); };
+    wlanColumns(column, t.wlan);
+    tcpColumns(column, t.tcp);
     if (!r.finish(error))
         return false;
     // Columns must be parallel; a mismatch means the blob is not what was written.
@@ -514,16 +525,13 @@ bool decodeTables(const std::vector<std::uint8_t>& blob, dissect::CaptureTables&
     wlanColumns([&](const auto& v) { parallel = parallel && v.size() == wlanRows; }, t.wlan);
     tcpColumns([&](const auto& v) { parallel = parallel && v.size() == tcpRows; }, t.tcp);
     if (!parallel)
-        return error = "damaged cached capture tables: columns of different lengths", false;
+        return error = "damaged cached frame columns: columns of different lengths", false;
     return true;
 }
 
-std::vector<std::uint8_t> encodeTcp(const TcpAnalysis& tcp)
+void encodeSegments(Writer& w, const TcpAnalysis& tcp)
 {
-    Writer w(kTcpTag);
-    auto put = [&](const auto& v) { w.put(v); };
     auto column = [&](const auto& v) { w.column(v); };
-    w.list(tcp.connections, [&](const Connection& c) { connectionFields(put, c); });
     segmentColumns(column, tcp.segments);
     w.list(tcp.segments.dupAckNumber, [&](const std::pair<std::uint64_t, std::uint32_t>& p) {
         w.put(p.first);
@@ -535,16 +543,11 @@ std::vector<std::uint8_t> encodeTcp(const TcpAnalysis& tcp)
         w.put(s.rttNs);
         w.put(s.fromTimestamps);
     });
-    return w.take();
 }
 
-bool decodeTcp(const std::vector<std::uint8_t>& blob, TcpAnalysis& tcp, std::string& error)
+bool decodeSegments(Reader& r, TcpAnalysis& tcp, std::string& error)
 {
-    tcp = TcpAnalysis{};
-    Reader r(blob, kTcpTag, "TCP analysis");
-    auto get = [&](auto& v) { r.get(v); };
     auto column = [&](auto& v) { r.column(v); };
-    r.list(tcp.connections, 100, [&](Connection& c) { connectionFields(get, c); });
     segmentColumns(column, tcp.segments);
     r.list(tcp.segments.dupAckNumber, 12, [&](std::pair<std::uint64_t, std::uint32_t>& p) {
         r.get(p.first);
@@ -559,9 +562,8 @@ bool decodeTcp(const std::vector<std::uint8_t>& blob, TcpAnalysis& tcp, std::str
     return r.finish(error);
 }
 
-std::vector<std::uint8_t> encodeEvents(const WlanEvents& events)
+void encodeEvents(Writer& w, const WlanEvents& events)
 {
-    Writer w(kEventsTag);
     auto put = [&](const auto& v) { w.put(v); };
     w.list(events.events, [&](const WlanEvent& e) {
         eventFields(put, e);
@@ -575,13 +577,11 @@ std::vector<std::uint8_t> encodeEvents(const WlanEvents& events)
         w.list(s.bins, [&](const MacStatsBin& b) { macBinFields(put, b); });
     });
     w.list(events.notes, [&](const std::string& s) { w.put(s); });
-    return w.take();
 }
 
-bool decodeEvents(const std::vector<std::uint8_t>& blob, WlanEvents& events, std::string& error)
+bool decodeEvents(Reader& r, WlanEvents& events, std::string& error)
 {
     events = WlanEvents{};
-    Reader r(blob, kEventsTag, "802.11 events");
     auto get = [&](auto& v) { r.get(v); };
     r.list(events.events, 60, [&](WlanEvent& e) {
         eventFields(get, e);
@@ -596,6 +596,105 @@ bool decodeEvents(const std::vector<std::uint8_t>& blob, WlanEvents& events, std
     });
     r.list(events.notes, 8, [&](std::string& s) { r.get(s); });
     return r.finish(error);
+}
+
+} // namespace
+
+std::uint64_t blobChecksum(std::span<const std::uint8_t> blob)
+{
+    constexpr std::uint64_t kPrime = 0x9e3779b97f4a7c15ull;
+    std::uint64_t lane[4] = {1, 2, 3, 4};
+    const std::uint8_t* p = blob.data();
+    std::size_t n = blob.size();
+    // Four independent lanes keep the multiplier busy; one lane would be latency-bound.
+    while (n >= 32) {
+        for (int i = 0; i < 4; ++i) {
+            std::uint64_t w;
+            std::memcpy(&w, p + 8 * i, 8);
+            lane[i] = (lane[i] ^ w) * kPrime;
+        }
+        p += 32;
+        n -= 32;
+    }
+    std::uint64_t h = blob.size();
+    for (std::uint64_t l : lane)
+        h = (h ^ l) * kPrime;
+    for (; n; ++p, --n)
+        h = (h ^ *p) * kPrime;
+    return h ^ (h >> 29);
+}
+
+const char* cachePartName(CachePart part)
+{
+    switch (part) {
+    case CachePart::Capture:
+        return "capture";
+    case CachePart::FrameColumns:
+        return "frame_columns";
+    case CachePart::Connections:
+        return "connections";
+    case CachePart::Segments:
+        return "segments";
+    case CachePart::Events:
+        return "events";
+    }
+    return "?";
+}
+
+std::vector<std::uint8_t> encodePart(CachePart part, const AnalysisBundle& results)
+{
+    Writer w(partTag(part));
+    auto put = [&](const auto& v) { w.put(v); };
+    auto column = [&](const auto& v) { w.column(v); };
+    switch (part) {
+    case CachePart::Capture:
+        encodeCapture(w, results.tables);
+        break;
+    case CachePart::FrameColumns:
+        wlanColumns(column, results.tables.wlan);
+        tcpColumns(column, results.tables.tcp);
+        break;
+    case CachePart::Connections:
+        w.list(results.tcp.connections, [&](const Connection& c) { connectionFields(put, c); });
+        break;
+    case CachePart::Segments:
+        encodeSegments(w, results.tcp);
+        break;
+    case CachePart::Events:
+        encodeEvents(w, results.events);
+        break;
+    }
+    return w.take();
+}
+
+bool decodePart(CachePart part, std::span<const std::uint8_t> blob, AnalysisBundle& out,
+                std::string& error)
+{
+    const std::string what = std::string("cached ") + cachePartName(part);
+    Reader r(blob, partTag(part), what.c_str());
+    bool ok = false;
+    switch (part) {
+    case CachePart::Capture:
+        ok = decodeCapture(r, out.tables, error);
+        break;
+    case CachePart::FrameColumns:
+        ok = decodeFrameColumns(r, out.tables, error);
+        break;
+    case CachePart::Connections:
+        r.list(out.tcp.connections, 100, [&](Connection& c) {
+            auto get = [&](auto& v) { r.get(v); };
+            connectionFields(get, c);
+        });
+        ok = r.finish(error);
+        break;
+    case CachePart::Segments:
+        ok = decodeSegments(r, out.tcp, error);
+        break;
+    case CachePart::Events:
+        ok = decodeEvents(r, out.events, error);
+        break;
+    }
+    return ok;
 }
 
 } // namespace windscope::analysis::store

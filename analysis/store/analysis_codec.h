@@ -17,6 +17,7 @@
 #include "dissectors/capture_tables.h"
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -32,14 +33,33 @@ struct AnalysisBundle
     WlanEvents events;
 };
 
-std::vector<std::uint8_t> encodeTables(const dissect::CaptureTables& tables);
-std::vector<std::uint8_t> encodeTcp(const TcpAnalysis& tcp);
-std::vector<std::uint8_t> encodeEvents(const WlanEvents& events);
+// The cache is stored in parts so that what a view needs can be loaded alone: the
+// capture summary and connection table (the analyze report) are small, the per-frame
+// and per-segment columns are most of the bytes and are needed only by plots.
+enum class CachePart : std::uint8_t {
+    Capture,      // CaptureSummary, conversations, address/SSID dictionaries, side tables
+    FrameColumns, // CaptureTables::wlan and ::tcp, one row per frame / segment
+    Connections,  // TcpAnalysis::connections
+    Segments,     // TcpAnalysis::segments and ::rtt
+    Events,       // WlanEvents
+};
+inline constexpr CachePart kAllCacheParts[] = {CachePart::Capture, CachePart::FrameColumns,
+                                               CachePart::Connections, CachePart::Segments,
+                                               CachePart::Events};
+// Enough for the analyze report (writeAnalyzeJson): no per-frame data.
+inline constexpr CachePart kReportCacheParts[] = {CachePart::Capture, CachePart::Connections};
 
-bool decodeTables(const std::vector<std::uint8_t>& blob, dissect::CaptureTables& tables,
-                  std::string& error);
-bool decodeTcp(const std::vector<std::uint8_t>& blob, TcpAnalysis& tcp, std::string& error);
-bool decodeEvents(const std::vector<std::uint8_t>& blob, WlanEvents& events, std::string& error);
+const char* cachePartName(CachePart part); // "capture", "frame_columns", ...
+
+std::vector<std::uint8_t> encodePart(CachePart part, const AnalysisBundle& results);
+// Fills the members of out that the part holds (and only those).
+bool decodePart(CachePart part, std::span<const std::uint8_t> blob, AnalysisBundle& out,
+                std::string& error);
+
+// A fast checksum of a stored blob (four interleaved multiply-xor lanes over 64-bit
+// words): SQLite checks page structure, not content, so a flipped bit inside a cached
+// column would otherwise load as a wrong number. Not a defence against tampering.
+std::uint64_t blobChecksum(std::span<const std::uint8_t> blob);
 
 // A stable pointer for text that the result structs hold as const char* (annotation
 // fields and messages, event bases): decoded text is interned for the process's life.

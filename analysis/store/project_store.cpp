@@ -13,6 +13,7 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <span>
 #include <sys/stat.h>
 #include <thread>
 
@@ -45,10 +46,13 @@ const std::vector<const char*>& schemaMigrations()
             packets INTEGER NOT NULL,
             tcp_segments INTEGER NOT NULL,
             connections INTEGER NOT NULL,
-            events INTEGER NOT NULL,
-            tables BLOB NOT NULL,
-            tcp BLOB NOT NULL,
-            wlan_events BLOB NOT NULL);
+            events INTEGER NOT NULL);
+        CREATE TABLE cache_blobs(
+            capture_id INTEGER NOT NULL REFERENCES analysis_cache(capture_id) ON DELETE CASCADE,
+            part TEXT NOT NULL,
+            data BLOB NOT NULL,
+            checksum INTEGER NOT NULL,
+            UNIQUE(capture_id, part));
         CREATE TABLE annotations(
             id INTEGER PRIMARY KEY,
             capture_id INTEGER NOT NULL REFERENCES captures(id) ON DELETE CASCADE,
@@ -98,11 +102,11 @@ namespace {
 // The tables each schema version must have, to tell a damaged or foreign file from ours.
 const std::vector<const char*>& requiredTables(int version)
 {
-    static const std::vector<const char*> v1 = {"meta", "captures", "analysis_cache",
+    static const std::vector<const char*> v1 = {"meta", "captures", "analysis_cache", "cache_blobs",
                                                 "annotations"};
-    static const std::vector<const char*> v2 = {
-        "meta",        "captures",       "analysis_cache", "annotations", "replay_scenarios",
-        "replay_runs", "export_presets", "cwnd_series"};
+    static const std::vector<const char*> v2 = {"meta",        "captures",       "analysis_cache",
+                                                "cache_blobs", "annotations",    "replay_scenarios",
+                                                "replay_runs", "export_presets", "cwnd_series"};
     return version >= 2 ? v2 : v1;
 }
 
@@ -159,11 +163,13 @@ public:
                                static_cast<std::size_t>(sqlite3_column_bytes(m_stmt, col)))
                  : std::string();
     }
-    std::vector<std::uint8_t> blob(int col) const
+    // Valid until the next step or the end of the statement: decoded in place, so a
+    // large cache is copied once (into the result columns), not twice.
+    std::span<const std::uint8_t> blob(int col) const
     {
         const auto* p = static_cast<const std::uint8_t*>(sqlite3_column_blob(m_stmt, col));
         const auto n = static_cast<std::size_t>(sqlite3_column_bytes(m_stmt, col));
-        return p ? std::vector<std::uint8_t>(p, p + n) : std::vector<std::uint8_t>();
+        return p ? std::span<const std::uint8_t>(p, n) : std::span<const std::uint8_t>();
     }
     std::string error() const { return sqlite3_errmsg(m_db); }
 
@@ -247,7 +253,11 @@ bool configureConnection(sqlite3* db, std::string& error)
 {
     // WAL: readers never block the writer and a killed writer leaves the database at
     // its last commit. synchronous=FULL makes each commit durable across power loss.
-    return exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;",
+    // Memory-mapped reads: the cached results are large blobs, and reading them through
+    // the map instead of one pread per page is what makes reopening fast.
+    return exec(db,
+                "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON; "
+                "PRAGMA mmap_size=4294967296;",
                 error);
 }
 
@@ -256,6 +266,46 @@ std::string absolutePath(const std::string& path)
     std::error_code ec;
     fs::path p = fs::weakly_canonical(fs::absolute(path, ec), ec);
     return ec ? fs::absolute(path).lexically_normal().string() : p.string();
+}
+
+// PRAGMA quick_check of one table ("" = the whole file), "ok" or the first problem.
+bool quickCheck(sqlite3* db, const std::string& table, std::string& problem)
+{
+    const std::string sql =
+        table.empty() ? "PRAGMA quick_check(1)" : "PRAGMA quick_check(\"" + table + "\")";
+    Statement check(db, sql.c_str());
+    const int rc = check.ok() ? check.step() : SQLITE_ERROR;
+    if (rc == SQLITE_ROW && check.text(0) == "ok")
+        return true;
+    problem = rc == SQLITE_ROW ? check.text(0) : std::string(sqlite3_errmsg(db));
+    return false;
+}
+
+// A file cut short: the header records the database size in pages (valid when the
+// "version-valid-for" number equals the change counter, https://sqlite.org/fileformat.html
+// section 1.3.7). With an empty or no WAL, the file must be exactly that long.
+bool sizeMatchesHeader(const std::string& path, const unsigned char* header, std::string& why)
+{
+    auto be32 = [&](int at) {
+        return std::uint32_t(header[at]) << 24 | std::uint32_t(header[at + 1]) << 16 |
+               std::uint32_t(header[at + 2]) << 8 | header[at + 3];
+    };
+    const std::uint32_t rawPageSize = std::uint32_t(header[16]) << 8 | header[17];
+    const std::uint64_t pageSize = rawPageSize == 1 ? 65536 : rawPageSize;
+    const std::uint32_t pages = be32(28);
+    if (pages == 0 || be32(92) != be32(24))
+        return true; // size field not maintained: nothing to compare
+    std::error_code ec;
+    const fs::path wal = path + "-wal";
+    if (fs::exists(wal, ec) && fs::file_size(wal, ec) > 0)
+        return true; // committed pages may live in the WAL
+    const std::uint64_t size = fs::file_size(path, ec);
+    if (!ec && size < pages * pageSize) {
+        why = "the file is cut short: " + std::to_string(size) + " bytes where its header says " +
+              std::to_string(pages * pageSize);
+        return false;
+    }
+    return true;
 }
 
 } // namespace
@@ -344,7 +394,10 @@ std::unique_ptr<ProjectStore> ProjectStore::create(const std::string& path, std:
         return nullptr;
     }
     std::unique_ptr<ProjectStore> store(new ProjectStore(path, db, 0));
-    if (!configureConnection(db, error)) {
+    // 64 KiB pages (the largest): a cached capture is a few large blobs, stored as
+    // overflow page chains that are read page by page; fewer, larger pages read faster.
+    // The page size can only be chosen before the first table and before WAL mode.
+    if (!exec(db, "PRAGMA page_size=65536;", error) || !configureConnection(db, error)) {
         error = path + ": " + error;
         return nullptr;
     }
@@ -367,6 +420,7 @@ std::unique_ptr<ProjectStore> ProjectStore::create(const std::string& path, std:
         return error = path + ": " + meta.error(), nullptr;
     if (!tx.commit(error))
         return error = path + ": " + error, nullptr;
+    store->m_verified = true; // just written by us
     return store;
 }
 
@@ -384,6 +438,11 @@ std::unique_ptr<ProjectStore> ProjectStore::open(const std::string& path, std::s
         in.read(header, sizeof header);
         if (in.gcount() < 100 || std::memcmp(header, "SQLite format 3", 16) != 0) {
             error = damaged(path, in.gcount() == 0 ? "empty file" : "not an SQLite database");
+            return nullptr;
+        }
+        std::string why;
+        if (!sizeMatchesHeader(path, reinterpret_cast<const unsigned char*>(header), why)) {
+            error = damaged(path, why);
             return nullptr;
         }
     }
@@ -419,21 +478,23 @@ std::unique_ptr<ProjectStore> ProjectStore::open(const std::string& path, std::s
         error = damaged(path, "no project schema version");
         return nullptr;
     }
-    {
-        Statement check(db, "PRAGMA quick_check(1)");
-        const int rc = check.ok() ? check.step() : SQLITE_ERROR;
-        if (rc != SQLITE_ROW || check.text(0) != "ok") {
-            error = damaged(
-                path, "integrity check failed: " +
-                          (rc == SQLITE_ROW ? check.text(0) : std::string(sqlite3_errmsg(db))));
-            return nullptr;
-        }
-    }
     for (const char* table : requiredTables(static_cast<int>(version))) {
         Statement s(db, "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?1");
         s.bind(1, std::string(table));
         if (s.step() != SQLITE_ROW) {
             error = damaged(path, std::string("table ") + table + " is missing");
+            return nullptr;
+        }
+    }
+    // Structural check of the small tables at every open. The cache blobs, most of the
+    // file, are checked as they are read (SQLite validates their page chains, a checksum
+    // their content, the decoder their layout) and by the full check before any write,
+    // so reopening a project does not read every page of it.
+    for (const char* table : requiredTables(static_cast<int>(version))) {
+        if (std::strcmp(table, "cache_blobs") == 0)
+            continue;
+        if (!quickCheck(db, table, sqlError)) {
+            error = damaged(path, "integrity check failed: " + sqlError);
             return nullptr;
         }
     }
@@ -444,6 +505,8 @@ std::unique_ptr<ProjectStore> ProjectStore::open(const std::string& path, std::s
         return nullptr;
     }
     if (version < kProjectSchemaVersion) {
+        if (!store->verify(error))
+            return nullptr;
         // All steps in one transaction: a migration interrupted half-way leaves the old
         // version, which the next open migrates again.
         Transaction tx(db);
@@ -463,13 +526,31 @@ std::unique_ptr<ProjectStore> ProjectStore::open(const std::string& path, std::s
     return store;
 }
 
+bool ProjectStore::verify(std::string& error)
+{
+    std::string problem;
+    if (!quickCheck(m_db, "", problem)) {
+        error = damaged(m_path, "integrity check failed: " + problem);
+        return false;
+    }
+    m_verified = true;
+    return true;
+}
+
+bool ProjectStore::verifiedForWrite(std::string& error)
+{
+    return m_verified || verify(error);
+}
+
 std::int64_t ProjectStore::saveCapture(const FileIdentity& file, const AnalysisBundle& results,
                                        std::string& error)
 {
+    if (!verifiedForWrite(error))
+        return 0;
     // Encode before the transaction: the write lock is held only for the writes.
-    const std::vector<std::uint8_t> tables = encodeTables(results.tables);
-    const std::vector<std::uint8_t> tcp = encodeTcp(results.tcp);
-    const std::vector<std::uint8_t> events = encodeEvents(results.events);
+    std::vector<std::vector<std::uint8_t>> parts;
+    for (CachePart part : kAllCacheParts)
+        parts.push_back(encodePart(part, results));
 
     Transaction tx(m_db);
     if (!tx.begin(error))
@@ -490,10 +571,14 @@ std::int64_t ProjectStore::saveCapture(const FileIdentity& file, const AnalysisB
     if (upsert.step() != SQLITE_DONE)
         return error = m_path + ": " + upsert.error(), 0;
 
-    Statement cache(
-        m_db, "INSERT OR REPLACE INTO analysis_cache(capture_id, codec_version, "
-              "analyzer_version, created_utc, packets, tcp_segments, connections, events, "
-              "tables, tcp, wlan_events) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)");
+    // Replacing the cache row deletes its blobs (ON DELETE CASCADE).
+    Statement drop(m_db, "DELETE FROM analysis_cache WHERE capture_id = ?1");
+    drop.bind(1, id);
+    if (drop.step() != SQLITE_DONE)
+        return error = m_path + ": " + drop.error(), 0;
+    Statement cache(m_db, "INSERT INTO analysis_cache(capture_id, codec_version, analyzer_version, "
+                          "created_utc, packets, tcp_segments, connections, events) "
+                          "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)");
     cache.bind(1, id)
         .bind(2, static_cast<std::int64_t>(kAnalysisCodecVersion))
         .bind(3, std::string(WINDSCOPE_VERSION))
@@ -501,12 +586,19 @@ std::int64_t ProjectStore::saveCapture(const FileIdentity& file, const AnalysisB
         .bind(5, static_cast<std::int64_t>(results.tables.summary.packets))
         .bind(6, static_cast<std::int64_t>(results.tables.tcp.size()))
         .bind(7, static_cast<std::int64_t>(results.tcp.connections.size()))
-        .bind(8, static_cast<std::int64_t>(results.events.events.size()))
-        .bindBlob(9, tables)
-        .bindBlob(10, tcp)
-        .bindBlob(11, events);
+        .bind(8, static_cast<std::int64_t>(results.events.events.size()));
     if (cache.step() != SQLITE_DONE)
         return error = m_path + ": " + cache.error(), 0;
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+        Statement blob(m_db, "INSERT INTO cache_blobs(capture_id, part, data, checksum) "
+                             "VALUES (?1, ?2, ?3, ?4)");
+        blob.bind(1, id)
+            .bind(2, std::string(cachePartName(kAllCacheParts[i])))
+            .bindBlob(3, parts[i])
+            .bind(4, static_cast<std::int64_t>(blobChecksum(parts[i])));
+        if (blob.step() != SQLITE_DONE)
+            return error = m_path + ": " + blob.error(), 0;
+    }
     // Cached series derived from the old results are stale now.
     Statement stale(m_db, "DELETE FROM cwnd_series WHERE capture_id = ?1");
     stale.bind(1, id);
@@ -523,7 +615,7 @@ namespace {
 constexpr const char* kCaptureColumns =
     "SELECT c.id, c.path, c.size, c.mtime_ns, c.sha256, c.added_utc, a.codec_version, "
     "a.analyzer_version, a.packets, a.tcp_segments, a.connections, a.events, "
-    "length(a.tables) + length(a.tcp) + length(a.wlan_events) "
+    "(SELECT sum(length(b.data)) FROM cache_blobs b WHERE b.capture_id = c.id) "
     "FROM captures c LEFT JOIN analysis_cache a ON a.capture_id = c.id ";
 
 CaptureRecord readCapture(const Statement& s)
@@ -591,27 +683,53 @@ bool ProjectStore::findCapture(const std::string& idOrPath, CaptureRecord& out, 
 
 bool ProjectStore::loadResults(std::int64_t captureId, AnalysisBundle& out, std::string& error)
 {
-    Statement s(m_db, "SELECT codec_version, tables, tcp, wlan_events FROM analysis_cache "
-                      "WHERE capture_id = ?1");
-    s.bind(1, captureId);
-    const int rc = s.step();
+    return loadResults(captureId, kAllCacheParts, out, error);
+}
+
+bool ProjectStore::loadResults(std::int64_t captureId, std::span<const CachePart> parts,
+                               AnalysisBundle& out, std::string& error)
+{
+    out = AnalysisBundle{};
+    Statement version(m_db, "SELECT codec_version FROM analysis_cache WHERE capture_id = ?1");
+    version.bind(1, captureId);
+    const int rc = version.step();
     if (rc != SQLITE_ROW) {
         error = m_path + ": " +
                 (rc == SQLITE_DONE ? "no cached results for capture " + std::to_string(captureId)
-                                   : s.error());
+                                   : version.error());
         return false;
     }
-    if (s.integer(0) != kAnalysisCodecVersion) {
+    if (version.integer(0) != kAnalysisCodecVersion) {
         error = m_path + ": the cached results of capture " + std::to_string(captureId) +
-                " have layout version " + std::to_string(s.integer(0)) + ", this build reads " +
-                std::to_string(kAnalysisCodecVersion) + "; add the capture again to refresh them";
+                " have layout version " + std::to_string(version.integer(0)) +
+                ", this build reads " + std::to_string(kAnalysisCodecVersion) +
+                "; add the capture again to refresh them";
         return false;
     }
-    std::string why;
-    if (!decodeTables(s.blob(1), out.tables, why) || !decodeTcp(s.blob(2), out.tcp, why) ||
-        !decodeEvents(s.blob(3), out.events, why)) {
-        error = m_path + ": capture " + std::to_string(captureId) + ": " + why;
-        return false;
+    for (CachePart part : parts) {
+        Statement s(m_db,
+                    "SELECT data, checksum FROM cache_blobs WHERE capture_id = ?1 AND part = ?2");
+        s.bind(1, captureId).bind(2, std::string(cachePartName(part)));
+        const int found = s.step();
+        if (found != SQLITE_ROW) {
+            error =
+                m_path + ": capture " + std::to_string(captureId) + ": " +
+                (found == SQLITE_DONE ? std::string("cached ") + cachePartName(part) + " missing"
+                                      : s.error());
+            return false;
+        }
+        std::string why;
+        if (static_cast<std::uint64_t>(s.integer(1)) != blobChecksum(s.blob(0))) {
+            error = m_path + ": capture " + std::to_string(captureId) + ": cached " +
+                    cachePartName(part) +
+                    " is damaged (checksum mismatch); add the capture "
+                    "again to rebuild it";
+            return false;
+        }
+        if (!decodePart(part, s.blob(0), out, why)) {
+            error = m_path + ": capture " + std::to_string(captureId) + ": " + why;
+            return false;
+        }
     }
     return true;
 }
@@ -631,6 +749,8 @@ CaptureStatus ProjectStore::checkCapture(const CaptureRecord& capture)
 
 bool ProjectStore::removeCapture(std::int64_t captureId, std::string& error)
 {
+    if (!verifiedForWrite(error))
+        return false;
     Statement s(m_db, "DELETE FROM captures WHERE id = ?1");
     s.bind(1, captureId);
     if (s.step() != SQLITE_DONE)
@@ -640,6 +760,8 @@ bool ProjectStore::removeCapture(std::int64_t captureId, std::string& error)
 
 std::int64_t ProjectStore::addAnnotation(const Annotation& a, std::string& error)
 {
+    if (!verifiedForWrite(error))
+        return 0;
     Statement s(m_db, "INSERT INTO annotations(capture_id, kind, time_ns, event_id, connection_id, "
                       "text, created_utc) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
     s.bind(1, a.captureId).bind(2, a.kind);
@@ -681,6 +803,8 @@ bool ProjectStore::listAnnotations(std::int64_t captureId, std::vector<Annotatio
 
 bool ProjectStore::removeAnnotation(std::int64_t id, std::string& error)
 {
+    if (!verifiedForWrite(error))
+        return false;
     Statement s(m_db, "DELETE FROM annotations WHERE id = ?1");
     s.bind(1, id);
     if (s.step() != SQLITE_DONE)
@@ -691,6 +815,8 @@ bool ProjectStore::removeAnnotation(std::int64_t id, std::string& error)
 std::int64_t ProjectStore::saveScenario(std::int64_t captureId, const std::string& name,
                                         const std::string& json, std::string& error)
 {
+    if (!verifiedForWrite(error))
+        return 0;
     Statement s(m_db, "INSERT INTO replay_scenarios(capture_id, name, json, created_utc) "
                       "VALUES (?1, ?2, ?3, ?4)");
     captureId ? s.bind(1, captureId) : s.bindNull(1);
@@ -703,6 +829,8 @@ std::int64_t ProjectStore::saveScenario(std::int64_t captureId, const std::strin
 std::int64_t ProjectStore::saveRun(std::int64_t scenarioId, const std::string& json,
                                    std::string& error)
 {
+    if (!verifiedForWrite(error))
+        return 0;
     Statement s(m_db,
                 "INSERT INTO replay_runs(scenario_id, json, created_utc) VALUES (?1, ?2, ?3)");
     s.bind(1, scenarioId).bind(2, json).bind(3, utcNow());
@@ -755,6 +883,8 @@ bool ProjectStore::listRuns(std::int64_t scenarioId, std::vector<JsonRecord>& ou
 bool ProjectStore::saveExportPreset(const std::string& name, const std::string& json,
                                     std::string& error)
 {
+    if (!verifiedForWrite(error))
+        return false;
     Statement s(m_db, "INSERT INTO export_presets(name, json, created_utc) VALUES (?1, ?2, ?3) "
                       "ON CONFLICT(name) DO UPDATE SET json = excluded.json");
     s.bind(1, name).bind(2, json).bind(3, utcNow());

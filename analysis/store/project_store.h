@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -110,7 +111,12 @@ public:
     bool listCaptures(std::vector<CaptureRecord>& out, std::string& error);
     // Looks a capture up by id, by its recorded path, or by a path naming the same file.
     bool findCapture(const std::string& idOrPath, CaptureRecord& out, std::string& error);
+    // Loads every cached part: exactly the structs a fresh analyzeCapture gives.
     bool loadResults(std::int64_t captureId, AnalysisBundle& out, std::string& error);
+    // Loads only some parts (e.g. kReportCacheParts for the connection table); the
+    // members of out that belong to other parts stay empty.
+    bool loadResults(std::int64_t captureId, std::span<const CachePart> parts, AnalysisBundle& out,
+                     std::string& error);
     // Compares the recorded identity with the file now on disk. Hashes the file only
     // when size or mtime differ (a touched but unchanged file stays Ok).
     CaptureStatus checkCapture(const CaptureRecord& capture);
@@ -130,11 +136,18 @@ public:
     bool saveExportPreset(const std::string& name, const std::string& json, std::string& error);
     bool listExportPresets(std::vector<JsonRecord>& out, std::string& error);
 
+    // Full structural check of the file (PRAGMA quick_check over every page). open()
+    // checks only the small tables so reopening stays fast; every write runs this once
+    // first, so a damaged file is never written to.
+    bool verify(std::string& error);
+
 private:
     ProjectStore(std::string path, sqlite3* db, int openedVersion);
+    bool verifiedForWrite(std::string& error);
     std::string m_path;
     sqlite3* m_db = nullptr;
     int m_openedVersion = 0;
+    bool m_verified = false;
 };
 
 namespace detail {

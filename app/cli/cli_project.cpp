@@ -13,6 +13,7 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <span>
 
 namespace windscope::cli {
 
@@ -148,8 +149,9 @@ int list(const std::vector<std::string>& args)
     return 0;
 }
 
-// Opens the project, finds the capture and loads its cached results.
-int loadCached(const std::vector<std::string>& rest, store::AnalysisBundle& results)
+// Opens the project, finds the capture and loads the parts of its cached results.
+int loadCached(const std::vector<std::string>& rest, std::span<const store::CachePart> parts,
+               store::AnalysisBundle& results)
 {
     std::string error;
     auto project = openProject(rest[0], error);
@@ -164,7 +166,7 @@ int loadCached(const std::vector<std::string>& rest, store::AnalysisBundle& resu
                      "windscope-cli: warning: %s is %s since it was analysed; these are the "
                      "cached results\n",
                      capture.file.path.c_str(), store::captureStatusName(status));
-    if (!project->loadResults(capture.id, results, error))
+    if (!project->loadResults(capture.id, parts, results, error))
         return fail(error);
     return 0;
 }
@@ -178,7 +180,11 @@ int show(const std::vector<std::string>& args, bool events)
     if (rest.size() != 2)
         return std::fprintf(stderr, "%s", kUsage), 2;
     store::AnalysisBundle results;
-    if (int status = loadCached(rest, results))
+    // The analyze report needs no per-frame columns; events need them for the inventory.
+    const std::span<const store::CachePart> parts =
+        events ? std::span<const store::CachePart>(store::kAllCacheParts)
+               : std::span<const store::CachePart>(store::kReportCacheParts);
+    if (int status = loadCached(rest, parts, results))
         return status;
     if (!events) {
         if (json)

@@ -2,6 +2,7 @@
 // The project file: save, reopen and compare with a fresh analysis; refusal of damaged,
 // foreign and newer files without touching them; forward migration; capture identity.
 
+#include "analysis/report_json.h"
 #include "analysis/store/analyze_capture.h"
 #include "analysis/store/project_store.h"
 #include "store_test_kit.h"
@@ -10,6 +11,7 @@
 #include <sqlite3.h>
 
 #include <chrono>
+#include <sstream>
 #include <thread>
 
 namespace windscope::test {
@@ -188,13 +190,56 @@ TEST(ProjectStore, RefusesDamagedPages)
     ScratchDir dir;
     const auto path = makeProjectFile(dir);
     std::vector<char> bytes = fileBytes(path);
-    // Overwrite the second page (the first b-tree page after the header page) with
-    // garbage: the header still says SQLite, the structure does not hold.
-    ASSERT_GT(bytes.size(), 3 * 4096u);
-    for (std::size_t i = 4096; i < 2 * 4096; ++i)
+    // Pages 2 to 4 (64 KiB pages) hold the roots of the first tables created: overwrite
+    // them with garbage. The header still says SQLite, the structure does not hold.
+    ASSERT_GE(bytes.size(), 4 * 65536u);
+    for (std::size_t i = 65536; i < 4 * 65536; ++i)
         bytes[i] = static_cast<char>(0xa5);
     writeBytes(path, bytes);
-    expectRefusedUntouched(path, "not a usable Windscope project");
+    expectRefusedUntouched(path, "integrity check failed");
+}
+
+// Damage in the page chain of a cached blob: opening (which checks the small tables
+// only) succeeds, loading that capture fails with a message, and nothing is written:
+// the first write's full check refuses the file.
+TEST(ProjectStore, DamagedCacheIsReportedAndNeverWritten)
+{
+    const auto capture = labDir("linux/reno-scan100") / "ap-wlan.pcap";
+    WINDSCOPE_REQUIRE_FILE(capture);
+    ScratchDir dir;
+    const auto path = dir / "p.wsproj";
+    std::string error;
+    store::FileIdentity file;
+    ASSERT_TRUE(store::identifyFile(capture.string(), true, file, error)) << error;
+    {
+        auto project = createProject(path);
+        ASSERT_TRUE(project);
+        store::AnalysisBundle results;
+        ASSERT_TRUE(store::analyzeCapture(file.path, results, error)) << error;
+        ASSERT_NE(project->saveCapture(file, results, error), 0) << error;
+    }
+    std::vector<char> bytes = fileBytes(path);
+    const std::size_t pages = bytes.size() / 65536;
+    ASSERT_GE(pages, 12u) << "expected a cache spanning many pages";
+    // The second-to-last page is inside the largest blob's overflow chain.
+    for (std::size_t i = (pages - 2) * 65536; i < (pages - 1) * 65536; ++i)
+        bytes[i] = static_cast<char>(0xa5);
+    writeBytes(path, bytes);
+
+    auto project = store::ProjectStore::open(path.string(), error);
+    ASSERT_TRUE(project) << error;
+    store::CaptureRecord record;
+    ASSERT_TRUE(project->findCapture(file.path, record, error)) << error;
+    store::AnalysisBundle loaded;
+    EXPECT_FALSE(project->loadResults(record.id, loaded, error));
+    EXPECT_NE(error.find(path.string()), std::string::npos) << error;
+    store::Annotation note;
+    note.captureId = record.id;
+    note.text = "must not be written";
+    EXPECT_EQ(project->addAnnotation(note, error), 0);
+    EXPECT_NE(error.find("integrity check failed"), std::string::npos) << error;
+    project.reset();
+    EXPECT_EQ(fileBytes(path), bytes);
 }
 
 TEST(ProjectStore, RefusesEmptyFile)
@@ -389,34 +434,59 @@ TEST(ProjectStore, AnnotationsScenariosRunsPresets)
 
 TEST(AnalysisCodec, DamagedBlobsAreRejected)
 {
-    const auto capture = publicCapture("arkime__80211http.pcap");
+    const auto capture = publicCapture("networks744__active1.pcap");
     WINDSCOPE_REQUIRE_FILE(capture);
     store::AnalysisBundle results;
     std::string error;
     ASSERT_TRUE(store::analyzeCapture(capture.string(), results, error)) << error;
-    const std::vector<std::uint8_t> tables = store::encodeTables(results.tables);
-    const std::vector<std::uint8_t> tcp = store::encodeTcp(results.tcp);
-    // Every prefix is refused, none crashes or loads partly.
-    for (std::size_t n = 0; n < tables.size(); n += 1 + n / 8) {
-        dissect::CaptureTables out;
-        EXPECT_FALSE(store::decodeTables({tables.begin(), tables.begin() + static_cast<long>(n)},
-                                         out, error))
-            << n;
+    for (store::CachePart part : store::kAllCacheParts) {
+        const std::vector<std::uint8_t> blob = store::encodePart(part, results);
+        store::AnalysisBundle whole;
+        ASSERT_TRUE(store::decodePart(part, blob, whole, error)) << error;
+        // Every prefix is refused; none crashes or loads partly.
+        for (std::size_t n = 0; n < blob.size(); n += 1 + n / 8) {
+            store::AnalysisBundle out;
+            EXPECT_FALSE(store::decodePart(part, std::span(blob.data(), n), out, error))
+                << store::cachePartName(part) << " cut to " << n;
+        }
+        // A huge count in a damaged blob does not allocate its way to a crash.
+        if (blob.size() >= 16) {
+            std::vector<std::uint8_t> bogus = blob;
+            std::memset(bogus.data() + 8, 0xff, 8);
+            store::AnalysisBundle out;
+            EXPECT_FALSE(store::decodePart(part, bogus, out, error)) << store::cachePartName(part);
+        }
     }
-    for (std::size_t n = 0; n < tcp.size(); n += 1 + n / 8) {
-        analysis::TcpAnalysis out;
-        EXPECT_FALSE(
-            store::decodeTcp({tcp.begin(), tcp.begin() + static_cast<long>(n)}, out, error))
-            << n;
-    }
-    // A blob of one kind is not read as another.
-    analysis::TcpAnalysis wrong;
-    EXPECT_FALSE(store::decodeTcp(tables, wrong, error));
-    EXPECT_NE(error.find("not a cached"), std::string::npos) << error;
-    // A huge count in a damaged blob does not allocate its way to a crash.
-    std::vector<std::uint8_t> bogus = tcp;
-    std::memset(bogus.data() + 8, 0xff, 8);
-    EXPECT_FALSE(store::decodeTcp(bogus, wrong, error));
+    // A blob of one part is not read as another.
+    store::AnalysisBundle wrong;
+    EXPECT_FALSE(store::decodePart(store::CachePart::Segments,
+                                   store::encodePart(store::CachePart::Connections, results), wrong,
+                                   error));
+    EXPECT_NE(error.find("not the blob of this part"), std::string::npos) << error;
+}
+
+TEST(ProjectStore, ReportPartsAloneGiveTheAnalyzeReport)
+{
+    const auto capture = publicCapture("pcapplusplus__example.pcap");
+    WINDSCOPE_REQUIRE_FILE(capture);
+    ScratchDir dir;
+    std::string error;
+    store::FileIdentity file;
+    store::AnalysisBundle fresh;
+    ASSERT_TRUE(store::identifyFile(capture.string(), true, file, error)) << error;
+    ASSERT_TRUE(store::analyzeCapture(file.path, fresh, error)) << error;
+    auto project = createProject(dir / "p.wsproj");
+    ASSERT_TRUE(project);
+    const std::int64_t id = project->saveCapture(file, fresh, error);
+    ASSERT_NE(id, 0) << error;
+    store::AnalysisBundle report;
+    ASSERT_TRUE(project->loadResults(id, store::kReportCacheParts, report, error)) << error;
+    EXPECT_TRUE(report.tables.tcp.frame.empty());
+    EXPECT_TRUE(report.tcp.segments.flags.empty());
+    std::ostringstream a, b;
+    analysis::writeAnalyzeJson(a, fresh.tables, fresh.tcp);
+    analysis::writeAnalyzeJson(b, report.tables, report.tcp);
+    EXPECT_EQ(a.str(), b.str());
 }
 
 } // namespace

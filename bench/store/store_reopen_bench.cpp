@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Reopening a capture from a project's cache versus analysing it again: the time
+// windscope spends before it can show results, both ways, on the same file.
+//
+//   windscope-bench-store-reopen CAPTURE [--repeat N] [--keep PROJECT]
+//
+// Analysis = ingest, TCP analysis, 802.11 inventory and events (what the project
+// caches). Reopen = ProjectStore::open (header, quick_check, schema), looking the
+// capture up, checking its file identity and loading the cached results. Both are
+// timed N times after one warm-up run (the capture file in the page cache), medians
+// reported. The loaded results are checked against the fresh ones (analyze JSON).
+
+#include "analysis/report_json.h"
+#include "analysis/store/analyze_capture.h"
+#include "analysis/store/project_store.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <sstream>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+namespace store = windscope::analysis::store;
+
+namespace {
+
+double seconds(std::chrono::steady_clock::time_point start)
+{
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+double median(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
+std::string analyzeJson(const store::AnalysisBundle& b)
+{
+    std::ostringstream out;
+    windscope::analysis::writeAnalyzeJson(out, b.tables, b.tcp);
+    return out.str();
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    std::string capture, keep;
+    int repeat = 5;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (a == "--repeat" && i + 1 < argc)
+            repeat = std::max(1, std::atoi(argv[++i]));
+        else if (a == "--keep" && i + 1 < argc)
+            keep = argv[++i];
+        else if (capture.empty())
+            capture = a;
+        else {
+            std::fprintf(stderr, "usage: %s CAPTURE [--repeat N] [--keep PROJECT]\n", argv[0]);
+            return 2;
+        }
+    }
+    if (capture.empty()) {
+        std::fprintf(stderr, "usage: %s CAPTURE [--repeat N] [--keep PROJECT]\n", argv[0]);
+        return 2;
+    }
+    std::string error;
+    store::FileIdentity file;
+    if (!store::identifyFile(capture, true, file, error)) {
+        std::fprintf(stderr, "%s\n", error.c_str());
+        return 1;
+    }
+
+    store::AnalysisBundle fresh;
+    std::vector<double> analysis;
+    for (int i = 0; i <= repeat; ++i) {
+        const auto start = std::chrono::steady_clock::now();
+        if (!store::analyzeCapture(file.path, fresh, error)) {
+            std::fprintf(stderr, "%s\n", error.c_str());
+            return 1;
+        }
+        if (i > 0) // the first run warms the page cache
+            analysis.push_back(seconds(start));
+    }
+
+    std::string projectPath = keep;
+    if (projectPath.empty()) {
+        projectPath = (std::filesystem::temp_directory_path() /
+                       ("windscope-bench-" + std::to_string(getpid()) + ".wsproj"))
+                          .string();
+    }
+    std::filesystem::remove(projectPath);
+    double saveSeconds = 0;
+    {
+        auto project = store::ProjectStore::create(projectPath, error);
+        if (!project) {
+            std::fprintf(stderr, "%s\n", error.c_str());
+            return 1;
+        }
+        const auto start = std::chrono::steady_clock::now();
+        if (!project->saveCapture(file, fresh, error)) {
+            std::fprintf(stderr, "%s\n", error.c_str());
+            return 1;
+        }
+        saveSeconds = seconds(start);
+    }
+
+    std::vector<double> reopen, opening;
+    store::AnalysisBundle loaded;
+    for (int i = 0; i <= repeat; ++i) {
+        const auto start = std::chrono::steady_clock::now();
+        auto project = store::ProjectStore::open(projectPath, error);
+        if (i > 0)
+            opening.push_back(seconds(start));
+        store::CaptureRecord record;
+        if (!project || !project->findCapture(file.path, record, error) ||
+            project->checkCapture(record) != store::CaptureStatus::Ok ||
+            !project->loadResults(record.id, loaded, error)) {
+            std::fprintf(stderr, "reopen failed: %s\n", error.c_str());
+            return 1;
+        }
+        if (i > 0)
+            reopen.push_back(seconds(start));
+    }
+    // Reopening to the analyze report (capture summary and connection table): the
+    // per-frame columns stay on disk until a plot asks for them.
+    std::vector<double> report;
+    store::AnalysisBundle reportParts;
+    for (int i = 0; i <= repeat; ++i) {
+        const auto start = std::chrono::steady_clock::now();
+        auto project = store::ProjectStore::open(projectPath, error);
+        store::CaptureRecord record;
+        if (!project || !project->findCapture(file.path, record, error) ||
+            project->checkCapture(record) != store::CaptureStatus::Ok ||
+            !project->loadResults(record.id, store::kReportCacheParts, reportParts, error)) {
+            std::fprintf(stderr, "reopen failed: %s\n", error.c_str());
+            return 1;
+        }
+        if (i > 0)
+            report.push_back(seconds(start));
+    }
+    const bool same =
+        analyzeJson(fresh) == analyzeJson(loaded) && analyzeJson(fresh) == analyzeJson(reportParts);
+    const auto projectBytes = std::filesystem::file_size(projectPath);
+    if (keep.empty())
+        std::filesystem::remove(projectPath);
+
+    const double a = median(analysis), r = median(reopen);
+    std::printf("capture        %s\n", file.path.c_str());
+    std::printf("size           %.1f MB, %llu packets, %zu TCP segments, %zu connections, %zu "
+                "events\n",
+                static_cast<double>(file.size) / 1e6,
+                static_cast<unsigned long long>(fresh.tables.summary.packets),
+                fresh.tables.tcp.size(), fresh.tcp.connections.size(), fresh.events.events.size());
+    std::printf("analysis       %.3f s (median of %d)\n", a, repeat);
+    std::printf("save           %.3f s (once), project file %.1f MB\n", saveSeconds,
+                static_cast<double>(projectBytes) / 1e6);
+    std::printf("reopen         %.4f s (median of %d; opening and checking the project file "
+                "%.4f s of it)\n",
+                r, repeat, median(opening));
+    std::printf("speed-up       %.1fx (every cached part, per-frame columns included)\n", a / r);
+    std::printf("reopen report  %.4f s (median of %d; summary and connection table only)\n",
+                median(report), repeat);
+    std::printf("speed-up       %.1fx (to the analyze report)\n", a / median(report));
+    std::printf("results equal  %s\n", same ? "yes" : "NO");
+    return same ? 0 : 1;
+}
