@@ -128,7 +128,7 @@ public:
         ++m_depth;
         body();
         --m_depth;
-        m_out << "\n" << indent() << "}";
+        m_out << "\n" << indent() << "  }";
         m_first = false;
     }
     void outages(const char* key, const std::vector<Outage>& list)
@@ -137,11 +137,11 @@ public:
         m_out << "[";
         for (std::size_t i = 0; i < list.size(); ++i) {
             const Outage& o = list[i];
-            m_out << (i ? "," : "") << "\n" << indent() << "  {\"kind\": \"" << outageKindName(o.kind)
+            m_out << (i ? "," : "") << "\n" << indent() << "    {\"kind\": \"" << outageKindName(o.kind)
                   << "\", \"mode\": \"" << outageModeName(o.mode) << "\", \"start_s\": " << numberText(o.startS)
                   << ", \"duration_s\": " << numberText(o.durationS) << "}";
         }
-        m_out << (list.empty() ? "]" : "\n" + indent() + "]");
+        m_out << (list.empty() ? "]" : "\n" + indent() + "  ]");
     }
     void strings(const char* key, const std::vector<std::string>& list)
     {
