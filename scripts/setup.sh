@@ -20,7 +20,7 @@ packages=(
     libpcap-dev zlib1g-dev libsqlite3-dev libssl-dev
     qt6-base-dev qt6-svg-dev libqcustomplot-dev libgl-dev
     libwireshark-dev libglib2.0-dev
-    libgtest-dev nlohmann-json3-dev
+    libgtest-dev nlohmann-json3-dev python3-cryptography
     tshark tcptrace poppler-utils
     xvfb xauth time
 )

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// TCP analysis of a WPA2-PSK (CCMP) capture decrypted through epan equals the analysis
+// of the same capture in the clear: the committed fixture (a public HTTP session turned
+// into WPA2 by tests/data/gen/make_wpa2_capture.py) and, when the generator can run, a
+// lab capture with a handoff (two 4-way handshakes, one per access point).
+
+#include "analysis/store/analyze_capture.h"
+#include "dissectors/wireshark/epan_session.h"
+#include "store/store_test_kit.h"
+#include "test_support.h"
+
+namespace windscope::test {
+namespace {
+
+namespace ws = dissect::wireshark;
+namespace store = analysis::store;
+
+ws::EpanOptions keyOptions(const std::string& text)
+{
+    ws::EpanOptions options;
+    ws::WpaKey key;
+    std::string error;
+    EXPECT_TRUE(ws::WpaKey::parse(text, key, error)) << error;
+    options.keys.push_back(key);
+    return options;
+}
+
+// Decrypts encrypted into scratch, then compares every analysis struct with plain's.
+void expectDecryptedEqualsPlain(const std::filesystem::path& encrypted,
+                                const std::filesystem::path& plain, const std::string& key,
+                                const ScratchDir& scratch)
+{
+    const auto decrypted = scratch / "decrypted.pcap";
+    std::string error;
+    {
+        auto session = ws::EpanSession::open(encrypted.string(), keyOptions(key), error);
+        ASSERT_TRUE(session) << error;
+        const ws::DecryptionReport& report = session->decryption();
+        EXPECT_GT(report.protectedFrames, 0u);
+        EXPECT_EQ(report.decryptedFrames, report.protectedFrames) << report.reason();
+        EXPECT_EQ(report.reason(), "");
+        ASSERT_TRUE(session->writeDecryptedPcap(decrypted.string(), error)) << error;
+    }
+    store::AnalysisBundle fromDecrypted, fromPlain, fromEncrypted;
+    ASSERT_TRUE(store::analyzeCapture(decrypted.string(), fromDecrypted, error)) << error;
+    ASSERT_TRUE(store::analyzeCapture(plain.string(), fromPlain, error)) << error;
+    ASSERT_FALSE(fromPlain.tcp.connections.empty());
+    expectSameTables(fromDecrypted.tables, fromPlain.tables, /*comparePath=*/false);
+    expectSameTcp(fromDecrypted.tcp, fromPlain.tcp);
+    expectSameEvents(fromDecrypted.events, fromPlain.events);
+    // Without decryption the same capture shows no TCP at all.
+    ASSERT_TRUE(store::analyzeCapture(encrypted.string(), fromEncrypted, error)) << error;
+    EXPECT_TRUE(fromEncrypted.tcp.connections.empty());
+}
+
+TEST(Wpa2Tcp, FixtureDecryptsToItsPlainForm)
+{
+    ScratchDir scratch;
+    expectDecryptedEqualsPlain(testData("wpa2-http-ccmp.pcap"), testData("wpa2-http-plain.pcap"),
+                               "correct horse battery:windscope-lab", scratch);
+}
+
+TEST(Wpa2Tcp, WrongKeyLeavesTheTcpHidden)
+{
+    std::string error;
+    auto session = ws::EpanSession::open(testData("wpa2-http-ccmp.pcap").string(),
+                                         keyOptions("battery horse correct:windscope-lab"), error);
+    ASSERT_TRUE(session) << error;
+    EXPECT_EQ(session->decryption().decryptedFrames, 0u);
+    EXPECT_NE(session->decryption().reason().find("does not match"), std::string::npos)
+        << session->decryption().reason();
+}
+
+TEST(Wpa2Tcp, LabHandoffCaptureDecryptsToItsPlainForm)
+{
+    const auto lab = labDir("linux/reno-handoff") / "ap-wlan.pcap";
+    WINDSCOPE_REQUIRE_FILE(lab);
+    int status = -1;
+    runCommand("python3 -c 'import cryptography' 2>/dev/null", &status);
+    if (status != 0)
+        GTEST_SKIP() << "needs python3 with the cryptography module (Debian python3-cryptography)";
+    ScratchDir scratch;
+    const std::string generator =
+        (std::filesystem::path(WINDSCOPE_TEST_DATA_DIR) / "gen" / "make_wpa2_capture.py").string();
+    runCommand("python3 '" + generator + "' '" + lab.string() +
+                   "' --ssid lab-ap --passphrase 'handoff passphrase' --plain '" +
+                   (scratch / "plain.pcap").string() + "' --encrypted '" +
+                   (scratch / "wpa2.pcap").string() + "'",
+               &status);
+    ASSERT_EQ(status, 0);
+    expectDecryptedEqualsPlain(scratch / "wpa2.pcap", scratch / "plain.pcap",
+                               "handoff passphrase:lab-ap", scratch);
+    // The decrypted frames are the plaintext frames, byte for byte (no FCS here).
+    EXPECT_EQ(fileBytes(scratch / "decrypted.pcap"), fileBytes(scratch / "plain.pcap"));
+}
+
+} // namespace
+} // namespace windscope::test
