@@ -31,7 +31,14 @@ public:
     template <typename F>
     void push(F deliver)
     {
-        std::int64_t at = m_queue.now() + m_delayNs;
+        pushFrom(m_queue.now(), std::move(deliver));
+    }
+    // As push(), for a packet that enters the line at a known later time (it is still
+    // being serialised): one event instead of two.
+    template <typename F>
+    void pushFrom(std::int64_t enterNs, F deliver)
+    {
+        std::int64_t at = enterNs + m_delayNs;
         if (m_jitterNs > 0)
             at += static_cast<std::int64_t>(m_rng.uniform() * static_cast<double>(m_jitterNs));
         at = std::max(at, m_last);
@@ -189,8 +196,7 @@ private:
         m_linkFreeNs = std::max(m_linkFreeNs, now) + serialise;
         m_inQueue.emplace_back(m_linkFreeNs, size);
         m_queuedBytes += size;
-        const Packet copy = p;
-        m_queue.at(m_linkFreeNs, [this, copy] { m_wiredFwd.push([this, copy] { atBaseStation(copy); }); });
+        m_wiredFwd.pushFrom(m_linkFreeNs, [this, p] { atBaseStation(p); });
     }
 
     void atBaseStation(const Packet& p)
