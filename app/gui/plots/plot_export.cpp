@@ -60,7 +60,7 @@ void paintPanels(QCPPainter& painter, const QList<PlotPanel*>& panels, const Lay
     PlotStyle style;
     style.fontPt = preset.fontPt;
     style.grayscale = preset.grayscale;
-    style.lineWidth = preset.id == QLatin1String("screen") ? 1.2 : 0.8;
+    style.lineWidth = preset.id == QLatin1String("screen") ? 0 : 0.8;
     const bool keepScreen = preset.id == QLatin1String("screen");
     int y = 0;
     for (int i = 0; i < panels.size(); ++i) {

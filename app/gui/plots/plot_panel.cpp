@@ -118,11 +118,22 @@ PlotPanel::PlotPanel(TimeAxis* axis, const QString& title, QWidget* parent)
     addLayer(QStringLiteral("bands"), layer(QStringLiteral("grid")), QCustomPlot::limBelow);
     layer(QStringLiteral("overlay"))->setMode(QCPLayer::lmBuffered);
     yAxis->setLabel(title);
+    // The legend sits in a row of its own above the plot, one line wide, so it never
+    // hides data however the series fill the axis rect.
     legend->setVisible(true);
-    legend->setBrush(QColor(255, 255, 255, 200));
-    legend->setRowSpacing(0);
+    axisRect()->insetLayout()->take(legend);
+    plotLayout()->insertRow(0);
+    plotLayout()->addElement(0, 0, legend);
+    plotLayout()->setRowStretchFactor(0, 0.001);
+    plotLayout()->setRowSpacing(0);
+    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    legend->setWrap(8);
+    legend->setBorderPen(Qt::NoPen);
+    legend->setBrush(Qt::NoBrush);
+    legend->setColumnSpacing(12);
     legend->setIconSize(18, 9);
-    axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    legend->setMargins(QMargins(0, 2, 0, 0));
+    legend->setLayer(QStringLiteral("legend"));
 
     m_cursorLine = new QCPItemStraightLine(this);
     m_cursorLine->setLayer(QStringLiteral("overlay"));

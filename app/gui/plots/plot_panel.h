@@ -24,7 +24,9 @@ struct PlotStyle
 {
     double fontPt = 9;
     bool grayscale = false;
-    double lineWidth = 1.2;
+    // 0 draws one-pixel cosmetic lines, the raster engine's fast path (wider or
+    // fractional widths go through the path stroker, several times slower to pan).
+    double lineWidth = 0;
 };
 
 // Line styles that stay distinct in colour and in grayscale (dash pattern and gray

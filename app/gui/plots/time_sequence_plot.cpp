@@ -35,8 +35,6 @@ TimeSequencePlot::TimeSequencePlot(TimeAxis* axis, QWidget* parent)
     m_ack->graph->setLineStyle(QCPGraph::lsStepLeft);
     m_rwnd->graph->setLineStyle(QCPGraph::lsStepLeft);
     m_rwnd->autoscale = false;
-    // Sequence numbers grow from bottom left to top right: the legend goes top left.
-    axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
     setValueScale(yAxis, 1e3, QStringLiteral("relative sequence (kB)"));
     applySequenceStyle();
 }

@@ -15,7 +15,7 @@ class WlanLanePlot : public PlotPanel
 public:
     explicit WlanLanePlot(TimeAxis* axis, QWidget* parent = nullptr);
     void setSeries(const analysis::ConnectionSeries& series) override;
-    int stretch() const override { return 2; }
+    int stretch() const override { return 3; }
 
 private:
     LodGraph *m_retries, *m_failed, *m_rate, *m_signal;
