@@ -216,10 +216,10 @@ struct Level
     double overall, loss;
 };
 constexpr Level kLevels[] = {
-    {"linux/bbr-scan200/sender.pcap", 0.75, 0.05},
-    {"linux/bbr-scan200/ap-wlan.pcap", 0.74, 0.06},
+    {"linux/bbr-scan200/sender.pcap", kNoSamples, kNoSamples}, // declined: rate-based sender
+    {"linux/bbr-scan200/ap-wlan.pcap", kNoSamples, kNoSamples},
     {"linux/cubic-scan100hold/sender.pcap", 0.08, 0.04},
-    {"linux/cubic-scan100hold/ap-wlan.pcap", kNoSamples, kNoSamples},
+    {"linux/cubic-scan100hold/ap-wlan.pcap", 0.46, 0.10},
     {"linux/cubic-scan200/sender.pcap", 0.02, 0.02},
     {"linux/cubic-scan200/ap-wlan.pcap", 0.02, 0.02},
     {"linux/cubic-wifi/sender.pcap", 0.02, 0.02},
@@ -249,7 +249,7 @@ constexpr Level kLevels[] = {
     {"ns3/E-slowrx-r512/wired-server.pcap", 0.02, kNoSamples},
     {"ns3/E-slowrx-r512/wifi-ap.pcap", 0.09, kNoSamples},
 };
-constexpr std::size_t kIdentifiedAtLeast = 17; // of 32; the issue asks for 90%
+constexpr std::size_t kIdentifiedAtLeast = 19; // of 32; the issue asks for 90%
 
 std::string percent(double v)
 {
@@ -294,6 +294,11 @@ TEST(CwndAccuracy, LabGroundTruth)
         if (level->loss != kNoSamples) {
             EXPECT_LE(s.loss, level->loss) << s.capture << " in loss episodes";
         }
+        // BBR is declined with the reason; no loss-based sender is taken for it.
+        if (s.expected == "bbr")
+            EXPECT_EQ(s.reason, "rate_based_sender") << s.capture;
+        else
+            EXPECT_NE(s.reason, "rate_based_sender") << s.capture;
     }
     EXPECT_GE(identified, kIdentifiedAtLeast);
 }
