@@ -37,6 +37,7 @@ void buildTimeSequence(const SeriesInputs& in, const SegmentView& view, std::siz
     for (std::size_t row = 0; row < rows.size(); ++row) {
         if (view.connection(row) != connection)
             continue;
+        out.rows.push_back(row);
         const double t = seconds(rows.timeNs[row]);
         const std::uint64_t frame = rows.frame[row];
         const std::uint32_t flags = view.flags(row);
@@ -210,6 +211,37 @@ ConnectionSeries buildConnectionSeries(const SeriesInputs& in, std::size_t conne
         buildCwnd(in, connection, s.sender, s.window);
     buildLane(in, connection, s.lane);
     return s;
+}
+
+PacketRow packetRow(const SeriesInputs& in, std::uint64_t row)
+{
+    const dissect::TcpColumns& rows = in.tables.tcp;
+    const SegmentView view{rows, in.tcp.segments};
+    PacketRow p;
+    p.row = row;
+    p.frame = rows.frame[row];
+    p.time = seconds(rows.timeNs[row]);
+    p.direction = in.tcp.directionOf(in.tables, row);
+    p.seq = view.relativeSeq(row);
+    p.ack = view.relativeAck(row);
+    p.length = rows.payloadLength[row];
+    p.windowBytes = view.windowBytes(row);
+    p.bytesInFlight = view.bytesInFlight(row);
+    p.tcpFlags = rows.tcpFlags(row);
+    p.analysisFlags = view.flags(row);
+    return p;
+}
+
+std::pair<std::size_t, std::size_t> rowsBetween(const dissect::CaptureTables& tables,
+                                                const std::vector<std::uint64_t>& rows, double from,
+                                                double to)
+{
+    const std::vector<std::int64_t>& timeNs = tables.tcp.timeNs;
+    auto before = [&](std::uint64_t row, double t) { return seconds(timeNs[row]) < t; };
+    auto after = [&](double t, std::uint64_t row) { return t < seconds(timeNs[row]); };
+    const auto first = std::lower_bound(rows.begin(), rows.end(), from, before);
+    const auto last = std::upper_bound(first, rows.end(), to, after);
+    return {static_cast<std::size_t>(first - rows.begin()), static_cast<std::size_t>(last - rows.begin())};
 }
 
 std::size_t nearestIndex(const std::vector<double>& times, double t)

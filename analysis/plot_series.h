@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <ostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace windscope::analysis {
@@ -104,9 +105,23 @@ struct WlanLaneSeries
     XySeries signalDbm;            // mean signal of the station's frames per bin
 };
 
+// One TCP segment of a connection as a packet list shows it.
+struct PacketRow
+{
+    std::uint64_t row = 0;         // row in CaptureTables::tcp
+    std::uint64_t frame = 0;
+    double time = 0;
+    int direction = 0;             // 0: endpoint 0 -> endpoint 1
+    std::int64_t seq = 0, ack = 0; // relative, as tcp.seq / tcp.ack
+    std::uint32_t length = 0, windowBytes = 0, bytesInFlight = 0;
+    std::uint16_t tcpFlags = 0;    // tcp.flags
+    std::uint32_t analysisFlags = 0; // segment_flag bits
+};
+
 struct ConnectionSeries
 {
     std::size_t connection = 0;    // index in TcpAnalysis::connections
+    std::vector<std::uint64_t> rows; // the connection's rows in CaptureTables::tcp, in order
     int sender = 0;                // endpoint index of the data sender
     double startSeconds = 0, endSeconds = 0; // the connection's first and last packet
     TimeSequenceSeries timeSequence;
@@ -136,6 +151,14 @@ struct SeriesInputs
 
 ConnectionSeries buildConnectionSeries(const SeriesInputs& in, std::size_t connection,
                                        const SeriesOptions& options = {});
+
+// The packet-list view of one TCP row.
+PacketRow packetRow(const SeriesInputs& in, std::uint64_t row);
+// The part of rows (a ConnectionSeries::rows) with times in [from, to] seconds, as
+// [first, last) indices; rows are in capture order, which is time order.
+std::pair<std::size_t, std::size_t> rowsBetween(const dissect::CaptureTables& tables,
+                                                const std::vector<std::uint64_t>& rows, double from,
+                                                double to);
 
 // Index of the point of a time-ordered series nearest to t (size() when empty).
 std::size_t nearestIndex(const std::vector<double>& times, double t);

@@ -7,6 +7,7 @@
 #include "model/connection_table_model.h"
 #include "model/event_table_model.h"
 #include "model/inventory_table_model.h"
+#include "model/packet_table_model.h"
 #include "plots/plot_panel.h"
 #include "plots/plot_stack.h"
 #include "plots/time_axis.h"
@@ -23,6 +24,7 @@
 #include <QStackedWidget>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTimer>
 #include <QVBoxLayout>
 
 namespace windscope::gui {
@@ -54,7 +56,8 @@ CaptureView::CaptureView(const QString& path, QWidget* parent)
       m_eventModel(new EventTableModel(this)),
       m_eventProxy(new QSortFilterProxyModel(this)),
       m_apModel(new InventoryTableModel(InventoryTableModel::Kind::AccessPoints, this)),
-      m_stationModel(new InventoryTableModel(InventoryTableModel::Kind::Stations, this))
+      m_stationModel(new InventoryTableModel(InventoryTableModel::Kind::Stations, this)),
+      m_packetModel(new PacketTableModel(this))
 {
     m_connectionFilter->setSourceModel(m_connectionModel);
     m_eventProxy->setSourceModel(m_eventModel);
@@ -135,6 +138,9 @@ QWidget* CaptureView::buildContent()
     connect(m_eventView, &QTableView::clicked, this, &CaptureView::onEventActivated);
     connect(m_eventView, &QTableView::activated, this, &CaptureView::onEventActivated);
     m_tabs->addTab(m_eventView, tr("802.11 events"));
+    m_packetView = makeTable(m_packetModel, m_tabs);
+    m_packetView->setToolTip(tr("The selected connection's segments in the plots' time range"));
+    m_tabs->addTab(m_packetView, tr("Packets in view"));
     m_tabs->addTab(makeTable(m_stationModel, m_tabs), tr("Stations"));
     m_tabs->addTab(makeTable(m_apModel, m_tabs), tr("Access points"));
     left->addWidget(m_summary);
@@ -143,6 +149,14 @@ QWidget* CaptureView::buildContent()
     left->setStretchFactor(1, 1);
 
     m_plots = new PlotStack(split);
+    // The packet list follows the plots' range once panning pauses, not on every step.
+    m_packetRange = new QTimer(this);
+    m_packetRange->setSingleShot(true);
+    m_packetRange->setInterval(80);
+    connect(m_packetRange, &QTimer::timeout, this, [this] {
+        m_packetModel->setTimeRange(m_plots->timeAxis()->lower(), m_plots->timeAxis()->upper());
+    });
+    connect(m_plots->timeAxis(), &TimeAxis::rangeChanged, m_packetRange, qOverload<>(&QTimer::start));
     split->addWidget(left);
     split->addWidget(m_plots);
     split->setStretchFactor(0, 2);
@@ -244,8 +258,11 @@ void CaptureView::selectConnection(int connection)
         return;
     if (connection != m_connection) {
         m_connection = connection;
-        m_plots->setSeries(connectionSeries(*m_capture, static_cast<std::size_t>(connection)),
+        auto series = connectionSeries(*m_capture, static_cast<std::size_t>(connection));
+        m_packetModel->setConnection(m_capture, series);
+        m_plots->setSeries(std::move(series),
                            tr("Connection %1: %2").arg(connection).arg(connectionText(*m_capture, static_cast<std::size_t>(connection))));
+        m_packetRange->start();
     }
     // Keep the table's current row in step when the selection came from elsewhere.
     const QModelIndex source = m_connectionModel->index(connection, 0);

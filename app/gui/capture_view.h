@@ -20,6 +20,7 @@ class QSpinBox;
 class QStackedWidget;
 class QTableView;
 class QTabWidget;
+class QTimer;
 
 namespace windscope::gui {
 
@@ -28,6 +29,7 @@ class ConnectionFilterModel;
 class ConnectionTableModel;
 class EventTableModel;
 class InventoryTableModel;
+class PacketTableModel;
 class PlotStack;
 
 class CaptureView : public QWidget
@@ -63,6 +65,8 @@ public:
     QSortFilterProxyModel* eventProxy() const { return m_eventProxy; }
     InventoryTableModel* accessPointModel() const { return m_apModel; }
     InventoryTableModel* stationModel() const { return m_stationModel; }
+    PacketTableModel* packetModel() const { return m_packetModel; }
+    QTableView* packetView() const { return m_packetView; }
 
 signals:
     void loaded();
@@ -100,6 +104,9 @@ private:
     QSortFilterProxyModel* m_eventProxy;
     InventoryTableModel* m_apModel;
     InventoryTableModel* m_stationModel;
+    PacketTableModel* m_packetModel;
+    QTableView* m_packetView = nullptr;
+    QTimer* m_packetRange = nullptr;
     PlotStack* m_plots = nullptr;
 };
 

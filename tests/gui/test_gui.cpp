@@ -9,6 +9,7 @@
 #include "model/connection_table_model.h"
 #include "model/event_table_model.h"
 #include "model/inventory_table_model.h"
+#include "model/packet_table_model.h"
 #include "plots/lod_series.h"
 #include "plots/plot_export.h"
 #include "plots/plot_stack.h"
@@ -310,6 +311,45 @@ private slots:
         QVERIFY2(problem.isEmpty(), qPrintable(problem));
         QTest::keyClick(&w, Qt::Key_F8);
         QCOMPARE(view->selectedEvent(), clicked);
+    }
+
+    void packetListFollowsView()
+    {
+        MainWindow w;
+        CaptureView* view = openSample(w);
+        QVERIFY(view);
+        QAbstractItemModelTester tester(view->packetModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        const Reference& ref = reference();
+        const auto connection = static_cast<std::uint32_t>(view->selectedConnection());
+        auto expected = [&] {
+            const TimeAxis* axis = view->plotStack()->timeAxis();
+            int n = 0;
+            for (std::size_t row = 0; row < ref.tables.tcp.size(); ++row) {
+                const double t = static_cast<double>(ref.tables.tcp.timeNs[row]) / 1e9;
+                n += ref.tcp.segments.connection[row] == connection && t >= axis->lower() && t <= axis->upper();
+            }
+            return n;
+        };
+        view->plotStack()->timeAxis()->reset();
+        QTRY_COMPARE(view->packetModel()->rowCount(), expected());
+        QVERIFY(view->packetModel()->rowCount() > 0);
+        view->selectEvent(view->selectedEvent() >= 0 ? view->selectedEvent() : 0);
+        QTRY_COMPARE(view->packetModel()->rowCount(), expected());
+        // Rows are the library's: the first one's frame and analysis flags.
+        if (view->packetModel()->rowCount() > 0) {
+            const qulonglong frame = view->packetModel()->index(0, 0).data(PacketTableModel::kFrameRole).toULongLong();
+            bool found = false;
+            for (std::size_t row = 0; row < ref.tables.tcp.size() && !found; ++row)
+                if (ref.tables.tcp.frame[row] == frame) {
+                    found = true;
+                    QCOMPARE(view->packetModel()->index(0, PacketTableModel::Analysis).data().toString(),
+                             analysisFlagsText(ref.tcp.segments.flags[row]));
+                }
+            QVERIFY(found);
+        }
+        QCOMPARE(analysisFlagsText(analysis::segment_flag::kRetransmission | analysis::segment_flag::kFastRetransmission),
+                 QStringLiteral("fast_retransmission"));
+        QCOMPARE(tcpFlagsText(0x012), QStringLiteral("SYN, ACK"));
     }
 
     void exportFigures()
