@@ -244,6 +244,34 @@ std::pair<std::size_t, std::size_t> rowsBetween(const dissect::CaptureTables& ta
     return {static_cast<std::size_t>(first - rows.begin()), static_cast<std::size_t>(last - rows.begin())};
 }
 
+std::vector<ComparisonRow> compareConnections(const TcpAnalysis& a, std::size_t connectionA,
+                                              const TcpAnalysis& b, std::size_t connectionB)
+{
+    const Connection& ca = a.connections.at(connectionA);
+    const Connection& cb = b.connections.at(connectionB);
+    const int sa = cwnd::dataSenderOf(ca), sb = cwnd::dataSenderOf(cb);
+    const DirectionStats& da = ca.direction[sa];
+    const DirectionStats& db = cb.direction[sb];
+    const DirectionStats& ra = ca.direction[1 - sa];
+    const DirectionStats& rb = cb.direction[1 - sb];
+    auto count = [](std::uint64_t v) { return static_cast<double>(v); };
+    return {
+        {"completion time", "s", seconds(ca.lastTimeNs - ca.firstTimeNs), seconds(cb.lastTimeNs - cb.firstTimeNs)},
+        {"data bytes", "bytes", count(da.dataBytes), count(db.dataBytes)},
+        {"unique bytes", "bytes", count(da.uniqueBytes), count(db.uniqueBytes)},
+        {"throughput", "bit/s", da.throughputBps, db.throughputBps},
+        {"goodput", "bit/s", da.goodputBps, db.goodputBps},
+        {"retransmissions", "", count(da.retransmissions), count(db.retransmissions)},
+        {"fast retransmissions", "", count(da.fastRetransmissions), count(db.fastRetransmissions)},
+        {"spurious retransmissions", "", count(da.spuriousRetransmissions), count(db.spuriousRetransmissions)},
+        {"RTO timeouts", "", count(da.rtoTimeouts), count(db.rtoTimeouts)},
+        {"duplicate ACKs", "", count(ra.dupAcks), count(rb.dupAcks)},
+        {"zero windows", "", count(ra.zeroWindows), count(rb.zeroWindows)},
+        {"mean RTT", "ms", da.rttAvgMs, db.rttAvgMs},
+        {"max RTT", "ms", da.rttMaxMs, db.rttMaxMs},
+    };
+}
+
 std::size_t nearestIndex(const std::vector<double>& times, double t)
 {
     if (times.empty())

@@ -160,6 +160,19 @@ std::pair<std::size_t, std::size_t> rowsBetween(const dissect::CaptureTables& ta
                                                 const std::vector<std::uint64_t>& rows, double from,
                                                 double to);
 
+// One line of a side-by-side comparison of two connections (two captures, or a
+// capture and a replay run of it).
+struct ComparisonRow
+{
+    std::string metric;            // e.g. "retransmissions"
+    std::string unit;              // "s", "bytes", "bit/s", "ms", "" for counts
+    double a = 0, b = 0;
+};
+// Completion time, bytes, throughput and goodput, retransmissions by kind, timeouts,
+// duplicate ACKs, zero windows and RTT of each connection's data direction.
+std::vector<ComparisonRow> compareConnections(const TcpAnalysis& a, std::size_t connectionA,
+                                              const TcpAnalysis& b, std::size_t connectionB);
+
 // Index of the point of a time-ordered series nearest to t (size() when empty).
 std::size_t nearestIndex(const std::vector<double>& times, double t);
 

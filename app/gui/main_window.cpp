@@ -2,6 +2,7 @@
 #include "main_window.h"
 
 #include "capture_view.h"
+#include "compare_window.h"
 #include "export_dialog.h"
 #include "plots/plot_export.h"
 #include "plots/plot_stack.h"
@@ -52,6 +53,10 @@ void MainWindow::buildMenus()
                     &MainWindow::exportSeries);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::closeAllWindows);
+
+    QMenu* analysis = menuBar()->addMenu(tr("&Analysis"));
+    analysis->addAction(tr("&Compare selected connections"), QKeySequence(Qt::CTRL | Qt::Key_K), this,
+                        [this] { compareSelected(); });
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     auto onView = [this](auto f) {
@@ -114,6 +119,47 @@ QList<CaptureView*> MainWindow::views() const
         if (auto* v = qobject_cast<CaptureView*>(m_tabs->widget(i)))
             all << v;
     return all;
+}
+
+CompareWindow* MainWindow::compareSelected()
+{
+    QList<CaptureView*> loaded;
+    for (CaptureView* v : views())
+        if (v->isLoaded())
+            loaded << v;
+    CaptureView* current = currentView();
+    if (!current || !current->isLoaded())
+        current = loaded.value(0);
+    if (!current) {
+        statusBar()->showMessage(tr("Open two captures, or a capture with two connections, to compare"), 5000);
+        return nullptr;
+    }
+    const int a = std::max(current->selectedConnection(), 0);
+    CaptureView* other = nullptr;
+    for (CaptureView* v : loaded)
+        if (v != current) {
+            other = v;
+            break;
+        }
+    int b = 0;
+    if (other) {
+        b = std::max(other->selectedConnection(), 0);
+    } else {
+        const auto n = static_cast<int>(current->capture()->tcp.connections.size());
+        if (n < 2) {
+            statusBar()->showMessage(tr("Open two captures, or a capture with two connections, to compare"), 5000);
+            return nullptr;
+        }
+        other = current;
+        b = (a + 1) % n;
+    }
+    if (current->capture()->tcp.connections.empty() || other->capture()->tcp.connections.empty())
+        return nullptr;
+    auto name = [](CaptureView* v, int c) { return QStringLiteral("%1 #%2").arg(QFileInfo(v->path()).fileName()).arg(c); };
+    auto* window = new CompareWindow(current->capture(), a, name(current, a), other->capture(), b, name(other, b), this);
+    window->setAttribute(Qt::WA_DeleteOnClose);
+    window->show();
+    return window;
 }
 
 void MainWindow::closeTab(int index)

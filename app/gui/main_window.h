@@ -17,6 +17,7 @@ class QTabWidget;
 namespace windscope::gui {
 
 class CaptureView;
+class CompareWindow;
 class PlotPanel;
 
 class MainWindow : public QMainWindow
@@ -29,6 +30,10 @@ public:
     CaptureView* currentView() const;
     QList<CaptureView*> views() const;
     QStringList recentFiles() const;
+    // Opens a comparison of the selected connection of the current capture with that of
+    // the next open capture (or, with one capture, with its next connection); nullptr
+    // (and a status message) when there are not two connections to compare.
+    CompareWindow* compareSelected();
     // Applied to the next capture that finishes loading instead of the default choice.
     void setInitialSelection(const Selection& selection) { m_initialSelection = selection; }
     // Shows load errors in a message box (off in tests, which read CaptureView::errorText).

@@ -4,12 +4,14 @@
 // export figures and series and check the files.
 
 #include "capture_view.h"
+#include "compare_window.h"
 #include "main_window.h"
 #include "model/connection_filter_model.h"
 #include "model/connection_table_model.h"
 #include "model/event_table_model.h"
 #include "model/inventory_table_model.h"
 #include "model/packet_table_model.h"
+#include "plots/compare_plot.h"
 #include "plots/lod_series.h"
 #include "plots/plot_export.h"
 #include "plots/plot_stack.h"
@@ -485,6 +487,47 @@ private slots:
         QVERIFY(inFlight == expected);
         QVERIFY(rows[QStringLiteral("ack")] > 0);
         QVERIFY(rows[QStringLiteral("throughput_bps")] > 0);
+    }
+
+    void compareTwoCaptures()
+    {
+        MainWindow w;
+        CaptureView* first = openSample(w);
+        QVERIFY(first);
+        QSignalSpy ready(&w, &MainWindow::captureReady);
+        CaptureView* second = w.openCapture(QStringLiteral(WINDSCOPE_SAMPLE_CAPTURE));
+        QVERIFY(ready.wait(60000) || !ready.isEmpty());
+        QVERIFY(second->isLoaded());
+        CompareWindow* compare = w.compareSelected();
+        QVERIFY(compare);
+        // The same capture on both sides: every difference is zero, the numbers are the library's.
+        const Reference& ref = reference();
+        const analysis::Connection& c = ref.tcp.connections[static_cast<std::size_t>(second->selectedConnection())];
+        const analysis::DirectionStats& d = c.direction[analysis::cwnd::dataSenderOf(c)];
+        bool sawRetx = false;
+        QCOMPARE(compare->table()->rowCount(), static_cast<int>(compare->rows().size()));
+        for (const analysis::ComparisonRow& row : compare->rows()) {
+            QCOMPARE(row.a, row.b);
+            if (row.metric == "retransmissions") {
+                QCOMPARE(row.a, static_cast<double>(d.retransmissions));
+                sawRetx = true;
+            }
+        }
+        QVERIFY(sawRetx);
+        // Both overlaid series start at 0 and share one axis.
+        QCOMPARE(compare->plots().size(), 2);
+        for (ComparePlot* p : compare->plots()) {
+            QCOMPARE(p->lodGraphs().size(), std::size_t{2});
+            const auto& a = p->lodGraphs()[0]->series;
+            const auto& b = p->lodGraphs()[1]->series;
+            QVERIFY(a.size() > 0);
+            QCOMPARE(a.size(), b.size());
+            QVERIFY(a.times().front() >= -1e-9 && a.times().front() < 1.0);
+            QCOMPARE(a.times().front(), b.times().front());
+        }
+        compare->timeAxis()->zoomAroundMiddle(0.5);
+        QVERIFY(rangesEqual(compare->plots()[0]->xAxis->range(), compare->plots()[1]->xAxis->range()));
+        compare->close();
     }
 
     void openBadFileShowsError()
