@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "analysis_codec.h"
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 #include <mutex>
@@ -58,12 +59,16 @@ private:
     std::vector<std::uint8_t> m_out;
 };
 
+// Reads a blob front to back from a BlobSource: small fields through a buffer, columns
+// straight into their vectors (one copy from the database pages), and every byte through
+// the streaming checksum exactly once, in order.
 class Reader
 {
 public:
-    Reader(std::span<const std::uint8_t> blob, std::uint32_t tag, const char* what)
-        : m_data(blob.data()), m_size(blob.size()), m_what(what)
+    Reader(BlobSource& source, std::uint32_t tag, const char* what)
+        : m_source(source), m_size(source.size()), m_what(what)
     {
+        m_buffer.resize(kBufferBytes);
         std::uint32_t seenTag = 0, version = 0;
         get(seenTag);
         get(version);
@@ -76,9 +81,9 @@ public:
     template <typename T> void get(T& v)
     {
         static_assert(std::is_arithmetic_v<T> || std::is_enum_v<T>);
-        if (!need(sizeof v))
+        if (!buffered(sizeof v))
             return;
-        std::memcpy(&v, m_data + m_pos, sizeof v);
+        std::memcpy(&v, m_buffer.data() + (m_pos - m_bufferStart), sizeof v);
         m_pos += sizeof v;
     }
     void get(bool& v)
@@ -91,10 +96,12 @@ public:
     {
         std::uint64_t n = 0;
         get(n);
-        if (!need(n))
+        if (!m_ok || n > m_size - m_pos) {
+            fail("cut short");
             return;
-        s.assign(reinterpret_cast<const char*>(m_data + m_pos), static_cast<std::size_t>(n));
-        m_pos += static_cast<std::size_t>(n);
+        }
+        s.resize(static_cast<std::size_t>(n));
+        copyOut(s.data(), static_cast<std::size_t>(n));
     }
     void get(const char*& s)
     {
@@ -111,8 +118,7 @@ public:
             return;
         }
         v.resize(static_cast<std::size_t>(n));
-        std::memcpy(v.data(), m_data + m_pos, v.size() * sizeof(T));
-        m_pos += v.size() * sizeof(T);
+        copyOut(v.data(), v.size() * sizeof(T));
     }
     // Elements take at least minBytes each, which bounds the count by the blob size.
     template <typename T, typename F> void list(std::vector<T>& v, std::size_t minBytes, F&& each)
@@ -140,9 +146,15 @@ public:
         return m_ok;
     }
     bool ok() const { return m_ok; }
+    // The checksum of every byte read; equal to blobChecksum of the blob once finish()
+    // succeeded (the whole blob was read).
+    std::uint64_t checksum() const { return m_checksum.value(); }
 
 private:
-    bool need(std::uint64_t n)
+    static constexpr std::size_t kBufferBytes = 1 << 16;
+
+    // Makes n bytes from m_pos available in the buffer.
+    bool buffered(std::size_t n)
     {
         if (!m_ok)
             return false;
@@ -150,6 +162,45 @@ private:
             fail("cut short");
             return false;
         }
+        const std::size_t end = m_bufferStart + m_bufferLength;
+        if (m_pos + n <= end)
+            return true;
+        // Keep the unread tail, then read on from the source.
+        const std::size_t keep = end - m_pos;
+        std::memmove(m_buffer.data(), m_buffer.data() + (m_pos - m_bufferStart), keep);
+        const std::size_t more = std::min(m_buffer.size() - keep, m_size - end);
+        if (!pull(m_buffer.data() + keep, more))
+            return false;
+        m_bufferStart = m_pos;
+        m_bufferLength = keep + more;
+        return true;
+    }
+    // Copies n bytes from m_pos to out: what the buffer holds, then straight from the source.
+    void copyOut(void* out, std::size_t n)
+    {
+        auto* dst = static_cast<std::uint8_t*>(out);
+        const std::size_t end = m_bufferStart + m_bufferLength;
+        const std::size_t fromBuffer = std::min(n, end - m_pos);
+        std::memcpy(dst, m_buffer.data() + (m_pos - m_bufferStart), fromBuffer);
+        m_pos += fromBuffer;
+        const std::size_t rest = n - fromBuffer;
+        if (rest == 0)
+            return;
+        if (!pull(dst + fromBuffer, rest))
+            return;
+        m_pos += rest;
+        m_bufferStart = m_pos;
+        m_bufferLength = 0;
+    }
+    // Reads the next n bytes of the source (they follow everything read so far).
+    bool pull(std::uint8_t* out, std::size_t n)
+    {
+        if (n && !m_source.read(m_sourcePos, out, n)) {
+            fail("read error");
+            return false;
+        }
+        m_checksum.update(out, n);
+        m_sourcePos += n;
         return true;
     }
     void fail(const std::string& why)
@@ -158,12 +209,31 @@ private:
             m_error = "damaged " + std::string(m_what) + ": " + why;
         m_ok = false;
     }
-    const std::uint8_t* m_data;
+    BlobSource& m_source;
     std::size_t m_size;
-    std::size_t m_pos = 0;
+    std::size_t m_pos = 0;       // logical read position
+    std::size_t m_sourcePos = 0; // next byte to pull from the source
+    std::vector<std::uint8_t> m_buffer;
+    std::size_t m_bufferStart = 0, m_bufferLength = 0;
+    StreamChecksum m_checksum;
     const char* m_what;
     bool m_ok = true;
     std::string m_error;
+};
+
+class SpanSource final : public BlobSource
+{
+public:
+    explicit SpanSource(std::span<const std::uint8_t> bytes) : m_bytes(bytes) {}
+    std::size_t size() const override { return m_bytes.size(); }
+    bool read(std::size_t offset, void* out, std::size_t n) override
+    {
+        std::memcpy(out, m_bytes.data() + offset, n);
+        return true;
+    }
+
+private:
+    std::span<const std::uint8_t> m_bytes;
 };
 
 // ---- CaptureTables ---------------------------------------------------------------------
@@ -600,28 +670,53 @@ bool decodeEvents(Reader& r, WlanEvents& events, std::string& error)
 
 } // namespace
 
-std::uint64_t blobChecksum(std::span<const std::uint8_t> blob)
+void StreamChecksum::update(const std::uint8_t* p, std::size_t n)
 {
     constexpr std::uint64_t kPrime = 0x9e3779b97f4a7c15ull;
-    std::uint64_t lane[4] = {1, 2, 3, 4};
-    const std::uint8_t* p = blob.data();
-    std::size_t n = blob.size();
+    m_total += n;
+    // Complete a block started by an earlier update.
+    while (m_pending && n) {
+        m_block[m_pending++] = *p++;
+        --n;
+        if (m_pending == 32) {
+            for (int i = 0; i < 4; ++i) {
+                std::uint64_t w;
+                std::memcpy(&w, m_block + 8 * i, 8);
+                m_lane[i] = (m_lane[i] ^ w) * kPrime;
+            }
+            m_pending = 0;
+        }
+    }
     // Four independent lanes keep the multiplier busy; one lane would be latency-bound.
     while (n >= 32) {
         for (int i = 0; i < 4; ++i) {
             std::uint64_t w;
             std::memcpy(&w, p + 8 * i, 8);
-            lane[i] = (lane[i] ^ w) * kPrime;
+            m_lane[i] = (m_lane[i] ^ w) * kPrime;
         }
         p += 32;
         n -= 32;
     }
-    std::uint64_t h = blob.size();
-    for (std::uint64_t l : lane)
+    std::memcpy(m_block + m_pending, p, n);
+    m_pending += n;
+}
+
+std::uint64_t StreamChecksum::value() const
+{
+    constexpr std::uint64_t kPrime = 0x9e3779b97f4a7c15ull;
+    std::uint64_t h = m_total;
+    for (std::uint64_t l : m_lane)
         h = (h ^ l) * kPrime;
-    for (; n; ++p, --n)
-        h = (h ^ *p) * kPrime;
+    for (std::size_t i = 0; i < m_pending; ++i)
+        h = (h ^ m_block[i]) * kPrime;
     return h ^ (h >> 29);
+}
+
+std::uint64_t blobChecksum(std::span<const std::uint8_t> blob)
+{
+    StreamChecksum checksum;
+    checksum.update(blob.data(), blob.size());
+    return checksum.value();
 }
 
 const char* cachePartName(CachePart part)
@@ -667,11 +762,11 @@ std::vector<std::uint8_t> encodePart(CachePart part, const AnalysisBundle& resul
     return w.take();
 }
 
-bool decodePart(CachePart part, std::span<const std::uint8_t> blob, AnalysisBundle& out,
-                std::string& error)
+bool decodePart(CachePart part, BlobSource& source, AnalysisBundle& out, std::string& error,
+                std::uint64_t* checksum)
 {
     const std::string what = std::string("cached ") + cachePartName(part);
-    Reader r(blob, partTag(part), what.c_str());
+    Reader r(source, partTag(part), what.c_str());
     bool ok = false;
     switch (part) {
     case CachePart::Capture:
@@ -694,7 +789,16 @@ bool decodePart(CachePart part, std::span<const std::uint8_t> blob, AnalysisBund
         ok = decodeEvents(r, out.events, error);
         break;
     }
+    if (checksum)
+        *checksum = r.checksum();
     return ok;
+}
+
+bool decodePart(CachePart part, std::span<const std::uint8_t> blob, AnalysisBundle& out,
+                std::string& error)
+{
+    SpanSource source(blob);
+    return decodePart(part, source, out, error);
 }
 
 } // namespace windscope::analysis::store

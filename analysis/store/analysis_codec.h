@@ -52,14 +52,41 @@ inline constexpr CachePart kReportCacheParts[] = {CachePart::Capture, CachePart:
 const char* cachePartName(CachePart part); // "capture", "frame_columns", ...
 
 std::vector<std::uint8_t> encodePart(CachePart part, const AnalysisBundle& results);
+// Where a stored blob is read from: memory, or the database's pages directly.
+class BlobSource
+{
+public:
+    virtual ~BlobSource() = default;
+    virtual std::size_t size() const = 0;
+    // Copies n bytes at offset to out; false on an I/O error.
+    virtual bool read(std::size_t offset, void* out, std::size_t n) = 0;
+};
+
 // Fills the members of out that the part holds (and only those).
 bool decodePart(CachePart part, std::span<const std::uint8_t> blob, AnalysisBundle& out,
                 std::string& error);
+// The same from a source read front to back once; checksum (when given) receives
+// blobChecksum of the bytes read, the whole blob when decoding succeeded.
+bool decodePart(CachePart part, BlobSource& source, AnalysisBundle& out, std::string& error,
+                std::uint64_t* checksum = nullptr);
 
 // A fast checksum of a stored blob (four interleaved multiply-xor lanes over 64-bit
 // words): SQLite checks page structure, not content, so a flipped bit inside a cached
 // column would otherwise load as a wrong number. Not a defence against tampering.
 std::uint64_t blobChecksum(std::span<const std::uint8_t> blob);
+// The same checksum computed over a blob that arrives in pieces.
+class StreamChecksum
+{
+public:
+    void update(const std::uint8_t* bytes, std::size_t n);
+    std::uint64_t value() const;
+
+private:
+    std::uint64_t m_lane[4] = {1, 2, 3, 4};
+    std::uint8_t m_block[32] = {};
+    std::size_t m_pending = 0;
+    std::uint64_t m_total = 0;
+};
 
 // A stable pointer for text that the result structs hold as const char* (annotation
 // fields and messages, event bases): decoded text is interned for the process's life.

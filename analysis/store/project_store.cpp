@@ -6,6 +6,7 @@
 #include <openssl/evp.h>
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -200,6 +201,33 @@ bool pragmaInt(sqlite3* db, const char* sql, std::int64_t& value, std::string& e
     value = s.integer(0);
     return true;
 }
+
+// A cache blob read in place with SQLite's incremental blob I/O.
+class SqliteBlobSource final : public BlobSource
+{
+public:
+    explicit SqliteBlobSource(sqlite3_blob* blob) : m_blob(blob) {}
+    std::size_t size() const override
+    {
+        return static_cast<std::size_t>(sqlite3_blob_bytes(m_blob));
+    }
+    bool read(std::size_t offset, void* out, std::size_t n) override
+    {
+        auto* dst = static_cast<char*>(out);
+        while (n) {
+            const int chunk = static_cast<int>(std::min<std::size_t>(n, 1 << 30));
+            if (sqlite3_blob_read(m_blob, dst, chunk, static_cast<int>(offset)) != SQLITE_OK)
+                return false;
+            dst += chunk;
+            offset += static_cast<std::size_t>(chunk);
+            n -= static_cast<std::size_t>(chunk);
+        }
+        return true;
+    }
+
+private:
+    sqlite3_blob* m_blob;
+};
 
 // Rolls back unless committed: a failed save leaves the file as it was.
 class Transaction
@@ -708,7 +736,7 @@ bool ProjectStore::loadResults(std::int64_t captureId, std::span<const CachePart
     }
     for (CachePart part : parts) {
         Statement s(m_db,
-                    "SELECT data, checksum FROM cache_blobs WHERE capture_id = ?1 AND part = ?2");
+                    "SELECT rowid, checksum FROM cache_blobs WHERE capture_id = ?1 AND part = ?2");
         s.bind(1, captureId).bind(2, std::string(cachePartName(part)));
         const int found = s.step();
         if (found != SQLITE_ROW) {
@@ -718,16 +746,28 @@ bool ProjectStore::loadResults(std::int64_t captureId, std::span<const CachePart
                                       : s.error());
             return false;
         }
-        std::string why;
-        if (static_cast<std::uint64_t>(s.integer(1)) != blobChecksum(s.blob(0))) {
-            error = m_path + ": capture " + std::to_string(captureId) + ": cached " +
-                    cachePartName(part) +
-                    " is damaged (checksum mismatch); add the capture "
-                    "again to rebuild it";
+        // Incremental blob I/O reads the pages straight into the result columns; a plain
+        // SELECT of the blob would first assemble a copy of it.
+        sqlite3_blob* blob = nullptr;
+        if (sqlite3_blob_open(m_db, "main", "cache_blobs", "data", s.integer(0), 0, &blob) !=
+            SQLITE_OK) {
+            error = m_path + ": capture " + std::to_string(captureId) + ": " + sqlite3_errmsg(m_db);
+            sqlite3_blob_close(blob);
             return false;
         }
-        if (!decodePart(part, s.blob(0), out, why)) {
+        SqliteBlobSource source(blob);
+        std::string why;
+        std::uint64_t checksum = 0;
+        const bool decoded = decodePart(part, source, out, why, &checksum);
+        sqlite3_blob_close(blob);
+        if (!decoded) {
             error = m_path + ": capture " + std::to_string(captureId) + ": " + why;
+            return false;
+        }
+        if (checksum != static_cast<std::uint64_t>(s.integer(1))) {
+            error = m_path + ": capture " + std::to_string(captureId) + ": cached " +
+                    cachePartName(part) +
+                    " is damaged (checksum mismatch); add the capture again to rebuild it";
             return false;
         }
     }
