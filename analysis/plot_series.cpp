@@ -180,6 +180,7 @@ void buildLane(const SeriesInputs& in, std::size_t connection, WlanLaneSeries& l
             continue;
         for (const MacStatsBin& b : st.bins) {
             const double t = seconds(b.startNs);
+            lane.framesReceived.push(t, static_cast<double>(b.framesReceived));
             lane.retries.push(t, static_cast<double>(b.retries));
             lane.failedAttempts.push(t, static_cast<double>(b.failedAttempts));
             if (b.rateSamples)
@@ -322,6 +323,7 @@ void writeSeriesCsv(std::ostream& out, const ConnectionSeries& s)
     csvXy(out, "goodput_bps", s.rate.goodput, 1);
     csvXy(out, "rtt_ms", s.rtt.seqAck, 6);
     csvXy(out, "rtt_ts_ms", s.rtt.timestamps, 6);
+    csvXy(out, "mac_frames_received", s.lane.framesReceived, 0);
     csvXy(out, "mac_retries", s.lane.retries, 0);
     csvXy(out, "mac_failed_attempts", s.lane.failedAttempts, 0);
     csvXy(out, "rate_mbps", s.lane.rateMbps, 3);

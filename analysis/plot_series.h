@@ -99,6 +99,7 @@ struct WlanLaneSeries
     std::int32_t station = -1;     // index in WlanInventory::stations, -1 unknown
     std::string stationMac;        // empty when unknown
     std::vector<LaneEvent> events; // the station's events and the connection's TCP-only outages
+    XySeries framesReceived;       // data and management frames to the station per statistics bin
     XySeries retries;              // frames with the Retry bit per statistics bin (at the bin start)
     XySeries failedAttempts;       // transmissions the capture saw repeated (MAC duplicates) per bin
     XySeries rateMbps;             // mean data rate per bin

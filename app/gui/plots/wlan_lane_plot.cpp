@@ -6,6 +6,9 @@ namespace windscope::gui {
 WlanLanePlot::WlanLanePlot(TimeAxis* axis, QWidget* parent) : PlotPanel(axis, QStringLiteral("802.11"), parent)
 {
     yAxis2->setVisible(true);
+    m_received = &addSeries(QStringLiteral("frames to station"), LodSeries::Mode::Line, 1);
+    m_received->unit = QStringLiteral("per bin");
+    m_received->graph->setLineStyle(QCPGraph::lsStepLeft);
     m_retries = &addSeries(QStringLiteral("Retry bit set"), LodSeries::Mode::Line, 3);
     m_failed = &addSeries(QStringLiteral("repeated transmissions"), LodSeries::Mode::Line, 5);
     m_rate = &addSeries(QStringLiteral("data rate"), LodSeries::Mode::Line, 0, yAxis2);
@@ -26,6 +29,7 @@ WlanLanePlot::WlanLanePlot(TimeAxis* axis, QWidget* parent) : PlotPanel(axis, QS
 
 void WlanLanePlot::setSeries(const analysis::ConnectionSeries& s)
 {
+    setXyData(*m_received, s.lane.framesReceived);
     setXyData(*m_retries, s.lane.retries);
     setXyData(*m_failed, s.lane.failedAttempts);
     setXyData(*m_rate, s.lane.rateMbps);
@@ -33,7 +37,7 @@ void WlanLanePlot::setSeries(const analysis::ConnectionSeries& s)
     yAxis->setLabel(QStringLiteral("802.11 frames"));
     setEventBands(s.lane.events, true);
     setEmptyMessage(s.lane.station < 0 ? tr("no 802.11 station known for this connection")
-                    : s.lane.events.empty() && s.lane.retries.size() == 0
+                    : s.lane.events.empty() && s.lane.framesReceived.size() == 0
                         ? tr("station %1: no events").arg(QString::fromStdString(s.lane.stationMac))
                         : QString());
     refreshLevelOfDetail();

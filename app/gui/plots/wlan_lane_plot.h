@@ -2,7 +2,8 @@
 #pragma once
 
 // The 802.11 lane of the connection's station: its events as labelled bands (scan,
-// power save, handoff, TCP-only outage), MAC retries per statistics bin, and the mean
+// power save, handoff, TCP-only outage), frames to the station and MAC retries per
+// statistics bin, and the mean
 // data rate (right axis) and signal per bin.
 
 #include "plot_panel.h"
@@ -18,7 +19,7 @@ public:
     int stretch() const override { return 3; }
 
 private:
-    LodGraph *m_retries, *m_failed, *m_rate, *m_signal;
+    LodGraph *m_received, *m_retries, *m_failed, *m_rate, *m_signal;
 };
 
 } // namespace windscope::gui
