@@ -4,6 +4,7 @@
 #include "cli_cwnd.h"
 #include "cli_events.h"
 #include "cli_replay.h"
+#include "cli_series.h"
 #ifdef WINDSCOPE_HAVE_STORE
 #include "cli_project.h"
 #endif
@@ -42,6 +43,9 @@ void printUsage(FILE* out)
                  "  cwnd FILE --flow ID|ADDR:PORT-ADDR:PORT [--csv | --json] [--model NAME]\n"
                  "      reconstructed congestion window of the flow's sender, one row per\n"
                  "      data segment; --model reno|newreno|cubic overrides the model choice\n"
+                 "  series FILE --flow ID|ADDR:PORT-ADDR:PORT [--bin MS]\n"
+                 "      the series the desktop plots of the flow are drawn from, as CSV:\n"
+                 "      segments, ACKs, windows, throughput, RTT, 802.11 lane\n"
                  "  replay FILE --flow F [--fix NAME[=VALUE]]... [--json]\n"
                  "  replay --scenario FILE.json | --preset NAME [--fix ...] [--json]\n"
                  "      re-simulate the flow (or a scenario) as captured and with fixes;\n"
@@ -102,6 +106,8 @@ int main(int argc, char** argv)
         return windscope::cli::runEvents(args);
     if (command == "correlate")
         return windscope::cli::runCorrelate(args);
+    if (command == "series")
+        return windscope::cli::runSeries(args);
     if (command == "replay")
         return windscope::cli::runReplay(args);
     if (command == "project") {

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "cli_series.h"
+#include "cli_flow.h"
+
+#include "analysis/plot_series.h"
+#include "dissectors/ingest.h"
+
+#include <cstdio>
+#include <iostream>
+
+namespace windscope::cli {
+
+namespace {
+constexpr const char* kUsage = "usage: windscope-cli series FILE --flow ID|ADDR:PORT-ADDR:PORT [--bin MS]\n";
+}
+
+int runSeries(const std::vector<std::string>& args)
+{
+    std::string path, flow;
+    analysis::SeriesOptions options;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        if (a == "--flow" && i + 1 < args.size())
+            flow = args[++i];
+        else if (a == "--bin" && i + 1 < args.size()) {
+            try {
+                options.binSeconds = std::stod(args[++i]) / 1e3;
+            } catch (const std::exception&) {
+                std::fprintf(stderr, "windscope-cli series: --bin takes milliseconds\n");
+                return 2;
+            }
+        } else if (!a.empty() && a[0] == '-') {
+            std::fprintf(stderr, "windscope-cli series: unknown option %s\n%s", a.c_str(), kUsage);
+            return 2;
+        } else if (path.empty())
+            path = a;
+        else {
+            std::fprintf(stderr, "windscope-cli series: one capture file at a time (%s)\n", a.c_str());
+            return 2;
+        }
+    }
+    if (path.empty() || flow.empty()) {
+        std::fputs(kUsage, stderr);
+        return 2;
+    }
+    dissect::CaptureTables tables;
+    std::string error;
+    if (!dissect::ingestCapture(path, {}, tables, error)) {
+        std::fprintf(stderr, "windscope-cli: %s\n", error.c_str());
+        return 1;
+    }
+    const analysis::TcpAnalysis tcp = analysis::analyzeTcp(tables);
+    std::size_t connection = tcp.connections.size();
+    if (!resolveFlow(tables, tcp, flow, connection, options.sender)) {
+        std::fprintf(stderr, "windscope-cli series: no connection '%s' in %s\n", flow.c_str(), path.c_str());
+        return 1;
+    }
+    const analysis::WlanInventory inventory = analysis::buildWlanInventory(tables, tcp);
+    const analysis::WlanEvents events = analysis::detectWlanEvents(tables, inventory, tcp);
+    const analysis::ConnectionSeries series =
+        analysis::buildConnectionSeries({tables, tcp, &inventory, &events}, connection, options);
+    if (!series.window.cwndNotFollowed.empty())
+        std::fprintf(stderr, "windscope-cli series: connection %zu: cwnd not followed: %s\n", connection,
+                     series.window.cwndNotFollowed.c_str());
+    analysis::writeSeriesCsv(std::cout, series);
+    return 0;
+}
+
+} // namespace windscope::cli
