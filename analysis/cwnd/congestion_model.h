@@ -35,6 +35,14 @@ public:
     virtual void pktsAcked(SenderState&, const AckEvent&) {}
     // set_state / CongestionStateSet: the congestion state is about to change.
     virtual void congestionStateSet(SenderState&, CaState) {}
+    // Whether an RTO during fast recovery sets a fresh ssthresh from the flight at that
+    // moment, as RFC 5681 3.1 asks of every timeout (ns-3 TcpSocketBase::ReTxTimeout()
+    // does). Linux tcp_enter_loss() keeps the one recovery already set.
+    virtual bool rtoResetsSsthreshInRecovery() const { return false; }
+    // Whether a reduction proven spurious (D-SACK, an echoed timestamp older than the
+    // retransmission: Linux tcp_try_undo_recovery()/tcp_try_undo_loss()) is undone.
+    // RFC 6582 and ns-3's TcpSocketBase have no undo.
+    virtual bool undoesSpuriousReductions() const { return true; }
     // undo_cwnd: the window restored when a reduction proved spurious; Linux
     // tcp_reno_undo_cwnd() (max(cwnd, prior_cwnd)) unless a model overrides it.
     virtual std::uint64_t undoCwnd(const SenderState& state) const

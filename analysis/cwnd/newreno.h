@@ -20,6 +20,9 @@ public:
     void increaseWindow(SenderState& state, const AckEvent& ack) override;
     // RFC 5681 (4): max(FlightSize / 2, 2 * SMSS); TcpNewReno::GetSsThresh().
     std::uint64_t ssthresh(const SenderState& state, std::uint64_t flightBytes) override;
+    // RFC 5681 3.1, as TcpSocketBase::ReTxTimeout() applies it.
+    bool rtoResetsSsthreshInRecovery() const override { return true; }
+    bool undoesSpuriousReductions() const override { return false; }
 };
 
 } // namespace windscope::analysis::cwnd

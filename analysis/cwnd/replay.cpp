@@ -161,6 +161,11 @@ void Replayer::enterLoss(const FlowEvent&)
         m_state.priorCwnd = m_state.cwnd;
         if (m_state.state != CaState::Recovery)
             m_state.ssthresh = m_model->ssthresh(m_state, pipe());
+        else if (m_model->rtoResetsSsthreshInRecovery())
+            // PRR holds the flight at cwnd during recovery, and that flight is what the
+            // sender's own count says is out (ns-3's m_bytesInFlight); the scoreboard
+            // here, rebuilt from the capture, can mark more of it lost than it did.
+            m_state.ssthresh = m_model->ssthresh(m_state, std::max(pipe(), m_state.cwnd));
         else if (m_state.ssthresh >= kInfiniteSsthresh)
             m_state.ssthresh = m_model->ssthresh(m_state, pipe());
     }
@@ -177,7 +182,8 @@ void Replayer::leaveRecovery(const FlowEvent& e)
     // echoes a timestamp older than the first retransmission (tcp_packet_delayed()).
     const bool delayed = m_retransStampSet && e.hasTimestamps &&
                          static_cast<std::int32_t>(e.tsEcr - m_retransStamp) < 0;
-    if (m_undoMarker && (delayed || (m_retransStampSet && m_undoRetrans <= 0))) {
+    if (m_model->undoesSpuriousReductions() && m_undoMarker &&
+        (delayed || (m_retransStampSet && m_undoRetrans <= 0))) {
         m_state.cwnd = m_model->undoCwnd(m_state);
         if (m_state.priorSsthresh > m_state.ssthresh)
             m_state.ssthresh = m_state.priorSsthresh;

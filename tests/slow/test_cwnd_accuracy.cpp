@@ -232,24 +232,24 @@ constexpr Level kLevels[] = {
     {"linux/reno-loss05/ap-wlan.pcap", 0.02, 0.02},
     {"linux/reno-scan100/sender.pcap", 0.02, 0.02},
     {"linux/reno-scan100/ap-wlan.pcap", 0.02, 0.02},
-    {"ns3/A-scan-T200/wired-server.pcap", 0.17, 0.36},
+    {"ns3/A-scan-T200/wired-server.pcap", 0.08, 0.04},
     {"ns3/A-scan-T200/wifi-ap.pcap", 0.29, 0.40},
-    {"ns3/A-scan-T200-fix/wired-server.pcap", 0.35, 0.16},
-    {"ns3/A-scan-T200-fix/wifi-ap.pcap", 0.36, 0.22},
-    {"ns3/A-scan-none/wired-server.pcap", 0.37, 0.33},
-    {"ns3/A-scan-none/wifi-ap.pcap", 0.37, 0.35},
-    {"ns3/B-handoff-baseline/wired-server.pcap", 0.31, 0.99},
+    {"ns3/A-scan-T200-fix/wired-server.pcap", 0.10, 0.03},
+    {"ns3/A-scan-T200-fix/wifi-ap.pcap", 0.10, 0.07},
+    {"ns3/A-scan-none/wired-server.pcap", 0.13, 0.05},
+    {"ns3/A-scan-none/wifi-ap.pcap", 0.14, 0.10},
+    {"ns3/B-handoff-baseline/wired-server.pcap", 0.30, 0.99},
     {"ns3/B-handoff-zwa-hold/wired-server.pcap", 11.71, 0.02},
     {"ns3/C-agg-h1-a1/wifi-n0.pcap", 0.87, kNoSamples},
     {"ns3/C-agg-h1-a4/wifi-n0.pcap", 0.69, kNoSamples},
     {"ns3/D-wan-cubic-16k/wired-server.pcap", 0.02, kNoSamples},
-    {"ns3/D-wan-newreno-2m/wired-server.pcap", 0.92, 0.02},
+    {"ns3/D-wan-newreno-2m/wired-server.pcap", 0.02, 0.02},
     {"ns3/E-slowrx-r32768/wired-server.pcap", 0.02, kNoSamples},
     {"ns3/E-slowrx-r32768/wifi-ap.pcap", 0.16, kNoSamples},
     {"ns3/E-slowrx-r512/wired-server.pcap", 0.02, kNoSamples},
     {"ns3/E-slowrx-r512/wifi-ap.pcap", 0.09, kNoSamples},
 };
-constexpr std::size_t kIdentifiedAtLeast = 19; // of 32; the issue asks for 90%
+constexpr std::size_t kIdentifiedAtLeast = 24; // of 32; the issue asks for 90%
 
 std::string percent(double v)
 {
