@@ -487,6 +487,15 @@ private slots:
         QVERIFY(inFlight == expected);
         QVERIFY(rows[QStringLiteral("ack")] > 0);
         QVERIFY(rows[QStringLiteral("throughput_bps")] > 0);
+
+        // The command line prints the same file: one function behind both front-ends.
+        QProcess cli;
+        cli.start(QStringLiteral(WINDSCOPE_CLI), {QStringLiteral("series"), QStringLiteral(WINDSCOPE_SAMPLE_CAPTURE),
+                                                  QStringLiteral("--flow"), QString::number(connection)});
+        QVERIFY(cli.waitForFinished(60000));
+        QCOMPARE(cli.exitCode(), 0);
+        QVERIFY(file.seek(0));
+        QVERIFY2(cli.readAllStandardOutput() == file.readAll(), "windscope-cli series differs from the GUI's CSV export");
     }
 
     void compareTwoCaptures()
