@@ -4,6 +4,7 @@
 
 #include "capture_view.h"
 #include "main_window.h"
+#include "plots/plot_export.h"
 #include "plots/plot_stack.h"
 #include "windscope/version.h"
 
@@ -35,8 +36,16 @@ int main(int argc, char** argv)
     const QCommandLineOption screenshot(QStringLiteral("screenshot"),
                                         QStringLiteral("Save a PNG of the window once the first capture is shown, then quit"),
                                         QStringLiteral("PATH"));
+    const QCommandLineOption figure(QStringLiteral("export-figure"),
+                                    QStringLiteral("Write the plot stack of the first capture's selection to PATH "
+                                                   "(.png, .pdf or .svg), then quit"),
+                                    QStringLiteral("PATH"));
+    const QCommandLineOption preset(QStringLiteral("preset"),
+                                    QStringLiteral("Figure preset: single-column, double-column, "
+                                                   "double-column-colour or screen"),
+                                    QStringLiteral("ID"), QStringLiteral("single-column"));
     const QCommandLineOption stevens(QStringLiteral("stevens"), QStringLiteral("Stevens-style time-sequence graph"));
-    parser.addOptions({connection, event, screenshot, stevens});
+    parser.addOptions({connection, event, screenshot, figure, preset, stevens});
     parser.process(app);
 
     windscope::gui::MainWindow window;
@@ -47,11 +56,28 @@ int main(int argc, char** argv)
         window.setInitialSelection(s);
     }
     const QString shot = parser.value(screenshot);
+    const QString figurePath = parser.value(figure);
+    const auto figurePreset = windscope::gui::exportPreset(parser.value(preset));
+    if (!figurePath.isEmpty() && !figurePreset) {
+        std::fprintf(stderr, "windscope: unknown preset %s\n", qPrintable(parser.value(preset)));
+        return 2;
+    }
     const bool useStevens = parser.isSet(stevens);
     QObject::connect(&window, &windscope::gui::MainWindow::captureReady, &window,
-                     [&window, shot, useStevens](windscope::gui::CaptureView* view) {
+                     [&window, shot, figurePath, figurePreset, useStevens](windscope::gui::CaptureView* view) {
                          if (useStevens)
                              view->plotStack()->setSequenceStyle(windscope::gui::TimeSequencePlot::Style::Stevens);
+                         if (!figurePath.isEmpty()) {
+                             QTimer::singleShot(300, &window, [view, figurePath, figurePreset] {
+                                 QString error;
+                                 const bool ok = windscope::gui::exportPlots(view->plotStack()->panels(), figurePath,
+                                                                             *figurePreset, &error);
+                                 std::fprintf(stderr, "windscope: %s\n",
+                                              ok ? qPrintable(QStringLiteral("wrote ") + figurePath) : qPrintable(error));
+                                 QApplication::exit(ok ? 0 : 1);
+                             });
+                             return;
+                         }
                          if (shot.isEmpty())
                              return;
                          // Let the layout settle and the queued replots run first.
@@ -62,13 +88,13 @@ int main(int argc, char** argv)
                              QApplication::exit(ok ? 0 : 1);
                          });
                      });
-    window.setInteractive(shot.isEmpty());
+    window.setInteractive(shot.isEmpty() && figurePath.isEmpty());
     window.show();
     for (const QString& path : parser.positionalArguments())
         window.openCapture(path);
-    if (!shot.isEmpty()) {
+    if (!shot.isEmpty() || !figurePath.isEmpty()) {
         if (parser.positionalArguments().isEmpty()) {
-            std::fprintf(stderr, "windscope: --screenshot needs a capture to show\n");
+            std::fprintf(stderr, "windscope: --screenshot and --export-figure need a capture to show\n");
             return 2;
         }
         for (windscope::gui::CaptureView* v : window.views())

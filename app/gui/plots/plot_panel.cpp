@@ -128,6 +128,7 @@ PlotPanel::PlotPanel(TimeAxis* axis, const QString& title, QWidget* parent)
     plotLayout()->setRowSpacing(0);
     legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
     legend->setWrap(8);
+    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
     legend->setBorderPen(Qt::NoPen);
     legend->setBrush(Qt::NoBrush);
     legend->setColumnSpacing(12);
@@ -193,7 +194,11 @@ void PlotPanel::applyGraphStyle(LodGraph& g)
     if (g.mode == LodSeries::Mode::Bars)
         pen.setStyle(Qt::SolidLine);
     g.graph->setPen(pen);
-    g.graph->setLineStyle(g.mode == LodSeries::Mode::Points ? QCPGraph::lsNone : QCPGraph::lsLine);
+    // Keep a wrapper's step style; only switch between drawn and undrawn lines.
+    if (g.mode == LodSeries::Mode::Points)
+        g.graph->setLineStyle(QCPGraph::lsNone);
+    else if (g.graph->lineStyle() == QCPGraph::lsNone || g.mode == LodSeries::Mode::Bars)
+        g.graph->setLineStyle(QCPGraph::lsLine);
     if (g.shape != QCPScatterStyle::ssNone) {
         QPen markPen = pen;
         markPen.setStyle(Qt::SolidLine);
@@ -399,6 +404,9 @@ void PlotPanel::beginExport(const PlotStyle& style, int columns, bool timeLabels
     m_cursorText->setVisible(false);
     setPlotStyle(style);
     setShowTimeLabels(timeLabels);
+    // A column-wide figure has room for three legend entries per line.
+    legend->setWrap(columns < 1500 ? 3 : 8);
+    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true); // re-flows the entries
     refreshLevelOfDetail(columns);
 }
 
@@ -406,6 +414,8 @@ void PlotPanel::endExport()
 {
     setPlotStyle(m_screenStyle);
     setShowTimeLabels(m_screenTimeLabels);
+    legend->setWrap(8);
+    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
     refreshLevelOfDetail();
     replot(rpQueuedReplot);
 }
