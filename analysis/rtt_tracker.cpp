@@ -62,7 +62,7 @@ void AckRttTracker::popFront()
 }
 
 void AckRttTracker::onSegment(std::int64_t start, std::int64_t end, std::int64_t timeNs,
-                              std::uint32_t row)
+                              std::uint64_t row)
 {
     if (end <= start)
         return;
@@ -87,7 +87,7 @@ void AckRttTracker::onSegment(std::int64_t start, std::int64_t end, std::int64_t
 }
 
 bool AckRttTracker::onAck(std::int64_t ack, std::int64_t timeNs, std::int64_t& rttNs,
-                          std::uint32_t& dataRow)
+                          std::uint64_t& dataRow)
 {
     if (m_anyAck && ack <= m_highestAck)
         return false; // duplicate or old acknowledgment
@@ -123,7 +123,7 @@ void TimestampRttTracker::popFront()
     popQueueFront(m_sent, m_head);
 }
 
-void TimestampRttTracker::onSend(std::uint32_t tsVal, std::int64_t timeNs, std::uint32_t row)
+void TimestampRttTracker::onSend(std::uint32_t tsVal, std::int64_t timeNs, std::uint64_t row)
 {
     // Keep the first segment carrying each value; ignore values going backwards.
     if (m_anySent && (tsVal == m_lastSent || !tsNewer(tsVal, m_lastSent)))
@@ -136,7 +136,7 @@ void TimestampRttTracker::onSend(std::uint32_t tsVal, std::int64_t timeNs, std::
 }
 
 bool TimestampRttTracker::onEcho(std::uint32_t tsEcr, std::int64_t timeNs, std::int64_t& rttNs,
-                                 std::uint32_t& dataRow)
+                                 std::uint64_t& dataRow)
 {
     if (m_anyEcho && !tsNewer(tsEcr, m_lastEcho))
         return false;

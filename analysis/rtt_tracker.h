@@ -43,17 +43,17 @@ class AckRttTracker
 public:
     // A segment of this direction occupying [start, end) in unwrapped sequence space
     // (SYN and FIN count one). Sequence space sent before is remembered as re-sent.
-    void onSegment(std::int64_t start, std::int64_t end, std::int64_t timeNs, std::uint32_t row);
+    void onSegment(std::int64_t start, std::int64_t end, std::int64_t timeNs, std::uint64_t row);
     // An acknowledgment from the other side. Returns true with a sample when it is the
     // first to cover a segment's end exactly and covers no re-sent sequence space.
-    bool onAck(std::int64_t ack, std::int64_t timeNs, std::int64_t& rttNs, std::uint32_t& dataRow);
+    bool onAck(std::int64_t ack, std::int64_t timeNs, std::int64_t& rttNs, std::uint64_t& dataRow);
     void reset();
 
 private:
     struct Sent
     {
         std::int64_t start, end, timeNs;
-        std::uint32_t row;
+        std::uint64_t row;
     };
     struct Range
     {
@@ -75,17 +75,17 @@ private:
 class TimestampRttTracker
 {
 public:
-    void onSend(std::uint32_t tsVal, std::int64_t timeNs, std::uint32_t row);
+    void onSend(std::uint32_t tsVal, std::int64_t timeNs, std::uint64_t row);
     // TSecr of a segment of the other side with the ACK bit (RFC 7323 3.2: TSecr is
     // only valid then). One sample per newly echoed value.
     bool onEcho(std::uint32_t tsEcr, std::int64_t timeNs, std::int64_t& rttNs,
-                std::uint32_t& dataRow);
+                std::uint64_t& dataRow);
 
 private:
     struct Sent
     {
         std::uint32_t tsVal;
-        std::uint32_t row;
+        std::uint64_t row;
         std::int64_t timeNs;
     };
     static constexpr std::size_t kMaxPending = 1u << 16;

@@ -144,7 +144,7 @@ private:
     std::uint32_t openConnection(std::uint32_t conversation, std::size_t row);
     void processRow(std::size_t row);
     void measure(std::size_t row, ConnectionWork& c, int side, std::uint32_t& flags);
-    void addRttSample(ConnectionWork& c, int dataSide, std::size_t ackRow, std::uint32_t dataRow,
+    void addRttSample(ConnectionWork& c, int dataSide, std::size_t ackRow, std::uint64_t dataRow,
                       std::int64_t rttNs, bool fromTimestamps);
     void flagLowWindows();
     void attributeMacRetries();
@@ -226,7 +226,7 @@ void Analyzer::processRow(std::size_t row)
 }
 
 void Analyzer::addRttSample(ConnectionWork& c, int dataSide, std::size_t ackRow,
-                            std::uint32_t dataRow, std::int64_t rttNs, bool fromTimestamps)
+                            std::uint64_t dataRow, std::int64_t rttNs, bool fromTimestamps)
 {
     m_result.rtt.push_back({ackRow, dataRow, rttNs, fromTimestamps});
     SideWork& s = c.side[dataSide];
@@ -345,21 +345,25 @@ void Analyzer::measure(std::size_t row, ConnectionWork& c, int side, std::uint32
 
     // RTT: this row acknowledges (and echoes) the peer's data, and sends its own.
     std::int64_t rttNs = 0;
-    std::uint32_t dataRow = 0;
+    std::uint64_t dataRow = 0;
     if (ack && peer.ackRtt.onAck(relAck, timeNs, rttNs, dataRow))
         addRttSample(c, 1 - side, row, dataRow, rttNs, false);
     if (ack && hasTimestamps && peer.tsRtt.onEcho(t.tsEcr[row], timeNs, rttNs, dataRow))
         addRttSample(c, 1 - side, row, dataRow, rttNs, true);
     if (hasTimestamps)
-        s.tsRtt.onSend(t.tsVal[row], timeNs, static_cast<std::uint32_t>(row));
+        s.tsRtt.onSend(t.tsVal[row], timeNs, row);
 
     const bool occupiesSequence = length > 0 || syn || fin;
     if (occupiesSequence) {
         s.ackRtt.onSegment(relSeq, relSeq + length + (syn ? 1 : 0) + (fin ? 1 : 0), timeNs,
-                           static_cast<std::uint32_t>(row));
+                           row);
         // RTO timeout: a retransmission, not fast, after a silence longer than the RTO.
-        const bool timerCandidate =
-            (flags & segment_flag::kRetransmission) && !(flags & segment_flag::kFastRetransmission);
+        // Not a zero-window probe, nor anything sent while the peer's window is closed:
+        // the persist timer sends those (RFC 9293 3.8.6.1), and the congestion state
+        // survives it.
+        const bool persisting = rev.window == 0 || (flags & segment_flag::kZeroWindowProbe);
+        const bool timerCandidate = (flags & segment_flag::kRetransmission) &&
+                                    !(flags & segment_flag::kFastRetransmission) && !persisting;
         if (timerCandidate && s.anyTransmission &&
             timeNs - s.lastTransmissionNs >
                 s.rto.timeoutThresholdNs(m_options.rtoFloorNs, m_options.rtoSrttFactor)) {

@@ -136,7 +136,7 @@ void InventoryBuilder::addManagement(std::size_t row, const WlanManagementRecord
         AssociationFrame f;
         f.timeNs = t;
         f.frame = w.frame[row];
-        f.row = static_cast<std::uint32_t>(row);
+        f.row = row;
         f.bssid = bssid;
         f.subtype = sub;
         f.fromStation = fromStation;

@@ -42,7 +42,7 @@ struct AssociationFrame
 {
     std::int64_t timeNs = 0;
     std::uint64_t frame = 0;
-    std::uint32_t row = 0;                 // row in WlanColumns
+    std::uint64_t row = 0;                 // row in WlanColumns
     std::uint32_t bssid = 0;
     std::uint8_t subtype = 0;              // wlan.fc.subtype (management)
     std::uint16_t statusCode = 0xffff;     // responses and authentication; 0 = success

@@ -771,3 +771,23 @@ TEST(TcpAnalysisLab, RtoTimeoutsMatchLinuxTimeouts)
     }
     EXPECT_GT(runs, 0u);
 }
+
+// Persist mode is not a timeout: in the ns-3 handoff run with zero-window ACK control
+// the base station closes the window for each handoff, the sender probes on its
+// persist timer (3 probes in tcp_events.csv) and never times out (no rto_timeout row).
+TEST(TcpAnalysis, PersistProbesAreNotRtoTimeouts)
+{
+    const auto path = test::labDir("ns3/B-handoff-zwa-hold") / "wired-server.pcap";
+    WINDSCOPE_REQUIRE_FILE(path);
+    dissect::CaptureTables tables;
+    std::string error;
+    ASSERT_TRUE(dissect::ingestCapture(path.string(), {}, tables, error)) << error;
+    const TcpAnalysis a = analyzeTcp(tables);
+    ASSERT_EQ(a.connections.size(), 1u);
+    const Connection& c = a.connections[0];
+    // Endpoint 0 is the station (client), 1 the server sending the data.
+    EXPECT_EQ(c.direction[0].zeroWindows, 2u);
+    EXPECT_GT(c.direction[1].retransmissions, 0u);
+    EXPECT_EQ(c.direction[1].rtoTimeouts, 0u);
+    EXPECT_EQ(c.direction[0].rtoTimeouts, 0u);
+}
