@@ -36,4 +36,17 @@ void linuxCongAvoidAi(SenderState& state, std::uint32_t w, std::uint32_t acked)
     state.setCwndSegments(segments);
 }
 
+void linuxRenoCongAvoid(SenderState& state, const AckEvent& ack)
+{
+    if (!state.cwndLimited)
+        return;
+    std::uint32_t acked = ack.ackedSegments;
+    if (state.inSlowStart()) {
+        acked = linuxSlowStart(state, acked);
+        if (acked == 0)
+            return;
+    }
+    linuxCongAvoidAi(state, state.cwndSegments(), acked);
+}
+
 } // namespace windscope::analysis::cwnd

@@ -15,4 +15,9 @@ std::uint32_t linuxSlowStart(SenderState& state, std::uint32_t acked);
 // tcp_cong_avoid_ai(): one segment per w segments acked, counted in snd_cwnd_cnt.
 void linuxCongAvoidAi(SenderState& state, std::uint32_t w, std::uint32_t acked);
 
+// tcp_reno_cong_avoid(): nothing unless the window was used ("if
+// (!tcp_is_cwnd_limited(sk)) return;", RFC 7661 in spirit), then slow start up to
+// ssthresh and additive increase with the rest. Reno's growth, and Westwood+'s.
+void linuxRenoCongAvoid(SenderState& state, const AckEvent& ack);
+
 } // namespace windscope::analysis::cwnd

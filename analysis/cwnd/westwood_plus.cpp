@@ -13,15 +13,8 @@ constexpr std::int64_t kRttMinNs = 50'000'000; // TCP_WESTWOOD_RTT_MIN (HZ / 20)
 
 void WestwoodPlusModel::increaseWindow(SenderState& state, const AckEvent& ack)
 {
-    if (!state.cwndLimited)
-        return;
-    std::uint32_t acked = ack.ackedSegments;
-    if (state.inSlowStart()) {
-        acked = linuxSlowStart(state, acked);
-        if (acked == 0)
-            return;
-    }
-    linuxCongAvoidAi(state, state.cwndSegments(), acked);
+    // tcp_westwood_info's cong_avoid is tcp_reno_cong_avoid().
+    linuxRenoCongAvoid(state, ack);
 }
 
 void WestwoodPlusModel::pktsAcked(SenderState& state, const AckEvent& ack)

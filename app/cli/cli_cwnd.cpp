@@ -71,19 +71,14 @@ int runCwnd(const std::vector<std::string>& args)
         return 2;
     }
 
-    dissect::CaptureTables tables;
+    LoadedFlow loaded;
+    if (const int status = loadFlow("cwnd", path, flow, loaded))
+        return status;
+    const dissect::CaptureTables& tables = loaded.tables;
+    const analysis::TcpAnalysis& tcp = loaded.tcp;
+    const std::size_t connection = loaded.connection;
+    const int sender = loaded.sender;
     std::string error;
-    if (!dissect::ingestCapture(path, {}, tables, error)) {
-        std::fprintf(stderr, "windscope-cli: %s\n", error.c_str());
-        return 1;
-    }
-    const analysis::TcpAnalysis tcp = analysis::analyzeTcp(tables);
-    std::size_t connection = tcp.connections.size();
-    int sender = 0;
-    if (!resolveFlow(tables, tcp, flow, connection, sender)) {
-        std::fprintf(stderr, "windscope-cli cwnd: no connection '%s' in %s\n", flow.c_str(), path.c_str());
-        return 1;
-    }
     analysis::cwnd::CwndInference inf;
     if (!analysis::cwnd::inferCwnd(tables, tcp, connection, sender, options, inf, error)) {
         std::fprintf(stderr, "windscope-cli cwnd: %s\n", error.c_str());

@@ -3,6 +3,9 @@
 
 #include "analysis/cwnd/cwnd_inference.h"
 #include "analysis/report_json.h"
+#include "dissectors/ingest.h"
+
+#include <cstdio>
 
 namespace windscope::cli {
 
@@ -36,6 +39,22 @@ bool resolveFlow(const dissect::CaptureTables& tables, const analysis::TcpAnalys
     return connection < tcp.connections.size() &&
            analysis::endpointText(tables, tcp.connections[connection].address[sender],
                                   tcp.connections[connection].port[sender]) == from;
+}
+
+int loadFlow(const char* command, const std::string& path, const std::string& flow, LoadedFlow& out)
+{
+    std::string error;
+    if (!dissect::ingestCapture(path, {}, out.tables, error)) {
+        std::fprintf(stderr, "windscope-cli: %s\n", error.c_str());
+        return 1;
+    }
+    out.tcp = analysis::analyzeTcp(out.tables);
+    out.connection = out.tcp.connections.size();
+    if (!resolveFlow(out.tables, out.tcp, flow, out.connection, out.sender)) {
+        std::fprintf(stderr, "windscope-cli %s: no connection '%s' in %s\n", command, flow.c_str(), path.c_str());
+        return 1;
+    }
+    return 0;
 }
 
 } // namespace windscope::cli

@@ -147,19 +147,14 @@ int runReplay(const std::vector<std::string>& args)
 
     // The baseline scenario: derived from the capture, or given.
     rp::ReplayReport report;
-    dissect::CaptureTables tables;
+    LoadedFlow loaded;
     if (!path.empty()) {
-        if (!dissect::ingestCapture(path, {}, tables, error)) {
-            std::fprintf(stderr, "windscope-cli: %s\n", error.c_str());
-            return 1;
-        }
-        const analysis::TcpAnalysis tcp = analysis::analyzeTcp(tables);
-        std::size_t connection = tcp.connections.size();
-        int sender = 0;
-        if (!resolveFlow(tables, tcp, flow, connection, sender)) {
-            std::fprintf(stderr, "windscope-cli replay: no connection '%s' in %s\n", flow.c_str(), path.c_str());
-            return 1;
-        }
+        if (const int status = loadFlow("replay", path, flow, loaded))
+            return status;
+        const dissect::CaptureTables& tables = loaded.tables;
+        const analysis::TcpAnalysis& tcp = loaded.tcp;
+        const std::size_t connection = loaded.connection;
+        const int sender = loaded.sender;
         if (tcp.connections[connection].direction[sender].dataPackets < 2) {
             std::fprintf(stderr, "windscope-cli replay: connection %zu carries no data from its sender\n", connection);
             return 1;

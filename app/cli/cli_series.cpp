@@ -43,18 +43,13 @@ int runSeries(const std::vector<std::string>& args)
         std::fputs(kUsage, stderr);
         return 2;
     }
-    dissect::CaptureTables tables;
-    std::string error;
-    if (!dissect::ingestCapture(path, {}, tables, error)) {
-        std::fprintf(stderr, "windscope-cli: %s\n", error.c_str());
-        return 1;
-    }
-    const analysis::TcpAnalysis tcp = analysis::analyzeTcp(tables);
-    std::size_t connection = tcp.connections.size();
-    if (!resolveFlow(tables, tcp, flow, connection, options.sender)) {
-        std::fprintf(stderr, "windscope-cli series: no connection '%s' in %s\n", flow.c_str(), path.c_str());
-        return 1;
-    }
+    LoadedFlow loaded;
+    if (const int status = loadFlow("series", path, flow, loaded))
+        return status;
+    const dissect::CaptureTables& tables = loaded.tables;
+    const analysis::TcpAnalysis& tcp = loaded.tcp;
+    const std::size_t connection = loaded.connection;
+    options.sender = loaded.sender;
     const analysis::WlanInventory inventory = analysis::buildWlanInventory(tables, tcp);
     const analysis::WlanEvents events = analysis::detectWlanEvents(tables, inventory, tcp);
     const analysis::ConnectionSeries series =
