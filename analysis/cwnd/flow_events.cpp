@@ -5,6 +5,8 @@
 
 namespace windscope::analysis::cwnd {
 
+static_assert(sizeof(FlowEvent) <= 96, "flow events are kept per segment: keep the record small");
+
 namespace {
 
 constexpr std::uint16_t kSyn = 0x02, kAck = 0x10, kRst = 0x04;
@@ -207,7 +209,7 @@ FlowEvents collectFlowEvents(const dissect::CaptureTables& tables, const TcpAnal
                 const dissect::TcpSideOptions& o = tables.tcpSideOptions[side];
                 e.sackCount = std::min<std::uint8_t>(o.sackBlockCount, 4);
                 for (int i = 0; i < 2 * e.sackCount; ++i)
-                    e.sack[i] = e.ack + static_cast<std::int32_t>(o.sackBlocks[i] - t.ack[row]);
+                    e.sackOffset[i] = static_cast<std::int32_t>(o.sackBlocks[i] - t.ack[row]);
             }
             e.senderTimeNs = time + out.vantage.oneWayShiftNs;
         }

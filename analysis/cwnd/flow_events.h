@@ -33,17 +33,21 @@ struct Vantage
 struct FlowEvent
 {
     enum class Kind : std::uint8_t { Data, Ack };
-    Kind kind = Kind::Data;
-    std::uint8_t sackCount = 0;
-    std::uint32_t flags = 0;          // segment_flag bits of the row
     std::uint64_t row = 0;            // row in CaptureTables::tcp
     std::int64_t senderTimeNs = 0;    // estimated sender clock, capture-relative
     std::int64_t seq = 0, end = 0;    // data: [seq, end), relative
     std::int64_t ack = 0;             // ACK: relative acknowledgment number
     std::uint64_t windowBytes = 0;    // ACK: advertised window, scaled
+    std::uint32_t flags = 0;          // segment_flag bits of the row
     std::uint32_t tsVal = 0, tsEcr = 0;
+    // ACK: SACK block edges as offsets from ack (a block lies within one window of it,
+    // under 2^30 bytes: RFC 7323 2.3), which keeps the record at 96 bytes.
+    std::int32_t sackOffset[8] = {};
+    Kind kind = Kind::Data;
+    std::uint8_t sackCount = 0;
     bool hasTimestamps = false;
-    std::int64_t sack[8] = {};        // ACK: SACK block edges, relative
+
+    std::int64_t sackEdge(int i) const { return ack + sackOffset[i]; }
 };
 
 struct FlowEvents

@@ -220,7 +220,7 @@ void Replayer::onAck(const FlowEvent& e)
     }
     for (int i = 0; i < e.sackCount; ++i) {
         bool dsack = false;
-        deliveredBytes += m_board.sack(e.sack[2 * i], e.sack[2 * i + 1], m_state.sndNxt, dsack);
+        deliveredBytes += m_board.sack(e.sackEdge(2 * i), e.sackEdge(2 * i + 1), m_state.sndNxt, dsack);
         if (dsack && m_undoMarker && i == 0)
             --m_undoRetrans; // tcp_check_dsack(): one re-send proved unnecessary
     }
