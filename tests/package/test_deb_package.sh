@@ -20,15 +20,15 @@ dpkg-deb --field "$deb" Depends | tee "$scratch/depends"
 for dependency in libpcap libsqlite3 libwireshark; do
     grep -q "$dependency" "$scratch/depends" || { echo "Depends lacks $dependency"; exit 1; }
 done
-dpkg-deb -x "$deb" "$scratch/root"
+dpkg-deb -x "$deb" "$scratch/unpacked"
 for file in usr/bin/windscope-cli usr/share/applications/windscope.desktop \
     usr/share/mime/packages/windscope.xml usr/share/icons/hicolor/scalable/apps/windscope.svg; do
-    test -f "$scratch/root/$file" || { echo "missing $file"; exit 1; }
+    test -f "$scratch/unpacked/$file" || { echo "missing $file"; exit 1; }
 done
-find "$scratch/root" -path '*wireshark/plugins/*/epan/windscope.so' | grep -q . ||
+find "$scratch/unpacked" -path '*wireshark/plugins/*/epan/windscope.so' | grep -q . ||
     { echo "missing the Wireshark plugin"; exit 1; }
 
-cli="$scratch/root/usr/bin/windscope-cli"
+cli="$scratch/unpacked/usr/bin/windscope-cli"
 "$cli" --version | tee "$scratch/version"
 grep -q '^windscope-cli ' "$scratch/version"
 "$cli" analyze "$capture" --json >"$scratch/analyze.json"
