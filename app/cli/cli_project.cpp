@@ -44,6 +44,15 @@ std::unique_ptr<store::ProjectStore> openProject(const std::string& path, std::s
     return store::ProjectStore::open(path, error);
 }
 
+// --json anywhere among the arguments and exactly count others, in order.
+bool jsonAndPositional(const std::vector<std::string>& args, std::size_t count, bool& json,
+                       std::vector<std::string>& rest)
+{
+    for (const std::string& a : args)
+        a == "--json" ? void(json = true) : rest.push_back(a);
+    return rest.size() == count;
+}
+
 int create(const std::vector<std::string>& args)
 {
     if (args.size() != 1)
@@ -92,9 +101,7 @@ int list(const std::vector<std::string>& args)
 {
     bool json = false;
     std::vector<std::string> rest;
-    for (const std::string& a : args)
-        a == "--json" ? void(json = true) : rest.push_back(a);
-    if (rest.size() != 1)
+    if (!jsonAndPositional(args, 1, json, rest))
         return std::fprintf(stderr, "%s", kUsage), 2;
     std::string error;
     auto project = openProject(rest[0], error);
@@ -175,9 +182,7 @@ int show(const std::vector<std::string>& args, bool events)
 {
     bool json = false;
     std::vector<std::string> rest;
-    for (const std::string& a : args)
-        a == "--json" ? void(json = true) : rest.push_back(a);
-    if (rest.size() != 2)
+    if (!jsonAndPositional(args, 2, json, rest))
         return std::fprintf(stderr, "%s", kUsage), 2;
     store::AnalysisBundle results;
     // The analyze report needs no per-frame columns; events need them for the inventory.
@@ -248,9 +253,7 @@ int notes(const std::vector<std::string>& args)
 {
     bool json = false;
     std::vector<std::string> rest;
-    for (const std::string& a : args)
-        a == "--json" ? void(json = true) : rest.push_back(a);
-    if (rest.size() != 2)
+    if (!jsonAndPositional(args, 2, json, rest))
         return std::fprintf(stderr, "%s", kUsage), 2;
     std::string error;
     auto project = openProject(rest[0], error);
