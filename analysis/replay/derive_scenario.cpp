@@ -167,7 +167,17 @@ DerivedScenario deriveScenario(const DerivationInput& in)
 
     // Congestion control: the model the cwnd inference chose.
     s.sender.cc = "cubic";
-    if (in.inference && !in.inference->model.empty()) {
+    if (in.inference && (in.inference->rateEvidence.rateBased || in.inference->model == "bbr" ||
+                         in.inference->notFollowed == cwnd::NotFollowedReason::RateBased)) {
+        char buf[300];
+        std::snprintf(buf, sizeof buf,
+                      "the sender is rate-based (%.0f%% of its sends on its own clock, %.0f%% of its flight kept "
+                      "through loss: BBR-like), which the replay does not model",
+                      in.inference->rateEvidence.unclockedSends * 100,
+                      in.inference->rateEvidence.flightRetainedAfterLoss * 100);
+        out.senderNotModelled = buf;
+        out.notes.push_back(std::string("sender.cc cubic: a stand-in; ") + buf);
+    } else if (in.inference && !in.inference->model.empty()) {
         if (in.inference->model == "bbr" || !cwnd::makeCongestionModel(in.inference->model)) {
             out.notes.push_back("sender.cc cubic: the inference saw " + in.inference->model +
                                 ", which the simulator does not model");

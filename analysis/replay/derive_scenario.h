@@ -34,6 +34,9 @@ struct DerivedScenario
     Scenario scenario;
     std::vector<std::string> notes;                // one line per derived parameter
     std::int64_t firstDataNs = 0;                  // capture time of simulated time 0
+    // Empty when the simulator has a model of the capture's sender; else why not (a
+    // rate-based sender such as BBR: the baseline then runs a loss-based stand-in).
+    std::string senderNotModelled;
 };
 
 DerivedScenario deriveScenario(const DerivationInput& input);

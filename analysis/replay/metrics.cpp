@@ -4,12 +4,15 @@
 #include "analysis/cwnd/cwnd_inference.h"
 #include "trace_tables.h"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <cstdio>
 
 namespace windscope::analysis::replay {
 
-Metrics metricsOf(const TcpAnalysis& analysis, std::size_t connection, int sender)
+Metrics metricsOf(const dissect::CaptureTables& tables, const TcpAnalysis& analysis, std::size_t connection,
+                  int sender)
 {
     Metrics m;
     if (connection >= analysis.connections.size())
@@ -22,6 +25,46 @@ Metrics metricsOf(const TcpAnalysis& analysis, std::size_t connection, int sende
     m.rtoTimeouts = d.rtoTimeouts;
     m.bytes = d.uniqueBytes;
     m.outOfOrder = d.outOfOrder;
+    m.resentSegments = d.retransmissions + d.outOfOrder;
+    const auto episodeNs = static_cast<std::int64_t>(std::max(1.0, d.rttAvgMs) * 1e6);
+    std::int64_t episodeStart = 0;
+    bool inEpisode = false;
+    const auto& t = tables.tcp;
+    // RTT samples of the sender's data by the time of their ACK.
+    std::vector<std::pair<std::int64_t, std::int64_t>> rtt;
+    for (const RttSample& r : analysis.rtt)
+        if (analysis.segments.connection[r.dataRow] == connection && t.payloadLength[r.dataRow] > 0 &&
+            analysis.directionOf(tables, r.dataRow) == sender)
+            rtt.emplace_back(t.timeNs[r.ackRow], r.rttNs);
+    std::sort(rtt.begin(), rtt.end());
+    std::int64_t halfQueueNs = std::numeric_limits<std::int64_t>::max();
+    if (!rtt.empty()) {
+        std::vector<std::int64_t> values;
+        values.reserve(rtt.size());
+        for (const auto& r : rtt)
+            values.push_back(r.second);
+        std::sort(values.begin(), values.end());
+        const std::int64_t p95 = values[(values.size() - 1) * 95 / 100];
+        // At least 1 ms above the minimum: RTT noise is not a queue.
+        halfQueueNs = values.front() + std::max<std::int64_t>((p95 - values.front()) / 2, 1'000'000);
+    }
+    const auto offQueue = [&](std::int64_t when) {
+        auto it = std::upper_bound(rtt.begin(), rtt.end(), std::make_pair(when, std::numeric_limits<std::int64_t>::max()));
+        return it == rtt.begin() || std::prev(it)->second <= halfQueueNs;
+    };
+    for (std::size_t row = 0; row < t.size(); ++row) {
+        if (analysis.segments.connection[row] != connection || t.payloadLength[row] == 0 ||
+            !(analysis.segments.flags[row] & (segment_flag::kRetransmission | segment_flag::kOutOfOrder)) ||
+            analysis.directionOf(tables, row) != sender)
+            continue;
+        if (!inEpisode || t.timeNs[row] - episodeStart > episodeNs) {
+            ++m.lossEpisodes;
+            if (offQueue(t.timeNs[row]))
+                ++m.lossEpisodesOffQueue;
+            episodeStart = t.timeNs[row];
+            inEpisode = true;
+        }
+    }
     m.dataPackets = d.dataPackets;
     return m;
 }
@@ -32,7 +75,7 @@ Metrics metricsOf(const SimResult& run)
     const TcpAnalysis analysis = analyzeTcp(tables);
     if (analysis.connections.empty())
         return {};
-    return metricsOf(analysis, 0, cwnd::dataSenderOf(analysis.connections[0]));
+    return metricsOf(tables, analysis, 0, cwnd::dataSenderOf(analysis.connections[0]));
 }
 
 CalibrationError calibrationError(const Metrics& capture, const Metrics& baseline, double threshold)
@@ -44,7 +87,7 @@ CalibrationError calibrationError(const Metrics& capture, const Metrics& baselin
     };
     e.goodput = rel(baseline.goodputBps, capture.goodputBps);
     e.completion = rel(baseline.completionS, capture.completionS);
-    e.retransmissions = relCount(baseline.retransmissions, capture.retransmissions);
+    e.retransmissions = relCount(baseline.resentSegments, capture.resentSegments);
     e.rtoTimeouts = relCount(baseline.rtoTimeouts, capture.rtoTimeouts);
     e.threshold = threshold;
     e.exceeded = e.goodput > threshold;

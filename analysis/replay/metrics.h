@@ -22,20 +22,39 @@ struct Metrics
     // Segments below the highest sequence sent that the analysis calls out of order
     // rather than retransmitted (Wireshark's 3 ms rule): from a sender, also resent data.
     std::uint64_t outOfOrder = 0;
+    // Every data segment starting below the highest sequence sent before it: what the
+    // sender resent, counted by sequence alone (retransmissions + outOfOrder). On the
+    // lab's sender-side captures it equals the kernel's retransmission count, where
+    // the Wireshark-style count above misses resends that follow within 3 ms.
+    std::uint64_t resentSegments = 0;
+    // Loss episodes: runs of resent segments, a new one when a resend comes more than
+    // one mean RTT after the start of the last. What cuts a window is an episode, not
+    // each segment of a burst (a scan or a queue overflow drops several at once).
+    std::uint64_t lossEpisodes = 0;
+    // Of those, the ones that began while the RTT said the bottleneck queue was less
+    // than half full (the last sample before the episode under the midpoint of the
+    // minimum and the 95th percentile): not a drop at a full queue, so random loss or
+    // an outage.
+    std::uint64_t lossEpisodesOffQueue = 0;
     std::uint64_t dataPackets = 0;
 };
 
-Metrics metricsOf(const TcpAnalysis& analysis, std::size_t connection, int sender);
+Metrics metricsOf(const dissect::CaptureTables& tables, const TcpAnalysis& analysis, std::size_t connection,
+                  int sender);
 // Runs analyzeTcp over the run's trace tables.
 Metrics metricsOf(const SimResult& run);
 
 struct CalibrationError
 {
     // Relative errors |baseline - capture| / capture (counts: over max(capture, 1)).
+    // retransmissions compares resentSegments, the count that matches the sender's own.
     double goodput = 0, completion = 0, retransmissions = 0, rtoTimeouts = 0;
     double threshold = 0.10;        // on goodput
     bool exceeded = false;
-    std::string warning;            // set when exceeded
+    // False when the capture's sender is one the simulator has no model of: the
+    // errors then measure the stand-in, and the warning says so.
+    bool senderModelled = true;
+    std::string warning;            // set when exceeded or the sender is not modelled
 };
 
 CalibrationError calibrationError(const Metrics& capture, const Metrics& baseline, double threshold = 0.10);

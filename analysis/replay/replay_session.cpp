@@ -8,6 +8,9 @@ namespace windscope::analysis::replay {
 
 namespace {
 
+// Refinements of the fitted random loss rate (each one simulation).
+constexpr int kLossFitSteps = 3;
+
 void runFixed(ReplayReport& report, const ReplayOptions& options)
 {
     if (options.fixes.empty())
@@ -31,58 +34,72 @@ ReplayReport replayCapture(const DerivationInput& input, const ReplayOptions& op
     report.scenario = derived.scenario;
     report.notes = derived.notes;
     const Connection& c = input.tcp->connections[input.connection];
-    report.capture = metricsOf(*input.tcp, input.connection, input.sender);
+    report.capture = metricsOf(*input.tables, *input.tcp, input.connection, input.sender);
     report.baselineRun = simulate(report.scenario);
     if (!report.baselineRun.ok()) {
         report.error = report.baselineRun.error;
         return report;
     }
     report.baseline = metricsOf(report.baselineRun);
-    // Random loss the capture shows beyond what the baseline reproduces: the
-    // retransmissions the baseline lacks, spread over the data packets, kept when it
-    // brings the baseline closer to the capture in goodput and retransmissions taken
-    // together.
-    const auto resent = [](const Metrics& m) { return m.retransmissions; };
-    const auto distance = [&](const Metrics& m) {
-        const double g = std::fabs(m.goodputBps - report.capture->goodputBps) /
-                         std::max(1.0, report.capture->goodputBps);
-        const double r = std::fabs(static_cast<double>(resent(m)) - static_cast<double>(resent(*report.capture))) /
-                         std::max(1.0, static_cast<double>(resent(*report.capture)));
-        return g + r;
+    // Random loss the capture shows beyond what the baseline reproduces. Only when the
+    // capture has loss episodes away from a full queue (Metrics::lossEpisodesOffQueue)
+    // that the baseline lacks: more drops at a full queue are congestion, which the
+    // path model has to make itself. The rate then makes up the loss episodes
+    // (Metrics::lossEpisodes) the baseline lacks, spread over the data packets as
+    // independent losses, and is refined by the same step from each run (random loss
+    // also lowers the window and with it the queue drops, so one step undershoots).
+    // Episodes, not segments: a burst (a scan, a queue overflow) resends many segments
+    // but cuts the window once, an independent loss is one segment an episode. A rate
+    // is kept only when it brings the baseline closer to the capture in goodput and in
+    // episodes both: closer episodes at a worse goodput say the losses were not
+    // independent (bursts the outage timeline already stands for).
+    const auto goodputError = [&](const Metrics& m) {
+        return std::fabs(m.goodputBps - report.capture->goodputBps) / std::max(1.0, report.capture->goodputBps);
     };
-    const std::uint64_t capResent = resent(*report.capture), simResent = resent(report.baseline);
-    if (options.fitLoss && capResent > simResent + 2 && c.direction[input.sender].dataPackets > 0) {
-        Scenario fitted;
-        SimResult fittedRun;
-        Metrics fittedMetrics;
-        bool improved = false;
-        const double loss = std::min(0.2, static_cast<double>(capResent - simResent) /
-                                              static_cast<double>(c.direction[input.sender].dataPackets));
-        Scenario refit = report.scenario;
-        refit.path.lossFwd = loss;
-        SimResult again = simulate(refit);
-        if (again.ok()) {
+    const auto episodeError = [&](const Metrics& m) {
+        const double cap = static_cast<double>(report.capture->lossEpisodes);
+        return std::fabs(static_cast<double>(m.lossEpisodes) - cap) / std::max(1.0, cap);
+    };
+    const std::uint64_t capEpisodes = report.capture->lossEpisodes, simEpisodes = report.baseline.lossEpisodes;
+    const bool offQueueLoss = report.capture->lossEpisodesOffQueue > report.baseline.lossEpisodesOffQueue + 2;
+    const double dataPackets = static_cast<double>(c.direction[input.sender].dataPackets);
+    if (options.fitLoss && offQueueLoss && capEpisodes > simEpisodes && dataPackets > 0) {
+        double loss = 0;
+        std::uint64_t episodesNow = simEpisodes;
+        for (int step = 0; step < kLossFitSteps && episodesNow < capEpisodes; ++step) {
+            loss = std::min(0.2, loss + static_cast<double>(capEpisodes - episodesNow) / dataPackets);
+            Scenario refit = report.scenario;
+            refit.path.lossFwd = loss;
+            SimResult again = simulate(refit);
+            if (!again.ok())
+                break;
             const Metrics m = metricsOf(again);
-            if (distance(m) < distance(report.baseline)) {
-                fitted = refit;
-                fittedRun = std::move(again);
-                fittedMetrics = m;
-                improved = true;
+            episodesNow = m.lossEpisodesOffQueue;
+            if (goodputError(m) < goodputError(report.baseline) && episodeError(m) < episodeError(report.baseline)) {
+                report.scenario = refit;
+                report.baselineRun = std::move(again);
+                report.baseline = m;
             }
         }
-        if (improved) {
-            report.scenario = fitted;
-            report.baselineRun = std::move(fittedRun);
-            report.baseline = fittedMetrics;
-        }
-        char buf[200];
-        std::snprintf(buf, sizeof buf, "path.loss_fwd %.5f: fitted (capture resent %llu segments, baseline without "
-                                       "random loss %llu)",
-                      report.scenario.path.lossFwd, static_cast<unsigned long long>(capResent),
-                      static_cast<unsigned long long>(simResent));
+        char buf[240];
+        std::snprintf(buf, sizeof buf,
+                      "path.loss_fwd %.5f: fitted (the capture has %llu loss episodes, %llu segments resent; the "
+                      "baseline without random loss %llu episodes)",
+                      report.scenario.path.lossFwd, static_cast<unsigned long long>(capEpisodes),
+                      static_cast<unsigned long long>(report.capture->resentSegments),
+                      static_cast<unsigned long long>(simEpisodes));
         report.notes.push_back(buf);
     }
     report.calibration = calibrationError(*report.capture, report.baseline, options.warnThreshold);
+    if (!derived.senderNotModelled.empty()) {
+        CalibrationError& e = *report.calibration;
+        e.senderModelled = false;
+        e.exceeded = true;
+        char buf[120];
+        std::snprintf(buf, sizeof buf, " (goodput %.1f%% off) measures the stand-in, not the path model", e.goodput * 100);
+        e.warning = derived.senderNotModelled + ": the baseline runs CUBIC in its place, so its error" + buf +
+                    ", and the fix results are not predictions for this sender";
+    }
     runFixed(report, options);
     return report;
 }

@@ -74,9 +74,10 @@ dissect::CaptureTables traceToTables(const SimResult& run, std::int64_t firstEpo
     synOptions.mss = static_cast<std::uint16_t>(std::min<std::uint32_t>(mss, 65535));
     synOptions.windowScale = static_cast<std::int8_t>(scale);
     synOptions.sackPermitted = s.sender.sack;
-    // The receiver (the station) opens the connection, as in the lab runs.
+    // The receiver (the station) opens the connection, as in the lab runs; seen at the
+    // sender, its SYN-ACK leaves as the SYN arrives and the ACK comes back one RTT later.
     push(0, false, 0, 0, kSyn, 0, 65535, 1, 0, side(synOptions), true);
-    push(rttNs / 2, true, 0, 1, kSyn | kAck, 0, 65535, 1, 1, side(synOptions), true);
+    push(1000, true, 0, 1, kSyn | kAck, 0, 65535, 1, 1, side(synOptions), true);
     push(rttNs, false, 1, 1, kAck, 0, s.receiver.bufferBytes, 2, 1, dissect::TcpColumns::kNoSideOptions, false);
     const std::int64_t shift = rttNs;
 

@@ -255,6 +255,7 @@ int runReplay(const std::vector<std::string>& args)
             w.field("rto_timeouts", e.rtoTimeouts);
             w.field("threshold", e.threshold);
             w.field("exceeded", e.exceeded);
+            w.field("sender_modelled", e.senderModelled);
             w.endObject();
         } else {
             w.null();
