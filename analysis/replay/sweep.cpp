@@ -133,6 +133,8 @@ std::vector<SweepPoint> runSweep(const Scenario& base, const SweepSpec& spec,
                 else
                     p.error = r.error;
             }
+            if (p.error == "cancelled")
+                continue; // stopped part way: neither finished nor progress
             const std::size_t finished = ++done;
             if (progress) {
                 std::lock_guard<std::mutex> lock(progressMutex);

@@ -19,9 +19,16 @@
 #include "analysis/wlan_inventory.h"
 #include "dissectors/ingest.h"
 
+#include <atomic>
+#include <csignal>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <sstream>
+
+#ifdef WINDSCOPE_HAVE_STORE
+#include "analysis/store/project_store.h"
+#endif
 
 namespace windscope::cli {
 
@@ -36,6 +43,7 @@ constexpr const char* kUsage =
     "           --dump-scenario PATH|-   write the (derived) baseline scenario as JSON\n"
     "           --threshold PCT          calibration warning threshold on goodput (default 10)\n"
     "           --no-fit-loss            do not fit the random loss rate to the capture\n"
+    "           --project P.wsproj       also save the scenario and the run's results in the project\n"
     "           --list-presets, --list-fixes\n";
 
 void writeMetrics(analysis::JsonWriter& w, const char* key, const rp::Metrics* m)
@@ -71,11 +79,130 @@ bool writeText(const std::string& path, const std::string& text)
     return static_cast<bool>(out);
 }
 
+// Set by SIGINT during a sweep: the workers finish the run they are in and stop.
+std::atomic<bool> g_sweepCancel{false};
+
+extern "C" void cancelSweep(int)
+{
+    g_sweepCancel.store(true);
+}
+
+void writeCalibration(analysis::JsonWriter& w, const rp::ReplayReport& report)
+{
+    w.key("calibration_error");
+    if (!report.calibration) {
+        w.null();
+        return;
+    }
+    const rp::CalibrationError& e = *report.calibration;
+    w.beginObject();
+    w.field("goodput", e.goodput);
+    w.field("completion", e.completion);
+    w.field("retransmissions", e.retransmissions);
+    w.field("rto_timeouts", e.rtoTimeouts);
+    w.field("threshold", e.threshold);
+    w.field("exceeded", e.exceeded);
+    w.field("sender_modelled", e.senderModelled);
+    w.endObject();
+}
+
+// The contract JSON of one replay: {"capture", "baseline", "fixed", "calibration_error",
+// ...}; also what a project keeps as the run's record.
+std::string replayJson(const rp::ReplayReport& report, const std::vector<std::string>& fixes)
+{
+    std::ostringstream out;
+    analysis::JsonWriter w(out);
+    w.beginObject();
+    writeMetrics(w, "capture", report.capture ? &*report.capture : nullptr);
+    writeMetrics(w, "baseline", &report.baseline);
+    writeMetrics(w, "fixed", report.fixed ? &*report.fixed : nullptr);
+    writeCalibration(w, report);
+    w.key("fixes").beginArray();
+    for (const std::string& f : fixes)
+        w.value(f);
+    w.endArray();
+    w.key("warnings").beginArray();
+    if (report.calibration && report.calibration->exceeded)
+        w.value(report.calibration->warning);
+    w.endArray();
+    w.field("scenario", report.scenario.name);
+    w.key("notes").beginArray();
+    for (const std::string& n : report.notes)
+        w.value(n);
+    w.endArray();
+    w.endObject();
+    return out.str();
+}
+
+// The JSON of a sweep: capture and baseline, then one result per point finished.
+std::string sweepJson(const rp::ReplayReport& report, const rp::SweepSpec& sweep,
+                      const std::vector<rp::SweepPoint>& points, bool cancelled)
+{
+    std::ostringstream out;
+    analysis::JsonWriter w(out);
+    w.beginObject();
+    writeMetrics(w, "capture", report.capture ? &*report.capture : nullptr);
+    writeMetrics(w, "baseline", &report.baseline);
+    w.key("sweep").beginObject();
+    w.field("parameter", sweep.parameter);
+    w.field("cancelled", cancelled);
+    w.key("points").beginArray();
+    for (const rp::SweepPoint& p : points) {
+        if (p.error == "cancelled")
+            continue;
+        w.beginObject();
+        w.field("value", p.value);
+        if (p.error.empty())
+            writeMetrics(w, "result", &p.metrics);
+        else
+            w.field("error", p.error);
+        w.endObject();
+    }
+    w.endArray();
+    w.endObject();
+    w.endObject();
+    return out.str();
+}
+
+// Saves the scenario and the run's record in the project; the capture is linked when
+// the project holds it. Returns false with error.
+bool saveToProject(const std::string& projectPath, const std::string& capturePath, const rp::Scenario& scenario,
+                   const std::string& scenarioName, const std::string& runJson, std::string& error)
+{
+#ifdef WINDSCOPE_HAVE_STORE
+    namespace store = analysis::store;
+    auto project = store::ProjectStore::open(projectPath, error);
+    if (!project)
+        return false;
+    std::int64_t captureId = 0;
+    if (!capturePath.empty()) {
+        store::CaptureRecord capture;
+        std::string notFound;
+        if (project->findCapture(capturePath, capture, notFound))
+            captureId = capture.id;
+    }
+    const std::int64_t scenarioId = project->saveScenario(captureId, scenarioName, rp::scenarioToJson(scenario), error);
+    if (scenarioId == 0)
+        return false;
+    const std::int64_t runId = project->saveRun(scenarioId, runJson, error);
+    if (runId == 0)
+        return false;
+    std::fprintf(stderr, "windscope-cli replay: saved run %lld (scenario %lld%s) in %s\n",
+                 static_cast<long long>(runId), static_cast<long long>(scenarioId),
+                 captureId ? (", capture " + std::to_string(captureId)).c_str() : "", projectPath.c_str());
+    return true;
+#else
+    (void)capturePath, (void)scenario, (void)scenarioName, (void)runJson;
+    error = "--project " + projectPath + ": this build has no project support (SQLite and OpenSSL)";
+    return false;
+#endif
+}
+
 } // namespace
 
 int runReplay(const std::vector<std::string>& args)
 {
-    std::string path, flow, scenarioPath, preset, dumpPath, sweepText;
+    std::string path, flow, scenarioPath, preset, dumpPath, sweepText, projectPath;
     bool json = false, csv = false;
     unsigned threads = 0;
     rp::ReplayOptions options;
@@ -98,6 +225,8 @@ int runReplay(const std::vector<std::string>& args)
             dumpPath = args[++i];
         else if (a == "--sweep" && hasNext)
             sweepText = args[++i];
+        else if (a == "--project" && hasNext)
+            projectPath = args[++i];
         else if (a == "--threads" && hasNext)
             threads = static_cast<unsigned>(std::strtoul(args[++i].c_str(), nullptr, 10));
         else if (a == "--threshold" && hasNext)
@@ -198,83 +327,61 @@ int runReplay(const std::vector<std::string>& args)
     if (report.calibration && report.calibration->exceeded)
         std::fprintf(stderr, "windscope-cli replay: warning: %s\n", report.calibration->warning.c_str());
 
+    const std::string scenarioName =
+        !preset.empty() ? preset
+                        : (!scenarioPath.empty() ? scenarioPath : "derived from " + path + ", connection " + flow);
     if (!sweepText.empty()) {
         rp::Scenario base = report.scenario;
         base.fixes.insert(base.fixes.end(), options.fixes.begin(), options.fixes.end());
-        const auto points = rp::runSweep(base, sweep, [](std::size_t done, std::size_t total) {
-            std::fprintf(stderr, "\rsweep: %zu/%zu", done, total);
-            if (done == total)
-                std::fputc('\n', stderr);
-        });
+        // Ctrl-C stops the sweep: runs under way end at their next check, the points
+        // finished are written as usual.
+        g_sweepCancel.store(false);
+        const auto previous = std::signal(SIGINT, cancelSweep);
+        const auto points = rp::runSweep(
+            base, sweep,
+            [](std::size_t done, std::size_t total) {
+                std::fprintf(stderr, "\rsweep: %zu/%zu", done, total);
+                if (done == total)
+                    std::fputc('\n', stderr);
+            },
+            &g_sweepCancel);
+        std::signal(SIGINT, previous);
+        const bool cancelled = g_sweepCancel.load();
+        std::size_t finished = 0;
+        for (const rp::SweepPoint& p : points)
+            finished += p.error != "cancelled";
+        const std::string record = sweepJson(report, sweep, points, cancelled);
         if (json) {
-            analysis::JsonWriter w(std::cout);
-            w.beginObject();
-            writeMetrics(w, "capture", report.capture ? &*report.capture : nullptr);
-            writeMetrics(w, "baseline", &report.baseline);
-            w.key("sweep").beginObject();
-            w.field("parameter", sweep.parameter);
-            w.key("points").beginArray();
-            for (const rp::SweepPoint& p : points) {
-                w.beginObject();
-                w.field("value", p.value);
-                if (p.error.empty()) {
-                    writeMetrics(w, "result", &p.metrics);
-                } else {
-                    w.field("error", p.error);
-                }
-                w.endObject();
-            }
-            w.endArray();
-            w.endObject();
-            w.endObject();
-            std::cout << '\n';
+            std::cout << record << '\n';
         } else {
             std::printf("%s,goodput_bps,completion_s,retransmissions,rto_timeouts\n", sweep.parameter.c_str());
             for (const rp::SweepPoint& p : points)
-                std::printf("%.10g,%.0f,%.6f,%llu,%llu\n", p.value, p.metrics.goodputBps, p.metrics.completionS,
-                            static_cast<unsigned long long>(p.metrics.retransmissions),
-                            static_cast<unsigned long long>(p.metrics.rtoTimeouts));
+                if (p.error.empty())
+                    std::printf("%.10g,%.0f,%.6f,%llu,%llu\n", p.value, p.metrics.goodputBps, p.metrics.completionS,
+                                static_cast<unsigned long long>(p.metrics.retransmissions),
+                                static_cast<unsigned long long>(p.metrics.rtoTimeouts));
+        }
+        std::fflush(stdout);
+        if (!projectPath.empty() && !saveToProject(projectPath, path, base, scenarioName, record, error)) {
+            std::fprintf(stderr, "windscope-cli replay: %s\n", error.c_str());
+            return 1;
+        }
+        if (cancelled) {
+            std::fprintf(stderr, "\nwindscope-cli replay: sweep cancelled: %zu of %zu points finished\n", finished,
+                         points.size());
+            return 130;
         }
         (void)csv;
         return 0;
     }
 
+    const std::string record = replayJson(report, options.fixes);
+    if (!projectPath.empty() && !saveToProject(projectPath, path, report.scenario, scenarioName, record, error)) {
+        std::fprintf(stderr, "windscope-cli replay: %s\n", error.c_str());
+        return 1;
+    }
     if (json) {
-        analysis::JsonWriter w(std::cout);
-        w.beginObject();
-        writeMetrics(w, "capture", report.capture ? &*report.capture : nullptr);
-        writeMetrics(w, "baseline", &report.baseline);
-        writeMetrics(w, "fixed", report.fixed ? &*report.fixed : nullptr);
-        w.key("calibration_error");
-        if (report.calibration) {
-            const rp::CalibrationError& e = *report.calibration;
-            w.beginObject();
-            w.field("goodput", e.goodput);
-            w.field("completion", e.completion);
-            w.field("retransmissions", e.retransmissions);
-            w.field("rto_timeouts", e.rtoTimeouts);
-            w.field("threshold", e.threshold);
-            w.field("exceeded", e.exceeded);
-            w.field("sender_modelled", e.senderModelled);
-            w.endObject();
-        } else {
-            w.null();
-        }
-        w.key("fixes").beginArray();
-        for (const std::string& f : options.fixes)
-            w.value(f);
-        w.endArray();
-        w.key("warnings").beginArray();
-        if (report.calibration && report.calibration->exceeded)
-            w.value(report.calibration->warning);
-        w.endArray();
-        w.field("scenario", report.scenario.name);
-        w.key("notes").beginArray();
-        for (const std::string& n : report.notes)
-            w.value(n);
-        w.endArray();
-        w.endObject();
-        std::cout << '\n';
+        std::cout << record << '\n';
         return 0;
     }
     std::printf("scenario: %s\n", report.scenario.name.c_str());
