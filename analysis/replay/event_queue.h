@@ -21,7 +21,17 @@ public:
     std::int64_t now() const { return m_now; }
     void at(std::int64_t timeNs, Action action)
     {
-        m_heap.push_back({timeNs < m_now ? m_now : timeNs, m_counter++, std::move(action)});
+        std::uint32_t slot;
+        if (m_free.empty()) {
+            slot = static_cast<std::uint32_t>(m_actions.size());
+            m_actions.push_back(std::move(action));
+        } else {
+            slot = m_free.back();
+            m_free.pop_back();
+            m_actions[slot] = std::move(action);
+        }
+        // The heap holds small plain keys; the actions stay put in their slots.
+        m_heap.push_back({timeNs < m_now ? m_now : timeNs, m_counter++, slot});
         std::push_heap(m_heap.begin(), m_heap.end(), Later{});
     }
     void after(std::int64_t delayNs, Action action) { at(m_now + delayNs, std::move(action)); }
@@ -34,68 +44,85 @@ public:
     {
         while (!m_heap.empty() && m_heap.front().timeNs <= endNs) {
             std::pop_heap(m_heap.begin(), m_heap.end(), Later{});
-            Item item = std::move(m_heap.back());
+            const Key key = m_heap.back();
             m_heap.pop_back();
-            m_now = item.timeNs;
+            m_now = key.timeNs;
             ++m_processed;
-            item.action();
+            Action action = std::move(m_actions[key.slot]);
+            m_free.push_back(key.slot);
+            action();
             if (stop())
                 return;
         }
     }
 
 private:
-    struct Item
+    struct Key
     {
         std::int64_t timeNs;
         std::uint64_t order;
-        Action action;
+        std::uint32_t slot;
     };
     struct Later
     {
-        bool operator()(const Item& a, const Item& b) const
+        bool operator()(const Key& a, const Key& b) const
         {
             return a.timeNs != b.timeNs ? a.timeNs > b.timeNs : a.order > b.order;
         }
     };
-    std::vector<Item> m_heap;
+    std::vector<Key> m_heap;
+    std::vector<Action> m_actions;
+    std::vector<std::uint32_t> m_free;
     std::int64_t m_now = 0;
     std::uint64_t m_counter = 0;
     std::uint64_t m_processed = 0;
 };
 
-// A restartable timer on the queue: arming again or cancelling makes the earlier
-// firing a no-op (generation count), so no event is ever removed from the heap.
+// A restartable timer on the queue. Re-arming to a later deadline (an RTO pushed back by
+// every ACK) schedules nothing: the pending event finds the deadline moved and waits
+// again from there; an earlier deadline or a cancel makes the pending event a no-op
+// (generation count). Nothing is ever removed from the heap.
 class Timer
 {
 public:
     Timer(EventQueue& queue, std::function<void()> onFire) : m_queue(queue), m_onFire(std::move(onFire)) {}
     void arm(std::int64_t delayNs)
     {
-        const std::uint64_t generation = ++m_generation;
         m_armed = true;
         m_deadline = m_queue.now() + delayNs;
-        m_queue.at(m_deadline, [this, generation] {
-            if (generation != m_generation || !m_armed)
-                return;
-            m_armed = false;
-            m_onFire();
-        });
+        if (!m_pending || m_pendingAt > m_deadline)
+            schedule(m_deadline);
     }
-    void cancel()
-    {
-        ++m_generation;
-        m_armed = false;
-    }
+    void cancel() { m_armed = false; }
     bool armed() const { return m_armed; }
     std::int64_t deadline() const { return m_deadline; }
 
 private:
+    void schedule(std::int64_t at)
+    {
+        const std::uint64_t generation = ++m_generation;
+        m_pending = true;
+        m_pendingAt = at;
+        m_queue.at(at, [this, generation] {
+            if (generation != m_generation)
+                return;
+            m_pending = false;
+            if (!m_armed)
+                return;
+            if (m_queue.now() < m_deadline) {
+                schedule(m_deadline);
+                return;
+            }
+            m_armed = false;
+            m_onFire();
+        });
+    }
+
     EventQueue& m_queue;
     std::function<void()> m_onFire;
     std::uint64_t m_generation = 0;
-    std::int64_t m_deadline = 0;
-    bool m_armed = false;
+    std::int64_t m_deadline = 0, m_pendingAt = 0;
+    bool m_armed = false, m_pending = false;
 };
 
 } // namespace windscope::analysis::replay

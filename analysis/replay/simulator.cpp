@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "simulator.h"
 
+#include "fifo.h"
 #include "fix.h"
 #include "rng.h"
 
@@ -21,36 +22,59 @@ std::int64_t msToNs(double ms)
 }
 
 // A FIFO delay line with optional jitter that never reorders (the lab relay's rings).
+// Packets wait in the line itself and only the front one has an event on the queue:
+// delivery times never decrease, so the next delivery is always the front's, and the
+// agenda stays as small as the number of components instead of the packets in flight.
 class DelayLine
 {
 public:
+    using Sink = std::function<void(const Packet&)>;
     DelayLine(EventQueue& queue, std::int64_t delayNs, std::int64_t jitterNs, Rng& rng)
         : m_queue(queue), m_delayNs(delayNs), m_jitterNs(jitterNs), m_rng(rng)
     {
     }
-    template <typename F>
-    void push(F deliver)
-    {
-        pushFrom(m_queue.now(), std::move(deliver));
-    }
+    void setSink(Sink sink) { m_sink = std::move(sink); }
+    void push(const Packet& p) { pushFrom(m_queue.now(), p); }
     // As push(), for a packet that enters the line at a known later time (it is still
-    // being serialised): one event instead of two.
-    template <typename F>
-    void pushFrom(std::int64_t enterNs, F deliver)
+    // being serialised).
+    void pushFrom(std::int64_t enterNs, const Packet& p)
     {
         std::int64_t at = enterNs + m_delayNs;
         if (m_jitterNs > 0)
             at += static_cast<std::int64_t>(m_rng.uniform() * static_cast<double>(m_jitterNs));
         at = std::max(at, m_last);
         m_last = at;
-        m_queue.at(at, std::move(deliver));
+        m_packets.push_back({at, p});
+        if (!m_scheduled)
+            scheduleFront();
     }
 
 private:
+    struct Waiting
+    {
+        std::int64_t atNs = 0;
+        Packet packet;
+    };
+    void scheduleFront()
+    {
+        m_scheduled = true;
+        m_queue.at(m_packets.front().atNs, [this] {
+            const Packet p = m_packets.front().packet;
+            m_packets.pop_front();
+            m_scheduled = false;
+            if (!m_packets.empty())
+                scheduleFront();
+            m_sink(p);
+        });
+    }
+
     EventQueue& m_queue;
     std::int64_t m_delayNs, m_jitterNs;
     Rng& m_rng;
     std::int64_t m_last = 0;
+    Fifo<Waiting> m_packets;
+    bool m_scheduled = false;
+    Sink m_sink;
 };
 
 class Simulation final : public NetworkControl
@@ -87,6 +111,13 @@ public:
                         for (auto& a : m_agents)
                             a->wirelessDrop(p, away, *this);
                 });
+        m_wiredFwd.setSink([this](const Packet& p) { atBaseStation(p); });
+        m_wiredRev.setSink([this](const Packet& a) { toSender(a); });
+        m_radioFwd.setSink([this](const Packet& p) { m_receiver->arrive(p); });
+        if (m_chain)
+            m_radioRev.setSink([this](const Packet& a) { m_chain->sendUplink(a); });
+        else
+            m_radioRev.setSink([this](const Packet& a) { radioDeliveredUp(a); });
         m_result.mss = mss;
     }
 
@@ -144,7 +175,7 @@ public:
         Packet a = ack;
         a.injected = true;
         ++m_result.path.injectedAcks;
-        m_wiredRev.push([this, a] { toSender(a); });
+        m_wiredRev.push(a);
     }
     void holdDownlink(bool hold) override
     {
@@ -196,7 +227,7 @@ private:
         m_linkFreeNs = std::max(m_linkFreeNs, now) + serialise;
         m_inQueue.emplace_back(m_linkFreeNs, size);
         m_queuedBytes += size;
-        m_wiredFwd.pushFrom(m_linkFreeNs, [this, p] { atBaseStation(p); });
+        m_wiredFwd.pushFrom(m_linkFreeNs, p);
     }
 
     void atBaseStation(const Packet& p)
@@ -240,13 +271,13 @@ private:
                     a->wirelessDrop(p, false, *this);
             return;
         }
-        m_radioFwd.push([this, p] { m_receiver->arrive(p); });
+        m_radioFwd.push(p);
     }
 
     void fromReceiver(const Packet& a)
     {
         if (m_chain) {
-            m_radioRev.push([this, a] { m_chain->sendUplink(a); });
+            m_radioRev.push(a);
             return;
         }
         if (m_outage) {
@@ -258,7 +289,7 @@ private:
             m_relayHeldUp.push_back(a);
             return;
         }
-        m_radioRev.push([this, a] { radioDeliveredUp(a); });
+        m_radioRev.push(a);
     }
 
     void radioDeliveredUp(const Packet& a)
@@ -271,7 +302,7 @@ private:
             if (!agent->forwardUplinkAck(a, *this))
                 return;
         m_lastUplinkAck = a;
-        m_wiredRev.push([this, a] { toSender(a); });
+        m_wiredRev.push(a);
     }
 
     void toSender(const Packet& a)
@@ -302,7 +333,7 @@ private:
             for (const Packet& p : down)
                 radioDeliveredDown(p);
             for (const Packet& a : up)
-                m_radioRev.push([this, a] { radioDeliveredUp(a); });
+                m_radioRev.push(a);
         }
         for (auto& a : m_agents)
             a->outageEnd(o, *this);

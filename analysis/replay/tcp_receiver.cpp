@@ -80,9 +80,13 @@ void TcpReceiver::arrive(const Packet& p)
     // Interrupt and protocol work preempt the reader: its read ends later.
     if (m_readerBusy)
         m_readDoneNs += cost;
-    m_queue.at(m_cpuFreeNs, [this, p] {
+    // Processing ends in arrival order, so the event takes the ring's front packet.
+    m_ring.push_back(p);
+    m_queue.at(m_cpuFreeNs, [this] {
         --m_ringQueued;
-        onPacket(p);
+        const Packet front = m_ring.front();
+        m_ring.pop_front();
+        onPacket(front);
     });
 }
 

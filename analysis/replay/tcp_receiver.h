@@ -12,6 +12,7 @@
 // what is left of the last one).
 
 #include "event_queue.h"
+#include "fifo.h"
 #include "packet.h"
 #include "scenario.h"
 
@@ -67,6 +68,7 @@ private:
     bool m_frozen = false;
     bool m_readerBusy = false;
     std::uint32_t m_ringQueued = 0;
+    Fifo<Packet> m_ring;         // segments in the receive ring, oldest first
     std::int64_t m_cpuFreeNs = 0;      // receive-path processing booked until then
     std::int64_t m_readDoneNs = 0;     // the reader's current read ends then
     std::uint64_t m_ids = 0;
