@@ -75,28 +75,35 @@ TEST(LabCalibration, LinuxBaselineThroughputWithinTenPercent)
     {
         const char* run;
         bool held; // asserted; the others are known gaps, reported only
+        const char* file = "sender.pcap";
     };
-    const Case cases[] = {{"reno-clean", true},   {"reno-handoff", true},  {"reno-scan100", false},
-                          {"cubic-scan200", true}, {"cubic-scan100hold", true}, {"cubic-wifi", true},
-                          {"reno-loss05", true},  {"bbr-scan200", false}};
-    std::printf("%-18s %10s %10s %7s %11s %7s\n", "linux run", "capture", "baseline", "error", "resent c/b",
-                "rto c/b");
+    // reno-scan100's 10 ms scans are invisible at the sender and stand in as independent
+    // loss, which costs more than the bursts did; the sniffer next to the AP shows them.
+    const Case cases[] = {{"reno-clean", true},          {"reno-handoff", true},
+                          {"reno-scan100", false},       {"reno-scan100", true, "ap-wlan.pcap"},
+                          {"cubic-scan200", true},       {"cubic-scan100hold", true},
+                          {"cubic-wifi", true},          {"reno-loss05", true},
+                          {"bbr-scan200", false}};
+    std::printf("%-18s %-12s %8s %10s %7s %11s %7s\n", "linux run", "file", "capture", "baseline", "error",
+                "resent c/b", "rto c/b");
     for (const Case& c : cases) {
-        const auto file = test::labDir("linux/" + std::string(c.run)) / "sender.pcap";
+        const auto file = test::labDir("linux/" + std::string(c.run)) / c.file;
         WINDSCOPE_REQUIRE_FILE(file);
         const LabReplay r = replayLab(file);
         ASSERT_TRUE(r.ok) << c.run << ": " << r.error;
         const Metrics& cap = *r.report.capture;
         // The resends the loss fit starts from are the kernel's own: one row each in
         // retrans.csv (header excluded).
-        std::ifstream truth(test::labDir("linux/" + std::string(c.run)) / "retrans.csv");
-        std::uint64_t kernelResent = 0;
-        for (std::string line; std::getline(truth, line);)
-            kernelResent += !line.empty();
-        EXPECT_EQ(cap.resentSegments, kernelResent - 1) << c.run;
+        if (std::string(c.file) == "sender.pcap") {
+            std::ifstream truth(test::labDir("linux/" + std::string(c.run)) / "retrans.csv");
+            std::uint64_t kernelResent = 0;
+            for (std::string line; std::getline(truth, line);)
+                kernelResent += !line.empty();
+            EXPECT_EQ(cap.resentSegments, kernelResent - 1) << c.run;
+        }
         const Metrics& base = r.report.baseline;
         const double err = r.report.calibration->goodput;
-        std::printf("%-18s %10.3f %10.3f %6.1f%% %5llu/%-5llu %3llu/%-3llu%s\n", c.run, cap.goodputBps / 1e6,
+        std::printf("%-18s %-12s %8.3f %10.3f %6.1f%% %5llu/%-5llu %3llu/%-3llu%s\n", c.run, c.file, cap.goodputBps / 1e6,
                     base.goodputBps / 1e6, err * 100, static_cast<unsigned long long>(cap.resentSegments),
                     static_cast<unsigned long long>(base.resentSegments),
                     static_cast<unsigned long long>(cap.rtoTimeouts), static_cast<unsigned long long>(base.rtoTimeouts),
