@@ -27,6 +27,69 @@ double percentile(std::vector<double> v, double p)
     return v[k];
 }
 
+// The reader's rhythm from the window updates (time, bytes opened).
+struct ReadRhythm
+{
+    double periodUs = 0;          // 0: not found
+    bool oneReadPerUpdate = false;
+    double bytesPerUpdate = 0;
+};
+
+ReadRhythm readRhythm(const std::vector<std::pair<std::int64_t, std::uint64_t>>& updates)
+{
+    ReadRhythm r;
+    std::vector<double> gaps; // microseconds between consecutive updates
+    for (std::size_t i = 1; i < updates.size(); ++i) {
+        const double us = static_cast<double>(updates[i].first - updates[i - 1].first) / 1e3;
+        if (us > 0 && us < 2e6)
+            gaps.push_back(us);
+    }
+    if (gaps.size() < 20)
+        return r;
+    std::sort(gaps.begin(), gaps.end());
+    // Clusters of equal gaps (within 2% or 50 us), the well populated ones (10% each).
+    struct Cluster
+    {
+        double sum = 0;
+        std::size_t count = 0;
+        double centre() const { return sum / static_cast<double>(count); }
+    };
+    std::vector<Cluster> clusters;
+    for (const double g : gaps) {
+        if (clusters.empty() || g - clusters.back().centre() > std::max(50.0, 0.02 * g))
+            clusters.push_back({});
+        clusters.back().sum += g;
+        ++clusters.back().count;
+    }
+    std::vector<double> centres;
+    for (const Cluster& c : clusters)
+        if (c.count * 10 >= gaps.size())
+            centres.push_back(c.centre());
+    if (centres.empty())
+        return r;
+    if (centres.size() == 1) {
+        r.periodUs = centres[0];
+        r.oneReadPerUpdate = true;
+        std::vector<double> opened;
+        for (const auto& u : updates)
+            opened.push_back(static_cast<double>(u.second));
+        r.bytesPerUpdate = percentile(opened, 0.5);
+        return r;
+    }
+    // The common step of the intervals: the smallest difference between neighbouring
+    // centres, accepted when every centre is a whole number of it.
+    double step = centres.back();
+    for (std::size_t i = 1; i < centres.size(); ++i)
+        step = std::min(step, centres[i] - centres[i - 1]);
+    for (const double c : centres) {
+        const double n = c / step;
+        if (std::fabs(n - std::round(n)) > 0.15)
+            return r;
+    }
+    r.periodUs = step;
+    return r;
+}
+
 } // namespace
 
 DerivedScenario deriveScenario(const DerivationInput& in)
@@ -47,6 +110,11 @@ DerivedScenario deriveScenario(const DerivationInput& in)
     std::int64_t firstData = -1, lastData = 0;
     std::uint64_t dataRows = 0;
     std::vector<std::pair<std::int64_t, std::int64_t>> ackProgress; // (time, relative ack)
+    // Window updates: an ACK that acknowledges nothing new and opens the window (time,
+    // bytes it opened by), i.e. what the application read since the last ACK.
+    std::vector<std::pair<std::int64_t, std::uint64_t>> windowUpdates;
+    std::int64_t lastAck = -1;
+    std::uint64_t lastWindow = 0;
     for (std::size_t row = 0; row < t.size(); ++row) {
         if (tcp.segments.connection[row] != in.connection)
             continue;
@@ -59,6 +127,11 @@ DerivedScenario deriveScenario(const DerivationInput& in)
             ++dataRows;
         } else if (dir != in.sender && (t.tcpFlags(row) & 0x010)) {
             ackProgress.emplace_back(t.timeNs[row], tcp.segments.relativeAck[row]);
+            const std::uint64_t windowNow = tcp.segments.windowBytes[row];
+            if (tcp.segments.relativeAck[row] == lastAck && windowNow > lastWindow && t.payloadLength[row] == 0)
+                windowUpdates.emplace_back(t.timeNs[row], windowNow - lastWindow);
+            lastAck = tcp.segments.relativeAck[row];
+            lastWindow = windowNow;
         }
     }
     out.firstDataNs = std::max<std::int64_t>(firstData, 0);
@@ -143,17 +216,36 @@ DerivedScenario deriveScenario(const DerivationInput& in)
                         ": largest window the receiver advertised");
     const double activeS = std::max(1e-3, static_cast<double>(lastData - out.firstDataNs) / 1e9);
     if (acks.zeroWindows + acks.lowWindows > static_cast<std::uint64_t>(activeS) && data.goodputBps > 0) {
-        // The capture shows the drain rate, not how a read's time divides between the
-        // call and the bytes: 1 ms per call (the handheld of paper 000 and the lab's
-        // reader) and the rest per byte, reads of one MSS.
+        // The capture shows the drain rate and, through the window updates, the reader's
+        // rhythm: an update goes out after a read, so the times between updates are
+        // whole numbers of read periods. Two or more distinct intervals (5 and 6 reads
+        // of 512 B when a cycle is not a whole number of reads) give the period as their
+        // common step; a single one is one read per update (a reader taking all there
+        // is). The period times the drain rate is the read size. How a read's time
+        // divides between the call and the bytes it does not show: 1 ms per call (the
+        // handheld of paper 000 and the lab's reader), the rest per byte. Without window
+        // updates to go by: reads of one MSS.
         const double perMssUs = static_cast<double>(s.sender.mss) * 8 / data.goodputBps * 1e6;
-        s.receiver.appReadBytes = s.sender.mss;
-        s.receiver.readFixedUs = std::min(1000.0, perMssUs / 2);
-        s.receiver.readPerByteUs = (perMssUs - s.receiver.readFixedUs) / s.sender.mss;
-        out.notes.push_back(format("receiver: slow reader (%.0f zero and %.0f low windows) draining one MSS per "
-                                   "%.0f us (the goodput): reads of one MSS, %.0f us per call + the rest per byte",
-                                   static_cast<double>(acks.zeroWindows) + static_cast<double>(acks.lowWindows) * 0,
-                                   perMssUs, s.receiver.readFixedUs));
+        const double drainBytesPerUs = data.goodputBps / 8 / 1e6;
+        const ReadRhythm rhythm = readRhythm(windowUpdates);
+        if (rhythm.periodUs > 0) {
+            const double readBytes = rhythm.oneReadPerUpdate ? rhythm.bytesPerUpdate : rhythm.periodUs * drainBytesPerUs;
+            s.receiver.appReadBytes = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(std::llround(readBytes)));
+            const double periodUs = static_cast<double>(s.receiver.appReadBytes) / drainBytesPerUs;
+            s.receiver.readFixedUs = std::min(1000.0, periodUs / 2);
+            s.receiver.readPerByteUs = (periodUs - s.receiver.readFixedUs) / static_cast<double>(s.receiver.appReadBytes);
+            out.notes.push_back(format("receiver: slow reader reading %.0f B every %.0f us (the rhythm of its window "
+                                       "updates and the goodput), %.0f us per call + the rest per byte",
+                                       static_cast<double>(s.receiver.appReadBytes), periodUs, s.receiver.readFixedUs));
+        } else {
+            s.receiver.appReadBytes = s.sender.mss;
+            s.receiver.readFixedUs = std::min(1000.0, perMssUs / 2);
+            s.receiver.readPerByteUs = (perMssUs - s.receiver.readFixedUs) / s.sender.mss;
+            out.notes.push_back(format("receiver: slow reader (%.0f zero and low windows) draining one MSS per "
+                                       "%.0f us (the goodput): reads of one MSS, %.0f us per call + the rest per byte",
+                                       static_cast<double>(acks.zeroWindows + acks.lowWindows), perMssUs,
+                                       s.receiver.readFixedUs));
+        }
         // The ACKs pace at the reader, so they do not show the path's rate; the path
         // is taken to be well above what the reader drains.
         s.path.bottleneckMbps = std::max(s.path.bottleneckMbps, 20 * data.goodputBps / 1e6);

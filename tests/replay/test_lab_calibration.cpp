@@ -5,6 +5,7 @@
 // measured one. Every run prints its numbers; the assertions hold the runs the engine
 // reproduces today, the others are reported (see the test output) as known gaps.
 #include "analysis/cwnd/cwnd_inference.h"
+#include "analysis/replay/json_value.h"
 #include "analysis/replay/replay_session.h"
 #include "analysis/tcp_analysis.h"
 #include "analysis/wlan_events.h"
@@ -17,6 +18,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <sstream>
 #include <string>
 
 using namespace windscope;
@@ -145,7 +147,7 @@ TEST(LabCalibration, Ns3FixEffectsWithinFifteenPercentOfMeasured)
         {"A-scan-T200", "A-scan-T200-fix", "wifi-ap.pcap", "scan-aware-ap", true},
         {"B-handoff-baseline", "B-handoff-zwa-hold", "wired-server.pcap", "ap-zero-window-ack", true},
         {"C-agg-h1-a1", "C-agg-h1-a4", "wifi-n0.pcap", "ampdu-max=4", true},
-        {"E-slowrx-r512", "E-slowrx-r32768", "wired-server.pcap", "rx-app-buffer=32768", false},
+        {"E-slowrx-r512", "E-slowrx-r32768", "wired-server.pcap", "rx-app-buffer=32768", true},
     };
     std::printf("%-20s %-22s %8s %9s %9s %9s\n", "ns-3 pair", "fix", "base err", "measured", "predicted",
                 "diff");
@@ -173,5 +175,34 @@ TEST(LabCalibration, Ns3FixEffectsWithinFifteenPercentOfMeasured)
                 EXPECT_EQ(predicted > 1.0, measured > 1.0) << p.baseline;
             }
         }
+    }
+}
+
+// The slow reader's read size comes from the rhythm of its window updates: E's handheld
+// reads 512 B (a 3 ms period) or everything up to 32 KB per call (meta.json's
+// receiver_app), and the derived scenario must say so.
+TEST(LabCalibration, SlowReaderReadSizeFromWindowUpdates)
+{
+    for (const char* run : {"E-slowrx-r512", "E-slowrx-r32768"}) {
+        const auto dir = test::labDir("ns3/" + std::string(run));
+        WINDSCOPE_REQUIRE_FILE(dir / "wired-server.pcap");
+        std::ifstream metaFile(dir / "meta.json");
+        std::stringstream text;
+        text << metaFile.rdbuf();
+        JsonValue meta;
+        std::string error;
+        ASSERT_TRUE(JsonValue::parse(text.str(), meta, error)) << error;
+        const JsonValue* app = meta.find("receiver_app");
+        ASSERT_NE(app, nullptr);
+        const JsonValue* readSize = app->find("read_size_bytes");
+        ASSERT_NE(readSize, nullptr);
+        const LabReplay r = replayLab(dir / "wired-server.pcap");
+        ASSERT_TRUE(r.ok) << run << ": " << r.error;
+        const auto derived = static_cast<double>(r.report.scenario.receiver.appReadBytes);
+        std::printf("%s: reads %.0f B derived, %.0f B in the lab\n", run, derived, readSize->number());
+        // A read takes at most what the 32 KB buffer holds, and at least its read size
+        // when more is there: within 5% of the lab's, or of the buffer when smaller.
+        const double expected = std::min(readSize->number(), static_cast<double>(r.report.scenario.receiver.bufferBytes));
+        EXPECT_NEAR(derived, expected, 0.05 * expected) << run;
     }
 }
