@@ -288,12 +288,19 @@ DerivedScenario deriveScenario(const DerivationInput& in)
             if (tables.wlan.dataRateKbps[i] > 0 && (tables.wlan.frameControl[i] & 0x0c) == 0x08)
                 phy.push_back(tables.wlan.dataRateKbps[i] / 1000.0);
         const double phyRate = percentile(phy, 0.5);
-        // A-MPDU size: the most MPDUs seen under one radiotap A-MPDU reference.
+        // A-MPDU size: the most of the sender's data MPDUs seen under one radiotap
+        // A-MPDU reference (the receiver's TCP ACKs are small: many more fit in one).
+        std::vector<std::uint64_t> dataFrames;
+        for (std::size_t row = 0; row < t.size(); ++row)
+            if (tcp.segments.connection[row] == in.connection && t.payloadLength[row] > 0 &&
+                tcp.directionOf(tables, row) == in.sender)
+                dataFrames.push_back(t.frame[row]);
+        std::sort(dataFrames.begin(), dataFrames.end());
         std::uint32_t ampdu = 1, run = 0;
         std::uint32_t lastRef = 0;
         for (std::size_t i = 0; i < tables.wlan.size(); ++i) {
             const std::uint32_t ref = tables.wlan.ampduReference[i];
-            if (ref == 0) {
+            if (ref == 0 || !std::binary_search(dataFrames.begin(), dataFrames.end(), tables.wlan.frame[i])) {
                 run = 0;
                 continue;
             }
@@ -315,6 +322,9 @@ DerivedScenario deriveScenario(const DerivationInput& in)
         if (phyRate > 0 && rateMbps > 0.8 * capacityMbps) {
             s.mac = mac;
             s.path.bottleneckMbps = std::max(s.path.bottleneckMbps, 10 * phyRate);
+            // The queue that fills is the AP's; the wired link in front of it must not
+            // drop what the window lets through.
+            s.path.queueBytes = std::max(s.path.queueBytes, s.receiver.bufferBytes * (s.sender.mss + 52) / s.sender.mss);
             out.notes.push_back(format("mac: 802.11 model at %.1f Mb/s (median data-frame rate), A-MPDU of %.0f; the "
                                        "air (about %.1f Mb/s for TCP) is the bottleneck",
                                        phyRate, mac.ampduMax, capacityMbps));
