@@ -174,7 +174,7 @@ FlowEvents collectFlowEvents(const dissect::CaptureTables& tables, const TcpAnal
             if (t.payloadLength[row] == 0 || (f & (kSyn | kRst)))
                 continue;
             e.kind = FlowEvent::Kind::Data;
-            e.seq = seg.relativeSeq[row];
+            e.seq = analysis.relativeSeq(t, row);
             e.end = e.seq + t.payloadLength[row];
             std::int64_t queueing = 0;
             if (useTimestamps) {
@@ -191,13 +191,13 @@ FlowEvents collectFlowEvents(const dissect::CaptureTables& tables, const TcpAnal
         } else {
             if (!(f & kAck) || (f & (kSyn | kRst))) {
                 if ((f & kSyn) && (f & kAck) && !initialWindowSet) {
-                    out.initialRwndBytes = seg.windowBytes[row];
+                    out.initialRwndBytes = analysis.windowBytes(t, row);
                 }
                 continue;
             }
             e.kind = FlowEvent::Kind::Ack;
-            e.ack = seg.relativeAck[row];
-            e.windowBytes = seg.windowBytes[row];
+            e.ack = analysis.relativeAck(t, row);
+            e.windowBytes = analysis.windowBytes(t, row);
             if (!initialWindowSet) {
                 out.initialRwndBytes = e.windowBytes;
                 initialWindowSet = true;

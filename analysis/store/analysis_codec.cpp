@@ -387,17 +387,29 @@ template <typename Io, typename C> void connectionFields(Io& io, C& c)
     directionFields(io, c.direction[1]);
 }
 
-// The per-segment columns of TcpAnalysis as the public API offers them. If some of
-// them become derived (computed from the capture tables), drop them here and rebuild
-// them after decoding.
+// The per-segment columns of TcpAnalysis. Relative seq/ack and the scaled window are
+// derived from the frame columns through SegmentColumns::decode and checkpoints.
 template <typename F, typename T> void segmentColumns(F&& f, T& s)
 {
     f(s.connection);
     f(s.flags);
     f(s.bytesInFlight);
-    f(s.windowBytes);
-    f(s.relativeSeq);
-    f(s.relativeAck);
+}
+
+template <typename Io, typename D> void decodeSideFields(Io& io, D& d)
+{
+    io(d.seqBase);
+    io(d.ackBase);
+    io(d.windowShift);
+    io(d.hasCheckpoints);
+}
+
+template <typename Io, typename C> void checkpointFields(Io& io, C& c)
+{
+    io(c.stream);
+    io(c.row);
+    io(c.value);
+    io(c.raw);
 }
 
 // ---- WlanEvents ------------------------------------------------------------------------
@@ -607,11 +619,13 @@ void encodeSegments(Writer& w, const TcpAnalysis& tcp)
         w.put(p.first);
         w.put(p.second);
     });
+    auto put = [&](const auto& v) { w.put(v); };
+    w.list(tcp.segments.decode, [&](const SegmentDecodeSide& d) { decodeSideFields(put, d); });
+    w.list(tcp.segments.checkpoints, [&](const SegmentDecodeCheckpoint& c) { checkpointFields(put, c); });
     w.list(tcp.rtt, [&](const RttSample& s) {
-        w.put(s.ackRow);
-        w.put(s.dataRow);
-        w.put(s.rttNs);
-        w.put(s.fromTimestamps);
+        w.put(s.ackRow());
+        w.put(s.dataRow());
+        w.put(s.fromTimestamps());
     });
 }
 
@@ -623,11 +637,16 @@ bool decodeSegments(Reader& r, TcpAnalysis& tcp, std::string& error)
         r.get(p.first);
         r.get(p.second);
     });
-    r.list(tcp.rtt, 25, [&](RttSample& s) {
-        r.get(s.ackRow);
-        r.get(s.dataRow);
-        r.get(s.rttNs);
-        r.get(s.fromTimestamps);
+    auto get = [&](auto& v) { r.get(v); };
+    r.list(tcp.segments.decode, 10, [&](SegmentDecodeSide& d) { decodeSideFields(get, d); });
+    r.list(tcp.segments.checkpoints, 28, [&](SegmentDecodeCheckpoint& c) { checkpointFields(get, c); });
+    r.list(tcp.rtt, 17, [&](RttSample& s) {
+        std::uint64_t ackRow = 0, dataRow = 0;
+        bool fromTimestamps = false;
+        r.get(ackRow);
+        r.get(dataRow);
+        r.get(fromTimestamps);
+        s = RttSample(ackRow, dataRow, fromTimestamps);
     });
     return r.finish(error);
 }
