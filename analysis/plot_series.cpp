@@ -70,7 +70,7 @@ void buildTimeSequence(const SeriesInputs& in, const SegmentView& view, std::siz
         win.rwnd.push(t, window);
         if (flags & segment_flag::kZeroWindow)
             ts.zeroWindows.push(t, static_cast<double>(ack));
-        const std::uint32_t side = rows.sideOptions[row];
+        const std::uint32_t side = rows.sideOptionsIndex(row);
         if (side == dissect::TcpColumns::kNoSideOptions || side >= in.tables.tcpSideOptions.size())
             continue;
         const dissect::TcpSideOptions& o = in.tables.tcpSideOptions[side];

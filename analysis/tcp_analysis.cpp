@@ -233,7 +233,7 @@ void Analyzer::processRow(std::size_t row)
     applyReusedSynRules(c.sequence, side, in, verdict);
 
     SegmentOptions options;
-    const std::uint32_t sideIndex = t.sideOptions[row];
+    const std::uint32_t sideIndex = t.sideOptionsIndex(row);
     const dissect::TcpSideOptions* segmentOptions = sideIndex == dissect::TcpColumns::kNoSideOptions
                                                         ? nullptr
                                                         : &m_tables.tcpSideOptions[sideIndex];
@@ -380,7 +380,7 @@ void Analyzer::measure(std::size_t row, std::uint32_t index, ConnectionWork& c, 
         st.finCount += fin;
         st.rstCount += (tcpFlags & th::kRst) != 0;
     }
-    const std::uint32_t sideIndex = t.sideOptions[row];
+    const std::uint32_t sideIndex = t.sideOptionsIndex(row);
     const dissect::TcpSideOptions* options = sideIndex == dissect::TcpColumns::kNoSideOptions
                                                  ? nullptr
                                                  : &m_tables.tcpSideOptions[sideIndex];

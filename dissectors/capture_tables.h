@@ -161,6 +161,7 @@ struct TcpColumns
     static constexpr std::uint32_t kNoSideOptions = 0xffffffffu;
     static constexpr std::uint16_t kDirectionBit = 0x8000; // set when sent b -> a
     static constexpr std::uint16_t kHasTimestamps = 0x4000;
+    static constexpr std::uint16_t kHasSideOptions = 0x2000;
     std::vector<std::uint64_t> frame;
     std::vector<std::int64_t> timeNs;         // relative to the capture's first packet
     std::vector<std::uint32_t> conversation;  // index into CaptureTables::conversations
@@ -169,10 +170,16 @@ struct TcpColumns
     std::vector<std::uint16_t> flags;         // tcp.flags | kDirectionBit | kHasTimestamps
     std::vector<std::uint32_t> payloadLength; // tcp.len
     std::vector<std::uint32_t> tsVal, tsEcr;
-    std::vector<std::uint32_t> sideOptions;   // index into CaptureTables::tcpSideOptions
+    // Sparse: the row of each CaptureTables::tcpSideOptions entry, ascending (few
+    // segments carry handshake options or SACK blocks; their rows have kHasSideOptions).
+    std::vector<std::uint64_t> sideOptionRows;
     std::size_t size() const { return frame.size(); }
     void reserve(std::size_t rows);
+    // row.sideOptions, when set, must name the next entry of tcpSideOptions: rows and
+    // their options are appended together, in row order.
     void append(const TcpRow& row);
+    // Index into CaptureTables::tcpSideOptions of the row's options, or kNoSideOptions.
+    std::uint32_t sideOptionsIndex(std::size_t row) const;
     bool fromB(std::size_t row) const { return flags[row] & kDirectionBit; }
     std::uint16_t tcpFlags(std::size_t row) const { return flags[row] & 0x01ff; }
 };

@@ -204,7 +204,7 @@ FlowEvents collectFlowEvents(const dissect::CaptureTables& tables, const TcpAnal
             }
             if (e.flags & segment_flag::kAckLostSegment)
                 ++out.ackLostSegments;
-            const std::uint32_t side = t.sideOptions[row];
+            const std::uint32_t side = t.sideOptionsIndex(row);
             if (side != dissect::TcpColumns::kNoSideOptions) {
                 const dissect::TcpSideOptions& o = tables.tcpSideOptions[side];
                 e.sackCount = std::min<std::uint8_t>(o.sackBlockCount, 4);

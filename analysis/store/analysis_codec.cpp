@@ -313,7 +313,6 @@ template <typename F, typename T> void tcpColumns(F&& f, T& t)
     f(t.payloadLength);
     f(t.tsVal);
     f(t.tsEcr);
-    f(t.sideOptions);
 }
 
 // ---- TcpAnalysis -----------------------------------------------------------------------
@@ -599,6 +598,7 @@ bool decodeFrameColumns(Reader& r, dissect::CaptureTables& t, std::string& error
     auto column = [&](auto& v) { r.column(v); };
     wlanColumns(column, t.wlan);
     tcpColumns(column, t.tcp);
+    r.column(t.tcp.sideOptionRows);
     if (!r.finish(error))
         return false;
     // Columns must be parallel; a mismatch means the blob is not what was written.
@@ -608,6 +608,13 @@ bool decodeFrameColumns(Reader& r, dissect::CaptureTables& t, std::string& error
     tcpColumns([&](const auto& v) { parallel = parallel && v.size() == tcpRows; }, t.tcp);
     if (!parallel)
         return error = "damaged cached frame columns: columns of different lengths", false;
+    // Side options are sparse: ascending rows, each flagged, one per cached entry.
+    std::size_t flagged = 0;
+    for (std::uint16_t f : t.tcp.flags)
+        flagged += (f & dissect::TcpColumns::kHasSideOptions) != 0;
+    if (flagged != t.tcp.sideOptionRows.size() || !std::is_sorted(t.tcp.sideOptionRows.begin(), t.tcp.sideOptionRows.end()) ||
+        (!t.tcp.sideOptionRows.empty() && t.tcp.sideOptionRows.back() >= tcpRows))
+        return error = "damaged cached frame columns: TCP side options do not match their rows", false;
     return true;
 }
 
@@ -767,6 +774,7 @@ std::vector<std::uint8_t> encodePart(CachePart part, const AnalysisBundle& resul
     case CachePart::FrameColumns:
         wlanColumns(column, results.tables.wlan);
         tcpColumns(column, results.tables.tcp);
+        w.column(results.tables.tcp.sideOptionRows);
         break;
     case CachePart::Connections:
         w.list(results.tcp.connections, [&](const Connection& c) { connectionFields(put, c); });

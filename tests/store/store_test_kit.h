@@ -95,7 +95,7 @@ inline void expectSameTables(const dissect::CaptureTables& ta, const dissect::Ca
     WS_EQ(tcp.payloadLength);
     WS_EQ(tcp.tsVal);
     WS_EQ(tcp.tsEcr);
-    WS_EQ(tcp.sideOptions);
+    WS_EQ(tcp.sideOptionRows);
     ASSERT_EQ(a.tcpSideOptions.size(), b.tcpSideOptions.size());
     for (std::size_t i = 0; i < a.tcpSideOptions.size(); ++i) {
         WS_EQ(tcpSideOptions[i].mss);
