@@ -260,7 +260,7 @@ void Analyzer::addRttSample(ConnectionWork& c, int dataSide, std::size_t ackRow,
     // Both trackers measure from the data row's time to the ACK row's, which is what
     // RttSample::rttNs() recomputes.
     if (ackRow - dataRow <= RttSample::kMaxRowsBack)
-        m_result.rtt.emplace_back(ackRow, dataRow, fromTimestamps);
+        m_result.rtt.push_back(RttSample(ackRow, dataRow, fromTimestamps));
     SideWork& s = c.side[dataSide];
     (fromTimestamps ? s.tsSamples : s.ackSamples).add(rttNs);
     s.rto.addSample(rttNs);

@@ -33,7 +33,9 @@
 
 #include "dissectors/capture_tables.h"
 
+#include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <string>
 #include <utility>
 #include <vector>
@@ -80,22 +82,21 @@ struct TcpAnalysisOptions
 };
 
 // One RTT sample: the acknowledging row and the row it acknowledges (both 64-bit
-// rows in TcpColumns). 12 bytes: the data row is kept as its distance back from the
-// ACK row, so a sample whose two segments lie 2^31 or more rows apart is counted in
-// the statistics but not kept in TcpAnalysis::rtt (a 35-minute RTT at 1 Mpkt/s).
+// rows in TcpColumns). The data row is kept as its distance back from the ACK row, so
+// a sample whose two segments lie 2^31 or more rows apart is counted in the statistics
+// but not kept in TcpAnalysis::rtt (a 35-minute RTT at 1 Mpkt/s).
 class RttSample
 {
 public:
     static constexpr std::uint64_t kMaxRowsBack = (std::uint64_t(1) << 31) - 1;
     RttSample() = default;
     RttSample(std::uint64_t ackRow, std::uint64_t dataRow, bool fromTimestamps)
-        : m_ackRowLow(static_cast<std::uint32_t>(ackRow)),
-          m_ackRowHigh(static_cast<std::uint32_t>(ackRow >> 32)),
+        : m_ackRow(ackRow),
           m_back(static_cast<std::uint32_t>(ackRow - dataRow) | (fromTimestamps ? kTimestampBit : 0u))
     {
     }
-    std::uint64_t ackRow() const { return (std::uint64_t(m_ackRowHigh) << 32) | m_ackRowLow; }
-    std::uint64_t dataRow() const { return ackRow() - (m_back & ~kTimestampBit); }
+    std::uint64_t ackRow() const { return m_ackRow; }
+    std::uint64_t dataRow() const { return m_ackRow - (m_back & ~kTimestampBit); }
     // TSecr echo (RFC 7323) rather than seq/ack matching.
     bool fromTimestamps() const { return m_back & kTimestampBit; }
     // The time from the data segment to its acknowledgment, as the trackers measured it.
@@ -106,10 +107,75 @@ public:
     bool operator==(const RttSample&) const = default;
 
 private:
+    friend class RttSamples;
     static constexpr std::uint32_t kTimestampBit = 0x80000000u;
-    std::uint32_t m_ackRowLow = 0, m_ackRowHigh = 0, m_back = 0;
+    static RttSample fromParts(std::uint64_t ackRow, std::uint32_t back)
+    {
+        RttSample s;
+        s.m_ackRow = ackRow;
+        s.m_back = back;
+        return s;
+    }
+    std::uint64_t m_ackRow = 0;
+    std::uint32_t m_back = 0;
 };
-static_assert(sizeof(RttSample) == 12);
+
+// The RTT samples of a capture in ACK-row order, 8 bytes each: ACK rows rise, so they
+// are stored as a RisingNumberColumn. Reads give RttSample values.
+class RttSamples
+{
+public:
+    class const_iterator
+    {
+    public:
+        using iterator_category = std::random_access_iterator_tag;
+        using value_type = RttSample;
+        using difference_type = std::ptrdiff_t;
+        using pointer = void;
+        using reference = RttSample;
+        const_iterator() = default;
+        const_iterator(const RttSamples* samples, std::size_t i) : m_samples(samples), m_i(i) {}
+        RttSample operator*() const { return (*m_samples)[m_i]; }
+        const_iterator& operator++() { ++m_i; return *this; }
+        const_iterator operator++(int) { const_iterator old = *this; ++m_i; return old; }
+        friend difference_type operator-(const const_iterator& a, const const_iterator& b)
+        {
+            return static_cast<difference_type>(a.m_i) - static_cast<difference_type>(b.m_i);
+        }
+        friend bool operator==(const const_iterator& a, const const_iterator& b) { return a.m_i == b.m_i; }
+
+    private:
+        const RttSamples* m_samples = nullptr;
+        std::size_t m_i = 0;
+    };
+
+    RttSample operator[](std::size_t i) const { return RttSample::fromParts(m_ackRows[i], m_back[i]); }
+    void push_back(const RttSample& s)
+    {
+        m_ackRows.push_back(s.m_ackRow);
+        m_back.push_back(s.m_back);
+    }
+    std::size_t size() const { return m_back.size(); }
+    bool empty() const { return m_back.empty(); }
+    void reserve(std::size_t n)
+    {
+        m_ackRows.reserve(n);
+        m_back.reserve(n);
+    }
+    void clear()
+    {
+        m_ackRows.clear();
+        m_back.clear();
+    }
+    const_iterator begin() const { return {this, 0}; }
+    const_iterator end() const { return {this, size()}; }
+    bool operator==(const RttSamples&) const = default;
+
+private:
+    dissect::RisingNumberColumn m_ackRows;
+    std::vector<std::uint32_t> m_back;
+};
+
 
 // Per direction of a connection, in the spirit of tcptrace -l. Counts of Wireshark
 // classifications count segments carrying the flag.
@@ -222,7 +288,7 @@ struct TcpAnalysis
 {
     std::vector<Connection> connections;
     SegmentColumns segments;
-    std::vector<RttSample> rtt;
+    RttSamples rtt;
     // Direction index (0 or 1) of a row within its connection.
     std::uint8_t directionOf(const dissect::CaptureTables& tables, std::size_t row) const;
     // Sequence and acknowledgment numbers unwrapped to 64 bits, relative to the

@@ -6,6 +6,7 @@
 // can be matched to any other tool's view of the same packet.
 
 #include "frame.h"
+#include "rising_number_column.h"
 
 #include <cstdint>
 #include <string>
@@ -89,7 +90,7 @@ struct CaptureSummary
 struct WlanColumns
 {
     static constexpr std::int8_t kNoSignal = -128;
-    std::vector<std::uint64_t> frame;
+    RisingNumberColumn frame;
     std::vector<std::int64_t> timeNs;        // relative to the capture's first packet
     std::vector<std::uint16_t> frameControl; // raw, little-endian value
     std::vector<std::uint16_t> sequenceControl; // seq << 4 | frag; 0xffff = none
@@ -162,7 +163,7 @@ struct TcpColumns
     static constexpr std::uint16_t kDirectionBit = 0x8000; // set when sent b -> a
     static constexpr std::uint16_t kHasTimestamps = 0x4000;
     static constexpr std::uint16_t kHasSideOptions = 0x2000;
-    std::vector<std::uint64_t> frame;
+    RisingNumberColumn frame;
     std::vector<std::int64_t> timeNs;         // relative to the capture's first packet
     std::vector<std::uint32_t> conversation;  // index into CaptureTables::conversations
     std::vector<std::uint32_t> seq, ack;      // raw 32-bit values as on the wire

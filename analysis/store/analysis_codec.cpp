@@ -47,6 +47,15 @@ public:
         const auto* p = reinterpret_cast<const std::uint8_t*>(v.data());
         m_out.insert(m_out.end(), p, p + v.size() * sizeof(T));
     }
+    // Rising numbers (frames, rows): their low halves as a column, then where each high half starts.
+    void column(const dissect::RisingNumberColumn& c)
+    {
+        column(c.lowHalves());
+        list(c.highStarts(), [&](const dissect::RisingNumberColumn::HighStart& h) {
+            put(h.row);
+            put(h.high);
+        });
+    }
     template <typename T, typename F> void list(const std::vector<T>& v, F&& each)
     {
         put(static_cast<std::uint64_t>(v.size()));
@@ -119,6 +128,18 @@ public:
         }
         v.resize(static_cast<std::size_t>(n));
         copyOut(v.data(), v.size() * sizeof(T));
+    }
+    void column(dissect::RisingNumberColumn& c)
+    {
+        std::vector<std::uint32_t> low;
+        std::vector<dissect::RisingNumberColumn::HighStart> highStarts;
+        column(low);
+        list(highStarts, 12, [&](dissect::RisingNumberColumn::HighStart& h) {
+            get(h.row);
+            get(h.high);
+        });
+        if (m_ok && !c.assign(std::move(low), std::move(highStarts)))
+            fail("damaged rising-number column");
     }
     // Elements take at least minBytes each, which bounds the count by the blob size.
     template <typename T, typename F> void list(std::vector<T>& v, std::size_t minBytes, F&& each)
@@ -629,7 +650,8 @@ void encodeSegments(Writer& w, const TcpAnalysis& tcp)
     auto put = [&](const auto& v) { w.put(v); };
     w.list(tcp.segments.decode, [&](const SegmentDecodeSide& d) { decodeSideFields(put, d); });
     w.list(tcp.segments.checkpoints, [&](const SegmentDecodeCheckpoint& c) { checkpointFields(put, c); });
-    w.list(tcp.rtt, [&](const RttSample& s) {
+    std::vector<RttSample> rtt(tcp.rtt.begin(), tcp.rtt.end());
+    w.list(rtt, [&](const RttSample& s) {
         w.put(s.ackRow());
         w.put(s.dataRow());
         w.put(s.fromTimestamps());
@@ -647,7 +669,8 @@ bool decodeSegments(Reader& r, TcpAnalysis& tcp, std::string& error)
     auto get = [&](auto& v) { r.get(v); };
     r.list(tcp.segments.decode, 10, [&](SegmentDecodeSide& d) { decodeSideFields(get, d); });
     r.list(tcp.segments.checkpoints, 28, [&](SegmentDecodeCheckpoint& c) { checkpointFields(get, c); });
-    r.list(tcp.rtt, 17, [&](RttSample& s) {
+    std::vector<RttSample> rtt;
+    r.list(rtt, 17, [&](RttSample& s) {
         std::uint64_t ackRow = 0, dataRow = 0;
         bool fromTimestamps = false;
         r.get(ackRow);
@@ -655,6 +678,10 @@ bool decodeSegments(Reader& r, TcpAnalysis& tcp, std::string& error)
         r.get(fromTimestamps);
         s = RttSample(ackRow, dataRow, fromTimestamps);
     });
+    tcp.rtt.clear();
+    tcp.rtt.reserve(rtt.size());
+    for (const RttSample& s : rtt)
+        tcp.rtt.push_back(s);
     return r.finish(error);
 }
 
