@@ -19,13 +19,13 @@ double seconds(std::int64_t ns) { return static_cast<double>(ns) / 1e9; }
 struct SegmentView
 {
     const dissect::TcpColumns& rows;
-    const SegmentColumns& seg;
-    std::uint32_t connection(std::size_t row) const { return seg.connection[row]; }
-    std::uint32_t flags(std::size_t row) const { return seg.flags[row]; }
-    std::int64_t relativeSeq(std::size_t row) const { return seg.relativeSeq[row]; }
-    std::int64_t relativeAck(std::size_t row) const { return seg.relativeAck[row]; }
-    std::uint32_t windowBytes(std::size_t row) const { return seg.windowBytes[row]; }
-    std::uint32_t bytesInFlight(std::size_t row) const { return seg.bytesInFlight[row]; }
+    const TcpAnalysis& tcp;
+    std::uint32_t connection(std::size_t row) const { return tcp.segments.connection[row]; }
+    std::uint32_t flags(std::size_t row) const { return tcp.segments.flags[row]; }
+    std::int64_t relativeSeq(std::size_t row) const { return tcp.relativeSeq(rows, row); }
+    std::int64_t relativeAck(std::size_t row) const { return tcp.relativeAck(rows, row); }
+    std::uint32_t windowBytes(std::size_t row) const { return tcp.windowBytes(rows, row); }
+    std::uint32_t bytesInFlight(std::size_t row) const { return tcp.segments.bytesInFlight[row]; }
 };
 
 void buildTimeSequence(const SeriesInputs& in, const SegmentView& view, std::size_t connection,
@@ -70,7 +70,7 @@ void buildTimeSequence(const SeriesInputs& in, const SegmentView& view, std::siz
         win.rwnd.push(t, window);
         if (flags & segment_flag::kZeroWindow)
             ts.zeroWindows.push(t, static_cast<double>(ack));
-        const std::uint32_t side = rows.sideOptions[row];
+        const std::uint32_t side = rows.sideOptionsIndex(row);
         if (side == dissect::TcpColumns::kNoSideOptions || side >= in.tables.tcpSideOptions.size())
             continue;
         const dissect::TcpSideOptions& o = in.tables.tcpSideOptions[side];
@@ -125,11 +125,12 @@ void buildRtt(const SeriesInputs& in, const SegmentView& view, std::size_t conne
               RttSeries& rtt)
 {
     for (const RttSample& r : in.tcp.rtt) {
-        if (view.connection(r.dataRow) != connection ||
-            in.tcp.directionOf(in.tables, r.dataRow) != sender)
+        if (view.connection(r.dataRow()) != connection ||
+            in.tcp.directionOf(in.tables, r.dataRow()) != sender)
             continue;
-        const double t = seconds(in.tables.tcp.timeNs[r.ackRow]);
-        (r.fromTimestamps ? rtt.timestamps : rtt.seqAck).push(t, static_cast<double>(r.rttNs) / 1e6);
+        const double t = seconds(in.tables.tcp.timeNs[r.ackRow()]);
+        (r.fromTimestamps() ? rtt.timestamps : rtt.seqAck)
+            .push(t, static_cast<double>(r.rttNs(in.tables.tcp)) / 1e6);
     }
 }
 
@@ -204,7 +205,7 @@ ConnectionSeries buildConnectionSeries(const SeriesInputs& in, std::size_t conne
     s.sender = options.sender == 0 || options.sender == 1 ? options.sender : cwnd::dataSenderOf(c);
     s.startSeconds = seconds(c.firstTimeNs);
     s.endSeconds = seconds(c.lastTimeNs);
-    const SegmentView view{in.tables.tcp, in.tcp.segments};
+    const SegmentView view{in.tables.tcp, in.tcp};
     buildTimeSequence(in, view, connection, s.sender, s);
     buildRates(in, s, options, s.rate);
     buildRtt(in, view, connection, s.sender, s.rtt);
@@ -217,7 +218,7 @@ ConnectionSeries buildConnectionSeries(const SeriesInputs& in, std::size_t conne
 PacketRow packetRow(const SeriesInputs& in, std::uint64_t row)
 {
     const dissect::TcpColumns& rows = in.tables.tcp;
-    const SegmentView view{rows, in.tcp.segments};
+    const SegmentView view{rows, in.tcp};
     PacketRow p;
     p.row = row;
     p.frame = rows.frame[row];

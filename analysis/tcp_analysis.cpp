@@ -60,6 +60,25 @@ std::int64_t unwrap(std::uint32_t relative, std::int64_t& reference)
     return value;
 }
 
+// The derived per-row values (see SegmentDecodeSide): the encoder in Analyzer and the
+// accessors of TcpAnalysis share these two rules.
+std::int64_t decodeRelative(std::int64_t checkpointValue, std::uint32_t checkpointRaw, std::uint32_t raw)
+{
+    return checkpointValue + static_cast<std::int32_t>(raw - checkpointRaw);
+}
+
+std::uint32_t decodeWindow(std::uint16_t raw, bool syn, int shift)
+{
+    return (syn || shift < 0) ? raw : static_cast<std::uint32_t>(raw) << shift;
+}
+
+struct RelativeDecodeState
+{
+    bool started = false;
+    std::int64_t value = 0;
+    std::uint32_t raw = 0;
+};
+
 struct RunningStats
 {
     std::uint64_t count = 0;
@@ -108,6 +127,11 @@ struct SideWork
     bool synTimestamps = false;
     // Low-window state for the second pass.
     bool low = false;
+    // Encoder state of the derived columns (relative seq/ack, scaled window).
+    SegmentDecodeSide decode;
+    RelativeDecodeState seqDecode, ackDecode;
+    bool windowShiftStarted = false;
+    std::int8_t windowShift = -1;
 };
 
 struct ConnectionWork
@@ -143,9 +167,15 @@ public:
 private:
     std::uint32_t openConnection(std::uint32_t conversation, std::size_t row);
     void processRow(std::size_t row);
-    void measure(std::size_t row, ConnectionWork& c, int side, std::uint32_t& flags);
+    void measure(std::size_t row, std::uint32_t index, ConnectionWork& c, int side,
+                 std::uint32_t windowBytes, std::uint32_t& flags);
+    void encodeRelative(SideWork& s, RelativeDecodeState& state, std::uint32_t& base,
+                        std::uint64_t stream, std::size_t row, std::uint32_t raw, std::int64_t value);
+    void encodeWindow(SideWork& s, std::uint64_t stream, std::size_t row, std::uint16_t raw, bool syn,
+                      std::uint32_t value);
     void addRttSample(ConnectionWork& c, int dataSide, std::size_t ackRow, std::uint64_t dataRow,
                       std::int64_t rttNs, bool fromTimestamps);
+    void finishDecode();
     void flagLowWindows();
     void attributeMacRetries();
     void finish();
@@ -203,7 +233,7 @@ void Analyzer::processRow(std::size_t row)
     applyReusedSynRules(c.sequence, side, in, verdict);
 
     SegmentOptions options;
-    const std::uint32_t sideIndex = t.sideOptions[row];
+    const std::uint32_t sideIndex = t.sideOptionsIndex(row);
     const dissect::TcpSideOptions* segmentOptions = sideIndex == dissect::TcpColumns::kNoSideOptions
                                                         ? nullptr
                                                         : &m_tables.tcpSideOptions[sideIndex];
@@ -218,17 +248,19 @@ void Analyzer::processRow(std::size_t row)
     std::uint32_t flags = mapFlags(verdict.flags);
     out.connection[row] = index;
     out.bytesInFlight[row] = verdict.bytesInFlight;
-    out.windowBytes[row] = verdict.windowBytes;
     if (verdict.flags & ws_flag::kDuplicateAck)
         out.dupAckNumber.emplace_back(row, verdict.dupAckNumber);
-    measure(row, c, side, flags);
+    measure(row, index, c, side, verdict.windowBytes, flags);
     out.flags[row] = flags;
 }
 
 void Analyzer::addRttSample(ConnectionWork& c, int dataSide, std::size_t ackRow,
                             std::uint64_t dataRow, std::int64_t rttNs, bool fromTimestamps)
 {
-    m_result.rtt.push_back({ackRow, dataRow, rttNs, fromTimestamps});
+    // Both trackers measure from the data row's time to the ACK row's, which is what
+    // RttSample::rttNs() recomputes.
+    if (ackRow - dataRow <= RttSample::kMaxRowsBack)
+        m_result.rtt.push_back(RttSample(ackRow, dataRow, fromTimestamps));
     SideWork& s = c.side[dataSide];
     (fromTimestamps ? s.tsSamples : s.ackSamples).add(rttNs);
     s.rto.addSample(rttNs);
@@ -236,7 +268,51 @@ void Analyzer::addRttSample(ConnectionWork& c, int dataSide, std::size_t ackRow,
 
 // Windscope's own measurements for one row: unwrapped sequence numbers, statistics,
 // RTT samples, the RTO-timeout rule and the handshake facts.
-void Analyzer::measure(std::size_t row, ConnectionWork& c, int side, std::uint32_t& flags)
+// Keeps the derived columns exact: a row whose value the side's current rule would not
+// give back starts a checkpoint.
+void Analyzer::encodeRelative(SideWork& s, RelativeDecodeState& state, std::uint32_t& base,
+                              std::uint64_t stream, std::size_t row, std::uint32_t raw,
+                              std::int64_t value)
+{
+    if (!state.started) {
+        state = {true, 0, raw - static_cast<std::uint32_t>(value)};
+        base = state.raw;
+    }
+    if (decodeRelative(state.value, state.raw, raw) == value)
+        return;
+    m_result.segments.checkpoints.push_back({stream, row, value, raw});
+    state.value = value;
+    state.raw = raw;
+    s.decode.hasCheckpoints = true;
+}
+
+void Analyzer::encodeWindow(SideWork& s, std::uint64_t stream, std::size_t row, std::uint16_t raw,
+                            bool syn, std::uint32_t value)
+{
+    // SYNs are never scaled and a zero window is zero at any shift: neither says
+    // anything about the shift.
+    if (syn || raw == 0)
+        return;
+    if (s.windowShiftStarted && decodeWindow(raw, false, s.windowShift) == value)
+        return;
+    std::int8_t shift = -1;
+    for (int k = 1; k < 32 && value != raw; ++k)
+        if ((static_cast<std::uint64_t>(raw) << k) == value) {
+            shift = static_cast<std::int8_t>(k);
+            break;
+        }
+    if (!s.windowShiftStarted) {
+        s.windowShiftStarted = true;
+        s.decode.windowShift = shift;
+    } else {
+        m_result.segments.checkpoints.push_back({stream, row, shift, raw});
+        s.decode.hasCheckpoints = true;
+    }
+    s.windowShift = shift;
+}
+
+void Analyzer::measure(std::size_t row, std::uint32_t index, ConnectionWork& c, int side,
+                       std::uint32_t windowBytes, std::uint32_t& flags)
 {
     const dissect::TcpColumns& t = m_tables.tcp;
     const std::uint16_t tcpFlags = t.tcpFlags(row);
@@ -266,8 +342,16 @@ void Analyzer::measure(std::size_t row, ConnectionWork& c, int side, std::uint32
         }
         relAck = unwrap(t.ack[row] - s.ackBase, s.ackReference);
     }
-    m_result.segments.relativeSeq[row] = relSeq;
-    m_result.segments.relativeAck[row] = relAck;
+    using Field = SegmentDecodeCheckpoint::Field;
+    const bool fromB = side == 1;
+    encodeRelative(s, s.seqDecode, s.decode.seqBase,
+                   SegmentDecodeCheckpoint::streamOf(index, fromB, Field::kSeq), row, t.seq[row], relSeq);
+    if (ack)
+        encodeRelative(s, s.ackDecode, s.decode.ackBase,
+                       SegmentDecodeCheckpoint::streamOf(index, fromB, Field::kAck), row, t.ack[row],
+                       relAck);
+    encodeWindow(s, SegmentDecodeCheckpoint::streamOf(index, fromB, Field::kWindowShift), row,
+                 t.window[row], syn, windowBytes);
 
     // Connection and direction bookkeeping.
     ++c.segments;
@@ -296,7 +380,7 @@ void Analyzer::measure(std::size_t row, ConnectionWork& c, int side, std::uint32
         st.finCount += fin;
         st.rstCount += (tcpFlags & th::kRst) != 0;
     }
-    const std::uint32_t sideIndex = t.sideOptions[row];
+    const std::uint32_t sideIndex = t.sideOptionsIndex(row);
     const dissect::TcpSideOptions* options = sideIndex == dissect::TcpColumns::kNoSideOptions
                                                  ? nullptr
                                                  : &m_tables.tcpSideOptions[sideIndex];
@@ -305,7 +389,7 @@ void Analyzer::measure(std::size_t row, ConnectionWork& c, int side, std::uint32
         s.anySack = true;
     }
     if (!(tcpFlags & th::kRst) && (ack || syn)) {
-        const std::uint64_t window = m_result.segments.windowBytes[row];
+        const std::uint64_t window = windowBytes;
         st.maxWindowBytes = std::max(st.maxWindowBytes, window);
         c.maxWindow = std::max(c.maxWindow, window);
     }
@@ -416,7 +500,7 @@ void Analyzer::flagLowWindows()
             continue;
         ConnectionWork& c = m_work[out.connection[row]];
         SideWork& s = c.side[t.fromB(row) ? 1 : 0];
-        const std::uint32_t window = out.windowBytes[row];
+        const std::uint32_t window = m_result.windowBytes(t, row);
         const bool low = window > 0 && window < c.lowWindowThreshold;
         if (low) {
             out.flags[row] |= segment_flag::kLowWindow;
@@ -478,6 +562,19 @@ void finishRates(SideWork& s)
     }
 }
 
+void Analyzer::finishDecode()
+{
+    m_result.segments.decode.resize(2 * m_work.size());
+    for (std::size_t i = 0; i < m_work.size(); ++i)
+        for (int side = 0; side < 2; ++side)
+            m_result.segments.decode[2 * i + side] = m_work[i].side[side].decode;
+    // Appended in row order; grouped by stream, each stream stays in row order.
+    std::stable_sort(m_result.segments.checkpoints.begin(), m_result.segments.checkpoints.end(),
+                     [](const SegmentDecodeCheckpoint& a, const SegmentDecodeCheckpoint& b) {
+                         return a.stream < b.stream;
+                     });
+}
+
 void Analyzer::finish()
 {
     m_result.connections.resize(m_work.size());
@@ -529,15 +626,15 @@ TcpAnalysis Analyzer::run()
     out.connection.assign(rows, 0);
     out.flags.assign(rows, 0);
     out.bytesInFlight.assign(rows, 0);
-    out.windowBytes.assign(rows, 0);
-    out.relativeSeq.assign(rows, 0);
-    out.relativeAck.assign(rows, 0);
-    // About one RTT sample per two segments in bulk transfers with timestamps.
-    m_result.rtt.reserve(rows / 2);
+    // At most two samples per row (seq/ack and timestamp echo). Reserving the bound
+    // costs address space only, and avoids the copy (and doubled peak) of regrowth:
+    // bulk transfers with timestamps give about 0.9 samples per row.
+    m_result.rtt.reserve(2 * rows);
     m_current.assign(m_tables.conversations.size(), kNone);
     m_firstOfConversation.assign(m_tables.conversations.size(), kNone);
     for (std::size_t row = 0; row < rows; ++row)
         processRow(row);
+    finishDecode();
     flagLowWindows();
     attributeMacRetries();
     finish();
@@ -599,6 +696,60 @@ std::uint8_t TcpAnalysis::directionOf(const dissect::CaptureTables& tables, std:
     const bool fromB = tables.tcp.fromB(row);
     const bool fromEndpoint0 = endpoint0IsA ? !fromB : fromB;
     return fromEndpoint0 ? 0 : 1;
+}
+
+const SegmentDecodeCheckpoint* TcpAnalysis::checkpoint(std::uint64_t stream, std::size_t row) const
+{
+    const std::vector<SegmentDecodeCheckpoint>& all = segments.checkpoints;
+    auto after = std::upper_bound(all.begin(), all.end(), std::pair<std::uint64_t, std::uint64_t>(stream, row),
+                                  [](const std::pair<std::uint64_t, std::uint64_t>& key,
+                                     const SegmentDecodeCheckpoint& c) {
+                                      return key < std::pair<std::uint64_t, std::uint64_t>(c.stream, c.row);
+                                  });
+    if (after == all.begin())
+        return nullptr;
+    --after;
+    return after->stream == stream ? &*after : nullptr;
+}
+
+std::int64_t TcpAnalysis::relativeSeq(const dissect::TcpColumns& tcp, std::size_t row) const
+{
+    const std::uint32_t connection = segments.connection[row];
+    const bool fromB = tcp.fromB(row);
+    const SegmentDecodeSide& d = segments.decode[2 * std::size_t(connection) + fromB];
+    if (d.hasCheckpoints)
+        if (const SegmentDecodeCheckpoint* c = checkpoint(
+                SegmentDecodeCheckpoint::streamOf(connection, fromB, SegmentDecodeCheckpoint::kSeq), row))
+            return decodeRelative(c->value, c->raw, tcp.seq[row]);
+    return decodeRelative(0, d.seqBase, tcp.seq[row]);
+}
+
+std::int64_t TcpAnalysis::relativeAck(const dissect::TcpColumns& tcp, std::size_t row) const
+{
+    if (!(tcp.tcpFlags(row) & th::kAck))
+        return 0;
+    const std::uint32_t connection = segments.connection[row];
+    const bool fromB = tcp.fromB(row);
+    const SegmentDecodeSide& d = segments.decode[2 * std::size_t(connection) + fromB];
+    if (d.hasCheckpoints)
+        if (const SegmentDecodeCheckpoint* c = checkpoint(
+                SegmentDecodeCheckpoint::streamOf(connection, fromB, SegmentDecodeCheckpoint::kAck), row))
+            return decodeRelative(c->value, c->raw, tcp.ack[row]);
+    return decodeRelative(0, d.ackBase, tcp.ack[row]);
+}
+
+std::uint32_t TcpAnalysis::windowBytes(const dissect::TcpColumns& tcp, std::size_t row) const
+{
+    const std::uint32_t connection = segments.connection[row];
+    const bool fromB = tcp.fromB(row);
+    const SegmentDecodeSide& d = segments.decode[2 * std::size_t(connection) + fromB];
+    int shift = d.windowShift;
+    if (d.hasCheckpoints)
+        if (const SegmentDecodeCheckpoint* c = checkpoint(
+                SegmentDecodeCheckpoint::streamOf(connection, fromB, SegmentDecodeCheckpoint::kWindowShift),
+                row))
+            shift = static_cast<int>(c->value);
+    return decodeWindow(tcp.window[row], tcp.tcpFlags(row) & th::kSyn, shift);
 }
 
 TcpAnalysis analyzeTcp(const dissect::CaptureTables& tables, const TcpAnalysisOptions& options)

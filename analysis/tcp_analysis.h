@@ -33,7 +33,9 @@
 
 #include "dissectors/capture_tables.h"
 
+#include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <string>
 #include <utility>
 #include <vector>
@@ -79,13 +81,101 @@ struct TcpAnalysisOptions
     double rtoSrttFactor = 1.5;
 };
 
-struct RttSample
+// One RTT sample: the acknowledging row and the row it acknowledges (both 64-bit
+// rows in TcpColumns). The data row is kept as its distance back from the ACK row, so
+// a sample whose two segments lie 2^31 or more rows apart is counted in the statistics
+// but not kept in TcpAnalysis::rtt (a 35-minute RTT at 1 Mpkt/s).
+class RttSample
 {
-    std::uint64_t ackRow = 0;     // row in TcpColumns of the acknowledging segment
-    std::uint64_t dataRow = 0;    // row of the segment it acknowledges
-    std::int64_t rttNs = 0;
-    bool fromTimestamps = false;  // TSecr echo (RFC 7323) rather than seq/ack matching
+public:
+    static constexpr std::uint64_t kMaxRowsBack = (std::uint64_t(1) << 31) - 1;
+    RttSample() = default;
+    RttSample(std::uint64_t ackRow, std::uint64_t dataRow, bool fromTimestamps)
+        : m_ackRow(ackRow),
+          m_back(static_cast<std::uint32_t>(ackRow - dataRow) | (fromTimestamps ? kTimestampBit : 0u))
+    {
+    }
+    std::uint64_t ackRow() const { return m_ackRow; }
+    std::uint64_t dataRow() const { return m_ackRow - (m_back & ~kTimestampBit); }
+    // TSecr echo (RFC 7323) rather than seq/ack matching.
+    bool fromTimestamps() const { return m_back & kTimestampBit; }
+    // The time from the data segment to its acknowledgment, as the trackers measured it.
+    std::int64_t rttNs(const dissect::TcpColumns& tcp) const
+    {
+        return tcp.timeNs[ackRow()] - tcp.timeNs[dataRow()];
+    }
+    bool operator==(const RttSample&) const = default;
+
+private:
+    friend class RttSamples;
+    static constexpr std::uint32_t kTimestampBit = 0x80000000u;
+    static RttSample fromParts(std::uint64_t ackRow, std::uint32_t back)
+    {
+        RttSample s;
+        s.m_ackRow = ackRow;
+        s.m_back = back;
+        return s;
+    }
+    std::uint64_t m_ackRow = 0;
+    std::uint32_t m_back = 0;
 };
+
+// The RTT samples of a capture in ACK-row order, 8 bytes each: ACK rows rise, so they
+// are stored as a RisingNumberColumn. Reads give RttSample values.
+class RttSamples
+{
+public:
+    class const_iterator
+    {
+    public:
+        using iterator_category = std::random_access_iterator_tag;
+        using value_type = RttSample;
+        using difference_type = std::ptrdiff_t;
+        using pointer = void;
+        using reference = RttSample;
+        const_iterator() = default;
+        const_iterator(const RttSamples* samples, std::size_t i) : m_samples(samples), m_i(i) {}
+        RttSample operator*() const { return (*m_samples)[m_i]; }
+        const_iterator& operator++() { ++m_i; return *this; }
+        const_iterator operator++(int) { const_iterator old = *this; ++m_i; return old; }
+        friend difference_type operator-(const const_iterator& a, const const_iterator& b)
+        {
+            return static_cast<difference_type>(a.m_i) - static_cast<difference_type>(b.m_i);
+        }
+        friend bool operator==(const const_iterator& a, const const_iterator& b) { return a.m_i == b.m_i; }
+
+    private:
+        const RttSamples* m_samples = nullptr;
+        std::size_t m_i = 0;
+    };
+
+    RttSample operator[](std::size_t i) const { return RttSample::fromParts(m_ackRows[i], m_back[i]); }
+    void push_back(const RttSample& s)
+    {
+        m_ackRows.push_back(s.m_ackRow);
+        m_back.push_back(s.m_back);
+    }
+    std::size_t size() const { return m_back.size(); }
+    bool empty() const { return m_back.empty(); }
+    void reserve(std::size_t n)
+    {
+        m_ackRows.reserve(n);
+        m_back.reserve(n);
+    }
+    void clear()
+    {
+        m_ackRows.clear();
+        m_back.clear();
+    }
+    const_iterator begin() const { return {this, 0}; }
+    const_iterator end() const { return {this, size()}; }
+    bool operator==(const RttSamples&) const = default;
+
+private:
+    dissect::RisingNumberColumn m_ackRows;
+    std::vector<std::uint32_t> m_back;
+};
+
 
 // Per direction of a connection, in the spirit of tcptrace -l. Counts of Wireshark
 // classifications count segments carrying the flag.
@@ -153,32 +243,66 @@ struct Connection
     DirectionStats direction[2];
 };
 
-// Per-row results, parallel to CaptureTables::tcp.
+// How a row's relative sequence and acknowledgment numbers and its scaled window are
+// recovered from its raw fields in TcpColumns, so that they cost no memory per row.
+// Per connection and ingest side (TcpColumns::fromB): the raw values that map to 0 and
+// the window shift, as in force from the side's first row on. Where that stops holding
+// (sequence space more than 2 GiB from the last checkpoint, Wireshark's base_seq
+// moving, the window scale changing mid-connection) a checkpoint takes over.
+struct SegmentDecodeSide
+{
+    std::uint32_t seqBase = 0;       // raw seq whose relative value is 0
+    std::uint32_t ackBase = 0;       // raw ack whose relative value is 0
+    std::int8_t windowShift = -1;    // -1: the window is not scaled
+    bool hasCheckpoints = false;
+};
+
+struct SegmentDecodeCheckpoint
+{
+    enum Field : std::uint8_t { kSeq = 0, kAck = 1, kWindowShift = 2 };
+    static std::uint64_t streamOf(std::uint64_t connection, bool fromB, Field field)
+    {
+        return (connection * 2 + (fromB ? 1 : 0)) * 3 + field;
+    }
+    std::uint64_t stream = 0;        // streamOf(connection, side, field)
+    std::uint64_t row = 0;           // first row the checkpoint applies to
+    std::int64_t value = 0;          // relative value of raw (kSeq, kAck); shift (kWindowShift)
+    std::uint32_t raw = 0;
+};
+
+// Per-row results, parallel to CaptureTables::tcp. Relative seq/ack and the scaled
+// window are read through TcpAnalysis::relativeSeq() / relativeAck() / windowBytes().
 struct SegmentColumns
 {
     std::vector<std::uint32_t> connection;   // index into TcpAnalysis::connections
     std::vector<std::uint32_t> flags;        // segment_flag bits
     std::vector<std::uint32_t> bytesInFlight; // tcp.analysis.bytes_in_flight, 0 = none
-    // Advertised window in bytes as tcp.window_size: shifted by the sender's scale
-    // when that is known (never for SYNs), raw otherwise.
-    std::vector<std::uint32_t> windowBytes;
-    // Sequence and acknowledgment numbers unwrapped to 64 bits, relative to the
-    // sender's (resp. the peer's) initial sequence number as tcp.seq / tcp.ack are
-    // (the ISN when the SYN was seen, else the first seq - 1). relativeAck is 0 without
-    // the ACK bit.
-    std::vector<std::int64_t> relativeSeq;
-    std::vector<std::int64_t> relativeAck;
     // Sparse: (row, n) for rows flagged duplicate ACK: the n-th duplicate.
     std::vector<std::pair<std::uint64_t, std::uint32_t>> dupAckNumber;
+    // connection * 2 + side (TcpColumns::fromB) -> decoding of the derived columns.
+    std::vector<SegmentDecodeSide> decode;
+    std::vector<SegmentDecodeCheckpoint> checkpoints; // sorted by (stream, row)
 };
 
 struct TcpAnalysis
 {
     std::vector<Connection> connections;
     SegmentColumns segments;
-    std::vector<RttSample> rtt;
+    RttSamples rtt;
     // Direction index (0 or 1) of a row within its connection.
     std::uint8_t directionOf(const dissect::CaptureTables& tables, std::size_t row) const;
+    // Sequence and acknowledgment numbers unwrapped to 64 bits, relative to the
+    // sender's (resp. the peer's) initial sequence number as tcp.seq / tcp.ack are
+    // (the ISN when the SYN was seen, else the first seq - 1). relativeAck is 0 without
+    // the ACK bit.
+    std::int64_t relativeSeq(const dissect::TcpColumns& tcp, std::size_t row) const;
+    std::int64_t relativeAck(const dissect::TcpColumns& tcp, std::size_t row) const;
+    // Advertised window in bytes as tcp.window_size: shifted by the sender's scale
+    // when that is known (never for SYNs), raw otherwise.
+    std::uint32_t windowBytes(const dissect::TcpColumns& tcp, std::size_t row) const;
+
+private:
+    const SegmentDecodeCheckpoint* checkpoint(std::uint64_t stream, std::size_t row) const;
 };
 
 TcpAnalysis analyzeTcp(const dissect::CaptureTables& tables, const TcpAnalysisOptions& options = {});

@@ -16,7 +16,7 @@ struct Series
 {
     int dataDirection = 0;
     std::int64_t rttNs = 100'000'000;
-    std::vector<std::uint32_t> rows;
+    std::vector<std::uint64_t> rows;
     std::vector<std::int64_t> ackTimeNs;
     std::vector<std::int64_t> ackedBytes;
 
@@ -53,10 +53,10 @@ std::vector<Series> buildSeries(const dissect::CaptureTables& tables, const TcpA
     const dissect::TcpColumns& rows = tables.tcp;
     for (std::size_t r = 0; r < rows.size(); ++r) {
         Series& s = series[tcp.segments.connection[r]];
-        s.rows.push_back(static_cast<std::uint32_t>(r));
+        s.rows.push_back(r);
         if (tcp.directionOf(tables, r) == s.dataDirection || !(rows.tcpFlags(r) & 0x10))
             continue;
-        const std::int64_t ack = tcp.segments.relativeAck[r];
+        const std::int64_t ack = tcp.relativeAck(tables.tcp, r);
         const std::int64_t highest = s.ackedBytes.empty() ? ack : std::max(s.ackedBytes.back(), ack);
         s.ackTimeNs.push_back(rows.timeNs[r]);
         s.ackedBytes.push_back(highest);
@@ -82,7 +82,7 @@ ConnectionImpact measure(const dissect::CaptureTables& tables, const TcpAnalysis
 
     const dissect::TcpColumns& rows = tables.tcp;
     auto first = std::lower_bound(s.rows.begin(), s.rows.end(), m.windowStartNs,
-                                  [&](std::uint32_t r, std::int64_t t) { return rows.timeNs[r] < t; });
+                                  [&](std::uint64_t r, std::int64_t t) { return rows.timeNs[r] < t; });
     std::uint32_t run = 0;
     for (auto it = first; it != s.rows.end() && rows.timeNs[*it] <= m.windowEndNs; ++it) {
         const std::uint32_t flags = tcp.segments.flags[*it];
@@ -295,7 +295,7 @@ Correlation correlateEvents(const dissect::CaptureTables& tables, const TcpAnaly
             scanningBytes += x.ackedAt(a.scanningEndNs) - x.ackedAt(a.scanningStartNs);
             freeBytes += (x.ackedAt(a.scanningStartNs) - x.ackedAt(x.firstAckNs())) +
                          (x.ackedAt(x.lastAckNs()) - x.ackedAt(a.scanningEndNs));
-            for (std::uint32_t r : x.rows) {
+            for (std::uint64_t r : x.rows) {
                 const std::int64_t t = tables.tcp.timeNs[r];
                 if (t < a.scanningStartNs || t > a.scanningEndNs ||
                     tcp.directionOf(tables, r) != x.dataDirection)

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "capture_tables.h"
 
+#include <algorithm>
+#include <stdexcept>
+
 #include <arpa/inet.h>
 #include <cstdio>
 
@@ -67,22 +70,37 @@ void TcpColumns::reserve(std::size_t rows)
     payloadLength.reserve(rows);
     tsVal.reserve(rows);
     tsEcr.reserve(rows);
-    sideOptions.reserve(rows);
 }
 
 void TcpColumns::append(const TcpRow& row)
 {
+    std::uint16_t rowFlags = row.flags;
+    if (row.sideOptions != kNoSideOptions) {
+        if (row.sideOptions != sideOptionRows.size())
+            throw std::logic_error("TCP side options appended out of row order");
+        sideOptionRows.push_back(frame.size());
+        rowFlags |= kHasSideOptions;
+    }
     frame.push_back(row.frame);
     timeNs.push_back(row.timeNs);
     conversation.push_back(row.conversation);
     seq.push_back(row.seq);
     ack.push_back(row.ack);
     window.push_back(row.window);
-    flags.push_back(row.flags);
+    flags.push_back(rowFlags);
     payloadLength.push_back(row.payloadLength);
     tsVal.push_back(row.tsVal);
     tsEcr.push_back(row.tsEcr);
-    sideOptions.push_back(row.sideOptions);
+}
+
+std::uint32_t TcpColumns::sideOptionsIndex(std::size_t row) const
+{
+    if (!(flags[row] & kHasSideOptions))
+        return kNoSideOptions;
+    const auto it = std::lower_bound(sideOptionRows.begin(), sideOptionRows.end(), std::uint64_t(row));
+    if (it == sideOptionRows.end() || *it != row)
+        return kNoSideOptions;
+    return static_cast<std::uint32_t>(it - sideOptionRows.begin());
 }
 
 std::string MacAddress::toString() const

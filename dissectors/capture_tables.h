@@ -6,6 +6,7 @@
 // can be matched to any other tool's view of the same packet.
 
 #include "frame.h"
+#include "rising_number_column.h"
 
 #include <cstdint>
 #include <string>
@@ -89,7 +90,7 @@ struct CaptureSummary
 struct WlanColumns
 {
     static constexpr std::int8_t kNoSignal = -128;
-    std::vector<std::uint64_t> frame;
+    RisingNumberColumn frame;
     std::vector<std::int64_t> timeNs;        // relative to the capture's first packet
     std::vector<std::uint16_t> frameControl; // raw, little-endian value
     std::vector<std::uint16_t> sequenceControl; // seq << 4 | frag; 0xffff = none
@@ -161,7 +162,8 @@ struct TcpColumns
     static constexpr std::uint32_t kNoSideOptions = 0xffffffffu;
     static constexpr std::uint16_t kDirectionBit = 0x8000; // set when sent b -> a
     static constexpr std::uint16_t kHasTimestamps = 0x4000;
-    std::vector<std::uint64_t> frame;
+    static constexpr std::uint16_t kHasSideOptions = 0x2000;
+    RisingNumberColumn frame;
     std::vector<std::int64_t> timeNs;         // relative to the capture's first packet
     std::vector<std::uint32_t> conversation;  // index into CaptureTables::conversations
     std::vector<std::uint32_t> seq, ack;      // raw 32-bit values as on the wire
@@ -169,10 +171,16 @@ struct TcpColumns
     std::vector<std::uint16_t> flags;         // tcp.flags | kDirectionBit | kHasTimestamps
     std::vector<std::uint32_t> payloadLength; // tcp.len
     std::vector<std::uint32_t> tsVal, tsEcr;
-    std::vector<std::uint32_t> sideOptions;   // index into CaptureTables::tcpSideOptions
+    // Sparse: the row of each CaptureTables::tcpSideOptions entry, ascending (few
+    // segments carry handshake options or SACK blocks; their rows have kHasSideOptions).
+    std::vector<std::uint64_t> sideOptionRows;
     std::size_t size() const { return frame.size(); }
     void reserve(std::size_t rows);
+    // row.sideOptions, when set, must name the next entry of tcpSideOptions: rows and
+    // their options are appended together, in row order.
     void append(const TcpRow& row);
+    // Index into CaptureTables::tcpSideOptions of the row's options, or kNoSideOptions.
+    std::uint32_t sideOptionsIndex(std::size_t row) const;
     bool fromB(std::size_t row) const { return flags[row] & kDirectionBit; }
     std::uint16_t tcpFlags(std::size_t row) const { return flags[row] & 0x01ff; }
 };

@@ -174,7 +174,7 @@ FlowEvents collectFlowEvents(const dissect::CaptureTables& tables, const TcpAnal
             if (t.payloadLength[row] == 0 || (f & (kSyn | kRst)))
                 continue;
             e.kind = FlowEvent::Kind::Data;
-            e.seq = seg.relativeSeq[row];
+            e.seq = analysis.relativeSeq(t, row);
             e.end = e.seq + t.payloadLength[row];
             std::int64_t queueing = 0;
             if (useTimestamps) {
@@ -191,20 +191,20 @@ FlowEvents collectFlowEvents(const dissect::CaptureTables& tables, const TcpAnal
         } else {
             if (!(f & kAck) || (f & (kSyn | kRst))) {
                 if ((f & kSyn) && (f & kAck) && !initialWindowSet) {
-                    out.initialRwndBytes = seg.windowBytes[row];
+                    out.initialRwndBytes = analysis.windowBytes(t, row);
                 }
                 continue;
             }
             e.kind = FlowEvent::Kind::Ack;
-            e.ack = seg.relativeAck[row];
-            e.windowBytes = seg.windowBytes[row];
+            e.ack = analysis.relativeAck(t, row);
+            e.windowBytes = analysis.windowBytes(t, row);
             if (!initialWindowSet) {
                 out.initialRwndBytes = e.windowBytes;
                 initialWindowSet = true;
             }
             if (e.flags & segment_flag::kAckLostSegment)
                 ++out.ackLostSegments;
-            const std::uint32_t side = t.sideOptions[row];
+            const std::uint32_t side = t.sideOptionsIndex(row);
             if (side != dissect::TcpColumns::kNoSideOptions) {
                 const dissect::TcpSideOptions& o = tables.tcpSideOptions[side];
                 e.sackCount = std::min<std::uint8_t>(o.sackBlockCount, 4);

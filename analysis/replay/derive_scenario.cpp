@@ -126,11 +126,12 @@ DerivedScenario deriveScenario(const DerivationInput& in)
             lastData = t.timeNs[row];
             ++dataRows;
         } else if (dir != in.sender && (t.tcpFlags(row) & 0x010)) {
-            ackProgress.emplace_back(t.timeNs[row], tcp.segments.relativeAck[row]);
-            const std::uint64_t windowNow = tcp.segments.windowBytes[row];
-            if (tcp.segments.relativeAck[row] == lastAck && windowNow > lastWindow && t.payloadLength[row] == 0)
+            const std::int64_t ackNow = tcp.relativeAck(t, row);
+            ackProgress.emplace_back(t.timeNs[row], ackNow);
+            const std::uint64_t windowNow = tcp.windowBytes(t, row);
+            if (ackNow == lastAck && windowNow > lastWindow && t.payloadLength[row] == 0)
                 windowUpdates.emplace_back(t.timeNs[row], windowNow - lastWindow);
-            lastAck = tcp.segments.relativeAck[row];
+            lastAck = ackNow;
             lastWindow = windowNow;
         }
     }
@@ -148,8 +149,8 @@ DerivedScenario deriveScenario(const DerivationInput& in)
     // RTT: minimum and spread of the samples of the sender's data.
     std::vector<double> rtts;
     for (const RttSample& r : tcp.rtt)
-        if (tcp.segments.connection[r.dataRow] == in.connection && tcp.directionOf(tables, r.dataRow) == in.sender)
-            rtts.push_back(static_cast<double>(r.rttNs) / 1e6);
+        if (tcp.segments.connection[r.dataRow()] == in.connection && tcp.directionOf(tables, r.dataRow()) == in.sender)
+            rtts.push_back(static_cast<double>(r.rttNs(t)) / 1e6);
     const double rttMin = rtts.empty() ? (c.handshakeRttNs > 0 ? static_cast<double>(c.handshakeRttNs) / 1e6 : 50)
                                        : percentile(rtts, 0.0);
     const double rttP95 = rtts.empty() ? rttMin : percentile(rtts, 0.95);

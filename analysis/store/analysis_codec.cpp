@@ -47,6 +47,15 @@ public:
         const auto* p = reinterpret_cast<const std::uint8_t*>(v.data());
         m_out.insert(m_out.end(), p, p + v.size() * sizeof(T));
     }
+    // Rising numbers (frames, rows): their low halves as a column, then where each high half starts.
+    void column(const dissect::RisingNumberColumn& c)
+    {
+        column(c.lowHalves());
+        list(c.highStarts(), [&](const dissect::RisingNumberColumn::HighStart& h) {
+            put(h.row);
+            put(h.high);
+        });
+    }
     template <typename T, typename F> void list(const std::vector<T>& v, F&& each)
     {
         put(static_cast<std::uint64_t>(v.size()));
@@ -119,6 +128,18 @@ public:
         }
         v.resize(static_cast<std::size_t>(n));
         copyOut(v.data(), v.size() * sizeof(T));
+    }
+    void column(dissect::RisingNumberColumn& c)
+    {
+        std::vector<std::uint32_t> low;
+        std::vector<dissect::RisingNumberColumn::HighStart> highStarts;
+        column(low);
+        list(highStarts, 12, [&](dissect::RisingNumberColumn::HighStart& h) {
+            get(h.row);
+            get(h.high);
+        });
+        if (m_ok && !c.assign(std::move(low), std::move(highStarts)))
+            fail("damaged rising-number column");
     }
     // Elements take at least minBytes each, which bounds the count by the blob size.
     template <typename T, typename F> void list(std::vector<T>& v, std::size_t minBytes, F&& each)
@@ -313,7 +334,6 @@ template <typename F, typename T> void tcpColumns(F&& f, T& t)
     f(t.payloadLength);
     f(t.tsVal);
     f(t.tsEcr);
-    f(t.sideOptions);
 }
 
 // ---- TcpAnalysis -----------------------------------------------------------------------
@@ -387,17 +407,29 @@ template <typename Io, typename C> void connectionFields(Io& io, C& c)
     directionFields(io, c.direction[1]);
 }
 
-// The per-segment columns of TcpAnalysis as the public API offers them. If some of
-// them become derived (computed from the capture tables), drop them here and rebuild
-// them after decoding.
+// The per-segment columns of TcpAnalysis. Relative seq/ack and the scaled window are
+// derived from the frame columns through SegmentColumns::decode and checkpoints.
 template <typename F, typename T> void segmentColumns(F&& f, T& s)
 {
     f(s.connection);
     f(s.flags);
     f(s.bytesInFlight);
-    f(s.windowBytes);
-    f(s.relativeSeq);
-    f(s.relativeAck);
+}
+
+template <typename Io, typename D> void decodeSideFields(Io& io, D& d)
+{
+    io(d.seqBase);
+    io(d.ackBase);
+    io(d.windowShift);
+    io(d.hasCheckpoints);
+}
+
+template <typename Io, typename C> void checkpointFields(Io& io, C& c)
+{
+    io(c.stream);
+    io(c.row);
+    io(c.value);
+    io(c.raw);
 }
 
 // ---- WlanEvents ------------------------------------------------------------------------
@@ -587,6 +619,7 @@ bool decodeFrameColumns(Reader& r, dissect::CaptureTables& t, std::string& error
     auto column = [&](auto& v) { r.column(v); };
     wlanColumns(column, t.wlan);
     tcpColumns(column, t.tcp);
+    r.column(t.tcp.sideOptionRows);
     if (!r.finish(error))
         return false;
     // Columns must be parallel; a mismatch means the blob is not what was written.
@@ -596,6 +629,13 @@ bool decodeFrameColumns(Reader& r, dissect::CaptureTables& t, std::string& error
     tcpColumns([&](const auto& v) { parallel = parallel && v.size() == tcpRows; }, t.tcp);
     if (!parallel)
         return error = "damaged cached frame columns: columns of different lengths", false;
+    // Side options are sparse: ascending rows, each flagged, one per cached entry.
+    std::size_t flagged = 0;
+    for (std::uint16_t f : t.tcp.flags)
+        flagged += (f & dissect::TcpColumns::kHasSideOptions) != 0;
+    if (flagged != t.tcp.sideOptionRows.size() || !std::is_sorted(t.tcp.sideOptionRows.begin(), t.tcp.sideOptionRows.end()) ||
+        (!t.tcp.sideOptionRows.empty() && t.tcp.sideOptionRows.back() >= tcpRows))
+        return error = "damaged cached frame columns: TCP side options do not match their rows", false;
     return true;
 }
 
@@ -607,11 +647,14 @@ void encodeSegments(Writer& w, const TcpAnalysis& tcp)
         w.put(p.first);
         w.put(p.second);
     });
-    w.list(tcp.rtt, [&](const RttSample& s) {
-        w.put(s.ackRow);
-        w.put(s.dataRow);
-        w.put(s.rttNs);
-        w.put(s.fromTimestamps);
+    auto put = [&](const auto& v) { w.put(v); };
+    w.list(tcp.segments.decode, [&](const SegmentDecodeSide& d) { decodeSideFields(put, d); });
+    w.list(tcp.segments.checkpoints, [&](const SegmentDecodeCheckpoint& c) { checkpointFields(put, c); });
+    std::vector<RttSample> rtt(tcp.rtt.begin(), tcp.rtt.end());
+    w.list(rtt, [&](const RttSample& s) {
+        w.put(s.ackRow());
+        w.put(s.dataRow());
+        w.put(s.fromTimestamps());
     });
 }
 
@@ -623,12 +666,22 @@ bool decodeSegments(Reader& r, TcpAnalysis& tcp, std::string& error)
         r.get(p.first);
         r.get(p.second);
     });
-    r.list(tcp.rtt, 25, [&](RttSample& s) {
-        r.get(s.ackRow);
-        r.get(s.dataRow);
-        r.get(s.rttNs);
-        r.get(s.fromTimestamps);
+    auto get = [&](auto& v) { r.get(v); };
+    r.list(tcp.segments.decode, 10, [&](SegmentDecodeSide& d) { decodeSideFields(get, d); });
+    r.list(tcp.segments.checkpoints, 28, [&](SegmentDecodeCheckpoint& c) { checkpointFields(get, c); });
+    std::vector<RttSample> rtt;
+    r.list(rtt, 17, [&](RttSample& s) {
+        std::uint64_t ackRow = 0, dataRow = 0;
+        bool fromTimestamps = false;
+        r.get(ackRow);
+        r.get(dataRow);
+        r.get(fromTimestamps);
+        s = RttSample(ackRow, dataRow, fromTimestamps);
     });
+    tcp.rtt.clear();
+    tcp.rtt.reserve(rtt.size());
+    for (const RttSample& s : rtt)
+        tcp.rtt.push_back(s);
     return r.finish(error);
 }
 
@@ -748,6 +801,7 @@ std::vector<std::uint8_t> encodePart(CachePart part, const AnalysisBundle& resul
     case CachePart::FrameColumns:
         wlanColumns(column, results.tables.wlan);
         tcpColumns(column, results.tables.tcp);
+        w.column(results.tables.tcp.sideOptionRows);
         break;
     case CachePart::Connections:
         w.list(results.tcp.connections, [&](const Connection& c) { connectionFields(put, c); });

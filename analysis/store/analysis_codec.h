@@ -23,7 +23,7 @@
 
 namespace windscope::analysis::store {
 
-inline constexpr std::uint32_t kAnalysisCodecVersion = 1;
+inline constexpr std::uint32_t kAnalysisCodecVersion = 2;
 
 // Everything a fresh analysis of one capture produces that the project caches.
 struct AnalysisBundle

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Windscope's TCP analysis against tshark 4.0 on every public capture: per frame, the
 // set of tcp.analysis.* flags, tcp.analysis.duplicate_ack_num,
-// tcp.analysis.bytes_in_flight, tcp.window_size and tcp.stream (our connection id).
+// tcp.analysis.bytes_in_flight, tcp.window_size, tcp.seq and tcp.ack (relative, modulo
+// 2^32) and tcp.stream (our connection id).
 //
 // Agreement is counted over the frames flagged by either tool: a frame agrees when both
 // give it the same set of Wireshark flags. Every other difference (a value, a frame only
@@ -105,6 +106,9 @@ struct Reference
     std::uint32_t dupAckNumber = 0;
     std::uint32_t bytesInFlight = 0;
     std::uint32_t windowBytes = 0;
+    std::uint32_t relativeSeq = 0; // tcp.seq: relative, modulo 2^32
+    bool hasAck = false;
+    std::uint32_t relativeAck = 0; // tcp.ack, present with the ACK bit
 };
 
 struct FileResult
@@ -186,7 +190,7 @@ FileResult compareFile(const std::filesystem::path& path)
     for (std::uint32_t bit : bits)
         command += std::string(" -e ") + segmentFlagName(bit);
     command += " -e tcp.analysis.duplicate_ack_num -e tcp.analysis.bytes_in_flight -e "
-               "tcp.window_size 2>/dev/null";
+               "tcp.window_size -e tcp.seq -e tcp.ack 2>/dev/null";
     int status = 0;
     const std::string output = test::runCommand(command, &status);
     if (!filtered.empty())
@@ -205,7 +209,7 @@ FileResult compareFile(const std::filesystem::path& path)
         for (std::size_t tab; (tab = line.find('\t', start)) != std::string::npos; start = tab + 1)
             c.push_back(line.substr(start, tab - start));
         c.push_back(line.substr(start));
-        if (c.size() != 5 + bits.size() || c[0].empty())
+        if (c.size() != 7 + bits.size() || c[0].empty())
             continue;
         std::uint64_t frame = std::stoull(c[0]);
         if (!originalFrame.empty())
@@ -218,6 +222,9 @@ FileResult compareFile(const std::filesystem::path& path)
         r.dupAckNumber = firstNumber(c[2 + bits.size()]);
         r.bytesInFlight = firstNumber(c[3 + bits.size()]);
         r.windowBytes = firstNumber(c[4 + bits.size()]);
+        r.relativeSeq = firstNumber(c[5 + bits.size()]);
+        r.hasAck = !c[6 + bits.size()].empty();
+        r.relativeAck = firstNumber(c[6 + bits.size()]);
         reference[frame] = r;
     }
     result.referenceRows = reference.size();
@@ -255,8 +262,12 @@ FileResult compareFile(const std::filesystem::path& path)
             result.note("tcp.analysis.duplicate_ack_num differs", frame);
         if (analysis.segments.bytesInFlight[row] != r.bytesInFlight)
             result.note("tcp.analysis.bytes_in_flight differs", frame);
-        if (analysis.segments.windowBytes[row] != r.windowBytes)
+        if (analysis.windowBytes(tables.tcp, row) != r.windowBytes)
             result.note("tcp.window_size differs", frame);
+        if (static_cast<std::uint32_t>(analysis.relativeSeq(tables.tcp, row)) != r.relativeSeq)
+            result.note("tcp.seq differs", frame);
+        if (r.hasAck && static_cast<std::uint32_t>(analysis.relativeAck(tables.tcp, row)) != r.relativeAck)
+            result.note("tcp.ack differs", frame);
         if (static_cast<std::int64_t>(analysis.segments.connection[row]) != r.stream)
             result.note("tcp.stream differs from the connection id", frame);
     }

@@ -142,14 +142,13 @@ inline std::string checkOutcome(const FuzzOutcome& o, bool fromReader)
     const std::size_t n = t.size();
     if (t.timeNs.size() != n || t.conversation.size() != n || t.seq.size() != n ||
         t.ack.size() != n || t.window.size() != n || t.flags.size() != n ||
-        t.payloadLength.size() != n || t.tsVal.size() != n || t.tsEcr.size() != n ||
-        t.sideOptions.size() != n)
+        t.payloadLength.size() != n || t.tsVal.size() != n || t.tsEcr.size() != n)
         return fail("TCP columns have different lengths");
     for (std::size_t i = 0; i < n; ++i) {
         if (t.conversation[i] >= o.tables.conversations.size())
             return fail("TCP row names a conversation that does not exist");
-        if (t.sideOptions[i] != dissect::TcpColumns::kNoSideOptions &&
-            t.sideOptions[i] >= o.tables.tcpSideOptions.size())
+        if ((t.flags[i] & dissect::TcpColumns::kHasSideOptions) &&
+            t.sideOptionsIndex(i) >= o.tables.tcpSideOptions.size())
             return fail("TCP row names side options that do not exist");
         if (t.frame[i] == 0 || t.frame[i] > s.packets)
             return fail("TCP row names a frame number outside the capture");

@@ -18,8 +18,11 @@ using windscope::test::testData;
 
 namespace {
 
-const std::filesystem::path kExpectedDir = std::filesystem::path(__FILE__).parent_path() / "expected";
-const std::filesystem::path kRepoRoot = std::filesystem::path(__FILE__).parent_path().parent_path().parent_path();
+// From the configured source tree, not __FILE__: a compiler launcher may pass relative
+// source paths, and the tests run from the build tree.
+const std::filesystem::path kTestsDir = std::filesystem::path(WINDSCOPE_TEST_DATA_DIR).parent_path();
+const std::filesystem::path kExpectedDir = kTestsDir / "golden" / "expected";
+const std::filesystem::path kRepoRoot = kTestsDir.parent_path();
 
 std::string readFile(const std::filesystem::path& path)
 {

@@ -95,7 +95,7 @@ inline void expectSameTables(const dissect::CaptureTables& ta, const dissect::Ca
     WS_EQ(tcp.payloadLength);
     WS_EQ(tcp.tsVal);
     WS_EQ(tcp.tsEcr);
-    WS_EQ(tcp.sideOptions);
+    WS_EQ(tcp.sideOptionRows);
     ASSERT_EQ(a.tcpSideOptions.size(), b.tcpSideOptions.size());
     for (std::size_t i = 0; i < a.tcpSideOptions.size(); ++i) {
         WS_EQ(tcpSideOptions[i].mss);
@@ -219,16 +219,26 @@ inline void expectSameTcp(const analysis::TcpAnalysis& ta, const analysis::TcpAn
     WS_EQ(segments.connection);
     WS_EQ(segments.flags);
     WS_EQ(segments.bytesInFlight);
-    WS_EQ(segments.windowBytes);
-    WS_EQ(segments.relativeSeq);
-    WS_EQ(segments.relativeAck);
+    ASSERT_EQ(a.segments.decode.size(), b.segments.decode.size());
+    for (std::size_t i = 0; i < a.segments.decode.size(); ++i) {
+        WS_EQ(segments.decode[i].seqBase);
+        WS_EQ(segments.decode[i].ackBase);
+        WS_EQ(segments.decode[i].windowShift);
+        WS_EQ(segments.decode[i].hasCheckpoints);
+    }
+    ASSERT_EQ(a.segments.checkpoints.size(), b.segments.checkpoints.size());
+    for (std::size_t i = 0; i < a.segments.checkpoints.size(); ++i) {
+        WS_EQ(segments.checkpoints[i].stream);
+        WS_EQ(segments.checkpoints[i].row);
+        WS_EQ(segments.checkpoints[i].value);
+        WS_EQ(segments.checkpoints[i].raw);
+    }
     WS_EQ(segments.dupAckNumber);
     ASSERT_EQ(a.rtt.size(), b.rtt.size());
     for (std::size_t i = 0; i < a.rtt.size(); ++i) {
-        WS_EQ(rtt[i].ackRow);
-        WS_EQ(rtt[i].dataRow);
-        WS_EQ(rtt[i].rttNs);
-        WS_EQ(rtt[i].fromTimestamps);
+        WS_EQ(rtt[i].ackRow());
+        WS_EQ(rtt[i].dataRow());
+        WS_EQ(rtt[i].fromTimestamps());
     }
 }
 

@@ -199,15 +199,15 @@ TEST(TcpAnalysis, HandshakeFactsWindowScalingAndRtt)
     EXPECT_EQ(a.directionOf(t, ack), 1);
 
     // SYNs are never scaled; afterwards each side's own shift applies (tcp.window_size).
-    EXPECT_EQ(a.segments.windowBytes[0], 64240u);
-    EXPECT_EQ(a.segments.windowBytes[1], 65160u);
-    EXPECT_EQ(a.segments.windowBytes[2], 502u << 7);
-    EXPECT_EQ(a.segments.windowBytes[ack], 509u << 8);
+    EXPECT_EQ(a.windowBytes(t.tcp, 0), 64240u);
+    EXPECT_EQ(a.windowBytes(t.tcp, 1), 65160u);
+    EXPECT_EQ(a.windowBytes(t.tcp, 2), 502u << 7);
+    EXPECT_EQ(a.windowBytes(t.tcp, ack), 509u << 8);
     // Relative numbers as tcp.seq / tcp.ack.
-    EXPECT_EQ(a.segments.relativeSeq[0], 0);
-    EXPECT_EQ(a.segments.relativeSeq[data], 1);
-    EXPECT_EQ(a.segments.relativeAck[data], 1);
-    EXPECT_EQ(a.segments.relativeAck[ack], 101);
+    EXPECT_EQ(a.relativeSeq(t.tcp, 0), 0);
+    EXPECT_EQ(a.relativeSeq(t.tcp, data), 1);
+    EXPECT_EQ(a.relativeAck(t.tcp, data), 1);
+    EXPECT_EQ(a.relativeAck(t.tcp, ack), 101);
     EXPECT_EQ(a.segments.bytesInFlight[data], 100u);
     for (std::size_t row = 0; row < t.tcp.size(); ++row)
         EXPECT_EQ(wireshark(a.segments.flags[row]), 0u) << "row " << row;
@@ -216,7 +216,7 @@ TEST(TcpAnalysis, HandshakeFactsWindowScalingAndRtt)
     // and by timestamps alike; the statistics use the seq/ack samples.
     EXPECT_EQ(a.rtt.size(), 6u);
     for (const RttSample& r : a.rtt)
-        EXPECT_EQ(r.rttNs, 20 * kMs);
+        EXPECT_EQ(r.rttNs(t.tcp), 20 * kMs);
     const DirectionStats& client = c.direction[0];
     EXPECT_EQ(client.rttAckSamples, 2u);
     EXPECT_EQ(client.rttTimestampSamples, 2u);
@@ -249,10 +249,10 @@ TEST(TcpAnalysis, MissingHandshakeLeavesWindowsUnscaled)
     EXPECT_EQ(c.handshakeRttNs, -1);
     // Without a SYN the first sender is endpoint 0.
     EXPECT_EQ(c.address[0], s.tables().conversations[0].addrA);
-    EXPECT_EQ(a.segments.windowBytes[0], 50u);
-    EXPECT_EQ(a.segments.windowBytes[1], 60u);
-    EXPECT_EQ(a.segments.relativeSeq[0], 1); // base_seq = seq - 1 (Wireshark bug 1542)
-    EXPECT_EQ(a.segments.relativeAck[1], 11);
+    EXPECT_EQ(a.windowBytes(s.tables().tcp, 0), 50u);
+    EXPECT_EQ(a.windowBytes(s.tables().tcp, 1), 60u);
+    EXPECT_EQ(a.relativeSeq(s.tables().tcp, 0), 1); // base_seq = seq - 1 (Wireshark bug 1542)
+    EXPECT_EQ(a.relativeAck(s.tables().tcp, 1), 11);
 }
 
 TEST(TcpAnalysis, DuplicateAcksThenFastRetransmission)
@@ -312,7 +312,7 @@ TEST(TcpAnalysis, RetransmissionAfterSilenceIsRtoTimeout)
     EXPECT_EQ(d.uniqueBytes, 200u);
     // Karn: the ACK covers re-sent data, so it gives no sample.
     for (const RttSample& r : a.rtt)
-        EXPECT_NE(r.ackRow, ack);
+        EXPECT_NE(r.ackRow(), ack);
 }
 
 TEST(TcpAnalysis, RtoThresholdFollowsSmoothedRtt)
@@ -515,16 +515,25 @@ TEST(TcpAnalysis, SequenceNumbersUnwrapTo64Bits)
     constexpr std::uint32_t kChunk = 0x30000000u; // six of them exceed 2^32
     // The receiver acknowledges every chunk: without that, data 2^31 beyond its last
     // ACK would compare as below it (RFC 9293 3.4 modular order) and look spurious.
+    std::vector<std::size_t> acks;
     for (int i = 0; i < 6; ++i) {
         rows.push_back(s.add({.seq = seq, .ack = 78, .len = kChunk, .ms = 2.0 + i}));
         seq += kChunk;
-        s.add({.fromB = true, .seq = 78, .ack = seq, .ms = 2.5 + i});
+        acks.push_back(s.add({.fromB = true, .seq = 78, .ack = seq, .ms = 2.5 + i}));
     }
     const TcpAnalysis a = s.analyze();
+    const dissect::TcpColumns& t = s.tables().tcp;
     for (std::size_t i = 0; i < rows.size(); ++i) {
-        EXPECT_EQ(a.segments.relativeSeq[rows[i]], 1 + static_cast<std::int64_t>(i) * kChunk);
+        EXPECT_EQ(a.relativeSeq(t, rows[i]), 1 + static_cast<std::int64_t>(i) * kChunk);
+        EXPECT_EQ(a.relativeAck(t, acks[i]), 1 + static_cast<std::int64_t>(i + 1) * kChunk);
+        EXPECT_EQ(a.relativeSeq(t, acks[i]), 1);
         EXPECT_EQ(wireshark(a.segments.flags[rows[i]]), 0u);
     }
+    // The values are not stored per row: beyond 2 GiB of sequence space a checkpoint
+    // takes over from the side's base, once per 2 GiB or so, for seq and ack alike.
+    ASSERT_FALSE(a.segments.checkpoints.empty());
+    EXPECT_LE(a.segments.checkpoints.size(), 6u);
+    EXPECT_TRUE(a.segments.decode[0].hasCheckpoints);
     EXPECT_EQ(a.connections[0].direction[0].uniqueBytes, 6ull * kChunk);
 }
 
