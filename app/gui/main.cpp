@@ -6,6 +6,7 @@
 #include "main_window.h"
 #include "plots/plot_export.h"
 #include "plots/plot_stack.h"
+#include "project/project_controller.h"
 #include "windscope/version.h"
 
 #include <QApplication>
@@ -25,8 +26,9 @@ int main(int argc, char** argv)
     parser.setApplicationDescription(QStringLiteral("TCP over 802.11 analyzer"));
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument(QStringLiteral("captures"), QStringLiteral("pcap or pcapng files to open"),
-                                 QStringLiteral("[captures...]"));
+    parser.addPositionalArgument(QStringLiteral("files"),
+                                 QStringLiteral("pcap or pcapng captures to open, or a Windscope project (.wsproj)"),
+                                 QStringLiteral("[files...]"));
     const QCommandLineOption connection(QStringLiteral("select-connection"),
                                         QStringLiteral("Connection to show first (index as in windscope-cli)"),
                                         QStringLiteral("N"));
@@ -90,8 +92,16 @@ int main(int argc, char** argv)
                      });
     window.setInteractive(shot.isEmpty() && figurePath.isEmpty());
     window.show();
-    for (const QString& path : parser.positionalArguments())
-        window.openCapture(path);
+    for (const QString& path : parser.positionalArguments()) {
+        if (path.endsWith(QLatin1String(".wsproj"), Qt::CaseInsensitive)) {
+            if (!window.project()->openProject(path) && !window.isInteractive()) {
+                std::fprintf(stderr, "windscope: %s\n", qPrintable(window.project()->lastError()));
+                return 1;
+            }
+        } else {
+            window.openCapture(path);
+        }
+    }
     if (!shot.isEmpty() || !figurePath.isEmpty()) {
         if (parser.positionalArguments().isEmpty()) {
             std::fprintf(stderr, "windscope: --screenshot and --export-figure need a capture to show\n");
