@@ -67,6 +67,12 @@ quint64 EpanService::request(const QString& path, quint64 frame)
     return id;
 }
 
+bool EpanService::isOpen(const QString& path)
+{
+    std::lock_guard lock(m_mutex);
+    return !path.isEmpty() && path == m_openPath;
+}
+
 void EpanService::run()
 {
 #ifdef WINDSCOPE_HAVE_WIRESHARK
@@ -94,6 +100,10 @@ void EpanService::run()
         std::string error;
         if (request.path != sessionPath) {
             // One session at a time: the previous capture's is closed first.
+            {
+                std::lock_guard lock(m_mutex);
+                m_openPath.clear();
+            }
             session.reset();
             sessionError.clear();
             sessionPath = request.path;
@@ -102,6 +112,8 @@ void EpanService::run()
             result.openMs = ms(start);
             if (!session)
                 sessionError = QString::fromStdString(error);
+            std::lock_guard lock(m_mutex);
+            m_openPath = session ? request.path : QString();
         }
         if (!session) {
             result.error = sessionError;

@@ -44,6 +44,8 @@ public:
     // Asks for the tree of frame (1-based) of the capture at path; the answer comes as
     // finished() with the returned request number.
     quint64 request(const QString& path, quint64 frame);
+    // True when Wireshark's first pass over path is done (its frames dissect at once).
+    bool isOpen(const QString& path);
 
 signals:
     void finished(const windscope::gui::PacketDetailResult& result);
@@ -62,6 +64,7 @@ private:
     std::mutex m_mutex;
     std::condition_variable m_wake;
     std::optional<Request> m_pending;
+    QString m_openPath; // the capture whose session is open, under m_mutex
     quint64 m_nextId = 0;
     bool m_stop = false;
     std::thread m_thread;

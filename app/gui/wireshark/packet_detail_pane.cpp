@@ -61,8 +61,14 @@ void PacketDetailPane::showPacket(const QString& path, quint64 frame)
         return;
     m_path = path;
     m_frame = frame;
+    const bool open = EpanService::instance()->isOpen(path);
     m_request = EpanService::instance()->request(path, frame);
-    m_status->setText(tr("Dissecting frame %1 of %2 with Wireshark…").arg(frame).arg(QFileInfo(path).fileName()));
+    m_status->setStyleSheet({});
+    m_status->setText(open ? tr("Dissecting frame %1 with Wireshark…").arg(frame)
+                           : tr("Wireshark reads all of %1 once before showing frame %2 (its first pass: "
+                                "about a minute per million packets)…")
+                                 .arg(QFileInfo(path).fileName())
+                                 .arg(frame));
 }
 
 void PacketDetailPane::onFinished(const PacketDetailResult& result)
