@@ -434,6 +434,18 @@ void CaptureView::selectPacketRow(int row)
     m_packetView->scrollTo(index);
 }
 
+bool CaptureView::selectPacketFrame(quint64 frame)
+{
+    // The list follows the plots' range after a short delay: bring it up to date first.
+    m_packetModel->setTimeRange(m_plots->timeAxis()->lower(), m_plots->timeAxis()->upper());
+    for (int row = 0; row < m_packetModel->rowCount(); ++row)
+        if (m_packetModel->index(row, 0).data(PacketTableModel::kFrameRole).toULongLong() == frame) {
+            selectPacketRow(row);
+            return true;
+        }
+    return false;
+}
+
 quint64 CaptureView::eventFirstFrame(int event) const
 {
     if (!m_capture || event < 0 || static_cast<std::size_t>(event) >= m_capture->events.events.size())

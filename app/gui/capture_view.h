@@ -83,6 +83,9 @@ public:
     PacketDetailPane* packetDetailPane() const { return m_packetDetail; }
     // Selects row (of the packet list as shown) and shows its dissection.
     void selectPacketRow(int row);
+    // Selects the packet with that frame number when the packet list holds it (the
+    // selected connection's segments in the plots' range); false otherwise.
+    bool selectPacketFrame(quint64 frame);
     // The packet "Open in Wireshark" goes to: the selected packet when the packet list
     // is shown, the first frame of the selected 802.11 event when the event table is;
     // 0 for none.

@@ -7,11 +7,13 @@
 #include "plots/plot_export.h"
 #include "plots/plot_stack.h"
 #include "project/project_controller.h"
+#include "wireshark/packet_detail_pane.h"
 #include "windscope/version.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QTimer>
+#include <QTreeWidget>
 
 #include <cstdio>
 
@@ -47,7 +49,11 @@ int main(int argc, char** argv)
                                                    "double-column-colour or screen"),
                                     QStringLiteral("ID"), QStringLiteral("single-column"));
     const QCommandLineOption stevens(QStringLiteral("stevens"), QStringLiteral("Stevens-style time-sequence graph"));
-    parser.addOptions({connection, event, screenshot, figure, preset, stevens});
+    const QCommandLineOption packet(QStringLiteral("select-packet"),
+                                    QStringLiteral("Show the packet list with frame N selected and its Wireshark "
+                                                   "dissection (N in the selected connection's plotted range)"),
+                                    QStringLiteral("N"));
+    parser.addOptions({connection, event, screenshot, figure, preset, stevens, packet});
     parser.process(app);
 
     windscope::gui::MainWindow window;
@@ -65,10 +71,31 @@ int main(int argc, char** argv)
         return 2;
     }
     const bool useStevens = parser.isSet(stevens);
+    const quint64 packetFrame = parser.value(packet).toULongLong();
     QObject::connect(&window, &windscope::gui::MainWindow::captureReady, &window,
-                     [&window, shot, figurePath, figurePreset, useStevens](windscope::gui::CaptureView* view) {
+                     [&window, shot, figurePath, figurePreset, useStevens, packetFrame](windscope::gui::CaptureView* view) {
                          if (useStevens)
                              view->plotStack()->setSequenceStyle(windscope::gui::TimeSequencePlot::Style::Stevens);
+                         const bool packetSelected = packetFrame && view->selectPacketFrame(packetFrame);
+                         if (packetFrame && !packetSelected)
+                             std::fprintf(stderr, "windscope: frame %llu is not in the packet list of the shown range\n",
+                                          static_cast<unsigned long long>(packetFrame));
+                         if (packetSelected && !shot.isEmpty()) {
+                             // The screenshot waits for the dissection, and shows the TCP layer open.
+                             auto* pane = view->packetDetailPane();
+                             QObject::connect(pane, &windscope::gui::PacketDetailPane::packetShown, &window, [&window, pane, shot] {
+                                 for (int i = 0; i < pane->tree()->topLevelItemCount(); ++i)
+                                     if (pane->tree()->topLevelItem(i)->text(0).startsWith(QLatin1String("Transmission Control")))
+                                         pane->tree()->topLevelItem(i)->setExpanded(true);
+                                 QTimer::singleShot(800, &window, [&window, shot] {
+                                     const bool ok = window.grab().save(shot, "PNG");
+                                     std::fprintf(stderr, "windscope: %s %s\n", ok ? "wrote" : "could not write",
+                                                  qPrintable(shot));
+                                     QApplication::exit(ok ? 0 : 1);
+                                 });
+                             });
+                             return;
+                         }
                          if (!figurePath.isEmpty()) {
                              QTimer::singleShot(300, &window, [view, figurePath, figurePreset] {
                                  QString error;
