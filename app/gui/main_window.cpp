@@ -12,8 +12,8 @@
 #include "wireshark/wireshark_launcher.h"
 
 #include <QAction>
-#include <QCloseEvent>
 #include <QApplication>
+#include <QCloseEvent>
 #include <QDragEnterEvent>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -45,10 +45,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_tabs(new QTabWi
     setCentralWidget(m_tabs);
     statusBar()->showMessage(tr("Open a capture with File ▸ Open (Ctrl+O), or drop pcap/pcapng files here."));
     m_project = new ProjectController(this);
-    buildMenus();
     m_annotations = new AnnotationPanel(this, m_project);
     addDockWidget(Qt::RightDockWidgetArea, m_annotations);
     m_annotations->hide();
+    buildMenus();
     connect(m_project, &ProjectController::annotationsChanged, this, [this] { m_annotations->show(); });
     resize(1500, 950);
 }
@@ -71,6 +71,10 @@ void MainWindow::buildMenus()
     QMenu* analysis = menuBar()->addMenu(tr("&Analysis"));
     analysis->addAction(tr("&Compare selected connections"), QKeySequence(Qt::CTRL | Qt::Key_K), this,
                         [this] { compareSelected(); });
+    analysis->addSeparator();
+    analysis->addAction(m_annotations->bookmarkAction());
+    analysis->addAction(m_annotations->noteAction());
+    analysis->addAction(m_annotations->toggleViewAction());
     analysis->addSeparator();
     m_openInWireshark = analysis->addAction(tr("Open in &Wireshark at this packet"), this, [this] {
         CaptureView* v = currentView();

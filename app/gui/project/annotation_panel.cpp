@@ -33,10 +33,10 @@ AnnotationPanel::AnnotationPanel(MainWindow* window, ProjectController* project)
     auto* layout = new QVBoxLayout(body);
     layout->setContentsMargins(2, 2, 2, 2);
     auto* bar = new QToolBar(body);
-    m_bookmark = bar->addAction(tr("Bookmark"), this, [this] { addAnnotation(QStringLiteral("bookmark"), {}); });
+    m_bookmark = bar->addAction(tr("Add &bookmark"), this, [this] { addAnnotation(QStringLiteral("bookmark"), {}); });
     m_bookmark->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_B));
     m_bookmark->setToolTip(tr("Bookmark the selected event, or the crosshair's time (Ctrl+B)"));
-    m_note = bar->addAction(tr("Note…"), this, [this] {
+    m_note = bar->addAction(tr("Add &note…"), this, [this] {
         bool ok = false;
         const QString text = QInputDialog::getText(this, tr("Add a note"), tr("Note:"), QLineEdit::Normal, {}, &ok);
         if (ok && !text.trimmed().isEmpty())

@@ -59,7 +59,15 @@ ProjectController::ProjectController(MainWindow* window)
     connect(window, &MainWindow::captureReady, this, &ProjectController::onCaptureReady);
 }
 
-ProjectController::~ProjectController() { waitForJobs(); }
+ProjectController::~ProjectController()
+{
+    // The window's tabs are gone by now: edits are written by closeProject (the
+    // window's close event), here only the scratch file of an untitled project goes.
+    waitForJobs();
+    m_store.reset();
+    if (m_untitled)
+        removeProjectFiles(m_storePath);
+}
 
 bool ProjectController::interactive() const { return m_window->isInteractive(); }
 
