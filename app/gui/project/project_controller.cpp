@@ -20,6 +20,8 @@
 #include <QThread>
 #include <QTimer>
 
+#include <algorithm>
+
 namespace windscope::gui {
 
 namespace store = analysis::store;
@@ -402,7 +404,13 @@ void ProjectController::addAnnotation(CaptureView* view, store::Annotation annot
     if (!m_store && !newProject())
         return;
     annotation.id = 0;
-    m_notes[view].notes.push_back(std::move(annotation));
+    // In the store's order (by time, untimed first, then as added), so the list reads
+    // the same before and after the project is reopened.
+    std::vector<store::Annotation>& notes = m_notes[view].notes;
+    const auto before = [](const store::Annotation& a, const store::Annotation& b) {
+        return b.timeNs && (!a.timeNs || *a.timeNs < *b.timeNs);
+    };
+    notes.insert(std::upper_bound(notes.begin(), notes.end(), annotation, before), std::move(annotation));
     markModified();
     emit annotationsChanged(view);
 }

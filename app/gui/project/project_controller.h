@@ -72,7 +72,7 @@ public:
     bool flush();
 
     // ---- annotations and bookmarks of a capture (times are capture-relative) ----
-    // The capture's annotations, written or pending, in the order added.
+    // The capture's annotations, written or pending, in time order (untimed first).
     std::vector<analysis::store::Annotation> annotations(const CaptureView* view) const;
     // Adds one to the capture (opening an untitled project first when none is open).
     void addAnnotation(CaptureView* view, analysis::store::Annotation annotation);
