@@ -5,10 +5,31 @@
 #include <QMetaObject>
 
 #include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <optional>
 
 namespace windscope::gui {
 
 namespace ws = dissect::wireshark;
+
+struct EpanService::State
+{
+    struct Request
+    {
+        quint64 id = 0;
+        QString path;
+        quint64 frame = 0;
+    };
+    std::mutex mutex;
+    std::condition_variable wake;
+    // All below under mutex.
+    EpanService* owner = nullptr; // null once the service is gone: results are dropped
+    std::optional<Request> pending;
+    QString openPath;             // the capture whose session is open
+    bool inFirstPass = false;
+    bool stop = false;
+};
 
 EpanService* EpanService::instance()
 {
@@ -30,20 +51,28 @@ bool EpanService::available()
 #endif
 }
 
-EpanService::EpanService(QObject* parent) : QObject(parent)
+EpanService::EpanService(QObject* parent) : QObject(parent), m_state(std::make_shared<State>())
 {
+    m_state->owner = this;
     if (available())
-        m_thread = std::thread([this] { run(); });
+        m_thread = std::thread(&EpanService::run, m_state);
 }
 
 EpanService::~EpanService()
 {
+    bool inFirstPass = false;
     {
-        std::lock_guard lock(m_mutex);
-        m_stop = true;
+        std::lock_guard lock(m_state->mutex);
+        m_state->owner = nullptr;
+        m_state->stop = true;
+        inFirstPass = m_state->inFirstPass;
     }
-    m_wake.notify_one();
-    if (m_thread.joinable())
+    m_state->wake.notify_one();
+    if (!m_thread.joinable())
+        return;
+    if (inFirstPass)
+        m_thread.detach();
+    else
         m_thread.join();
 }
 
@@ -60,20 +89,20 @@ quint64 EpanService::request(const QString& path, quint64 frame)
         return id;
     }
     {
-        std::lock_guard lock(m_mutex);
-        m_pending = Request{id, path, frame};
+        std::lock_guard lock(m_state->mutex);
+        m_state->pending = State::Request{id, path, frame};
     }
-    m_wake.notify_one();
+    m_state->wake.notify_one();
     return id;
 }
 
 bool EpanService::isOpen(const QString& path)
 {
-    std::lock_guard lock(m_mutex);
-    return !path.isEmpty() && path == m_openPath;
+    std::lock_guard lock(m_state->mutex);
+    return !path.isEmpty() && path == m_state->openPath;
 }
 
-void EpanService::run()
+void EpanService::run(std::shared_ptr<State> state)
 {
 #ifdef WINDSCOPE_HAVE_WIRESHARK
     std::unique_ptr<ws::EpanSession> session;
@@ -84,14 +113,18 @@ void EpanService::run()
         return std::chrono::duration<double, std::milli>(Clock::now() - from).count();
     };
     for (;;) {
-        Request request;
+        State::Request request;
         {
-            std::unique_lock lock(m_mutex);
-            m_wake.wait(lock, [this] { return m_stop || m_pending; });
-            if (m_stop)
+            std::unique_lock lock(state->mutex);
+            state->wake.wait(lock, [&] { return state->stop || state->pending; });
+            if (state->stop)
                 break;
-            request = *m_pending;
-            m_pending.reset();
+            request = *state->pending;
+            state->pending.reset();
+            if (request.path != sessionPath) {
+                state->openPath.clear();
+                state->inFirstPass = true;
+            }
         }
         PacketDetailResult result;
         result.request = request.id;
@@ -100,10 +133,6 @@ void EpanService::run()
         std::string error;
         if (request.path != sessionPath) {
             // One session at a time: the previous capture's is closed first.
-            {
-                std::lock_guard lock(m_mutex);
-                m_openPath.clear();
-            }
             session.reset();
             sessionError.clear();
             sessionPath = request.path;
@@ -112,8 +141,16 @@ void EpanService::run()
             result.openMs = ms(start);
             if (!session)
                 sessionError = QString::fromStdString(error);
-            std::lock_guard lock(m_mutex);
-            m_openPath = session ? request.path : QString();
+            std::lock_guard lock(state->mutex);
+            state->inFirstPass = false;
+            state->openPath = session ? request.path : QString();
+            if (state->stop) {
+                // The application quit meanwhile and did not wait: the process is
+                // exiting, so libwireshark is left as it is rather than torn down
+                // concurrently with the exit.
+                (void)session.release();
+                return;
+            }
         }
         if (!session) {
             result.error = sessionError;
@@ -126,9 +163,13 @@ void EpanService::run()
                 result.error = QString::fromStdString(error);
             result.dissectMs = ms(start);
         }
-        QMetaObject::invokeMethod(this, [this, result] { emit finished(result); }, Qt::QueuedConnection);
+        std::lock_guard lock(state->mutex);
+        if (EpanService* owner = state->owner)
+            QMetaObject::invokeMethod(owner, [owner, result] { emit owner->finished(result); }, Qt::QueuedConnection);
     }
     session.reset();
+#else
+    (void)state;
 #endif
 }
 

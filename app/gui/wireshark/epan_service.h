@@ -13,10 +13,7 @@
 #include <QObject>
 #include <QString>
 
-#include <condition_variable>
 #include <memory>
-#include <mutex>
-#include <optional>
 #include <thread>
 
 namespace windscope::gui {
@@ -53,20 +50,15 @@ signals:
 private:
     explicit EpanService(QObject* parent);
     ~EpanService() override;
-    void run();
 
-    struct Request
-    {
-        quint64 id = 0;
-        QString path;
-        quint64 frame = 0;
-    };
-    std::mutex m_mutex;
-    std::condition_variable m_wake;
-    std::optional<Request> m_pending;
-    QString m_openPath; // the capture whose session is open, under m_mutex
+    // Shared with the worker, which may outlive the service: Wireshark's first pass
+    // cannot be interrupted, so quitting during one leaves the worker to the process's
+    // exit instead of waiting minutes for it.
+    struct State;
+    static void run(std::shared_ptr<State> state);
+
+    std::shared_ptr<State> m_state;
     quint64 m_nextId = 0;
-    bool m_stop = false;
     std::thread m_thread;
 };
 
