@@ -35,6 +35,8 @@
 #include <QTest>
 #include <QTreeWidget>
 
+#include <functional>
+
 using namespace windscope;
 using namespace windscope::gui;
 
@@ -180,6 +182,33 @@ private slots:
         // Expanding a protocol shows its fields as children.
         tcp->setExpanded(true);
         QVERIFY(tcp->childCount() > 5);
+
+        // A known packet of a test fixture: frame 5 of wpa2-http-plain.pcap is the SYN
+        // of 172.5.5.113:49417 -> 14.17.32.211:80 (as tshark and windscope-cli analyze show).
+        PacketDetailPane fixture;
+        QSignalSpy fixtureShown(&fixture, &PacketDetailPane::packetShown);
+        fixture.showPacket(QStringLiteral(WINDSCOPE_TEST_DATA_DIR "/wpa2-http-plain.pcap"), 5);
+        QVERIFY(fixtureShown.wait(60000) || !fixtureShown.isEmpty());
+        QVERIFY2(fixtureShown.last().at(1).toBool(), qPrintable(fixture.statusText()));
+        QStringList layers;
+        QHash<QString, QString> values;
+        std::function<void(QTreeWidgetItem*)> collect = [&](QTreeWidgetItem* item) {
+            const QString field = item->data(0, Qt::UserRole + 1).toString();
+            if (!field.isEmpty() && !values.contains(field))
+                values.insert(field, item->toolTip(0).section(QStringLiteral(" == "), 1));
+            for (int i = 0; i < item->childCount(); ++i)
+                collect(item->child(i));
+        };
+        for (int i = 0; i < fixture.tree()->topLevelItemCount(); ++i) {
+            layers << fixture.tree()->topLevelItem(i)->data(0, Qt::UserRole + 1).toString();
+            collect(fixture.tree()->topLevelItem(i));
+        }
+        QCOMPARE(layers, (QStringList{QStringLiteral("frame"), QStringLiteral("radiotap"), QStringLiteral("wlan_radio"),
+                                      QStringLiteral("wlan"), QStringLiteral("llc"), QStringLiteral("ip"), QStringLiteral("tcp")}));
+        QCOMPARE(values.value(QStringLiteral("ip.src")), QStringLiteral("172.5.5.113"));
+        QCOMPARE(values.value(QStringLiteral("tcp.srcport")), QStringLiteral("49417"));
+        QCOMPARE(values.value(QStringLiteral("tcp.dstport")), QStringLiteral("80"));
+        QCOMPARE(values.value(QStringLiteral("tcp.flags.syn")), QStringLiteral("1"));
     }
 
     void packetDetailErrorsStayInThePane()
