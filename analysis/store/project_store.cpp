@@ -17,6 +17,7 @@
 #include <span>
 #include <sys/stat.h>
 #include <thread>
+#include <unistd.h>
 
 namespace windscope::analysis::store {
 
@@ -283,6 +284,7 @@ bool configureConnection(sqlite3* db, std::string& error)
     // its last commit. synchronous=FULL makes each commit durable across power loss.
     // Memory-mapped reads: the cached results are large blobs, and reading them through
     // the map instead of one pread per page is what makes reopening fast.
+    sqlite3_busy_timeout(db, 10000);
     return exec(db,
                 "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON; "
                 "PRAGMA mmap_size=4294967296;",
@@ -849,6 +851,73 @@ bool ProjectStore::removeAnnotation(std::int64_t id, std::string& error)
     s.bind(1, id);
     if (s.step() != SQLITE_DONE)
         return error = m_path + ": " + s.error(), false;
+    return true;
+}
+
+bool ProjectStore::setMetaValue(const std::string& key, const std::string& value,
+                                std::string& error)
+{
+    if (!verifiedForWrite(error))
+        return false;
+    Statement s(m_db, "INSERT INTO meta(key, value) VALUES (?1, ?2) "
+                      "ON CONFLICT(key) DO UPDATE SET value = excluded.value");
+    s.bind(1, key).bind(2, value);
+    if (s.step() != SQLITE_DONE)
+        return error = m_path + ": " + s.error(), false;
+    return true;
+}
+
+bool ProjectStore::metaValue(const std::string& key, std::string& value, std::string& error)
+{
+    value.clear();
+    Statement s(m_db, "SELECT value FROM meta WHERE key = ?1");
+    s.bind(1, key);
+    const int rc = s.step();
+    if (rc == SQLITE_ROW)
+        value = s.text(0);
+    else if (rc != SQLITE_DONE)
+        return error = m_path + ": " + s.error(), false;
+    return true;
+}
+
+bool ProjectStore::saveCopy(const std::string& path, std::string& error)
+{
+    if (!verifiedForWrite(error))
+        return false;
+    std::error_code ec;
+    const fs::path wal = path + "-wal";
+    if (fs::exists(wal, ec) && fs::file_size(wal, ec) > 0) {
+        error = path + ": has a write-ahead log (" + wal.string() +
+                "): it is open in another program or was not closed cleanly; not overwritten";
+        return false;
+    }
+    const std::string temporary = path + ".saving";
+    fs::remove(temporary, ec);
+    // VACUUM INTO writes a compact, consistent copy from one read transaction.
+    Statement copy(m_db, "VACUUM INTO ?1");
+    copy.bind(1, temporary);
+    if (!copy.ok() || copy.step() != SQLITE_DONE) {
+        error = path + ": cannot write the copy: " + copy.error();
+        fs::remove(temporary, ec);
+        return false;
+    }
+    // The copy is complete on disk before it replaces anything.
+    std::FILE* f = std::fopen(temporary.c_str(), "rb+");
+    const bool synced = f && std::fflush(f) == 0 && ::fsync(fileno(f)) == 0;
+    if (f)
+        std::fclose(f);
+    if (!synced) {
+        error = path + ": cannot write the copy: " + std::strerror(errno);
+        fs::remove(temporary, ec);
+        return false;
+    }
+    fs::remove(path + "-shm", ec);
+    fs::rename(temporary, path, ec);
+    if (ec) {
+        error = path + ": " + ec.message();
+        fs::remove(temporary, ec);
+        return false;
+    }
     return true;
 }
 

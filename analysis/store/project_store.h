@@ -15,7 +15,8 @@
 // - Every save is one transaction in WAL mode with synchronous=FULL: a crash or kill
 //   mid-save leaves the project at its last committed state.
 //
-// Not thread-safe: one ProjectStore per thread (SQLite connections are cheap).
+// Not thread-safe: one ProjectStore per thread (SQLite connections are cheap). Two
+// connections to one file take turns: a write waits up to 10 s for the other's.
 
 #include "analysis_codec.h"
 
@@ -135,6 +136,17 @@ public:
     bool listRuns(std::int64_t scenarioId, std::vector<JsonRecord>& out, std::string& error);
     bool saveExportPreset(const std::string& name, const std::string& json, std::string& error);
     bool listExportPresets(std::vector<JsonRecord>& out, std::string& error);
+
+    // ---- project-wide values (the GUI's view state), in the meta table ----
+    bool setMetaValue(const std::string& key, const std::string& value, std::string& error);
+    // value is "" when the key is absent.
+    bool metaValue(const std::string& key, std::string& value, std::string& error);
+
+    // Writes a consistent copy of the whole project to path (Save As): to a temporary
+    // file beside it, synced, then renamed over path, so path is either its old content
+    // or the complete copy. Refuses a path whose own write-ahead log is not empty (a
+    // project open elsewhere or not closed cleanly).
+    bool saveCopy(const std::string& path, std::string& error);
 
     // Full structural check of the file (PRAGMA quick_check over every page). open()
     // checks only the small tables so reopening stays fast; every write runs this once

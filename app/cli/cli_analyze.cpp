@@ -6,6 +6,9 @@
 #include "analysis/tcp_analysis.h"
 #include "dissectors/dissector_set.h"
 #include "dissectors/ingest.h"
+#ifdef WINDSCOPE_HAVE_WIRESHARK
+#include "cli_packet.h"
+#endif
 
 #include <cstdio>
 #include <ctime>
@@ -135,6 +138,7 @@ void printAnalyzeSummary(const dissect::CaptureTables& tables, const analysis::T
 int runAnalyze(const std::vector<std::string>& args)
 {
     std::string path;
+    std::vector<std::string> keys;
     bool json = false, csv = false, segments = false;
     analysis::TcpAnalysisOptions options;
     for (std::size_t i = 0; i < args.size(); ++i) {
@@ -145,6 +149,8 @@ int runAnalyze(const std::vector<std::string>& args)
             csv = true;
         else if (a == "--segments")
             segments = true;
+        else if (a == "--key" && i + 1 < args.size())
+            keys.push_back(args[++i]);
         else if (a == "--low-window" && i + 1 < args.size()) {
             try {
                 options.lowWindowThresholdBytes = std::stoull(args[++i]);
@@ -165,7 +171,7 @@ int runAnalyze(const std::vector<std::string>& args)
     }
     if (path.empty()) {
         std::fprintf(stderr, "usage: windscope-cli analyze FILE [--json | --csv [--segments]] "
-                             "[--low-window BYTES]\n");
+                             "[--low-window BYTES] [--key PASSPHRASE:SSID|PSK]...\n");
         return 2;
     }
     if (json && csv) {
@@ -179,12 +185,48 @@ int runAnalyze(const std::vector<std::string>& args)
 
     dissect::CaptureTables tables;
     std::string error;
+    // With keys, the TCP analysis reads the capture as `decrypt` writes it: protected
+    // 802.11 data frames that epan decrypted, in the clear.
+    std::string readPath = path;
+    std::string decryptionNote;
+#ifdef WINDSCOPE_HAVE_WIRESHARK
+    DecryptedCapture decrypted;
+    if (!keys.empty()) {
+        if (!decrypted.create(path, keys, error)) {
+            std::fprintf(stderr, "windscope-cli: %s\n", error.c_str());
+            return 1;
+        }
+        readPath = decrypted.path();
+        decryptionNote =
+            std::to_string(decrypted.decryptedFrames()) + " of " +
+            std::to_string(decrypted.protectedFrames()) +
+            " protected 802.11 data frames decrypted through Wireshark" +
+            (decrypted.encryptedReason().empty() ? "" : "; " + decrypted.encryptedReason());
+    }
+#else
+    if (!keys.empty()) {
+        std::fprintf(stderr, "windscope-cli: analyze --key needs libwireshark, which this build "
+                             "lacks\n");
+        return 1;
+    }
+#endif
     TerminalProgress progress;
     dissect::IngestOptions ingestOptions;
     ingestOptions.observer = &progress;
-    if (!dissect::ingestCapture(path, ingestOptions, tables, error)) {
+    if (!dissect::ingestCapture(readPath, ingestOptions, tables, error)) {
         std::fprintf(stderr, "windscope-cli: %s\n", error.c_str());
         return 1;
+    }
+    if (readPath != path) {
+        // Report the capture the user named, not the temporary decrypted copy.
+        auto rename = [&](std::string& text) {
+            for (std::size_t at = text.find(readPath); at != std::string::npos;
+                 at = text.find(readPath, at + path.size()))
+                text.replace(at, readPath.size(), path);
+        };
+        rename(tables.summary.path);
+        for (std::string& warning : tables.summary.warnings)
+            rename(warning);
     }
     const analysis::TcpAnalysis result = analysis::analyzeTcp(tables, options);
 
@@ -196,7 +238,11 @@ int runAnalyze(const std::vector<std::string>& args)
         analysis::writeConnectionsCsv(std::cout, tables, result);
     else
         printAnalyzeSummary(tables, result);
+    if (!decryptionNote.empty() && !json && !csv)
+        std::printf("\n  decryption      %s\n", decryptionNote.c_str());
     std::cout.flush();
+    if (!decryptionNote.empty() && (json || csv))
+        std::fprintf(stderr, "windscope-cli: note: %s\n", decryptionNote.c_str());
     // Results up to the damage were printed; the damage itself is still reported.
     for (const std::string& warning : tables.summary.warnings)
         if (json || csv)

@@ -5,7 +5,10 @@
 #include "dissectors/wireshark/epan_session.h"
 
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <iostream>
+#include <unistd.h>
 
 namespace windscope::cli {
 
@@ -199,6 +202,43 @@ int runDecrypt(const std::vector<std::string>& args)
     if (!reason.empty())
         std::fprintf(stderr, "windscope-cli: note: %s\n", reason.c_str());
     return 0;
+}
+
+DecryptedCapture::~DecryptedCapture()
+{
+    if (!m_path.empty())
+        ::unlink(m_path.c_str());
+}
+
+bool DecryptedCapture::create(const std::string& capture, const std::vector<std::string>& keyTexts,
+                              std::string& error)
+{
+    ws::EpanOptions options;
+    for (const std::string& text : keyTexts) {
+        ws::WpaKey key;
+        if (!ws::WpaKey::parse(text, key, error)) {
+            error = "--key: " + error;
+            return false;
+        }
+        options.keys.push_back(key);
+    }
+    std::string pattern =
+        (std::filesystem::temp_directory_path() / "windscope-decrypted-XXXXXX.pcap").string();
+    const int fd = ::mkstemps(pattern.data(), 5);
+    if (fd < 0) {
+        error = pattern + ": cannot create a temporary file for the decrypted capture";
+        return false;
+    }
+    ::close(fd);
+    m_path = pattern;
+    auto session = ws::EpanSession::open(capture, options, error);
+    if (!session || !session->writeDecryptedPcap(m_path, error))
+        return false;
+    const ws::DecryptionReport& report = session->decryption();
+    m_protected = report.protectedFrames;
+    m_decrypted = report.decryptedFrames;
+    m_reason = report.reason();
+    return true;
 }
 
 } // namespace windscope::cli

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -10,5 +11,30 @@ namespace windscope::cli {
 int runPacket(const std::vector<std::string>& args);
 // windscope-cli decrypt FILE OUT.pcap --key PASSPHRASE:SSID|PSK...
 int runDecrypt(const std::vector<std::string>& args);
+
+// The decrypted form of a WPA/WPA2-PSK capture for `analyze --key`: what `decrypt`
+// writes, in a private temporary pcap that lives as long as this object.
+class DecryptedCapture
+{
+public:
+    DecryptedCapture() = default;
+    ~DecryptedCapture();
+    DecryptedCapture(const DecryptedCapture&) = delete;
+    DecryptedCapture& operator=(const DecryptedCapture&) = delete;
+
+    // keyTexts as --key takes them. False with error (naming the file or the key).
+    bool create(const std::string& capture, const std::vector<std::string>& keyTexts,
+                std::string& error);
+    const std::string& path() const { return m_path; }
+    std::uint64_t protectedFrames() const { return m_protected; }
+    std::uint64_t decryptedFrames() const { return m_decrypted; }
+    // Why frames stayed encrypted; "" when every protected data frame was decrypted.
+    const std::string& encryptedReason() const { return m_reason; }
+
+private:
+    std::string m_path;
+    std::uint64_t m_protected = 0, m_decrypted = 0;
+    std::string m_reason;
+};
 
 } // namespace windscope::cli

@@ -11,12 +11,16 @@
 #include "plots/plot_panel.h"
 #include "plots/plot_stack.h"
 #include "plots/time_axis.h"
+#include "wireshark/packet_detail_pane.h"
+#include "wireshark/wireshark_launcher.h"
 
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
+#include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSpinBox>
@@ -26,6 +30,8 @@
 #include <QTableView>
 #include <QTimer>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace windscope::gui {
 
@@ -87,6 +93,25 @@ CaptureView::CaptureView(const QString& path, QWidget* parent)
     row->addWidget(m_cancel);
     row->addStretch();
     l->addLayout(row);
+    // Shown for a project capture whose file changed or moved.
+    auto* staleRow = new QHBoxLayout;
+    m_useCache = new QPushButton(tr("Show the cached results"), loading);
+    m_reanalyse = new QPushButton(tr("Analyse the file again"), loading);
+    m_useCache->hide();
+    m_reanalyse->hide();
+    connect(m_useCache, &QPushButton::clicked, this, [this] {
+        setProjectSource(m_projectPath, m_captureId, true);
+        load();
+    });
+    connect(m_reanalyse, &QPushButton::clicked, this, [this] {
+        clearProjectSource();
+        load();
+    });
+    staleRow->addStretch();
+    staleRow->addWidget(m_useCache);
+    staleRow->addWidget(m_reanalyse);
+    staleRow->addStretch();
+    l->addLayout(staleRow);
     l->addStretch();
     m_pages->addWidget(loading);
     m_pages->addWidget(buildContent());
@@ -138,9 +163,36 @@ QWidget* CaptureView::buildContent()
     connect(m_eventView, &QTableView::clicked, this, &CaptureView::onEventActivated);
     connect(m_eventView, &QTableView::activated, this, &CaptureView::onEventActivated);
     m_tabs->addTab(m_eventView, tr("802.11 events"));
-    m_packetView = makeTable(m_packetModel, m_tabs);
+    // The packet list above the Wireshark dissection of the selected packet.
+    auto* packets = new QSplitter(Qt::Vertical, m_tabs);
+    m_packetView = makeTable(m_packetModel, packets);
     m_packetView->setToolTip(tr("The selected connection's segments in the plots' time range"));
-    m_tabs->addTab(m_packetView, tr("Packets in view"));
+    m_packetDetail = new PacketDetailPane(packets);
+    packets->addWidget(m_packetView);
+    packets->addWidget(m_packetDetail);
+    packets->setStretchFactor(0, 3);
+    packets->setStretchFactor(1, 2);
+    connect(m_packetView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& current) {
+                m_packetDetail->showPacket(m_path, current.isValid()
+                                                       ? current.data(PacketTableModel::kFrameRole).toULongLong()
+                                                       : 0);
+                emit packetSelectionChanged();
+            });
+    connect(m_tabs, &QTabWidget::currentChanged, this, &CaptureView::packetSelectionChanged);
+    m_packetView->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_packetView, &QWidget::customContextMenuRequested, this, [this](const QPoint& pos) {
+        const QModelIndex index = m_packetView->indexAt(pos);
+        showWiresharkMenu(pos, index.isValid() ? index.data(PacketTableModel::kFrameRole).toULongLong() : 0,
+                          m_packetView);
+    });
+    m_eventView->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_eventView, &QWidget::customContextMenuRequested, this, [this](const QPoint& pos) {
+        const QModelIndex index = m_eventView->indexAt(pos);
+        showWiresharkMenu(pos, index.isValid() ? eventFirstFrame(index.data(EventTableModel::kEventRole).toInt()) : 0,
+                          m_eventView);
+    });
+    m_tabs->addTab(packets, tr("Packets in view"));
     m_tabs->addTab(makeTable(m_stationModel, m_tabs), tr("Stations"));
     m_tabs->addTab(makeTable(m_apModel, m_tabs), tr("Access points"));
     left->addWidget(m_summary);
@@ -165,6 +217,19 @@ QWidget* CaptureView::buildContent()
     return split;
 }
 
+void CaptureView::setProjectSource(const QString& projectPath, qint64 captureId, bool acceptStale)
+{
+    m_projectPath = projectPath;
+    m_captureId = captureId;
+    m_acceptStale = acceptStale;
+}
+
+void CaptureView::clearProjectSource()
+{
+    m_projectPath.clear();
+    m_acceptStale = false;
+}
+
 bool CaptureView::isLoading() const { return m_loader && m_loader->isRunning(); }
 
 void CaptureView::load()
@@ -173,12 +238,32 @@ void CaptureView::load()
         return;
     m_error.clear();
     m_loader = new CaptureLoader(m_path, this);
+    if (!m_projectPath.isEmpty())
+        m_loader->setProjectSource(m_projectPath, m_captureId, m_acceptStale);
+    m_useCache->hide();
+    m_reanalyse->hide();
+    m_progress->show();
+    m_cancel->show();
+    m_cancel->setEnabled(true);
     connect(m_loader, &CaptureLoader::progress, this, [this](int percent, const QString& stage) {
         m_progress->setValue(percent);
         m_status->setText(tr("%1\n%2…").arg(QFileInfo(m_path).fileName(), stage));
     });
     connect(m_loader, &CaptureLoader::finished, this, &CaptureView::onLoaded);
     connect(m_loader, &CaptureLoader::failed, this, [this](const QString& message) {
+        const QString stale = m_loader->staleStatus();
+        if (!stale.isEmpty() && stale != QLatin1String("ok")) {
+            m_projectStatus = stale;
+            m_status->setText(message);
+            m_progress->hide();
+            m_cancel->hide();
+            m_useCache->setVisible(stale != QLatin1String("uncached"));
+            m_reanalyse->setVisible(stale != QLatin1String("moved"));
+            m_loader->deleteLater();
+            m_loader = nullptr;
+            emit projectCaptureStale(stale, message);
+            return;
+        }
         m_error = message;
         m_status->setText(tr("Could not open the capture:\n%1").arg(message));
         m_progress->hide();
@@ -210,6 +295,8 @@ void CaptureView::cancelLoad()
 void CaptureView::onLoaded(std::shared_ptr<const CaptureAnalysis> capture)
 {
     m_capture = std::move(capture);
+    m_fromCache = m_loader->fromCache();
+    m_projectStatus = m_loader->staleStatus();
     m_loader->deleteLater();
     m_loader = nullptr;
     m_connectionModel->setCapture(m_capture);
@@ -305,6 +392,7 @@ void CaptureView::selectEvent(int event)
         m_eventView->setCurrentIndex(proxy);
         m_eventView->scrollTo(proxy);
     }
+    emit packetSelectionChanged();
 }
 
 void CaptureView::onEventActivated(const QModelIndex& proxyIndex)
@@ -334,6 +422,67 @@ void CaptureView::applySelection(const Selection& selection)
         m_tabs->setCurrentIndex(1);
         selectEvent(selection.event);
     }
+}
+
+void CaptureView::selectPacketRow(int row)
+{
+    const QModelIndex index = m_packetModel->index(row, 0);
+    if (!index.isValid())
+        return;
+    m_tabs->setCurrentWidget(m_packetView->parentWidget());
+    m_packetView->setCurrentIndex(index);
+    m_packetView->scrollTo(index);
+}
+
+bool CaptureView::selectPacketFrame(quint64 frame)
+{
+    // The list follows the plots' range after a short delay: bring it up to date first.
+    m_packetModel->setTimeRange(m_plots->timeAxis()->lower(), m_plots->timeAxis()->upper());
+    for (int row = 0; row < m_packetModel->rowCount(); ++row)
+        if (m_packetModel->index(row, 0).data(PacketTableModel::kFrameRole).toULongLong() == frame) {
+            selectPacketRow(row);
+            return true;
+        }
+    return false;
+}
+
+quint64 CaptureView::eventFirstFrame(int event) const
+{
+    if (!m_capture || event < 0 || static_cast<std::size_t>(event) >= m_capture->events.events.size())
+        return 0;
+    const analysis::WlanEvent& e = m_capture->events.events[static_cast<std::size_t>(event)];
+    if (!e.evidenceFrames.empty())
+        return e.evidenceFrames.front();
+    const auto& times = m_capture->tables.wlan.timeNs;
+    const auto it = std::lower_bound(times.begin(), times.end(), e.startNs);
+    return it == times.end() ? 0 : m_capture->tables.wlan.frame[static_cast<std::size_t>(it - times.begin())];
+}
+
+quint64 CaptureView::wiresharkFrame() const
+{
+    if (!m_capture)
+        return 0;
+    if (m_tabs->currentWidget() == m_eventView)
+        return m_eventView->currentIndex().isValid()
+                   ? eventFirstFrame(m_eventView->currentIndex().data(EventTableModel::kEventRole).toInt())
+                   : 0;
+    const QModelIndex packet = m_packetView->currentIndex();
+    return packet.isValid() ? packet.data(PacketTableModel::kFrameRole).toULongLong() : 0;
+}
+
+void CaptureView::showWiresharkMenu(const QPoint& pos, quint64 frame, QTableView* table)
+{
+    QMenu menu(this);
+    menu.setToolTipsVisible(true);
+    QAction* open = menu.addAction(tr("Open in &Wireshark at this packet"));
+    updateWiresharkAction(open, m_path, frame);
+    if (frame)
+        open->setText(tr("Open in &Wireshark at frame %1").arg(frame));
+    if (menu.exec(table->viewport()->mapToGlobal(pos)) != open)
+        return;
+    QString error;
+    if (!openInWireshark(m_path, frame, &error))
+        QMessageBox::warning(this, tr("Open in Wireshark"), error);
 }
 
 } // namespace windscope::gui

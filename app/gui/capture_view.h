@@ -29,6 +29,7 @@ class ConnectionFilterModel;
 class ConnectionTableModel;
 class EventTableModel;
 class InventoryTableModel;
+class PacketDetailPane;
 class PacketTableModel;
 class PlotStack;
 
@@ -38,6 +39,18 @@ class CaptureView : public QWidget
 public:
     explicit CaptureView(const QString& path, QWidget* parent = nullptr);
     ~CaptureView() override;
+
+    // Makes load() read the capture's cached results from a project (the fast path)
+    // rather than analyse the file; acceptStale loads them even when the file changed
+    // or moved since.
+    void setProjectSource(const QString& projectPath, qint64 captureId, bool acceptStale = false);
+    // Forgets the project source: load() analyses the file.
+    void clearProjectSource();
+    qint64 projectCaptureId() const { return m_captureId; }
+    bool loadedFromCache() const { return m_fromCache; }
+    // The file's state against the project: "ok", "changed", "moved"; "" when the
+    // capture was not loaded from a project.
+    QString projectStatus() const { return m_projectStatus; }
 
     void load();
     void cancelLoad();
@@ -67,11 +80,29 @@ public:
     InventoryTableModel* stationModel() const { return m_stationModel; }
     PacketTableModel* packetModel() const { return m_packetModel; }
     QTableView* packetView() const { return m_packetView; }
+    PacketDetailPane* packetDetailPane() const { return m_packetDetail; }
+    // Selects row (of the packet list as shown) and shows its dissection.
+    void selectPacketRow(int row);
+    // Selects the packet with that frame number when the packet list holds it (the
+    // selected connection's segments in the plots' range); false otherwise.
+    bool selectPacketFrame(quint64 frame);
+    // The packet "Open in Wireshark" goes to: the selected packet when the packet list
+    // is shown, the first frame of the selected 802.11 event when the event table is;
+    // 0 for none.
+    quint64 wiresharkFrame() const;
+    // The first frame of an 802.11 event: its first evidence frame, else the first
+    // 802.11 frame at or after its start; 0 for none.
+    quint64 eventFirstFrame(int event) const;
 
 signals:
     void loaded();
     void loadFailed(const QString& message);
     void loadCancelled();
+    // A project capture whose file changed or moved: the page says so and offers the
+    // cached results or a new analysis, instead of loading either silently.
+    void projectCaptureStale(const QString& status, const QString& message);
+    // The selected packet or event changed (what wiresharkFrame() returns).
+    void packetSelectionChanged();
 
 private:
     void onLoaded(std::shared_ptr<const CaptureAnalysis> capture);
@@ -79,6 +110,7 @@ private:
     void stepEvent(int delta);
     QWidget* buildContent();
     QString summaryHtml() const;
+    void showWiresharkMenu(const QPoint& pos, quint64 frame, QTableView* table);
 
     QString m_path;
     QString m_error;
@@ -92,6 +124,13 @@ private:
     QLabel* m_status;
     QProgressBar* m_progress;
     QPushButton* m_cancel;
+    QPushButton* m_useCache = nullptr;
+    QPushButton* m_reanalyse = nullptr;
+    QString m_projectPath;
+    qint64 m_captureId = 0;
+    bool m_acceptStale = false;
+    bool m_fromCache = false;
+    QString m_projectStatus;
     QLabel* m_summary = nullptr;
     QTabWidget* m_tabs = nullptr;
     QLineEdit* m_filterText = nullptr;
@@ -106,6 +145,7 @@ private:
     InventoryTableModel* m_stationModel;
     PacketTableModel* m_packetModel;
     QTableView* m_packetView = nullptr;
+    PacketDetailPane* m_packetDetail = nullptr;
     QTimer* m_packetRange = nullptr;
     PlotStack* m_plots = nullptr;
 };

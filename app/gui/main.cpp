@@ -6,11 +6,14 @@
 #include "main_window.h"
 #include "plots/plot_export.h"
 #include "plots/plot_stack.h"
+#include "project/project_controller.h"
+#include "wireshark/packet_detail_pane.h"
 #include "windscope/version.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QTimer>
+#include <QTreeWidget>
 
 #include <cstdio>
 
@@ -25,8 +28,9 @@ int main(int argc, char** argv)
     parser.setApplicationDescription(QStringLiteral("TCP over 802.11 analyzer"));
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument(QStringLiteral("captures"), QStringLiteral("pcap or pcapng files to open"),
-                                 QStringLiteral("[captures...]"));
+    parser.addPositionalArgument(QStringLiteral("files"),
+                                 QStringLiteral("pcap or pcapng captures to open, or a Windscope project (.wsproj)"),
+                                 QStringLiteral("[files...]"));
     const QCommandLineOption connection(QStringLiteral("select-connection"),
                                         QStringLiteral("Connection to show first (index as in windscope-cli)"),
                                         QStringLiteral("N"));
@@ -45,7 +49,11 @@ int main(int argc, char** argv)
                                                    "double-column-colour or screen"),
                                     QStringLiteral("ID"), QStringLiteral("single-column"));
     const QCommandLineOption stevens(QStringLiteral("stevens"), QStringLiteral("Stevens-style time-sequence graph"));
-    parser.addOptions({connection, event, screenshot, figure, preset, stevens});
+    const QCommandLineOption packet(QStringLiteral("select-packet"),
+                                    QStringLiteral("Show the packet list with frame N selected and its Wireshark "
+                                                   "dissection (N in the selected connection's plotted range)"),
+                                    QStringLiteral("N"));
+    parser.addOptions({connection, event, screenshot, figure, preset, stevens, packet});
     parser.process(app);
 
     windscope::gui::MainWindow window;
@@ -63,10 +71,31 @@ int main(int argc, char** argv)
         return 2;
     }
     const bool useStevens = parser.isSet(stevens);
+    const quint64 packetFrame = parser.value(packet).toULongLong();
     QObject::connect(&window, &windscope::gui::MainWindow::captureReady, &window,
-                     [&window, shot, figurePath, figurePreset, useStevens](windscope::gui::CaptureView* view) {
+                     [&window, shot, figurePath, figurePreset, useStevens, packetFrame](windscope::gui::CaptureView* view) {
                          if (useStevens)
                              view->plotStack()->setSequenceStyle(windscope::gui::TimeSequencePlot::Style::Stevens);
+                         const bool packetSelected = packetFrame && view->selectPacketFrame(packetFrame);
+                         if (packetFrame && !packetSelected)
+                             std::fprintf(stderr, "windscope: frame %llu is not in the packet list of the shown range\n",
+                                          static_cast<unsigned long long>(packetFrame));
+                         if (packetSelected && !shot.isEmpty()) {
+                             // The screenshot waits for the dissection, and shows the TCP layer open.
+                             auto* pane = view->packetDetailPane();
+                             QObject::connect(pane, &windscope::gui::PacketDetailPane::packetShown, &window, [&window, pane, shot] {
+                                 for (int i = 0; i < pane->tree()->topLevelItemCount(); ++i)
+                                     if (pane->tree()->topLevelItem(i)->text(0).startsWith(QLatin1String("Transmission Control")))
+                                         pane->tree()->topLevelItem(i)->setExpanded(true);
+                                 QTimer::singleShot(800, &window, [&window, shot] {
+                                     const bool ok = window.grab().save(shot, "PNG");
+                                     std::fprintf(stderr, "windscope: %s %s\n", ok ? "wrote" : "could not write",
+                                                  qPrintable(shot));
+                                     QApplication::exit(ok ? 0 : 1);
+                                 });
+                             });
+                             return;
+                         }
                          if (!figurePath.isEmpty()) {
                              QTimer::singleShot(300, &window, [view, figurePath, figurePreset] {
                                  QString error;
@@ -90,8 +119,16 @@ int main(int argc, char** argv)
                      });
     window.setInteractive(shot.isEmpty() && figurePath.isEmpty());
     window.show();
-    for (const QString& path : parser.positionalArguments())
-        window.openCapture(path);
+    for (const QString& path : parser.positionalArguments()) {
+        if (path.endsWith(QLatin1String(".wsproj"), Qt::CaseInsensitive)) {
+            if (!window.project()->openProject(path) && !window.isInteractive()) {
+                std::fprintf(stderr, "windscope: %s\n", qPrintable(window.project()->lastError()));
+                return 1;
+            }
+        } else {
+            window.openCapture(path);
+        }
+    }
     if (!shot.isEmpty() || !figurePath.isEmpty()) {
         if (parser.positionalArguments().isEmpty()) {
             std::fprintf(stderr, "windscope: --screenshot and --export-figure need a capture to show\n");

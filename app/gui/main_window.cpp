@@ -7,9 +7,13 @@
 #include "plots/plot_export.h"
 #include "plots/plot_stack.h"
 #include "plots/time_axis.h"
+#include "project/annotation_panel.h"
+#include "project/project_controller.h"
+#include "wireshark/wireshark_launcher.h"
 
 #include <QAction>
 #include <QApplication>
+#include <QCloseEvent>
 #include <QDragEnterEvent>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -34,9 +38,18 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_tabs(new QTabWi
     m_tabs->setTabsClosable(true);
     m_tabs->setDocumentMode(true);
     connect(m_tabs, &QTabWidget::tabCloseRequested, this, &MainWindow::closeTab);
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
+        updateWiresharkAction();
+        emit currentViewChanged(currentView());
+    });
     setCentralWidget(m_tabs);
     statusBar()->showMessage(tr("Open a capture with File ▸ Open (Ctrl+O), or drop pcap/pcapng files here."));
+    m_project = new ProjectController(this);
+    m_annotations = new AnnotationPanel(this, m_project);
+    addDockWidget(Qt::RightDockWidgetArea, m_annotations);
+    m_annotations->hide();
     buildMenus();
+    connect(m_project, &ProjectController::annotationsChanged, this, [this] { m_annotations->show(); });
     resize(1500, 950);
 }
 
@@ -47,7 +60,8 @@ void MainWindow::buildMenus()
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     updateRecentMenu();
     file->addAction(tr("&Close"), QKeySequence::Close, this, [this] { closeTab(m_tabs->currentIndex()); });
-    file->addSeparator();
+    QAction* projectSection = file->addSeparator();
+    m_project->addFileActions(file, projectSection);
     file->addAction(tr("Export &figure…"), QKeySequence(Qt::CTRL | Qt::Key_E), this, &MainWindow::exportFigure);
     file->addAction(tr("Export plotted &series (CSV)…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E), this,
                     &MainWindow::exportSeries);
@@ -57,6 +71,22 @@ void MainWindow::buildMenus()
     QMenu* analysis = menuBar()->addMenu(tr("&Analysis"));
     analysis->addAction(tr("&Compare selected connections"), QKeySequence(Qt::CTRL | Qt::Key_K), this,
                         [this] { compareSelected(); });
+    analysis->addSeparator();
+    analysis->addAction(m_annotations->bookmarkAction());
+    analysis->addAction(m_annotations->noteAction());
+    analysis->addAction(m_annotations->toggleViewAction());
+    analysis->addSeparator();
+    m_openInWireshark = analysis->addAction(tr("Open in &Wireshark at this packet"), this, [this] {
+        CaptureView* v = currentView();
+        QString error;
+        if (!v || !openInWireshark(v->path(), v->wiresharkFrame(), &error))
+            QMessageBox::warning(this, tr("Open in Wireshark"), v ? error : tr("Open a capture first"));
+    });
+    m_openInWireshark->setObjectName(QStringLiteral("openInWireshark"));
+    m_openInWireshark->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_W));
+    analysis->setToolTipsVisible(true);
+    connect(analysis, &QMenu::aboutToShow, this, &MainWindow::updateWiresharkAction);
+    updateWiresharkAction();
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     auto onView = [this](auto f) {
@@ -82,10 +112,15 @@ void MainWindow::buildMenus()
                     onView([](CaptureView* v) { v->plotStack()->setSequenceStyle(TimeSequencePlot::Style::Tcptrace); }));
 }
 
-CaptureView* MainWindow::openCapture(const QString& path)
+CaptureView* MainWindow::openCapture(const QString& path) { return openProjectCapture(path, {}, 0); }
+
+CaptureView* MainWindow::openProjectCapture(const QString& path, const QString& projectPath, qint64 captureId)
 {
     const QString absolute = QFileInfo(path).absoluteFilePath();
     auto* view = new CaptureView(absolute, m_tabs);
+    if (!projectPath.isEmpty())
+        view->setProjectSource(projectPath, captureId);
+    connect(view, &CaptureView::packetSelectionChanged, this, &MainWindow::updateWiresharkAction);
     const int index = m_tabs->addTab(view, QFileInfo(absolute).fileName());
     m_tabs->setTabToolTip(index, absolute);
     m_tabs->setCurrentIndex(index);
@@ -108,6 +143,26 @@ CaptureView* MainWindow::openCapture(const QString& path)
     });
     view->load();
     return view;
+}
+
+void MainWindow::setCurrentView(CaptureView* view) { m_tabs->setCurrentWidget(view); }
+
+void MainWindow::updateWiresharkAction()
+{
+    if (!m_openInWireshark)
+        return;
+    CaptureView* v = currentView();
+    gui::updateWiresharkAction(m_openInWireshark, v ? v->path() : QString(), v ? v->wiresharkFrame() : 0);
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    // Pending project edits are written (or, for an untitled project, the user asked).
+    if (!m_project->closeProject()) {
+        event->ignore();
+        return;
+    }
+    QMainWindow::closeEvent(event);
 }
 
 CaptureView* MainWindow::currentView() const { return qobject_cast<CaptureView*>(m_tabs->currentWidget()); }
@@ -164,11 +219,19 @@ CompareWindow* MainWindow::compareSelected()
 
 void MainWindow::closeTab(int index)
 {
-    if (auto* v = qobject_cast<CaptureView*>(m_tabs->widget(index))) {
-        v->cancelLoad();
-        m_tabs->removeTab(index);
-        v->deleteLater();
-    }
+    auto* v = qobject_cast<CaptureView*>(m_tabs->widget(index));
+    if (v && m_project->confirmCloseCapture(v))
+        closeView(v);
+}
+
+void MainWindow::closeView(CaptureView* view)
+{
+    const int index = m_tabs->indexOf(view);
+    if (index < 0)
+        return;
+    view->cancelLoad();
+    m_tabs->removeTab(index);
+    view->deleteLater();
 }
 
 void MainWindow::openDialog()

@@ -16,9 +16,11 @@ class QTabWidget;
 
 namespace windscope::gui {
 
+class AnnotationPanel;
 class CaptureView;
 class CompareWindow;
 class PlotPanel;
+class ProjectController;
 
 class MainWindow : public QMainWindow
 {
@@ -27,6 +29,11 @@ public:
     explicit MainWindow(QWidget* parent = nullptr);
 
     CaptureView* openCapture(const QString& path);
+    // Opens a capture of a project from its cached results (ProjectController).
+    CaptureView* openProjectCapture(const QString& path, const QString& projectPath, qint64 captureId);
+    // Closes a capture's tab without asking.
+    void closeView(CaptureView* view);
+    void setCurrentView(CaptureView* view);
     CaptureView* currentView() const;
     QList<CaptureView*> views() const;
     QStringList recentFiles() const;
@@ -38,14 +45,23 @@ public:
     void setInitialSelection(const Selection& selection) { m_initialSelection = selection; }
     // Shows load errors in a message box (off in tests, which read CaptureView::errorText).
     void setInteractive(bool interactive) { m_interactive = interactive; }
+    bool isInteractive() const { return m_interactive; }
+    ProjectController* project() const { return m_project; }
+    AnnotationPanel* annotationPanel() const { return m_annotations; }
+    // Analysis > Open in Wireshark at this packet (see CaptureView::wiresharkFrame).
+    QAction* openInWiresharkAction() const { return m_openInWireshark; }
+    // Enables that action for the current view's selection and Wireshark on PATH.
+    void updateWiresharkAction();
 
 signals:
     // A capture finished loading and its first connection/event are selected.
     void captureReady(windscope::gui::CaptureView* view);
+    void currentViewChanged(windscope::gui::CaptureView* view);
 
 protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
+    void closeEvent(QCloseEvent* event) override;
 
 private:
     void buildMenus();
@@ -60,6 +76,9 @@ private:
     QMenu* m_recentMenu = nullptr;
     std::optional<Selection> m_initialSelection;
     bool m_interactive = true;
+    ProjectController* m_project = nullptr;
+    AnnotationPanel* m_annotations = nullptr;
+    QAction* m_openInWireshark = nullptr;
 };
 
 } // namespace windscope::gui

@@ -394,15 +394,24 @@ std::string PacketDetail::text() const
     return out;
 }
 
-bool WpaKey::parse(const std::string& text, WpaKey& key, std::string& error)
+bool WpaKey::parse(const std::string& input, WpaKey& key, std::string& error)
 {
     key = WpaKey{};
+    // Wireshark's key-type prefixes (its 802.11 key table and `tshark -o` spell keys
+    // "wpa-pwd:PASSPHRASE:SSID" and "wpa-psk:HEX") are accepted too.
+    const bool pskPrefix = input.rfind("wpa-psk:", 0) == 0;
+    const bool pwdPrefix = input.rfind("wpa-pwd:", 0) == 0;
+    const std::string text = pskPrefix || pwdPrefix ? input.substr(8) : input;
     const bool hex =
         text.size() == 64 && text.find_first_not_of("0123456789abcdefABCDEF") == std::string::npos;
-    if (hex) {
+    if (hex && !pwdPrefix) {
         key.kind = Kind::Psk;
         key.psk = text;
         return true;
+    }
+    if (pskPrefix) {
+        error = "a wpa-psk key is 64 hex digits";
+        return false;
     }
     const std::size_t colon = text.rfind(':');
     key.kind = Kind::Passphrase;

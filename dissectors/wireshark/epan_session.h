@@ -77,6 +77,7 @@ struct WpaKey
     std::string ssid;       // Kind::Passphrase: the network name (may be empty: any)
     std::string psk;        // Kind::Psk: the 64 hex digits of the PMK
     // "passphrase:ssid", or 64 hex digits (PSK). The last ':' separates the SSID.
+    // Wireshark's spellings "wpa-pwd:passphrase:ssid" and "wpa-psk:hex" are accepted.
     static bool parse(const std::string& text, WpaKey& key, std::string& error);
 };
 

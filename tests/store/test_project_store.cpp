@@ -11,6 +11,7 @@
 #include <sqlite3.h>
 
 #include <chrono>
+#include <fstream>
 #include <sstream>
 #include <thread>
 
@@ -431,6 +432,65 @@ TEST(ProjectStore, AnnotationsScenariosRunsPresets)
     EXPECT_TRUE(notes.empty());
     ASSERT_TRUE(project->listScenarios(1, scenarios, error)) << error;
     EXPECT_TRUE(scenarios.empty());
+}
+
+// Save As: a complete copy that opens as a project with the same captures, cache,
+// annotations and meta values; the source stays usable; an existing file is replaced
+// whole, never a file with a live write-ahead log.
+TEST(ProjectStore, SaveCopyAndMetaValues)
+{
+    WINDSCOPE_REQUIRE_FILE(publicCapture("arkime__80211http.pcap"));
+    ScratchDir dir;
+    const auto path = makeProjectFile(dir);
+    std::string error;
+    auto project = store::ProjectStore::open(path.string(), error);
+    ASSERT_TRUE(project) << error;
+    std::string value = "stale";
+    ASSERT_TRUE(project->metaValue("gui.view_state", value, error)) << error;
+    EXPECT_EQ(value, "");
+    ASSERT_TRUE(project->setMetaValue("gui.view_state", "{\"current\":1}", error)) << error;
+    ASSERT_TRUE(project->setMetaValue("gui.view_state", "{\"current\":2}", error)) << error;
+    store::Annotation note;
+    note.captureId = 1;
+    note.timeNs = 1'000'000'000;
+    note.text = "copied along";
+    ASSERT_NE(project->addAnnotation(note, error), 0) << error;
+
+    const auto copyPath = dir / "copy.wsproj";
+    {
+        std::ofstream(copyPath) << "an older file that Save As replaces";
+    }
+    ASSERT_TRUE(project->saveCopy(copyPath.string(), error)) << error;
+    EXPECT_FALSE(std::filesystem::exists(copyPath.string() + ".saving"));
+    auto copy = store::ProjectStore::open(copyPath.string(), error);
+    ASSERT_TRUE(copy) << error;
+    ASSERT_TRUE(copy->metaValue("gui.view_state", value, error)) << error;
+    EXPECT_EQ(value, "{\"current\":2}");
+    std::vector<store::CaptureRecord> original, copied;
+    ASSERT_TRUE(project->listCaptures(original, error)) << error;
+    ASSERT_TRUE(copy->listCaptures(copied, error)) << error;
+    ASSERT_EQ(copied.size(), 1u);
+    EXPECT_EQ(copied[0].file.sha256, original[0].file.sha256);
+    store::AnalysisBundle fromOriginal, fromCopy;
+    ASSERT_TRUE(project->loadResults(original[0].id, fromOriginal, error)) << error;
+    ASSERT_TRUE(copy->loadResults(copied[0].id, fromCopy, error)) << error;
+    expectSameBundle(fromOriginal, fromCopy);
+    std::vector<store::Annotation> notes;
+    ASSERT_TRUE(copy->listAnnotations(copied[0].id, notes, error)) << error;
+    ASSERT_EQ(notes.size(), 1u);
+    EXPECT_EQ(notes[0].text, "copied along");
+    // The source is still the open project.
+    ASSERT_TRUE(project->setMetaValue("gui.view_state", "{}", error)) << error;
+
+    // A target whose write-ahead log holds data is refused, and left as it was.
+    const auto busy = dir / "busy.wsproj";
+    {
+        std::ofstream(busy) << "x";
+        std::ofstream(busy.string() + "-wal") << "frames of another connection";
+    }
+    EXPECT_FALSE(project->saveCopy(busy.string(), error));
+    EXPECT_NE(error.find("write-ahead log"), std::string::npos) << error;
+    EXPECT_EQ(fileBytes(busy).size(), 1u);
 }
 
 TEST(AnalysisCodec, DamagedBlobsAreRejected)

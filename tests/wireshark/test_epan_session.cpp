@@ -315,6 +315,16 @@ TEST(EpanDecryption, KeyTextIsChecked)
     EXPECT_TRUE(ws::WpaKey::parse("pass:with:colons:my net", key, error)) << error;
     EXPECT_EQ(key.passphrase, "pass:with:colons");
     EXPECT_EQ(key.ssid, "my net");
+    // Wireshark's spellings of the same keys.
+    EXPECT_TRUE(ws::WpaKey::parse("wpa-pwd:correct horse:lab", key, error)) << error;
+    EXPECT_EQ(key.kind, ws::WpaKey::Kind::Passphrase);
+    EXPECT_EQ(key.passphrase, "correct horse");
+    EXPECT_EQ(key.ssid, "lab");
+    const std::string psk(64, 'a');
+    EXPECT_TRUE(ws::WpaKey::parse("wpa-psk:" + psk, key, error)) << error;
+    EXPECT_EQ(key.kind, ws::WpaKey::Kind::Psk);
+    EXPECT_EQ(key.psk, psk);
+    EXPECT_FALSE(ws::WpaKey::parse("wpa-psk:correct horse:lab", key, error));
 }
 
 } // namespace

@@ -71,6 +71,52 @@ TEST(Wpa2Tcp, WrongKeyLeavesTheTcpHidden)
         << session->decryption().reason();
 }
 
+// `windscope-cli analyze --key` reports the encrypted capture exactly as `analyze` reports
+// its plaintext form (the generator's --plain output), but for the file name.
+TEST(Wpa2Tcp, AnalyzeWithKeyEqualsThePlainAnalysis)
+{
+    const std::string encrypted = testData("wpa2-http-ccmp.pcap").string();
+    const std::string plain = testData("wpa2-http-plain.pcap").string();
+    ScratchDir scratch;
+    const std::string notes = (scratch / "stderr.txt").string();
+    int status = -1;
+    std::string withKey =
+        runCommand("'" + cliPath() + "' analyze '" + encrypted +
+                       "' --json --key 'wpa-pwd:correct horse battery:windscope-lab' 2>'" + notes + "'",
+                   &status);
+    ASSERT_EQ(status, 0);
+    const std::string reference = runCommand("'" + cliPath() + "' analyze '" + plain + "' --json", &status);
+    ASSERT_EQ(status, 0);
+    ASSERT_NE(reference.find("\"connections\":[{"), std::string::npos) << reference;
+    const std::string encryptedPath = "\"path\":\"" + encrypted + "\"";
+    const std::size_t at = withKey.find(encryptedPath);
+    ASSERT_NE(at, std::string::npos) << "the report names the capture given: " << withKey;
+    withKey.replace(at, encryptedPath.size(), "\"path\":\"" + plain + "\"");
+    EXPECT_EQ(withKey, reference);
+    const auto stderrText = fileBytes(notes);
+    EXPECT_NE(std::string(stderrText.begin(), stderrText.end())
+                  .find("26 of 26 protected 802.11 data frames decrypted"),
+              std::string::npos);
+
+    // The other spelling of the same key gives the same report; a wrong key says why the
+    // frames stayed encrypted, and the analysis then sees no TCP.
+    EXPECT_EQ(runCommand("'" + cliPath() + "' analyze '" + encrypted +
+                             "' --json --key 'correct horse battery:windscope-lab' 2>/dev/null",
+                         &status),
+              runCommand("'" + cliPath() + "' analyze '" + encrypted +
+                             "' --json --key 'wpa-pwd:correct horse battery:windscope-lab' 2>/dev/null"));
+    const std::string wrong = runCommand("'" + cliPath() + "' analyze '" + encrypted +
+                                             "' --key 'battery horse correct:windscope-lab' 2>&1",
+                                         &status);
+    EXPECT_EQ(status, 0);
+    EXPECT_NE(wrong.find("TCP segments    0 in 0 connections"), std::string::npos) << wrong;
+    EXPECT_NE(wrong.find("0 of 26 protected 802.11 data frames decrypted"), std::string::npos) << wrong;
+    EXPECT_NE(wrong.find("does not match"), std::string::npos) << wrong;
+    // A malformed key is refused before anything is read.
+    runCommand("'" + cliPath() + "' analyze '" + encrypted + "' --key short:net 2>/dev/null", &status);
+    EXPECT_NE(status, 0);
+}
+
 TEST(Wpa2Tcp, LabHandoffCaptureDecryptsToItsPlainForm)
 {
     const auto lab = labDir("linux/reno-handoff") / "ap-wlan.pcap";

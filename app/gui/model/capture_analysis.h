@@ -6,6 +6,7 @@
 // correlation with TCP (the same calls windscope-cli analyze/events/correlate make).
 
 #include "analysis/plot_series.h"
+#include "analysis/store/analysis_codec.h"
 #include "analysis/wlan_correlation.h"
 #include "dissectors/ingest.h"
 
@@ -15,12 +16,10 @@
 
 namespace windscope::gui {
 
-struct CaptureAnalysis
+// The bundle part (tables, tcp, events) is what a project caches for the capture.
+struct CaptureAnalysis : analysis::store::AnalysisBundle
 {
-    dissect::CaptureTables tables;
-    analysis::TcpAnalysis tcp;
     analysis::WlanInventory inventory;
-    analysis::WlanEvents events;
     analysis::Correlation correlation;
 };
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "capture_loader.h"
 
+#include "analysis/store/project_store.h"
+
 #include <QThread>
 #include <QTimer>
 
@@ -75,9 +77,65 @@ void CaptureLoader::reportProgress()
     emit progress(std::min(percent, 100), stageName(stage));
 }
 
+void CaptureLoader::setProjectSource(const QString& projectPath, qint64 captureId, bool acceptStale)
+{
+    m_projectPath = projectPath;
+    m_captureId = captureId;
+    m_acceptStale = acceptStale;
+}
+
+// Runs on the worker: its own connection to the project (one per thread).
+bool CaptureLoader::loadFromProject(CaptureAnalysis& capture)
+{
+    namespace store = analysis::store;
+    std::string error;
+    auto project = store::ProjectStore::open(m_projectPath.toStdString(), error);
+    store::CaptureRecord record;
+    if (!project || !project->findCapture(std::to_string(m_captureId), record, error)) {
+        m_error = QString::fromStdString(error);
+        return false;
+    }
+    // Hashes the file only when its size or time changed.
+    const store::CaptureStatus status = project->checkCapture(record);
+    m_staleStatus = QString::fromLatin1(store::captureStatusName(status));
+    if (status != store::CaptureStatus::Ok && !m_acceptStale) {
+        m_error = status == store::CaptureStatus::Moved
+                      ? tr("%1 is no longer there (moved, renamed or deleted) since it was added to the project.")
+                            .arg(m_path)
+                      : tr("%1 changed since it was analysed: its content is not the one the project cached.")
+                            .arg(m_path);
+        return false;
+    }
+    if (!record.cached) {
+        m_error = tr("%1: the project holds no cached results for it that this Windscope can read; "
+                     "re-analyse it.").arg(m_path);
+        m_staleStatus = QStringLiteral("uncached");
+        return false;
+    }
+    if (!project->loadResults(record.id, capture, error)) {
+        m_error = QString::fromStdString(error);
+        return false;
+    }
+    m_fromCache = true;
+    return true;
+}
+
 void CaptureLoader::run()
 {
     auto capture = std::make_shared<CaptureAnalysis>();
+    if (!m_projectPath.isEmpty()) {
+        m_stage = static_cast<int>(AnalysisStage::Reading);
+        if (!loadFromProject(*capture))
+            return;
+        m_stage = static_cast<int>(AnalysisStage::Inventory);
+        capture->inventory = analysis::buildWlanInventory(capture->tables, capture->tcp);
+        m_stage = static_cast<int>(AnalysisStage::Correlation);
+        capture->correlation =
+            analysis::correlateEvents(capture->tables, capture->tcp, capture->inventory, capture->events);
+        m_stage = static_cast<int>(AnalysisStage::Done);
+        m_result = std::move(capture);
+        return;
+    }
     AtomicObserver observer(m_cancel, m_bytes, m_size);
     dissect::IngestOptions options;
     options.observer = &observer;

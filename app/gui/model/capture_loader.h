@@ -26,6 +26,14 @@ public:
     explicit CaptureLoader(QString path, QObject* parent = nullptr);
     ~CaptureLoader() override;
 
+    // Loads the capture's cached results from a project instead of analysing the file,
+    // when the file is still the one analysed (or acceptStale); else fails with
+    // staleStatus() set. Call before start().
+    void setProjectSource(const QString& projectPath, qint64 captureId, bool acceptStale);
+    // "ok", "changed", "moved" after a project load; "" otherwise.
+    QString staleStatus() const { return m_staleStatus; }
+    bool fromCache() const { return m_fromCache; }
+
     void start();
     void cancel();
     bool isRunning() const;
@@ -40,6 +48,7 @@ signals:
 
 private:
     void run();
+    bool loadFromProject(CaptureAnalysis& capture);
     void onThreadFinished();
     void reportProgress();
 
@@ -53,6 +62,11 @@ private:
     std::shared_ptr<CaptureAnalysis> m_result;
     QString m_error;
     bool m_wasCancelled = false;
+    QString m_projectPath;
+    qint64 m_captureId = 0;
+    bool m_acceptStale = false;
+    QString m_staleStatus;
+    bool m_fromCache = false;
 };
 
 } // namespace windscope::gui
