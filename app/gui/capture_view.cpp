@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "capture_view.h"
 
+#include "connection_filter_bar.h"
+#include "correlation_panel.h"
 #include "dissectors/dissector_set.h"
 #include "model/capture_loader.h"
 #include "model/connection_filter_model.h"
 #include "model/connection_table_model.h"
+#include "model/correlation_table_model.h"
 #include "model/event_table_model.h"
 #include "model/inventory_table_model.h"
 #include "model/packet_table_model.h"
@@ -16,10 +19,8 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
-#include <QLineEdit>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QSpinBox>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QTabWidget>
@@ -108,22 +109,12 @@ QWidget* CaptureView::buildContent()
     auto* connections = new QWidget(m_tabs);
     auto* cl = new QVBoxLayout(connections);
     cl->setContentsMargins(2, 2, 2, 2);
-    auto* filters = new QHBoxLayout;
-    m_filterText = new QLineEdit(connections);
-    m_filterText->setPlaceholderText(tr("Filter: address, port, station"));
-    m_filterText->setClearButtonEnabled(true);
-    m_filterRetx = new QSpinBox(connections);
-    m_filterRetx->setRange(0, 1000000);
-    m_filterRetx->setPrefix(tr("retx ≥ "));
-    filters->addWidget(m_filterText, 1);
-    filters->addWidget(m_filterRetx);
-    cl->addLayout(filters);
+    m_filterBar = new ConnectionFilterBar(m_connectionFilter, connections);
+    cl->addWidget(m_filterBar);
     m_connectionView = makeTable(m_connectionFilter, connections);
     m_connectionView->setSortingEnabled(true);
     m_connectionView->sortByColumn(ConnectionTableModel::Id, Qt::AscendingOrder);
     cl->addWidget(m_connectionView);
-    connect(m_filterText, &QLineEdit::textChanged, m_connectionFilter, &ConnectionFilterModel::setText);
-    connect(m_filterRetx, &QSpinBox::valueChanged, m_connectionFilter, &ConnectionFilterModel::setMinRetransmissions);
     connect(m_connectionView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& current) {
                 if (m_selecting || !current.isValid())
@@ -138,6 +129,9 @@ QWidget* CaptureView::buildContent()
     connect(m_eventView, &QTableView::clicked, this, &CaptureView::onEventActivated);
     connect(m_eventView, &QTableView::activated, this, &CaptureView::onEventActivated);
     m_tabs->addTab(m_eventView, tr("802.11 events"));
+    m_correlation = new CorrelationPanel(m_tabs);
+    connect(m_correlation, &CorrelationPanel::rowActivated, this, &CaptureView::showEventOnConnection);
+    m_tabs->addTab(m_correlation, tr("Correlation"));
     m_packetView = makeTable(m_packetModel, m_tabs);
     m_packetView->setToolTip(tr("The selected connection's segments in the plots' time range"));
     m_tabs->addTab(m_packetView, tr("Packets in view"));
@@ -219,6 +213,9 @@ void CaptureView::onLoaded(std::shared_ptr<const CaptureAnalysis> capture)
     for (QTableView* v : {m_connectionView, m_eventView})
         v->resizeColumnsToContents();
     m_summary->setText(summaryHtml());
+    m_correlation->setCapture(m_capture);
+    m_tabs->setTabText(m_tabs->indexOf(m_correlation),
+                       tr("Correlation (%1)").arg(m_correlation->model()->rowCount()));
     m_tabs->setTabText(1, tr("802.11 events (%1)").arg(m_capture->events.events.size()));
     m_tabs->setTabText(0, tr("Connections (%1)").arg(m_capture->tcp.connections.size()));
     m_pages->setCurrentIndex(1);
@@ -283,20 +280,9 @@ void CaptureView::selectEvent(int event)
     const analysis::WlanEvent& e = m_capture->events.events[static_cast<std::size_t>(event)];
     // Show the event on a connection it touched, the one that suffered most, unless the
     // selected connection is one of them.
-    const std::vector<analysis::ConnectionImpact>& impacts = m_capture->correlation.impacts.size() > static_cast<std::size_t>(event)
-                                                                 ? m_capture->correlation.impacts[static_cast<std::size_t>(event)].connections
-                                                                 : std::vector<analysis::ConnectionImpact>{};
-    bool selectedIsAffected = false;
-    const analysis::ConnectionImpact* worst = nullptr;
-    for (const analysis::ConnectionImpact& m : impacts) {
-        selectedIsAffected |= static_cast<int>(m.connection) == m_connection;
-        if (!worst || m.retransmissions + m.rtoTimeouts > worst->retransmissions + worst->rtoTimeouts)
-            worst = &m;
-    }
-    if (!selectedIsAffected && worst)
-        selectConnection(static_cast<int>(worst->connection));
-    else if (!selectedIsAffected && e.connection >= 0)
-        selectConnection(e.connection);
+    const int connection = connectionForEvent(*m_capture, static_cast<std::size_t>(event), m_connection);
+    if (connection >= 0 && connection != m_connection)
+        selectConnection(connection);
     for (PlotPanel* p : m_plots->panels())
         p->setHighlightedEvent(static_cast<long long>(e.id));
     m_plots->timeAxis()->showInterval(static_cast<double>(e.startNs) / 1e9, static_cast<double>(e.endNs) / 1e9);
@@ -305,6 +291,13 @@ void CaptureView::selectEvent(int event)
         m_eventView->setCurrentIndex(proxy);
         m_eventView->scrollTo(proxy);
     }
+}
+
+void CaptureView::showEventOnConnection(int event, int connection)
+{
+    // selectEvent keeps the selected connection when the event touched it.
+    selectConnection(connection);
+    selectEvent(event);
 }
 
 void CaptureView::onEventActivated(const QModelIndex& proxyIndex)

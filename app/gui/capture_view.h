@@ -12,11 +12,9 @@
 #include <memory>
 
 class QLabel;
-class QLineEdit;
 class QProgressBar;
 class QPushButton;
 class QSortFilterProxyModel;
-class QSpinBox;
 class QStackedWidget;
 class QTableView;
 class QTabWidget;
@@ -25,7 +23,9 @@ class QTimer;
 namespace windscope::gui {
 
 class CaptureLoader;
+class ConnectionFilterBar;
 class ConnectionFilterModel;
+class CorrelationPanel;
 class ConnectionTableModel;
 class EventTableModel;
 class InventoryTableModel;
@@ -55,6 +55,8 @@ public:
     void nextEvent();
     void previousEvent();
     void applySelection(const Selection& selection);
+    // A row of the correlation table: selects the connection, zooms every plot to the event.
+    void showEventOnConnection(int event, int connection);
 
     PlotStack* plotStack() const { return m_plots; }
     QTableView* connectionView() const { return m_connectionView; }
@@ -67,6 +69,8 @@ public:
     InventoryTableModel* stationModel() const { return m_stationModel; }
     PacketTableModel* packetModel() const { return m_packetModel; }
     QTableView* packetView() const { return m_packetView; }
+    ConnectionFilterBar* filterBar() const { return m_filterBar; }
+    CorrelationPanel* correlationPanel() const { return m_correlation; }
 
 signals:
     void loaded();
@@ -94,8 +98,8 @@ private:
     QPushButton* m_cancel;
     QLabel* m_summary = nullptr;
     QTabWidget* m_tabs = nullptr;
-    QLineEdit* m_filterText = nullptr;
-    QSpinBox* m_filterRetx = nullptr;
+    ConnectionFilterBar* m_filterBar = nullptr;
+    CorrelationPanel* m_correlation = nullptr;
     QTableView* m_connectionView = nullptr;
     QTableView* m_eventView = nullptr;
     ConnectionTableModel* m_connectionModel;

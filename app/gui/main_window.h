@@ -19,6 +19,8 @@ namespace windscope::gui {
 class CaptureView;
 class CompareWindow;
 class PlotPanel;
+class ReplayRunner;
+struct ReplayRequest;
 
 class MainWindow : public QMainWindow
 {
@@ -34,6 +36,10 @@ public:
     // the next open capture (or, with one capture, with its next connection); nullptr
     // (and a status message) when there are not two connections to compare.
     CompareWindow* compareSelected();
+    // Replays the current capture's selected connection (request.connection is set from
+    // it) off the GUI thread; when it is done, a comparison of the capture and the run
+    // opens (compareOpened). nullptr (and a status message) without a selection.
+    ReplayRunner* compareWithReplay(ReplayRequest request);
     // Applied to the next capture that finishes loading instead of the default choice.
     void setInitialSelection(const Selection& selection) { m_initialSelection = selection; }
     // Shows load errors in a message box (off in tests, which read CaptureView::errorText).
@@ -42,6 +48,7 @@ public:
 signals:
     // A capture finished loading and its first connection/event are selected.
     void captureReady(windscope::gui::CaptureView* view);
+    void compareOpened(windscope::gui::CompareWindow* window);
 
 protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
@@ -54,6 +61,8 @@ private:
     void updateRecentMenu();
     void exportFigure();
     void exportSeries();
+    void exportReport();
+    void replayDialog();
     void closeTab(int index);
 
     QTabWidget* m_tabs;

@@ -15,6 +15,31 @@
 
 namespace windscope::gui {
 
+QList<PlotKind> allPlotKinds()
+{
+    return {PlotKind::TimeSequence, PlotKind::Window, PlotKind::Throughput, PlotKind::Rtt, PlotKind::WlanLane};
+}
+
+QString plotKindName(PlotKind kind)
+{
+    switch (kind) {
+    case PlotKind::TimeSequence: return QStringLiteral("time-sequence");
+    case PlotKind::Window: return QStringLiteral("window");
+    case PlotKind::Throughput: return QStringLiteral("throughput");
+    case PlotKind::Rtt: return QStringLiteral("rtt");
+    case PlotKind::WlanLane: return QStringLiteral("wlan");
+    }
+    return {};
+}
+
+std::optional<PlotKind> plotKindFromName(const QString& name)
+{
+    for (PlotKind k : allPlotKinds())
+        if (plotKindName(k) == name)
+            return k;
+    return std::nullopt;
+}
+
 PlotStack::PlotStack(QWidget* parent) : QWidget(parent), m_axis(new TimeAxis(this))
 {
     auto* layout = new QVBoxLayout(this);
@@ -43,6 +68,7 @@ PlotStack::PlotStack(QWidget* parent) : QWidget(parent), m_axis(new TimeAxis(thi
     layout->addLayout(bar);
 
     m_timeSequence = new TimeSequencePlot(m_axis, this);
+    // In PlotKind order.
     m_panels = {m_timeSequence, new WindowPlot(m_axis, this), new RatePlot(m_axis, this),
                 new RttPlot(m_axis, this), new WlanLanePlot(m_axis, this)};
     for (PlotPanel* p : m_panels) {

@@ -10,6 +10,7 @@
 #include <QWidget>
 
 #include <memory>
+#include <optional>
 
 class QComboBox;
 class QLabel;
@@ -17,6 +18,13 @@ class QLabel;
 namespace windscope::gui {
 
 class TimeAxis;
+
+// The plots of a stack, top to bottom; the order of PlotStack::panels().
+enum class PlotKind { TimeSequence, Window, Throughput, Rtt, WlanLane };
+QList<PlotKind> allPlotKinds();
+// "time-sequence", "window", "throughput", "rtt", "wlan" (names of the CLI's --plot).
+QString plotKindName(PlotKind kind);
+std::optional<PlotKind> plotKindFromName(const QString& name);
 
 class PlotStack : public QWidget
 {
@@ -29,6 +37,7 @@ public:
     void clear();
     const analysis::ConnectionSeries* series() const { return m_series.get(); }
     QList<PlotPanel*> panels() const { return m_panels; }
+    PlotPanel* panel(PlotKind kind) const { return m_panels.at(static_cast<int>(kind)); }
     TimeAxis* timeAxis() const { return m_axis; }
     TimeSequencePlot* timeSequencePlot() const { return m_timeSequence; }
     void setSequenceStyle(TimeSequencePlot::Style style);
