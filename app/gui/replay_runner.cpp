@@ -65,8 +65,9 @@ std::shared_ptr<const ReplayOutcome> runReplay(const CaptureAnalysis& capture, c
     outcome->fixed = !request.fixes.isEmpty();
     const rp::SimResult& run = outcome->fixed ? outcome->report.fixedRun : outcome->report.baselineRun;
     auto analysed = std::make_shared<CaptureAnalysis>();
-    // The run starts at the capture's first packet, so absolute times read alike.
-    analysed->tables = rp::traceToTables(run, capture.tables.summary.firstEpochNs);
+    // Tables as the replay's own metrics (metricsOf) analyse the run, so the comparison
+    // shows the numbers windscope-cli replay prints; the plots use relative times only.
+    analysed->tables = rp::traceToTables(run);
     analysed->tcp = analysis::analyzeTcp(analysed->tables);
     analysed->inventory = analysis::buildWlanInventory(analysed->tables, analysed->tcp);
     if (analysed->tcp.connections.empty()) {
