@@ -219,6 +219,17 @@ ConnectionSeries buildConnectionSeries(const SeriesInputs& in, std::size_t conne
     return s;
 }
 
+void addCwndSeries(const SeriesInputs& in, ConnectionSeries& series)
+{
+    series.window.cwnd = {};
+    series.window.ssthresh = {};
+    series.window.phaseSeconds = {};
+    series.window.cwndModel.clear();
+    series.window.cwndNotFollowed.clear();
+    if (series.connection < in.tcp.connections.size())
+        buildCwnd(in, series.connection, series.sender, series.window);
+}
+
 PacketRow packetRow(const SeriesInputs& in, std::uint64_t row)
 {
     const dissect::TcpColumns& rows = in.tables.tcp;

@@ -159,6 +159,10 @@ struct SeriesInputs
 ConnectionSeries buildConnectionSeries(const SeriesInputs& in, std::size_t connection,
                                        const SeriesOptions& options = {});
 
+// The congestion-window part of a series (the cwnd inference, the slow part): what
+// buildConnectionSeries adds with options.inferCwnd, for a caller that shows the rest first.
+void addCwndSeries(const SeriesInputs& in, ConnectionSeries& series);
+
 // The packet-list view of one TCP row.
 PacketRow packetRow(const SeriesInputs& in, std::uint64_t row);
 // The part of rows (a ConnectionSeries::rows) with times in [from, to] seconds, as

@@ -8,6 +8,7 @@
 #include "model/connection_filter_model.h"
 #include "model/connection_table_model.h"
 #include "model/correlation_table_model.h"
+#include "model/cwnd_series_task.h"
 #include "model/event_table_model.h"
 #include "model/inventory_table_model.h"
 #include "model/packet_table_model.h"
@@ -255,11 +256,26 @@ void CaptureView::selectConnection(int connection)
         return;
     if (connection != m_connection) {
         m_connection = connection;
-        auto series = connectionSeries(*m_capture, static_cast<std::size_t>(connection));
+        // Everything but the cwnd now; its inference can take seconds on a long
+        // connection, so it runs on a worker and the window plot fills in after.
+        auto series = connectionSeries(*m_capture, static_cast<std::size_t>(connection), -1, false);
         m_packetModel->setConnection(m_capture, series);
-        m_plots->setSeries(std::move(series),
+        m_plots->setSeries(series,
                            tr("Connection %1: %2").arg(connection).arg(connectionText(*m_capture, static_cast<std::size_t>(connection))));
         m_packetRange->start();
+        m_seriesComplete = false;
+        m_plots->setBusy(tr("inferring the congestion window…"));
+        auto* task = new CwndSeriesTask(m_capture, series, this);
+        connect(task, &CwndSeriesTask::finished, this,
+                [this, connection](std::shared_ptr<const analysis::ConnectionSeries> complete) {
+                    if (connection != m_connection)
+                        return; // the user moved on; that connection's own task will report
+                    m_plots->updateSeries(std::move(complete));
+                    m_plots->setBusy({});
+                    m_seriesComplete = true;
+                    emit seriesCompleted(connection);
+                });
+        task->start();
     }
     // Keep the table's current row in step when the selection came from elsewhere.
     const QModelIndex source = m_connectionModel->index(connection, 0);

@@ -50,6 +50,9 @@ public:
     // By index in TcpAnalysis::connections / WlanEvents::events.
     void selectConnection(int connection);
     int selectedConnection() const { return m_connection; }
+    // False while the selected connection's congestion window is being inferred (off
+    // the GUI thread; the other plots show meanwhile).
+    bool isSeriesComplete() const { return m_seriesComplete; }
     void selectEvent(int event);
     int selectedEvent() const { return m_event; }
     void nextEvent();
@@ -76,6 +79,8 @@ signals:
     void loaded();
     void loadFailed(const QString& message);
     void loadCancelled();
+    // The selected connection's series is complete, its cwnd included.
+    void seriesCompleted(int connection);
 
 private:
     void onLoaded(std::shared_ptr<const CaptureAnalysis> capture);
@@ -91,6 +96,7 @@ private:
     int m_connection = -1;
     int m_event = -1;
     bool m_selecting = false;
+    bool m_seriesComplete = false;
 
     QStackedWidget* m_pages;
     QLabel* m_status;

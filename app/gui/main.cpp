@@ -65,6 +65,13 @@ int main(int argc, char** argv)
     const bool useStevens = parser.isSet(stevens);
     QObject::connect(&window, &windscope::gui::MainWindow::captureReady, &window,
                      [&window, shot, figurePath, figurePreset, useStevens](windscope::gui::CaptureView* view) {
+                         // Figures and screenshots show the cwnd: wait for its inference.
+                         if (!view->isSeriesComplete()) {
+                             QObject::connect(view, &windscope::gui::CaptureView::seriesCompleted, &window,
+                                              [&window, view] { emit window.captureReady(view); },
+                                              Qt::SingleShotConnection);
+                             return;
+                         }
                          if (useStevens)
                              view->plotStack()->setSequenceStyle(windscope::gui::TimeSequencePlot::Style::Stevens);
                          if (!figurePath.isEmpty()) {

@@ -231,6 +231,10 @@ void MainWindow::exportFigure()
         statusBar()->showMessage(tr("Select a connection first"), 5000);
         return;
     }
+    if (!v->isSeriesComplete()) {
+        statusBar()->showMessage(tr("The congestion window is still being inferred; export in a moment"), 5000);
+        return;
+    }
     ExportDialog dialog(v->plotStack()->panels(), this);
     if (dialog.exec() != QDialog::Accepted)
         return;
@@ -246,6 +250,10 @@ void MainWindow::exportSeries()
     CaptureView* v = currentView();
     if (!v || !v->isLoaded() || !v->plotStack()->series()) {
         statusBar()->showMessage(tr("Select a connection first"), 5000);
+        return;
+    }
+    if (!v->isSeriesComplete()) {
+        statusBar()->showMessage(tr("The congestion window is still being inferred; export in a moment"), 5000);
         return;
     }
     const QString path = QFileDialog::getSaveFileName(this, tr("Export plotted series"),

@@ -102,6 +102,12 @@ private:
         CaptureView* view = w.openCapture(QStringLiteral(WINDSCOPE_SAMPLE_CAPTURE));
         if (!ready.wait(60000) && ready.isEmpty())
             return nullptr;
+        // The cwnd is inferred off the GUI thread after the rest is shown.
+        if (!view->isSeriesComplete()) {
+            QSignalSpy complete(view, &CaptureView::seriesCompleted);
+            if (!complete.wait(60000) && complete.isEmpty())
+                return nullptr;
+        }
         return view;
     }
 
@@ -797,6 +803,46 @@ private slots:
         const QString pdf = dir.filePath(QStringLiteral("tables.pdf"));
         QVERIFY2(writeReport(view->capture(), dialog.options(), pdf, &error), qPrintable(error));
         QVERIFY(QFileInfo(pdf).size() > 1000);
+    }
+
+    void cwndInferredOffGuiThread()
+    {
+        MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        // The state the moment the capture is shown, before the event loop runs again.
+        bool completeAtFirst = true, busyAtFirst = false;
+        std::size_t cwndAtFirst = 0, segmentsAtFirst = 0;
+        QCPRange rangeAtFirst;
+        connect(&w, &MainWindow::captureReady, this, [&](CaptureView* v) {
+            completeAtFirst = v->isSeriesComplete();
+            busyAtFirst = v->plotStack()->isBusy();
+            cwndAtFirst = v->plotStack()->series()->window.cwnd.size();
+            segmentsAtFirst = v->plotStack()->series()->timeSequence.segments.size();
+            rangeAtFirst = v->plotStack()->panels().front()->xAxis->range();
+        });
+        QSignalSpy ready(&w, &MainWindow::captureReady);
+        CaptureView* view = w.openCapture(QStringLiteral(WINDSCOPE_SAMPLE_CAPTURE));
+        QSignalSpy complete(view, &CaptureView::seriesCompleted);
+        QVERIFY(ready.wait(60000) || !ready.isEmpty());
+        QVERIFY(!completeAtFirst);
+        QVERIFY(busyAtFirst);
+        QCOMPARE(cwndAtFirst, std::size_t{0});
+        QVERIFY(segmentsAtFirst > 0); // the rest of the plots are there at once
+        QVERIFY(complete.wait(60000) || !complete.isEmpty());
+        QVERIFY(view->isSeriesComplete());
+        QVERIFY(!view->plotStack()->isBusy());
+        // The cwnd the analysis infers, filled in without moving the view.
+        const Reference& ref = reference();
+        const auto connection = static_cast<std::size_t>(view->selectedConnection());
+        const analysis::ConnectionSeries expected =
+            analysis::buildConnectionSeries({ref.tables, ref.tcp, &ref.inventory, &ref.events}, connection);
+        QVERIFY(expected.window.cwnd.size() > 0);
+        QVERIFY(view->plotStack()->series()->window.cwnd.v == expected.window.cwnd.v);
+        QVERIFY(view->plotStack()->series()->window.cwnd.t == expected.window.cwnd.t);
+        QVERIFY(rangesEqual(view->plotStack()->panels().front()->xAxis->range(), rangeAtFirst));
+        QVERIFY(view->plotStack()->panel(PlotKind::Window)->lodGraphs().size() > 0);
     }
 
     void openBadFileShowsError()

@@ -112,11 +112,13 @@ int connectionForEvent(const CaptureAnalysis& c, std::size_t event, int preferre
 }
 
 std::shared_ptr<const analysis::ConnectionSeries> connectionSeries(const CaptureAnalysis& c,
-                                                                   std::size_t connection, int sender)
+                                                                   std::size_t connection, int sender,
+                                                                   bool inferCwnd)
 {
     const analysis::SeriesInputs in{c.tables, c.tcp, &c.inventory, &c.events};
     analysis::SeriesOptions options;
     options.sender = sender;
+    options.inferCwnd = inferCwnd;
     return std::make_shared<const analysis::ConnectionSeries>(analysis::buildConnectionSeries(in, connection, options));
 }
 

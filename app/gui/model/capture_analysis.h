@@ -53,9 +53,11 @@ Selection mostAffected(const CaptureAnalysis& capture);
 int connectionForEvent(const CaptureAnalysis& capture, std::size_t event, int preferred = -1);
 
 // Series of one connection for the plots (analysis::buildConnectionSeries); sender -1
-// plots the endpoint that sent more data.
+// plots the endpoint that sent more data. Without inferCwnd the congestion window is left
+// out (CwndSeriesTask adds it off the GUI thread).
 std::shared_ptr<const analysis::ConnectionSeries> connectionSeries(const CaptureAnalysis& capture,
-                                                                   std::size_t connection, int sender = -1);
+                                                                   std::size_t connection, int sender = -1,
+                                                                   bool inferCwnd = true);
 
 // "client:port → server:port" of a connection.
 QString connectionText(const CaptureAnalysis& capture, std::size_t connection);

@@ -10,6 +10,7 @@
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QProgressBar>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -50,6 +51,16 @@ PlotStack::PlotStack(QWidget* parent) : QWidget(parent), m_axis(new TimeAxis(thi
     m_title = new QLabel(tr("Select a connection"), this);
     m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
     bar->addWidget(m_title, 1);
+    m_busyNote = new QLabel(this);
+    m_busy = new QProgressBar(this);
+    m_busy->setRange(0, 0); // no measure of progress inside the inference: busy
+    m_busy->setMaximumWidth(120);
+    m_busy->setMaximumHeight(m_title->sizeHint().height());
+    m_busy->setTextVisible(false);
+    m_busyNote->hide();
+    m_busy->hide();
+    bar->addWidget(m_busyNote);
+    bar->addWidget(m_busy);
     m_style = new QComboBox(this);
     m_style->addItem(tr("tcptrace style"));
     m_style->addItem(tr("Stevens style"));
@@ -98,6 +109,27 @@ void PlotStack::setSeries(std::shared_ptr<const analysis::ConnectionSeries> seri
         p->replot(QCustomPlot::rpQueuedReplot);
     }
 }
+
+void PlotStack::updateSeries(std::shared_ptr<const analysis::ConnectionSeries> series)
+{
+    if (!series)
+        return;
+    m_series = std::move(series);
+    for (PlotPanel* p : m_panels) {
+        p->setSeries(*m_series);
+        p->refreshLevelOfDetail();
+        p->replot(QCustomPlot::rpQueuedReplot);
+    }
+}
+
+void PlotStack::setBusy(const QString& note)
+{
+    m_busyNote->setText(note);
+    m_busyNote->setVisible(!note.isEmpty());
+    m_busy->setVisible(!note.isEmpty());
+}
+
+bool PlotStack::isBusy() const { return !m_busyNote->text().isEmpty(); }
 
 void PlotStack::clear()
 {
