@@ -147,6 +147,11 @@ void buildCwnd(const SeriesInputs& in, std::size_t connection, int sender, Windo
         return;
     }
     win.cwndModel = inference.model;
+    for (std::size_t i = 0; i + 1 < inference.series.size(); ++i) {
+        const cwnd::CwndSample& x = inference.series[i];
+        win.phaseSeconds[static_cast<std::size_t>(x.phase)] +=
+            seconds(in.tables.tcp.timeNs[inference.series[i + 1].row] - in.tables.tcp.timeNs[x.row]);
+    }
     for (const cwnd::CwndSample& x : inference.series) {
         if (x.phase == cwnd::SenderPhase::NotFollowed)
             continue;
@@ -215,6 +220,17 @@ ConnectionSeries buildConnectionSeries(const SeriesInputs& in, std::size_t conne
     return s;
 }
 
+void addCwndSeries(const SeriesInputs& in, ConnectionSeries& series)
+{
+    series.window.cwnd = {};
+    series.window.ssthresh = {};
+    series.window.phaseSeconds = {};
+    series.window.cwndModel.clear();
+    series.window.cwndNotFollowed.clear();
+    if (series.connection < in.tcp.connections.size())
+        buildCwnd(in, series.connection, series.sender, series.window);
+}
+
 PacketRow packetRow(const SeriesInputs& in, std::uint64_t row)
 {
     const dissect::TcpColumns& rows = in.tables.tcp;
@@ -272,6 +288,45 @@ std::vector<ComparisonRow> compareConnections(const TcpAnalysis& a, std::size_t 
         {"mean RTT", "ms", da.rttAvgMs, db.rttAvgMs},
         {"max RTT", "ms", da.rttMaxMs, db.rttMaxMs},
     };
+}
+
+void appendSenderPhaseRows(std::vector<ComparisonRow>& rows, const WindowSeries& a, const WindowSeries& b)
+{
+    const bool aKnown = a.cwndNotFollowed.empty(), bKnown = b.cwndNotFollowed.empty();
+    for (std::size_t p = 0; p < kSenderPhaseCount; ++p) {
+        if (a.phaseSeconds[p] <= 0 && b.phaseSeconds[p] <= 0)
+            continue;
+        ComparisonRow row{std::string("time in ") + cwnd::senderPhaseName(static_cast<cwnd::SenderPhase>(p)), "s",
+                          a.phaseSeconds[p], b.phaseSeconds[p]};
+        row.aKnown = aKnown;
+        row.bKnown = bKnown;
+        rows.push_back(std::move(row));
+    }
+}
+
+ConnectionSeries shiftedSeries(const ConnectionSeries& series, double offset)
+{
+    ConnectionSeries s = series;
+    auto shift = [offset](std::vector<double>& t) {
+        for (double& x : t)
+            x -= offset;
+    };
+    for (RangeSeries* r : {&s.timeSequence.segments, &s.timeSequence.retransmissions,
+                           &s.timeSequence.rtoRetransmissions, &s.timeSequence.zeroWindowProbes,
+                           &s.timeSequence.sackBlocks})
+        shift(r->t);
+    for (XySeries* x : {&s.timeSequence.ack, &s.timeSequence.rwnd, &s.timeSequence.zeroWindows, &s.window.cwnd,
+                        &s.window.ssthresh, &s.window.bytesInFlight, &s.window.rwnd, &s.rate.throughput,
+                        &s.rate.goodput, &s.rtt.seqAck, &s.rtt.timestamps, &s.lane.framesReceived, &s.lane.retries,
+                        &s.lane.failedAttempts, &s.lane.rateMbps, &s.lane.signalDbm})
+        shift(x->t);
+    for (LaneEvent& e : s.lane.events) {
+        e.start -= offset;
+        e.end -= offset;
+    }
+    s.startSeconds -= offset;
+    s.endSeconds -= offset;
+    return s;
 }
 
 std::size_t nearestIndex(const std::vector<double>& times, double t)

@@ -15,6 +15,7 @@
 #include "cwnd/cwnd_inference.h"
 #include "wlan_correlation.h"
 
+#include <array>
 #include <cstdint>
 #include <ostream>
 #include <string>
@@ -22,6 +23,8 @@
 #include <vector>
 
 namespace windscope::analysis {
+
+inline constexpr std::size_t kSenderPhaseCount = static_cast<std::size_t>(cwnd::SenderPhase::NotFollowed) + 1;
 
 // A plain (time, value) series.
 struct XySeries
@@ -72,6 +75,9 @@ struct WindowSeries
     XySeries rwnd;                 // advertised receive window (tcp.window_size) of the receiver
     std::string cwndModel;         // the model the cwnd series follows
     std::string cwndNotFollowed;   // why there is no cwnd series, for people; empty otherwise
+    // Seconds the sender spent in each cwnd::SenderPhase of the inference: from each data
+    // segment to the next, in the phase the first was sent in. All 0 when not followed.
+    std::array<double, kSenderPhaseCount> phaseSeconds{};
 };
 
 struct RateSeries
@@ -153,6 +159,10 @@ struct SeriesInputs
 ConnectionSeries buildConnectionSeries(const SeriesInputs& in, std::size_t connection,
                                        const SeriesOptions& options = {});
 
+// The congestion-window part of a series (the cwnd inference, the slow part): what
+// buildConnectionSeries adds with options.inferCwnd, for a caller that shows the rest first.
+void addCwndSeries(const SeriesInputs& in, ConnectionSeries& series);
+
 // The packet-list view of one TCP row.
 PacketRow packetRow(const SeriesInputs& in, std::uint64_t row);
 // The part of rows (a ConnectionSeries::rows) with times in [from, to] seconds, as
@@ -168,11 +178,19 @@ struct ComparisonRow
     std::string metric;            // e.g. "retransmissions"
     std::string unit;              // "s", "bytes", "bit/s", "ms", "" for counts
     double a = 0, b = 0;
+    bool aKnown = true, bKnown = true; // false: the quantity could not be measured there
 };
 // Completion time, bytes, throughput and goodput, retransmissions by kind, timeouts,
 // duplicate ACKs, zero windows and RTT of each connection's data direction.
 std::vector<ComparisonRow> compareConnections(const TcpAnalysis& a, std::size_t connectionA,
                                               const TcpAnalysis& b, std::size_t connectionB);
+
+// "time in <phase>" rows (unit "s") for each sender phase either connection spent time
+// in, from WindowSeries::phaseSeconds; a side whose cwnd was not followed is unknown.
+void appendSenderPhaseRows(std::vector<ComparisonRow>& rows, const WindowSeries& a, const WindowSeries& b);
+
+// The series with every time moved by -offset seconds (to align two connections).
+ConnectionSeries shiftedSeries(const ConnectionSeries& series, double offset);
 
 // Index of the point of a time-ordered series nearest to t (size() when empty).
 std::size_t nearestIndex(const std::vector<double>& times, double t);

@@ -33,9 +33,9 @@ Metrics metricsOf(const dissect::CaptureTables& tables, const TcpAnalysis& analy
     // RTT samples of the sender's data by the time of their ACK.
     std::vector<std::pair<std::int64_t, std::int64_t>> rtt;
     for (const RttSample& r : analysis.rtt)
-        if (analysis.segments.connection[r.dataRow] == connection && t.payloadLength[r.dataRow] > 0 &&
-            analysis.directionOf(tables, r.dataRow) == sender)
-            rtt.emplace_back(t.timeNs[r.ackRow], r.rttNs);
+        if (analysis.segments.connection[r.dataRow()] == connection && t.payloadLength[r.dataRow()] > 0 &&
+            analysis.directionOf(tables, r.dataRow()) == sender)
+            rtt.emplace_back(t.timeNs[r.ackRow()], r.rttNs(t));
     std::sort(rtt.begin(), rtt.end());
     std::int64_t halfQueueNs = std::numeric_limits<std::int64_t>::max();
     if (!rtt.empty()) {

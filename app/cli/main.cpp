@@ -5,6 +5,9 @@
 #include "cli_events.h"
 #include "cli_replay.h"
 #include "cli_series.h"
+#ifdef WINDSCOPE_HAVE_FIGURES
+#include "cli_export.h"
+#endif
 #ifdef WINDSCOPE_HAVE_STORE
 #include "cli_project.h"
 #endif
@@ -53,6 +56,13 @@ void printUsage(FILE* out)
                  "      re-simulate the flow (or a scenario) as captured and with fixes;\n"
                  "      --sweep PARAM=from:to:step, --dump-scenario PATH|-, --list-presets,\n"
                  "      --list-fixes\n"
+                 "  export figure FILE --flow F|--event ID [--plot NAME]... [--preset ID]\n"
+                 "         [--range FROM:TO] -o OUT.png|.pdf|.svg\n"
+                 "  export series FILE --flow F [-o OUT.csv]\n"
+                 "  export report FILE [--flow F]... [--plot NAME]... -o OUT.html|.pdf\n"
+                 "      the desktop application's figures with publication presets, the\n"
+                 "      plotted series, and a report (summary, connection, event and\n"
+                 "      correlation tables, figures); `windscope-cli export --help`\n"
                  "  project create|add|list|show|events|annotate|notes|remove P.wsproj ...\n"
                  "      a project file: captures with their analysis cached, annotations;\n"
                  "      `windscope-cli project` lists the subcommands\n"
@@ -112,6 +122,15 @@ int main(int argc, char** argv)
         return windscope::cli::runSeries(args);
     if (command == "replay")
         return windscope::cli::runReplay(args);
+    if (command == "export") {
+#ifdef WINDSCOPE_HAVE_FIGURES
+        return windscope::cli::runExport(args);
+#else
+        std::fprintf(stderr, "windscope-cli: export needs Qt 6 Widgets and QCustomPlot, which this build "
+                             "lacks\n");
+        return 1;
+#endif
+    }
     if (command == "project") {
 #ifdef WINDSCOPE_HAVE_STORE
         return windscope::cli::runProject(args);

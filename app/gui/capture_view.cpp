@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "capture_view.h"
 
+#include "connection_filter_bar.h"
+#include "correlation_panel.h"
 #include "dissectors/dissector_set.h"
 #include "model/capture_loader.h"
 #include "model/connection_filter_model.h"
 #include "model/connection_table_model.h"
+#include "model/correlation_table_model.h"
+#include "model/cwnd_series_task.h"
 #include "model/event_table_model.h"
 #include "model/inventory_table_model.h"
 #include "model/packet_table_model.h"
@@ -23,7 +27,6 @@
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QSpinBox>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QTabWidget>
@@ -133,22 +136,12 @@ QWidget* CaptureView::buildContent()
     auto* connections = new QWidget(m_tabs);
     auto* cl = new QVBoxLayout(connections);
     cl->setContentsMargins(2, 2, 2, 2);
-    auto* filters = new QHBoxLayout;
-    m_filterText = new QLineEdit(connections);
-    m_filterText->setPlaceholderText(tr("Filter: address, port, station"));
-    m_filterText->setClearButtonEnabled(true);
-    m_filterRetx = new QSpinBox(connections);
-    m_filterRetx->setRange(0, 1000000);
-    m_filterRetx->setPrefix(tr("retx ≥ "));
-    filters->addWidget(m_filterText, 1);
-    filters->addWidget(m_filterRetx);
-    cl->addLayout(filters);
+    m_filterBar = new ConnectionFilterBar(m_connectionFilter, connections);
+    cl->addWidget(m_filterBar);
     m_connectionView = makeTable(m_connectionFilter, connections);
     m_connectionView->setSortingEnabled(true);
     m_connectionView->sortByColumn(ConnectionTableModel::Id, Qt::AscendingOrder);
     cl->addWidget(m_connectionView);
-    connect(m_filterText, &QLineEdit::textChanged, m_connectionFilter, &ConnectionFilterModel::setText);
-    connect(m_filterRetx, &QSpinBox::valueChanged, m_connectionFilter, &ConnectionFilterModel::setMinRetransmissions);
     connect(m_connectionView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& current) {
                 if (m_selecting || !current.isValid())
@@ -163,6 +156,9 @@ QWidget* CaptureView::buildContent()
     connect(m_eventView, &QTableView::clicked, this, &CaptureView::onEventActivated);
     connect(m_eventView, &QTableView::activated, this, &CaptureView::onEventActivated);
     m_tabs->addTab(m_eventView, tr("802.11 events"));
+    m_correlation = new CorrelationPanel(m_tabs);
+    connect(m_correlation, &CorrelationPanel::rowActivated, this, &CaptureView::showEventOnConnection);
+    m_tabs->addTab(m_correlation, tr("Correlation"));
     // The packet list above the Wireshark dissection of the selected packet.
     auto* packets = new QSplitter(Qt::Vertical, m_tabs);
     m_packetView = makeTable(m_packetModel, packets);
@@ -306,6 +302,9 @@ void CaptureView::onLoaded(std::shared_ptr<const CaptureAnalysis> capture)
     for (QTableView* v : {m_connectionView, m_eventView})
         v->resizeColumnsToContents();
     m_summary->setText(summaryHtml());
+    m_correlation->setCapture(m_capture);
+    m_tabs->setTabText(m_tabs->indexOf(m_correlation),
+                       tr("Correlation (%1)").arg(m_correlation->model()->rowCount()));
     m_tabs->setTabText(1, tr("802.11 events (%1)").arg(m_capture->events.events.size()));
     m_tabs->setTabText(0, tr("Connections (%1)").arg(m_capture->tcp.connections.size()));
     m_pages->setCurrentIndex(1);
@@ -345,11 +344,26 @@ void CaptureView::selectConnection(int connection)
         return;
     if (connection != m_connection) {
         m_connection = connection;
-        auto series = connectionSeries(*m_capture, static_cast<std::size_t>(connection));
+        // Everything but the cwnd now; its inference can take seconds on a long
+        // connection, so it runs on a worker and the window plot fills in after.
+        auto series = connectionSeries(*m_capture, static_cast<std::size_t>(connection), -1, false);
         m_packetModel->setConnection(m_capture, series);
-        m_plots->setSeries(std::move(series),
+        m_plots->setSeries(series,
                            tr("Connection %1: %2").arg(connection).arg(connectionText(*m_capture, static_cast<std::size_t>(connection))));
         m_packetRange->start();
+        m_seriesComplete = false;
+        m_plots->setBusy(tr("inferring the congestion window…"));
+        auto* task = new CwndSeriesTask(m_capture, series, this);
+        connect(task, &CwndSeriesTask::finished, this,
+                [this, connection](std::shared_ptr<const analysis::ConnectionSeries> complete) {
+                    if (connection != m_connection)
+                        return; // the user moved on; that connection's own task will report
+                    m_plots->updateSeries(std::move(complete));
+                    m_plots->setBusy({});
+                    m_seriesComplete = true;
+                    emit seriesCompleted(connection);
+                });
+        task->start();
     }
     // Keep the table's current row in step when the selection came from elsewhere.
     const QModelIndex source = m_connectionModel->index(connection, 0);
@@ -370,20 +384,9 @@ void CaptureView::selectEvent(int event)
     const analysis::WlanEvent& e = m_capture->events.events[static_cast<std::size_t>(event)];
     // Show the event on a connection it touched, the one that suffered most, unless the
     // selected connection is one of them.
-    const std::vector<analysis::ConnectionImpact>& impacts = m_capture->correlation.impacts.size() > static_cast<std::size_t>(event)
-                                                                 ? m_capture->correlation.impacts[static_cast<std::size_t>(event)].connections
-                                                                 : std::vector<analysis::ConnectionImpact>{};
-    bool selectedIsAffected = false;
-    const analysis::ConnectionImpact* worst = nullptr;
-    for (const analysis::ConnectionImpact& m : impacts) {
-        selectedIsAffected |= static_cast<int>(m.connection) == m_connection;
-        if (!worst || m.retransmissions + m.rtoTimeouts > worst->retransmissions + worst->rtoTimeouts)
-            worst = &m;
-    }
-    if (!selectedIsAffected && worst)
-        selectConnection(static_cast<int>(worst->connection));
-    else if (!selectedIsAffected && e.connection >= 0)
-        selectConnection(e.connection);
+    const int connection = connectionForEvent(*m_capture, static_cast<std::size_t>(event), m_connection);
+    if (connection >= 0 && connection != m_connection)
+        selectConnection(connection);
     for (PlotPanel* p : m_plots->panels())
         p->setHighlightedEvent(static_cast<long long>(e.id));
     m_plots->timeAxis()->showInterval(static_cast<double>(e.startNs) / 1e9, static_cast<double>(e.endNs) / 1e9);
@@ -393,6 +396,13 @@ void CaptureView::selectEvent(int event)
         m_eventView->scrollTo(proxy);
     }
     emit packetSelectionChanged();
+}
+
+void CaptureView::showEventOnConnection(int event, int connection)
+{
+    // selectEvent keeps the selected connection when the event touched it.
+    selectConnection(connection);
+    selectEvent(event);
 }
 
 void CaptureView::onEventActivated(const QModelIndex& proxyIndex)

@@ -12,11 +12,9 @@
 #include <memory>
 
 class QLabel;
-class QLineEdit;
 class QProgressBar;
 class QPushButton;
 class QSortFilterProxyModel;
-class QSpinBox;
 class QStackedWidget;
 class QTableView;
 class QTabWidget;
@@ -25,7 +23,9 @@ class QTimer;
 namespace windscope::gui {
 
 class CaptureLoader;
+class ConnectionFilterBar;
 class ConnectionFilterModel;
+class CorrelationPanel;
 class ConnectionTableModel;
 class EventTableModel;
 class InventoryTableModel;
@@ -63,11 +63,16 @@ public:
     // By index in TcpAnalysis::connections / WlanEvents::events.
     void selectConnection(int connection);
     int selectedConnection() const { return m_connection; }
+    // False while the selected connection's congestion window is being inferred (off
+    // the GUI thread; the other plots show meanwhile).
+    bool isSeriesComplete() const { return m_seriesComplete; }
     void selectEvent(int event);
     int selectedEvent() const { return m_event; }
     void nextEvent();
     void previousEvent();
     void applySelection(const Selection& selection);
+    // A row of the correlation table: selects the connection, zooms every plot to the event.
+    void showEventOnConnection(int event, int connection);
 
     PlotStack* plotStack() const { return m_plots; }
     QTableView* connectionView() const { return m_connectionView; }
@@ -93,6 +98,8 @@ public:
     // The first frame of an 802.11 event: its first evidence frame, else the first
     // 802.11 frame at or after its start; 0 for none.
     quint64 eventFirstFrame(int event) const;
+    ConnectionFilterBar* filterBar() const { return m_filterBar; }
+    CorrelationPanel* correlationPanel() const { return m_correlation; }
 
 signals:
     void loaded();
@@ -103,6 +110,8 @@ signals:
     void projectCaptureStale(const QString& status, const QString& message);
     // The selected packet or event changed (what wiresharkFrame() returns).
     void packetSelectionChanged();
+    // The selected connection's series is complete, its cwnd included.
+    void seriesCompleted(int connection);
 
 private:
     void onLoaded(std::shared_ptr<const CaptureAnalysis> capture);
@@ -119,6 +128,7 @@ private:
     int m_connection = -1;
     int m_event = -1;
     bool m_selecting = false;
+    bool m_seriesComplete = false;
 
     QStackedWidget* m_pages;
     QLabel* m_status;
@@ -133,8 +143,8 @@ private:
     QString m_projectStatus;
     QLabel* m_summary = nullptr;
     QTabWidget* m_tabs = nullptr;
-    QLineEdit* m_filterText = nullptr;
-    QSpinBox* m_filterRetx = nullptr;
+    ConnectionFilterBar* m_filterBar = nullptr;
+    CorrelationPanel* m_correlation = nullptr;
     QTableView* m_connectionView = nullptr;
     QTableView* m_eventView = nullptr;
     ConnectionTableModel* m_connectionModel;

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-// Two connections side by side (from two captures, or two of one capture): a table of
-// their differences and their delivery and goodput overlaid, aligned at their starts,
-// on one shared time axis.
+// Two connections compared: from two captures, two of one capture, or a capture and a
+// replay run of it. A table of their differences (completion time, throughput,
+// retransmissions, timeouts, time in each sender phase of the cwnd inference...), and
+// their plots either overlaid (delivered data, goodput, cwnd) or side by side (each
+// one's whole plot stack), on synchronized time axes, aligned at their starts or at a
+// chosen 802.11 event.
 
 #include "model/capture_analysis.h"
 
@@ -11,32 +14,83 @@
 
 #include <memory>
 
+class QComboBox;
+class QLabel;
+class QStackedWidget;
 class QTableWidget;
 
 namespace windscope::gui {
 
 class ComparePlot;
+class PlotStack;
 class TimeAxis;
+
+struct CompareSide
+{
+    std::shared_ptr<const CaptureAnalysis> capture;
+    int connection = 0;
+    QString name;
+    // A replay run of the other side's connection: its time 0 is the capture's first data
+    // segment, so an event of the capture is found at the same time after it.
+    bool replay = false;
+};
 
 class CompareWindow : public QWidget
 {
     Q_OBJECT
 public:
+    enum class View { Overlaid, SideBySide };
+
+    CompareWindow(CompareSide a, CompareSide b, QWidget* parent = nullptr);
     CompareWindow(std::shared_ptr<const CaptureAnalysis> a, int connectionA, const QString& nameA,
                   std::shared_ptr<const CaptureAnalysis> b, int connectionB, const QString& nameB,
                   QWidget* parent = nullptr);
 
     QTableWidget* table() const { return m_table; }
+    const std::vector<analysis::ComparisonRow>& rows() const { return m_rows; }
+    // The overlaid plots and their axis.
     QList<ComparePlot*> plots() const { return m_plots; }
     TimeAxis* timeAxis() const { return m_axis; }
-    const std::vector<analysis::ComparisonRow>& rows() const { return m_rows; }
+    // The side-by-side stacks; their axes follow each other.
+    PlotStack* stackA() const { return m_stackA; }
+    PlotStack* stackB() const { return m_stackB; }
+    const analysis::ConnectionSeries& seriesA() const { return *m_seriesA; }
+    const analysis::ConnectionSeries& seriesB() const { return *m_seriesB; }
+
+    void setView(View view);
+    View view() const;
+    void alignAtStart();
+    // Aligns at the start of event eventA of side A (index in its WlanEvents::events);
+    // side B at its event eventB when it is a capture, at the same time after the first
+    // data segment when it is a replay run. False (and unchanged) for a bad index.
+    bool alignAtEvent(int eventA, int eventB = -1);
+    // The time of each side drawn at 0: what was subtracted from its capture times.
+    double offsetA() const { return m_offsetA; }
+    double offsetB() const { return m_offsetB; }
+    // A line above the table (a replay's calibration warning).
+    void setNote(const QString& text);
+    QLabel* noteLabel() const { return m_note; }
 
 private:
-    std::shared_ptr<const CaptureAnalysis> m_a, m_b;
+    void applyAlignment();
+    void onAlignChosen();
+
+    CompareSide m_a, m_b;
+    std::shared_ptr<const analysis::ConnectionSeries> m_seriesA, m_seriesB;
     std::vector<analysis::ComparisonRow> m_rows;
+    double m_offsetA = 0, m_offsetB = 0;
+    bool m_syncing = false;
+    bool m_atEvent = false;
     TimeAxis* m_axis;
+    QLabel* m_note;
+    QComboBox* m_viewChoice;
+    QComboBox* m_alignA;
+    QComboBox* m_alignB;
     QTableWidget* m_table;
+    QStackedWidget* m_views;
     QList<ComparePlot*> m_plots;
+    PlotStack* m_stackA;
+    PlotStack* m_stackB;
 };
 
 } // namespace windscope::gui

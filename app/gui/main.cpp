@@ -74,6 +74,13 @@ int main(int argc, char** argv)
     const quint64 packetFrame = parser.value(packet).toULongLong();
     QObject::connect(&window, &windscope::gui::MainWindow::captureReady, &window,
                      [&window, shot, figurePath, figurePreset, useStevens, packetFrame](windscope::gui::CaptureView* view) {
+                         // Figures and screenshots show the cwnd: wait for its inference.
+                         if (!view->isSeriesComplete()) {
+                             QObject::connect(view, &windscope::gui::CaptureView::seriesCompleted, &window,
+                                              [&window, view] { emit window.captureReady(view); },
+                                              Qt::SingleShotConnection);
+                             return;
+                         }
                          if (useStevens)
                              view->plotStack()->setSequenceStyle(windscope::gui::TimeSequencePlot::Style::Stevens);
                          const bool packetSelected = packetFrame && view->selectPacketFrame(packetFrame);

@@ -4,6 +4,9 @@
 #include "capture_view.h"
 #include "compare_window.h"
 #include "export_dialog.h"
+#include "replay_dialog.h"
+#include "replay_runner.h"
+#include "report_dialog.h"
 #include "plots/plot_export.h"
 #include "plots/plot_stack.h"
 #include "plots/time_axis.h"
@@ -16,6 +19,7 @@
 #include <QCloseEvent>
 #include <QDragEnterEvent>
 #include <QFileDialog>
+#include <QDir>
 #include <QFileInfo>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -65,12 +69,15 @@ void MainWindow::buildMenus()
     file->addAction(tr("Export &figure…"), QKeySequence(Qt::CTRL | Qt::Key_E), this, &MainWindow::exportFigure);
     file->addAction(tr("Export plotted &series (CSV)…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E), this,
                     &MainWindow::exportSeries);
+    file->addAction(tr("Export &report (HTML, PDF)…"), this, &MainWindow::exportReport);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::closeAllWindows);
 
     QMenu* analysis = menuBar()->addMenu(tr("&Analysis"));
     analysis->addAction(tr("&Compare selected connections"), QKeySequence(Qt::CTRL | Qt::Key_K), this,
                         [this] { compareSelected(); });
+    analysis->addAction(tr("&Replay and compare selected connection…"), QKeySequence(Qt::CTRL | Qt::Key_R), this,
+                        &MainWindow::replayDialog);
     analysis->addSeparator();
     analysis->addAction(m_annotations->bookmarkAction());
     analysis->addAction(m_annotations->noteAction());
@@ -287,6 +294,10 @@ void MainWindow::exportFigure()
         statusBar()->showMessage(tr("Select a connection first"), 5000);
         return;
     }
+    if (!v->isSeriesComplete()) {
+        statusBar()->showMessage(tr("The congestion window is still being inferred; export in a moment"), 5000);
+        return;
+    }
     ExportDialog dialog(v->plotStack()->panels(), this);
     if (dialog.exec() != QDialog::Accepted)
         return;
@@ -304,6 +315,10 @@ void MainWindow::exportSeries()
         statusBar()->showMessage(tr("Select a connection first"), 5000);
         return;
     }
+    if (!v->isSeriesComplete()) {
+        statusBar()->showMessage(tr("The congestion window is still being inferred; export in a moment"), 5000);
+        return;
+    }
     const QString path = QFileDialog::getSaveFileName(this, tr("Export plotted series"),
                                                       QStringLiteral("connection-%1.csv").arg(v->selectedConnection()),
                                                       tr("CSV (*.csv)"));
@@ -314,6 +329,87 @@ void MainWindow::exportSeries()
         QMessageBox::warning(this, tr("Export failed"), error);
     else
         statusBar()->showMessage(tr("Wrote %1").arg(path), 5000);
+}
+
+} // namespace windscope::gui
+
+namespace windscope::gui {
+
+void MainWindow::exportReport()
+{
+    CaptureView* v = currentView();
+    if (!v || !v->isLoaded()) {
+        statusBar()->showMessage(tr("Open a capture first"), 5000);
+        return;
+    }
+    const QString suggested = QFileInfo(v->path()).absoluteDir().filePath(QFileInfo(v->path()).completeBaseName() +
+                                                                          QStringLiteral("-report.html"));
+    ReportDialog dialog(*v->capture(), v->selectedConnection(), suggested, this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    QApplication::setOverrideCursor(Qt::WaitCursor);
+    QString error;
+    const bool ok = writeReport(v->capture(), dialog.options(), dialog.path(), &error);
+    QApplication::restoreOverrideCursor();
+    if (!ok)
+        QMessageBox::warning(this, tr("Export failed"), error);
+    else
+        statusBar()->showMessage(tr("Wrote %1").arg(dialog.path()), 5000);
+}
+
+void MainWindow::replayDialog()
+{
+    CaptureView* v = currentView();
+    if (!v || !v->isLoaded() || v->selectedConnection() < 0) {
+        statusBar()->showMessage(tr("Select a connection first"), 5000);
+        return;
+    }
+    const auto k = static_cast<std::size_t>(v->selectedConnection());
+    ReplayDialog dialog(v->selectedConnection(), connectionText(*v->capture(), k), this);
+    if (dialog.exec() == QDialog::Accepted)
+        compareWithReplay(dialog.request());
+}
+
+ReplayRunner* MainWindow::compareWithReplay(ReplayRequest request)
+{
+    CaptureView* v = currentView();
+    if (!v || !v->isLoaded() || v->selectedConnection() < 0) {
+        statusBar()->showMessage(tr("Select a connection first"), 5000);
+        return nullptr;
+    }
+    request.connection = static_cast<std::size_t>(v->selectedConnection());
+    const std::shared_ptr<const CaptureAnalysis> capture = v->capture();
+    const QString name = QStringLiteral("%1 #%2").arg(QFileInfo(v->path()).fileName()).arg(request.connection);
+    auto* runner = new ReplayRunner(capture, request, this);
+    statusBar()->showMessage(tr("Replaying connection %1…").arg(request.connection));
+    connect(runner, &ReplayRunner::finished, this,
+            [this, runner, capture, name](std::shared_ptr<const ReplayOutcome> outcome) {
+                runner->deleteLater();
+                statusBar()->clearMessage();
+                CompareSide a{capture, static_cast<int>(outcome->request.connection), name, false};
+                CompareSide b{outcome->run, 0, outcome->name, outcome->request.preset.isEmpty()};
+                auto* window = new CompareWindow(a, b, this);
+                const auto& report = outcome->report;
+                if (report.calibration && report.calibration->exceeded)
+                    window->setNote(QStringLiteral("<span style='color:#b00'>%1</span>")
+                                        .arg(QString::fromStdString(report.calibration->warning).toHtmlEscaped()));
+                else if (report.calibration)
+                    window->setNote(tr("Baseline calibration error: goodput %1%, completion %2%, retransmissions %3%")
+                                        .arg(report.calibration->goodput * 100, 0, 'f', 1)
+                                        .arg(report.calibration->completion * 100, 0, 'f', 1)
+                                        .arg(report.calibration->retransmissions * 100, 0, 'f', 1));
+                window->setAttribute(Qt::WA_DeleteOnClose);
+                window->show();
+                emit compareOpened(window);
+            });
+    connect(runner, &ReplayRunner::failed, this, [this, runner](const QString& message) {
+        runner->deleteLater();
+        statusBar()->showMessage(tr("Replay failed: %1").arg(message));
+        if (m_interactive)
+            QMessageBox::warning(this, tr("Replay failed"), message);
+    });
+    runner->start();
+    return runner;
 }
 
 } // namespace windscope::gui

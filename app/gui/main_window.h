@@ -21,6 +21,8 @@ class CaptureView;
 class CompareWindow;
 class PlotPanel;
 class ProjectController;
+class ReplayRunner;
+struct ReplayRequest;
 
 class MainWindow : public QMainWindow
 {
@@ -41,6 +43,10 @@ public:
     // the next open capture (or, with one capture, with its next connection); nullptr
     // (and a status message) when there are not two connections to compare.
     CompareWindow* compareSelected();
+    // Replays the current capture's selected connection (request.connection is set from
+    // it) off the GUI thread; when it is done, a comparison of the capture and the run
+    // opens (compareOpened). nullptr (and a status message) without a selection.
+    ReplayRunner* compareWithReplay(ReplayRequest request);
     // Applied to the next capture that finishes loading instead of the default choice.
     void setInitialSelection(const Selection& selection) { m_initialSelection = selection; }
     // Shows load errors in a message box (off in tests, which read CaptureView::errorText).
@@ -57,6 +63,7 @@ signals:
     // A capture finished loading and its first connection/event are selected.
     void captureReady(windscope::gui::CaptureView* view);
     void currentViewChanged(windscope::gui::CaptureView* view);
+    void compareOpened(windscope::gui::CompareWindow* window);
 
 protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
@@ -70,6 +77,8 @@ private:
     void updateRecentMenu();
     void exportFigure();
     void exportSeries();
+    void exportReport();
+    void replayDialog();
     void closeTab(int index);
 
     QTabWidget* m_tabs;

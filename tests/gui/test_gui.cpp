@@ -5,6 +5,13 @@
 
 #include "capture_view.h"
 #include "compare_window.h"
+#include "connection_filter_bar.h"
+#include "correlation_panel.h"
+#include "figures/connection_figure.h"
+#include "figures/report.h"
+#include "model/correlation_table_model.h"
+#include "replay_runner.h"
+#include "report_dialog.h"
 #include "main_window.h"
 #include "model/connection_filter_model.h"
 #include "model/connection_table_model.h"
@@ -23,6 +30,12 @@
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
+#include <QDoubleSpinBox>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QListWidget>
+#include <QSpinBox>
+#include <QTableWidget>
 #include <QFile>
 #include <QProcess>
 #include <QSignalSpy>
@@ -89,6 +102,12 @@ private:
         CaptureView* view = w.openCapture(QStringLiteral(WINDSCOPE_SAMPLE_CAPTURE));
         if (!ready.wait(60000) && ready.isEmpty())
             return nullptr;
+        // The cwnd is inferred off the GUI thread after the rest is shown.
+        if (!view->isSeriesComplete()) {
+            QSignalSpy complete(view, &CaptureView::seriesCompleted);
+            if (!complete.wait(60000) && complete.isEmpty())
+                return nullptr;
+        }
         return view;
     }
 
@@ -524,7 +543,7 @@ private slots:
         }
         QVERIFY(sawRetx);
         // Both overlaid series start at 0 and share one axis.
-        QCOMPARE(compare->plots().size(), 2);
+        QCOMPARE(compare->plots().size(), 3); // delivered, goodput, cwnd
         for (ComparePlot* p : compare->plots()) {
             QCOMPARE(p->lodGraphs().size(), std::size_t{2});
             const auto& a = p->lodGraphs()[0]->series;
@@ -537,6 +556,293 @@ private slots:
         compare->timeAxis()->zoomAroundMiddle(0.5);
         QVERIFY(rangesEqual(compare->plots()[0]->xAxis->range(), compare->plots()[1]->xAxis->range()));
         compare->close();
+    }
+
+    void correlationRowZoomsToEvent()
+    {
+        MainWindow w;
+        CaptureView* view = openSample(w);
+        QVERIFY(view);
+        const Reference& ref = reference();
+        const analysis::Correlation correlation =
+            analysis::correlateEvents(ref.tables, ref.tcp, ref.inventory, ref.events);
+        std::size_t impacts = 0;
+        for (const analysis::EventImpact& i : correlation.impacts)
+            impacts += i.connections.size();
+        CorrelationPanel* panel = view->correlationPanel();
+        QAbstractItemModelTester tester(panel->proxy(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QVERIFY(impacts > 0);
+        QCOMPARE(static_cast<std::size_t>(panel->model()->rowCount()), impacts);
+
+        // Sortable by the numbers: most retransmissions first.
+        panel->proxy()->sort(CorrelationTableModel::Retransmissions, Qt::DescendingOrder);
+        for (int row = 1; row < panel->proxy()->rowCount(); ++row)
+            QVERIFY(panel->proxy()->index(row - 1, CorrelationTableModel::Retransmissions).data(CorrelationTableModel::kSortRole).toUInt() >=
+                    panel->proxy()->index(row, CorrelationTableModel::Retransmissions).data(CorrelationTableModel::kSortRole).toUInt());
+
+        // The top row's values are the analysis' for that (event, connection).
+        const QModelIndex top = panel->proxy()->index(0, CorrelationTableModel::Retransmissions);
+        const int event = top.data(CorrelationTableModel::kEventRole).toInt();
+        const int connection = top.data(CorrelationTableModel::kConnectionRole).toInt();
+        const analysis::ConnectionImpact* impact = nullptr;
+        for (const analysis::ConnectionImpact& m : correlation.impacts[static_cast<std::size_t>(event)].connections)
+            if (static_cast<int>(m.connection) == connection)
+                impact = &m;
+        QVERIFY(impact);
+        QCOMPARE(top.data(CorrelationTableModel::kSortRole).toUInt(), impact->retransmissions);
+        QCOMPARE(panel->proxy()->index(0, CorrelationTableModel::CwndMin).data(CorrelationTableModel::kSortRole).toDouble(),
+                 impact->cwndMinBytes < 0 ? -1.0 : static_cast<double>(impact->cwndMinBytes));
+
+        // A click on a row other than the current event zooms every plot to it.
+        auto* tabs = qobject_cast<QTabWidget*>(panel->parentWidget()->parentWidget());
+        QVERIFY(tabs);
+        tabs->setCurrentWidget(panel);
+        QVERIFY(QTest::qWaitForWindowExposed(panel->view()));
+        int row = 0;
+        while (row < panel->proxy()->rowCount() - 1 &&
+               panel->proxy()->index(row, 0).data(CorrelationTableModel::kEventRole).toInt() == view->selectedEvent())
+            ++row;
+        const QModelIndex index = panel->proxy()->index(row, CorrelationTableModel::Kind);
+        const int clickedEvent = index.data(CorrelationTableModel::kEventRole).toInt();
+        const int clickedConnection = index.data(CorrelationTableModel::kConnectionRole).toInt();
+        view->plotStack()->timeAxis()->reset();
+        panel->view()->scrollTo(index);
+        QTest::mouseClick(panel->view()->viewport(), Qt::LeftButton, {}, panel->view()->visualRect(index).center());
+        QCOMPARE(view->selectedEvent(), clickedEvent);
+        QCOMPARE(view->selectedConnection(), clickedConnection);
+        const analysis::WlanEvent& e = ref.events.events[static_cast<std::size_t>(clickedEvent)];
+        const double start = static_cast<double>(e.startNs) / 1e9, end = static_cast<double>(e.endNs) / 1e9;
+        const QCPRange first = view->plotStack()->panels().front()->xAxis->range();
+        QVERIFY(first.size() < view->plotStack()->timeAxis()->fullUpper() - view->plotStack()->timeAxis()->fullLower());
+        for (PlotPanel* p : view->plotStack()->panels()) {
+            const QCPRange r = p->xAxis->range();
+            QVERIFY2(r.lower < start && r.upper > end, qPrintable(p->title()));
+            QVERIFY(rangesEqual(r, first));
+        }
+    }
+
+    void throughputFilterHidesRows()
+    {
+        // A capture with many connections of different rates.
+        const QString path = QStringLiteral(WINDSCOPE_SHARED_DIR "/captures/public/pcapplusplus__example.pcap");
+        if (!QFile::exists(path))
+            QSKIP("../shared/captures/public/pcapplusplus__example.pcap is not there");
+        dissect::CaptureTables tables;
+        std::string error;
+        QVERIFY(dissect::ingestCapture(path.toStdString(), {}, tables, error));
+        const analysis::TcpAnalysis tcp = analysis::analyzeTcp(tables);
+        auto count = [&](double minBps, double maxBps, int minRetx, int maxRetx) {
+            int n = 0;
+            for (const analysis::Connection& c : tcp.connections) {
+                const analysis::DirectionStats& d = c.direction[analysis::cwnd::dataSenderOf(c)];
+                n += d.throughputBps >= minBps && (maxBps < 0 || d.throughputBps <= maxBps) &&
+                     d.retransmissions >= static_cast<std::uint64_t>(minRetx) &&
+                     (maxRetx < 0 || d.retransmissions <= static_cast<std::uint64_t>(maxRetx));
+            }
+            return n;
+        };
+        MainWindow w;
+        w.setInteractive(false);
+        QSignalSpy ready(&w, &MainWindow::captureReady);
+        CaptureView* view = w.openCapture(path);
+        QVERIFY(ready.wait(60000) || !ready.isEmpty());
+        ConnectionFilterBar* bar = view->filterBar();
+        QCOMPARE(view->connectionFilter()->rowCount(), static_cast<int>(tcp.connections.size()));
+        bar->minThroughput()->setValue(0.05);
+        const int atLeast = count(50e3, -1, 0, -1);
+        QVERIFY(atLeast > 0 && atLeast < static_cast<int>(tcp.connections.size()));
+        QCOMPARE(view->connectionFilter()->rowCount(), atLeast);
+        for (int row = 0; row < view->connectionFilter()->rowCount(); ++row)
+            QVERIFY(view->connectionFilter()->index(row, ConnectionTableModel::Throughput).data(ConnectionTableModel::kSortRole).toDouble() >= 50e3);
+        bar->maxThroughput()->setValue(0.1);
+        const int between = count(50e3, 100e3, 0, -1);
+        QVERIFY(between < atLeast);
+        QCOMPARE(view->connectionFilter()->rowCount(), between);
+        // "any" again, then a retransmission range.
+        bar->maxThroughput()->setValue(bar->maxThroughput()->minimum());
+        bar->minThroughput()->setValue(0);
+        QCOMPARE(view->connectionFilter()->rowCount(), static_cast<int>(tcp.connections.size()));
+        bar->minRetransmissions()->setValue(1);
+        bar->maxRetransmissions()->setValue(2);
+        QCOMPARE(view->connectionFilter()->rowCount(), count(0, -1, 1, 2));
+    }
+
+    void figureMatchesWindowZoom()
+    {
+        MainWindow w;
+        CaptureView* view = openSample(w);
+        QVERIFY(view);
+        const int event = static_cast<int>(reference().events.events.size()) - 1;
+        view->selectEvent(event);
+        // What windscope-cli export draws for --event: the window's stack, zoomed alike.
+        FigureRequest request;
+        request.connection = static_cast<std::size_t>(view->selectedConnection());
+        request.event = event;
+        request.preset = *exportPreset(QStringLiteral("single-column"));
+        // The 802.11 lane is left out: with no bin inside a short zoom its value axis keeps
+        // the scale of the previous view, which differs between a window and a fresh stack.
+        request.plots = {PlotKind::TimeSequence, PlotKind::Window, PlotKind::Throughput, PlotKind::Rtt};
+        const ConnectionFigure figure(view->capture(), request);
+        QVERIFY(rangesEqual(figure.panels().front()->xAxis->range(), view->plotStack()->panels().front()->xAxis->range()));
+        QCOMPARE(figure.series().timeSequence.segments.size(), view->plotStack()->series()->timeSequence.segments.size());
+        QList<PlotPanel*> windowPanels;
+        for (PlotKind k : request.plots)
+            windowPanels << view->plotStack()->panel(k);
+        const QImage fromWindow = renderPlotsImage(windowPanels, request.preset);
+        const QImage fromFigure = figure.image();
+        QCOMPARE(fromFigure.size(), fromWindow.size());
+        QVERIFY2(fromFigure == fromWindow, "the exported figure differs from the window's export of the same view");
+    }
+
+    void compareCaptureWithReplay()
+    {
+        MainWindow w;
+        CaptureView* view = openSample(w);
+        QVERIFY(view);
+        const int connection = view->selectedConnection();
+        QSignalSpy opened(&w, &MainWindow::compareOpened);
+        ReplayRequest request;
+        request.fixes = {QStringLiteral("ap-zero-window-ack")};
+        QVERIFY(w.compareWithReplay(request));
+        QVERIFY(opened.wait(120000) || !opened.isEmpty());
+        auto* compare = opened.front().front().value<CompareWindow*>();
+        QVERIFY(compare);
+
+        // The replay as the command line reports it, run independently.
+        QProcess cli;
+        cli.start(QStringLiteral(WINDSCOPE_CLI), {QStringLiteral("replay"), QStringLiteral(WINDSCOPE_SAMPLE_CAPTURE),
+                                                  QStringLiteral("--flow"), QString::number(connection),
+                                                  QStringLiteral("--fix"), QStringLiteral("ap-zero-window-ack"),
+                                                  QStringLiteral("--json")});
+        QVERIFY(cli.waitForFinished(120000));
+        QCOMPARE(cli.exitCode(), 0);
+        const QJsonObject json = QJsonDocument::fromJson(cli.readAllStandardOutput()).object();
+        const QJsonObject captured = json.value(QStringLiteral("capture")).toObject();
+        const QJsonObject fixed = json.value(QStringLiteral("fixed")).toObject();
+        QVERIFY(!fixed.isEmpty());
+        auto row = [&](const char* metric) -> const analysis::ComparisonRow* {
+            for (const analysis::ComparisonRow& r : compare->rows())
+                if (r.metric == metric)
+                    return &r;
+            return nullptr;
+        };
+        auto close = [](double a, double b) { return std::fabs(a - b) <= 1e-9 * std::max(1.0, std::fabs(b)); };
+        const std::pair<const char*, const char*> metrics[] = {{"goodput", "goodput_bps"},
+                                                               {"completion time", "completion_s"},
+                                                               {"retransmissions", "retransmissions"},
+                                                               {"RTO timeouts", "rto_timeouts"}};
+        for (const auto& [metric, key] : metrics) {
+            const analysis::ComparisonRow* r = row(metric);
+            QVERIFY2(r, metric);
+            QVERIFY2(close(r->a, captured.value(QLatin1String(key)).toDouble()), metric);
+            QVERIFY2(close(r->b, fixed.value(QLatin1String(key)).toDouble()), qPrintable(QStringLiteral("%1: %2 vs %3").arg(QLatin1String(metric)).arg(r->b).arg(fixed.value(QLatin1String(key)).toDouble())));
+        }
+        // The table shows them, and the time in each sender phase from the cwnd inference.
+        QCOMPARE(compare->table()->rowCount(), static_cast<int>(compare->rows().size()));
+        int phaseRows = 0;
+        double phaseA = 0;
+        for (const analysis::ComparisonRow& r : compare->rows())
+            if (r.metric.rfind("time in ", 0) == 0) {
+                ++phaseRows;
+                phaseA += r.a;
+            }
+        QVERIFY(phaseRows > 0);
+        const analysis::ConnectionSeries& a = compare->seriesA();
+        QVERIFY(a.timeSequence.segments.size() > 1);
+        // Phases cover the sender's first to last data segment.
+        QVERIFY(std::fabs(phaseA - (a.timeSequence.segments.t.back() - a.timeSequence.segments.t.front())) < 1e-6);
+
+        // Aligned at the handoff: the capture at its start, the replay at the same time
+        // after its first data segment; both overlaid series shifted accordingly.
+        int handoff = -1;
+        for (std::size_t e = 0; e < reference().events.events.size(); ++e)
+            if (reference().events.events[e].kind == analysis::WlanEventKind::Handoff)
+                handoff = static_cast<int>(e);
+        QVERIFY(handoff >= 0);
+        QVERIFY(compare->alignAtEvent(handoff));
+        const double start = static_cast<double>(reference().events.events[static_cast<std::size_t>(handoff)].startNs) / 1e9;
+        QCOMPARE(compare->offsetA(), start);
+        const analysis::ConnectionSeries& b = compare->seriesB();
+        QVERIFY(std::fabs((compare->offsetB() - b.timeSequence.segments.t.front()) -
+                          (start - a.timeSequence.segments.t.front())) < 1e-9);
+        const LodGraph* delivered = compare->plots().front()->lodGraphs()[0].get();
+        QCOMPARE(delivered->series.times().front(), a.timeSequence.ack.t.front() - start);
+
+        // Side by side: zooming one stack moves the other.
+        compare->setView(CompareWindow::View::SideBySide);
+        compare->stackA()->timeAxis()->zoomAroundMiddle(0.25);
+        QCOMPARE(compare->stackB()->timeAxis()->lower(), compare->stackA()->timeAxis()->lower());
+        QCOMPARE(compare->stackB()->timeAxis()->upper(), compare->stackA()->timeAxis()->upper());
+        QVERIFY(rangesEqual(compare->stackB()->panels().front()->xAxis->range(),
+                            compare->stackA()->panels().front()->xAxis->range()));
+        compare->close();
+    }
+
+    void reportFromGui()
+    {
+        MainWindow w;
+        CaptureView* view = openSample(w);
+        QVERIFY(view);
+        ReportDialog dialog(*view->capture(), view->selectedConnection(), QString());
+        const ReportOptions options = dialog.options();
+        QCOMPARE(options.connections, QList<int>{view->selectedConnection()});
+        QVERIFY(options.figures);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("report.html"));
+        QString error;
+        QVERIFY2(writeReport(view->capture(), options, path, &error), qPrintable(error));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QString html = QString::fromUtf8(f.readAll());
+        QVERIFY(html.contains(QStringLiteral("Figure 1: Connection %1 (").arg(view->selectedConnection())));
+        QVERIFY(html.contains(QStringLiteral("<table id=\"correlation\"")));
+        // Unticking every connection gives the tables alone.
+        for (int i = 0; i < dialog.connectionList()->count(); ++i)
+            dialog.connectionList()->item(i)->setCheckState(Qt::Unchecked);
+        QVERIFY(!dialog.options().figures);
+        const QString pdf = dir.filePath(QStringLiteral("tables.pdf"));
+        QVERIFY2(writeReport(view->capture(), dialog.options(), pdf, &error), qPrintable(error));
+        QVERIFY(QFileInfo(pdf).size() > 1000);
+    }
+
+    void cwndInferredOffGuiThread()
+    {
+        MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        // The state the moment the capture is shown, before the event loop runs again.
+        bool completeAtFirst = true, busyAtFirst = false;
+        std::size_t cwndAtFirst = 0, segmentsAtFirst = 0;
+        QCPRange rangeAtFirst;
+        connect(&w, &MainWindow::captureReady, this, [&](CaptureView* v) {
+            completeAtFirst = v->isSeriesComplete();
+            busyAtFirst = v->plotStack()->isBusy();
+            cwndAtFirst = v->plotStack()->series()->window.cwnd.size();
+            segmentsAtFirst = v->plotStack()->series()->timeSequence.segments.size();
+            rangeAtFirst = v->plotStack()->panels().front()->xAxis->range();
+        });
+        QSignalSpy ready(&w, &MainWindow::captureReady);
+        CaptureView* view = w.openCapture(QStringLiteral(WINDSCOPE_SAMPLE_CAPTURE));
+        QSignalSpy complete(view, &CaptureView::seriesCompleted);
+        QVERIFY(ready.wait(60000) || !ready.isEmpty());
+        QVERIFY(!completeAtFirst);
+        QVERIFY(busyAtFirst);
+        QCOMPARE(cwndAtFirst, std::size_t{0});
+        QVERIFY(segmentsAtFirst > 0); // the rest of the plots are there at once
+        QVERIFY(complete.wait(60000) || !complete.isEmpty());
+        QVERIFY(view->isSeriesComplete());
+        QVERIFY(!view->plotStack()->isBusy());
+        // The cwnd the analysis infers, filled in without moving the view.
+        const Reference& ref = reference();
+        const auto connection = static_cast<std::size_t>(view->selectedConnection());
+        const analysis::ConnectionSeries expected =
+            analysis::buildConnectionSeries({ref.tables, ref.tcp, &ref.inventory, &ref.events}, connection);
+        QVERIFY(expected.window.cwnd.size() > 0);
+        QVERIFY(view->plotStack()->series()->window.cwnd.v == expected.window.cwnd.v);
+        QVERIFY(view->plotStack()->series()->window.cwnd.t == expected.window.cwnd.t);
+        QVERIFY(rangesEqual(view->plotStack()->panels().front()->xAxis->range(), rangeAtFirst));
+        QVERIFY(view->plotStack()->panel(PlotKind::Window)->lodGraphs().size() > 0);
     }
 
     void openBadFileShowsError()

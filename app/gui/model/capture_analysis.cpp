@@ -20,6 +20,44 @@ QString stageName(AnalysisStage stage)
     return {};
 }
 
+std::shared_ptr<CaptureAnalysis> analyzeCapture(const QString& path, const dissect::IngestOptions& options,
+                                                const std::function<void(AnalysisStage)>& onStage,
+                                                const std::function<bool()>& stop, QString& error)
+{
+    error.clear();
+    auto capture = std::make_shared<CaptureAnalysis>();
+    auto stage = [&](AnalysisStage s) {
+        if (onStage)
+            onStage(s);
+    };
+    auto stopped = [&] { return (stop && stop()) || capture->tables.summary.cancelled; };
+    stage(AnalysisStage::Reading);
+    std::string message;
+    if (!dissect::ingestCapture(path.toStdString(), options, capture->tables, message)) {
+        error = QString::fromStdString(message);
+        if (error.isEmpty())
+            error = QCoreApplication::translate("CaptureLoader", "%1: could not be read").arg(path);
+        return nullptr;
+    }
+    if (stopped())
+        return nullptr;
+    stage(AnalysisStage::Tcp);
+    capture->tcp = analysis::analyzeTcp(capture->tables);
+    if (stopped())
+        return nullptr;
+    stage(AnalysisStage::Inventory);
+    capture->inventory = analysis::buildWlanInventory(capture->tables, capture->tcp);
+    stage(AnalysisStage::Events);
+    capture->events = analysis::detectWlanEvents(capture->tables, capture->inventory, capture->tcp);
+    if (stopped())
+        return nullptr;
+    stage(AnalysisStage::Correlation);
+    capture->correlation =
+        analysis::correlateEvents(capture->tables, capture->tcp, capture->inventory, capture->events);
+    stage(AnalysisStage::Done);
+    return capture;
+}
+
 Selection mostAffected(const CaptureAnalysis& c)
 {
     Selection best;
@@ -53,11 +91,35 @@ Selection mostAffected(const CaptureAnalysis& c)
     return best;
 }
 
+int connectionForEvent(const CaptureAnalysis& c, std::size_t event, int preferred)
+{
+    if (event >= c.events.events.size())
+        return -1;
+    const analysis::ConnectionImpact* worst = nullptr;
+    if (event < c.correlation.impacts.size())
+        for (const analysis::ConnectionImpact& m : c.correlation.impacts[event].connections) {
+            if (preferred >= 0 && static_cast<int>(m.connection) == preferred)
+                return preferred;
+            if (!worst || m.retransmissions + m.rtoTimeouts > worst->retransmissions + worst->rtoTimeouts)
+                worst = &m;
+        }
+    if (worst)
+        return static_cast<int>(worst->connection);
+    const analysis::WlanEvent& e = c.events.events[event];
+    if (preferred >= 0 && e.connection == preferred)
+        return preferred;
+    return e.connection >= 0 ? e.connection : -1;
+}
+
 std::shared_ptr<const analysis::ConnectionSeries> connectionSeries(const CaptureAnalysis& c,
-                                                                   std::size_t connection)
+                                                                   std::size_t connection, int sender,
+                                                                   bool inferCwnd)
 {
     const analysis::SeriesInputs in{c.tables, c.tcp, &c.inventory, &c.events};
-    return std::make_shared<const analysis::ConnectionSeries>(analysis::buildConnectionSeries(in, connection));
+    analysis::SeriesOptions options;
+    options.sender = sender;
+    options.inferCwnd = inferCwnd;
+    return std::make_shared<const analysis::ConnectionSeries>(analysis::buildConnectionSeries(in, connection, options));
 }
 
 QString connectionText(const CaptureAnalysis& c, std::size_t connection)

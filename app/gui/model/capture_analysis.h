@@ -12,6 +12,7 @@
 
 #include <QString>
 
+#include <functional>
 #include <memory>
 
 namespace windscope::gui {
@@ -26,6 +27,15 @@ struct CaptureAnalysis : analysis::store::AnalysisBundle
 enum class AnalysisStage { Reading, Tcp, Inventory, Events, Correlation, Done };
 QString stageName(AnalysisStage stage);
 
+// Reads and analyses a capture on the calling thread, as the desktop application's
+// loader (off the GUI thread) and windscope-cli export both do. onStage is told each
+// stage as it starts; stop is asked between stages (and by ingest through
+// options.observer). Returns null with error set when the file cannot be read, null
+// with error empty when stopped.
+std::shared_ptr<CaptureAnalysis> analyzeCapture(const QString& path, const dissect::IngestOptions& options,
+                                                const std::function<void(AnalysisStage)>& onStage,
+                                                const std::function<bool()>& stop, QString& error);
+
 // What to show first: the event that hurt TCP most (retransmissions and timeouts in its
 // correlation window, then throughput lost) and its most affected connection; without
 // events, the connection that moved the most data. -1 when there is none.
@@ -36,9 +46,17 @@ struct Selection
 };
 Selection mostAffected(const CaptureAnalysis& capture);
 
-// Series of one connection for the plots (analysis::buildConnectionSeries).
+// The connection to show an event (index in WlanEvents::events) on: `preferred` when
+// the event touched it, else the affected connection that retransmitted most, else the
+// connection an inferred outage belongs to; -1 when none.
+int connectionForEvent(const CaptureAnalysis& capture, std::size_t event, int preferred = -1);
+
+// Series of one connection for the plots (analysis::buildConnectionSeries); sender -1
+// plots the endpoint that sent more data. Without inferCwnd the congestion window is left
+// out (CwndSeriesTask adds it off the GUI thread).
 std::shared_ptr<const analysis::ConnectionSeries> connectionSeries(const CaptureAnalysis& capture,
-                                                                   std::size_t connection);
+                                                                   std::size_t connection, int sender = -1,
+                                                                   bool inferCwnd = true);
 
 // "client:port → server:port" of a connection.
 QString connectionText(const CaptureAnalysis& capture, std::size_t connection);

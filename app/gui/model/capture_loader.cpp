@@ -122,8 +122,8 @@ bool CaptureLoader::loadFromProject(CaptureAnalysis& capture)
 
 void CaptureLoader::run()
 {
-    auto capture = std::make_shared<CaptureAnalysis>();
     if (!m_projectPath.isEmpty()) {
+        auto capture = std::make_shared<CaptureAnalysis>();
         m_stage = static_cast<int>(AnalysisStage::Reading);
         if (!loadFromProject(*capture))
             return;
@@ -140,36 +140,10 @@ void CaptureLoader::run()
     dissect::IngestOptions options;
     options.observer = &observer;
     options.progressInterval = 1u << 14;
-    std::string error;
-    m_stage = static_cast<int>(AnalysisStage::Reading);
-    if (!dissect::ingestCapture(m_path.toStdString(), options, capture->tables, error)) {
-        m_error = QString::fromStdString(error);
-        return;
-    }
-    auto stop = [&] { return m_cancel.load() || capture->tables.summary.cancelled; };
-    if (stop()) {
-        m_wasCancelled = true;
-        return;
-    }
-    m_stage = static_cast<int>(AnalysisStage::Tcp);
-    capture->tcp = analysis::analyzeTcp(capture->tables);
-    if (stop()) {
-        m_wasCancelled = true;
-        return;
-    }
-    m_stage = static_cast<int>(AnalysisStage::Inventory);
-    capture->inventory = analysis::buildWlanInventory(capture->tables, capture->tcp);
-    m_stage = static_cast<int>(AnalysisStage::Events);
-    capture->events = analysis::detectWlanEvents(capture->tables, capture->inventory, capture->tcp);
-    if (stop()) {
-        m_wasCancelled = true;
-        return;
-    }
-    m_stage = static_cast<int>(AnalysisStage::Correlation);
-    capture->correlation =
-        analysis::correlateEvents(capture->tables, capture->tcp, capture->inventory, capture->events);
-    m_stage = static_cast<int>(AnalysisStage::Done);
-    m_result = std::move(capture);
+    m_result = analyzeCapture(
+        m_path, options, [this](AnalysisStage stage) { m_stage = static_cast<int>(stage); },
+        [this] { return m_cancel.load(); }, m_error);
+    m_wasCancelled = !m_result && m_error.isEmpty();
 }
 
 void CaptureLoader::onThreadFinished()

@@ -28,6 +28,20 @@ void ConnectionFilterModel::setMinThroughputMbps(double mbps)
     invalidateFilter();
 }
 
+void ConnectionFilterModel::setRetransmissionRange(int min, int max)
+{
+    m_minRetransmissions = min;
+    m_maxRetransmissions = max;
+    invalidateFilter();
+}
+
+void ConnectionFilterModel::setThroughputRangeMbps(double min, double max)
+{
+    m_minThroughputBps = min * 1e6;
+    m_maxThroughputBps = max < 0 ? -1 : max * 1e6;
+    invalidateFilter();
+}
+
 bool ConnectionFilterModel::filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const
 {
     const QAbstractItemModel* m = sourceModel();
@@ -39,13 +53,17 @@ bool ConnectionFilterModel::filterAcceptsRow(int sourceRow, const QModelIndex& s
             if (!haystack.contains(word, Qt::CaseInsensitive))
                 return false;
     }
-    if (m_minRetransmissions > 0 &&
-        value(ConnectionTableModel::Retransmissions, ConnectionTableModel::kSortRole).toULongLong() <
-            static_cast<qulonglong>(m_minRetransmissions))
-        return false;
-    if (m_minThroughputBps > 0 &&
-        value(ConnectionTableModel::Throughput, ConnectionTableModel::kSortRole).toDouble() < m_minThroughputBps)
-        return false;
+    if (m_minRetransmissions > 0 || m_maxRetransmissions >= 0) {
+        const qulonglong retx = value(ConnectionTableModel::Retransmissions, ConnectionTableModel::kSortRole).toULongLong();
+        if (retx < static_cast<qulonglong>(std::max(m_minRetransmissions, 0)) ||
+            (m_maxRetransmissions >= 0 && retx > static_cast<qulonglong>(m_maxRetransmissions)))
+            return false;
+    }
+    if (m_minThroughputBps > 0 || m_maxThroughputBps >= 0) {
+        const double bps = value(ConnectionTableModel::Throughput, ConnectionTableModel::kSortRole).toDouble();
+        if (bps < m_minThroughputBps || (m_maxThroughputBps >= 0 && bps > m_maxThroughputBps))
+            return false;
+    }
     return true;
 }
 

@@ -5,41 +5,65 @@ namespace windscope::gui {
 
 namespace {
 
-// Aligned at the connection's start: only the time axis moves, values are untouched.
-analysis::XySeries alignedAtStart(const analysis::XySeries& s, double start)
+// Only the time axis moves, values are untouched.
+analysis::XySeries shifted(const analysis::XySeries& s, double offset)
 {
     analysis::XySeries out = s;
     for (double& t : out.t)
-        t -= start;
+        t -= offset;
     return out;
+}
+
+QString quantityTitle(ComparePlot::Quantity q)
+{
+    switch (q) {
+    case ComparePlot::Quantity::Delivered: return QStringLiteral("Delivered");
+    case ComparePlot::Quantity::Goodput: return QStringLiteral("Goodput");
+    case ComparePlot::Quantity::Cwnd: return QStringLiteral("Congestion window");
+    }
+    return {};
+}
+
+const analysis::XySeries& quantityOf(const analysis::ConnectionSeries& s, ComparePlot::Quantity q)
+{
+    switch (q) {
+    case ComparePlot::Quantity::Delivered: return s.timeSequence.ack;
+    case ComparePlot::Quantity::Goodput: return s.rate.goodput;
+    case ComparePlot::Quantity::Cwnd: return s.window.cwnd;
+    }
+    return s.timeSequence.ack;
 }
 
 } // namespace
 
 ComparePlot::ComparePlot(TimeAxis* axis, Quantity quantity, QWidget* parent)
-    : PlotPanel(axis, quantity == Quantity::Delivered ? QStringLiteral("Delivered") : QStringLiteral("Goodput"),
-                parent),
-      m_quantity(quantity)
+    : PlotPanel(axis, quantityTitle(quantity), parent), m_quantity(quantity)
 {
     m_a = &addSeries(QStringLiteral("A"), LodSeries::Mode::Line, 0);
     m_b = &addSeries(QStringLiteral("B"), LodSeries::Mode::Line, 3);
     for (LodGraph* g : {m_a, m_b})
         g->graph->setLineStyle(QCPGraph::lsStepLeft);
-    if (quantity == Quantity::Delivered) {
+    switch (quantity) {
+    case Quantity::Delivered:
         m_a->unit = m_b->unit = QStringLiteral("B");
         setValueScale(yAxis, 1e3, QStringLiteral("acknowledged (kB)"));
-    } else {
+        break;
+    case Quantity::Goodput:
         m_a->unit = m_b->unit = QStringLiteral("b/s");
         setValueScale(yAxis, 1e6, QStringLiteral("goodput (Mb/s)"));
+        break;
+    case Quantity::Cwnd:
+        m_a->unit = m_b->unit = QStringLiteral("B");
+        setValueScale(yAxis, 1e3, QStringLiteral("inferred cwnd (kB)"));
+        break;
     }
 }
 
-void ComparePlot::setPair(const analysis::ConnectionSeries& a, const QString& nameA,
-                          const analysis::ConnectionSeries& b, const QString& nameB)
+void ComparePlot::setPair(const analysis::ConnectionSeries& a, const QString& nameA, double offsetA,
+                          const analysis::ConnectionSeries& b, const QString& nameB, double offsetB)
 {
-    const bool delivered = m_quantity == Quantity::Delivered;
-    setXyData(*m_a, alignedAtStart(delivered ? a.timeSequence.ack : a.rate.goodput, a.startSeconds));
-    setXyData(*m_b, alignedAtStart(delivered ? b.timeSequence.ack : b.rate.goodput, b.startSeconds));
+    setXyData(*m_a, shifted(quantityOf(a, m_quantity), offsetA));
+    setXyData(*m_b, shifted(quantityOf(b, m_quantity), offsetB));
     m_a->graph->setName(nameA);
     m_b->graph->setName(nameB);
     refreshLevelOfDetail();

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-// Two connections overlaid on one time axis, each shifted so that it starts at 0:
-// their cumulative ACK (data delivered) or their goodput.
+// Two connections overlaid on one time axis, each shifted by its own offset (its start,
+// or a chosen event): their cumulative ACK (data delivered), goodput or inferred
+// congestion window.
 
 #include "plot_panel.h"
 
@@ -12,12 +13,19 @@ class ComparePlot : public PlotPanel
 {
     Q_OBJECT
 public:
-    enum class Quantity { Delivered, Goodput };
+    enum class Quantity { Delivered, Goodput, Cwnd };
     ComparePlot(TimeAxis* axis, Quantity quantity, QWidget* parent = nullptr);
 
     void setSeries(const analysis::ConnectionSeries&) override {}
+    // Times of a are drawn at t - offsetA, of b at t - offsetB.
+    void setPair(const analysis::ConnectionSeries& a, const QString& nameA, double offsetA,
+                 const analysis::ConnectionSeries& b, const QString& nameB, double offsetB);
+    // Aligned at each connection's start.
     void setPair(const analysis::ConnectionSeries& a, const QString& nameA, const analysis::ConnectionSeries& b,
-                 const QString& nameB);
+                 const QString& nameB)
+    {
+        setPair(a, nameA, a.startSeconds, b, nameB, b.startSeconds);
+    }
 
 private:
     Quantity m_quantity;

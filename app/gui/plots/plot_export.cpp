@@ -69,6 +69,12 @@ void paintPanels(QCPPainter& painter, const QList<PlotPanel*>& panels, const Lay
             style = p->plotStyle();
         p->beginExport(style, std::max(100, static_cast<int>(layout.width * pixelScale)),
                        i == panels.size() - 1);
+        if (!keepScreen) {
+            // Legend entries per line from the figure's width in print units, not from
+            // its pixel count, which grows with the resolution.
+            p->legend->setWrap(layout.width < 450 ? 3 : 4);
+            p->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
+        }
         painter.save();
         painter.translate(0, y);
         p->toPainter(&painter, layout.width, layout.heights[i]);
@@ -122,6 +128,31 @@ bool svgExportAvailable()
 #endif
 }
 
+QImage renderPlotsImage(const QList<PlotPanel*>& panels, const ExportPreset& preset)
+{
+    if (panels.isEmpty())
+        return {};
+    const Layout layout = layoutFor(panels, preset);
+    if (layout.width <= 0 || layout.total <= 0)
+        return {};
+    const double scale = preset.dpi / kLogicalDpi;
+    QImage image(static_cast<int>(std::lround(layout.width * scale)),
+                 static_cast<int>(std::lround(layout.total * scale)), QImage::Format_ARGB32_Premultiplied);
+    image.fill(Qt::white);
+    {
+        QCPPainter painter(&image);
+        painter.setRenderHint(QPainter::Antialiasing);
+        painter.setRenderHint(QPainter::TextAntialiasing);
+        painter.scale(scale, scale);
+        paintPanels(painter, panels, layout, preset, scale);
+    }
+    // Resolution is recorded only after painting: fonts are sized at 96 dpi above.
+    const int dotsPerMeter = static_cast<int>(std::lround(preset.dpi / 0.0254));
+    image.setDotsPerMeterX(dotsPerMeter);
+    image.setDotsPerMeterY(dotsPerMeter);
+    return image;
+}
+
 bool exportPlots(const QList<PlotPanel*>& panels, const QString& path, const ExportPreset& preset,
                  QString* error)
 {
@@ -141,21 +172,9 @@ bool exportPlots(const QList<PlotPanel*>& panels, const QString& path, const Exp
 
     switch (*format) {
     case ExportFormat::Png: {
-        const double scale = preset.dpi / kLogicalDpi;
-        QImage image(static_cast<int>(std::lround(layout.width * scale)),
-                     static_cast<int>(std::lround(layout.total * scale)), QImage::Format_ARGB32_Premultiplied);
-        image.fill(Qt::white);
-        {
-            QCPPainter painter(&image);
-            painter.setRenderHint(QPainter::Antialiasing);
-            painter.setRenderHint(QPainter::TextAntialiasing);
-            painter.scale(scale, scale);
-            paintPanels(painter, panels, layout, preset, scale);
-        }
-        // Resolution is recorded only after painting: fonts are sized at 96 dpi above.
-        const int dotsPerMeter = static_cast<int>(std::lround(preset.dpi / 0.0254));
-        image.setDotsPerMeterX(dotsPerMeter);
-        image.setDotsPerMeterY(dotsPerMeter);
+        const QImage image = renderPlotsImage(panels, preset);
+        if (image.isNull())
+            return fail(QObject::tr("the plots have no size to export"));
         if (!image.save(path, "PNG"))
             return fail(QObject::tr("%1: could not write the PNG file").arg(path));
         return true;

@@ -5,6 +5,7 @@
 // journal column (single ~85 mm, double ~175 mm) with print font sizes and line styles
 // that stay distinct in grayscale, or at screen size in colour.
 
+#include <QImage>
 #include <QList>
 #include <QString>
 
@@ -40,6 +41,8 @@ bool svgExportAvailable();
 // Draws the panels one above the other into path. Returns false with error set.
 bool exportPlots(const QList<PlotPanel*>& panels, const QString& path, const ExportPreset& preset,
                  QString* error);
+// The PNG rendering of exportPlots() (preset.dpi), null when there is nothing to draw.
+QImage renderPlotsImage(const QList<PlotPanel*>& panels, const ExportPreset& preset);
 // The plotted series of a connection (analysis::writeSeriesCsv).
 bool exportSeriesCsv(const analysis::ConnectionSeries& series, const QString& path, QString* error);
 

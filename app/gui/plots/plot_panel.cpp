@@ -288,6 +288,17 @@ void PlotPanel::refreshLevelOfDetail(int columns)
         e.hi = e.set ? std::max(e.hi, out.yMax) : out.yMax;
         e.set = true;
     }
+    // Band labels where they can be read: with many events in view they would print on
+    // top of each other (a periodic scan every 100 ms over a minute), so they show once
+    // the view is zoomed in to a few of them.
+    constexpr int kMaxLabelledBands = 12;
+    int bandsInView = 0;
+    for (QCPAbstractItem* item : m_bands)
+        if (auto* rect = qobject_cast<QCPItemRect*>(item))
+            bandsInView += rect->bottomRight->coords().x() >= lower && rect->topLeft->coords().x() <= upper;
+    for (QCPAbstractItem* item : m_bands)
+        if (auto* text = qobject_cast<QCPItemText*>(item))
+            text->setVisible(bandsInView <= kMaxLabelledBands);
     // Value axes follow what is visible, so zooming into a stall shows its detail.
     for (auto& [axis, e] : extents) {
         double lo = e.lo, hi = e.hi;

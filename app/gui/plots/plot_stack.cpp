@@ -10,10 +10,36 @@
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QProgressBar>
 #include <QToolButton>
 #include <QVBoxLayout>
 
 namespace windscope::gui {
+
+QList<PlotKind> allPlotKinds()
+{
+    return {PlotKind::TimeSequence, PlotKind::Window, PlotKind::Throughput, PlotKind::Rtt, PlotKind::WlanLane};
+}
+
+QString plotKindName(PlotKind kind)
+{
+    switch (kind) {
+    case PlotKind::TimeSequence: return QStringLiteral("time-sequence");
+    case PlotKind::Window: return QStringLiteral("window");
+    case PlotKind::Throughput: return QStringLiteral("throughput");
+    case PlotKind::Rtt: return QStringLiteral("rtt");
+    case PlotKind::WlanLane: return QStringLiteral("wlan");
+    }
+    return {};
+}
+
+std::optional<PlotKind> plotKindFromName(const QString& name)
+{
+    for (PlotKind k : allPlotKinds())
+        if (plotKindName(k) == name)
+            return k;
+    return std::nullopt;
+}
 
 PlotStack::PlotStack(QWidget* parent) : QWidget(parent), m_axis(new TimeAxis(this))
 {
@@ -25,6 +51,16 @@ PlotStack::PlotStack(QWidget* parent) : QWidget(parent), m_axis(new TimeAxis(thi
     m_title = new QLabel(tr("Select a connection"), this);
     m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
     bar->addWidget(m_title, 1);
+    m_busyNote = new QLabel(this);
+    m_busy = new QProgressBar(this);
+    m_busy->setRange(0, 0); // no measure of progress inside the inference: busy
+    m_busy->setMaximumWidth(120);
+    m_busy->setMaximumHeight(m_title->sizeHint().height());
+    m_busy->setTextVisible(false);
+    m_busyNote->hide();
+    m_busy->hide();
+    bar->addWidget(m_busyNote);
+    bar->addWidget(m_busy);
     m_style = new QComboBox(this);
     m_style->addItem(tr("tcptrace style"));
     m_style->addItem(tr("Stevens style"));
@@ -43,6 +79,7 @@ PlotStack::PlotStack(QWidget* parent) : QWidget(parent), m_axis(new TimeAxis(thi
     layout->addLayout(bar);
 
     m_timeSequence = new TimeSequencePlot(m_axis, this);
+    // In PlotKind order.
     m_panels = {m_timeSequence, new WindowPlot(m_axis, this), new RatePlot(m_axis, this),
                 new RttPlot(m_axis, this), new WlanLanePlot(m_axis, this)};
     for (PlotPanel* p : m_panels) {
@@ -72,6 +109,27 @@ void PlotStack::setSeries(std::shared_ptr<const analysis::ConnectionSeries> seri
         p->replot(QCustomPlot::rpQueuedReplot);
     }
 }
+
+void PlotStack::updateSeries(std::shared_ptr<const analysis::ConnectionSeries> series)
+{
+    if (!series)
+        return;
+    m_series = std::move(series);
+    for (PlotPanel* p : m_panels) {
+        p->setSeries(*m_series);
+        p->refreshLevelOfDetail();
+        p->replot(QCustomPlot::rpQueuedReplot);
+    }
+}
+
+void PlotStack::setBusy(const QString& note)
+{
+    m_busyNote->setText(note);
+    m_busyNote->setVisible(!note.isEmpty());
+    m_busy->setVisible(!note.isEmpty());
+}
+
+bool PlotStack::isBusy() const { return !m_busyNote->text().isEmpty(); }
 
 void PlotStack::clear()
 {

@@ -10,13 +10,22 @@
 #include <QWidget>
 
 #include <memory>
+#include <optional>
 
 class QComboBox;
 class QLabel;
+class QProgressBar;
 
 namespace windscope::gui {
 
 class TimeAxis;
+
+// The plots of a stack, top to bottom; the order of PlotStack::panels().
+enum class PlotKind { TimeSequence, Window, Throughput, Rtt, WlanLane };
+QList<PlotKind> allPlotKinds();
+// "time-sequence", "window", "throughput", "rtt", "wlan" (names of the CLI's --plot).
+QString plotKindName(PlotKind kind);
+std::optional<PlotKind> plotKindFromName(const QString& name);
 
 class PlotStack : public QWidget
 {
@@ -27,8 +36,15 @@ public:
     // Shows a connection; the time axis is reset to its whole span.
     void setSeries(std::shared_ptr<const analysis::ConnectionSeries> series, const QString& title);
     void clear();
+    // The same connection with more of its series (the cwnd, once inferred): the view
+    // stays where it is.
+    void updateSeries(std::shared_ptr<const analysis::ConnectionSeries> series);
+    // A busy indicator with a note in the plots' title bar; empty hides it.
+    void setBusy(const QString& note);
+    bool isBusy() const;
     const analysis::ConnectionSeries* series() const { return m_series.get(); }
     QList<PlotPanel*> panels() const { return m_panels; }
+    PlotPanel* panel(PlotKind kind) const { return m_panels.at(static_cast<int>(kind)); }
     TimeAxis* timeAxis() const { return m_axis; }
     TimeSequencePlot* timeSequencePlot() const { return m_timeSequence; }
     void setSequenceStyle(TimeSequencePlot::Style style);
@@ -37,6 +53,8 @@ private:
     TimeAxis* m_axis;
     QLabel* m_title;
     QComboBox* m_style;
+    QLabel* m_busyNote;
+    QProgressBar* m_busy;
     TimeSequencePlot* m_timeSequence;
     QList<PlotPanel*> m_panels;
     std::shared_ptr<const analysis::ConnectionSeries> m_series;

@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "cwnd_series_task.h"
+
+#include <QThread>
+
+namespace windscope::gui {
+
+CwndSeriesTask::CwndSeriesTask(std::shared_ptr<const CaptureAnalysis> capture,
+                               std::shared_ptr<const analysis::ConnectionSeries> withoutCwnd, QObject* parent)
+    : QObject(parent), m_capture(std::move(capture)), m_base(std::move(withoutCwnd))
+{
+}
+
+CwndSeriesTask::~CwndSeriesTask()
+{
+    if (m_thread) {
+        m_thread->wait();
+        delete m_thread;
+    }
+}
+
+void CwndSeriesTask::start()
+{
+    if (m_thread)
+        return;
+    m_thread = QThread::create([this] {
+        auto complete = std::make_shared<analysis::ConnectionSeries>(*m_base);
+        const CaptureAnalysis& c = *m_capture;
+        analysis::addCwndSeries({c.tables, c.tcp, &c.inventory, &c.events}, *complete);
+        m_result = std::move(complete);
+    });
+    m_thread->setObjectName(QStringLiteral("cwnd-inference"));
+    connect(m_thread, &QThread::finished, this, [this] {
+        m_thread->wait();
+        m_thread->deleteLater();
+        m_thread = nullptr;
+        emit finished(m_result);
+        deleteLater();
+    });
+    m_thread->start();
+}
+
+} // namespace windscope::gui
