@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "main_window.h"
+#include "recent_list.h"
 
 #include "capture_view.h"
 #include "compare_window.h"
@@ -31,7 +32,6 @@
 namespace windscope::gui {
 
 namespace {
-constexpr int kMaxRecent = 10;
 const QString kRecentKey = QStringLiteral("recentFiles");
 } // namespace
 
@@ -250,16 +250,11 @@ void MainWindow::openDialog()
         openCapture(p);
 }
 
-QStringList MainWindow::recentFiles() const { return QSettings().value(kRecentKey).toStringList(); }
+QStringList MainWindow::recentFiles() const { return recentList(kRecentKey); }
 
 void MainWindow::addRecent(const QString& path)
 {
-    QStringList recent = recentFiles();
-    recent.removeAll(path);
-    recent.prepend(path);
-    while (recent.size() > kMaxRecent)
-        recent.removeLast();
-    QSettings().setValue(kRecentKey, recent);
+    rememberRecent(kRecentKey, path);
     updateRecentMenu();
 }
 

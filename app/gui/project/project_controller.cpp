@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "project_controller.h"
+#include "recent_list.h"
 
 #include "capture_view.h"
 #include "main_window.h"
@@ -27,7 +28,6 @@ namespace windscope::gui {
 namespace store = analysis::store;
 
 namespace {
-constexpr int kMaxRecent = 10;
 constexpr int kAutosaveMs = 2000;
 const QString kRecentKey = QStringLiteral("recentProjects");
 const char* const kViewStateKey = "gui.view_state";
@@ -561,16 +561,11 @@ bool ProjectController::saveAs(const QString& path)
 
 // ---- recent projects --------------------------------------------------------------------
 
-QStringList ProjectController::recentProjects() const { return QSettings().value(kRecentKey).toStringList(); }
+QStringList ProjectController::recentProjects() const { return recentList(kRecentKey); }
 
 void ProjectController::addRecent(const QString& path)
 {
-    QStringList recent = recentProjects();
-    recent.removeAll(path);
-    recent.prepend(path);
-    while (recent.size() > kMaxRecent)
-        recent.removeLast();
-    QSettings().setValue(kRecentKey, recent);
+    rememberRecent(kRecentKey, path);
     updateRecentMenu();
 }
 
