@@ -90,18 +90,40 @@ cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//' || true
     command -v tshark >/dev/null && echo "- $(tshark --version 2>/dev/null | head -n 1)"
     command -v tcptrace >/dev/null && echo "- $(tcptrace -v 2>&1 | grep -m1 -o 'tcptrace -- version [0-9.]*')"
     echo "- packets/s = packets in the file / wall seconds; bytes/packet = peak RSS / packets;"
+    echo "  over base = (peak RSS - the same tool's peak RSS on a 10-packet capture) / packets,"
+    echo "  i.e. what the packets cost beyond the fixed base of its libraries;"
     echo "  x floor = wall time / the libpcap read loop's wall time"
 } >"$results"
 
-row() { # tool seconds kib status
-    local tool=$1 secs=$2 kib=$3 status=$4
-    awk -v t="$tool" -v s="$secs" -v k="$kib" -v n="$capture_packets" -v f="$floor_seconds" -v st="$status" 'BEGIN {
+row() { # tool seconds kib status base_kib
+    local tool=$1 secs=$2 kib=$3 status=$4 base=${5:-0}
+    awk -v t="$tool" -v s="$secs" -v k="$kib" -v n="$capture_packets" -v f="$floor_seconds" -v st="$status" \
+        -v b="$base" 'BEGIN {
         # A failed run has no throughput to speak of; its time and memory still show.
         rate = s > 0 && st == "ok" ? sprintf("%.0f", n / s) : "-"
         ratio = f > 0 && st == "ok" ? sprintf("%.1f", s / f) : "-"
-        printf "| %-28s | %8.3f | %11s | %8.0f | %8.1f | %7s | %s |\n", t, s, rate, k * 1024 / 1e6, k * 1024 / n, ratio, st
+        over = b > 0 && st == "ok" ? sprintf("%.1f", (k - b) * 1024 / n) : "-"
+        printf "| %-28s | %8.3f | %11s | %8.0f | %8.1f | %9s | %7s | %s |\n", t, s, rate, k * 1024 / 1e6, k * 1024 / n, over, ratio, st
     }'
 }
+
+# The fixed base of each tool: its peak RSS on a capture of ten packets.
+tiny=$repo/tests/data/vlan-tcp.pcap
+base_of() { # name command...
+    local name=$1
+    shift
+    measure "$name-base" /dev/null "$@"
+    [[ $m_status == ok ]] && echo "$m_kib" || echo 0
+}
+windscope_base=$(base_of windscope "$cli" analyze "$tiny" --json)
+tshark_base=0
+if [[ ${BENCH_SKIP_TSHARK:-0} != 1 ]] && command -v tshark >/dev/null; then
+    tshark_base=$(base_of tshark tshark -2 -q -z conv,tcp -z expert -r "$tiny")
+fi
+tcptrace_base=0
+if [[ ${BENCH_SKIP_TCPTRACE:-0} != 1 ]] && command -v tcptrace >/dev/null; then
+    tcptrace_base=$(base_of tcptrace tcptrace -l -r "$tiny")
+fi
 
 for capture in "$eth" "$wlan"; do
     name=$(basename "$capture")
@@ -116,14 +138,14 @@ for capture in "$eth" "$wlan"; do
         echo
         echo "## $name: $capture_packets packets, $size_mb MB"
         echo
-        echo "| tool                         |  seconds |   packets/s |  peak MB | B/packet | x floor | status |"
-        echo "|------------------------------|---------:|------------:|---------:|---------:|--------:|--------|"
+        echo "| tool                         |  seconds |   packets/s |  peak MB | B/packet | over base | x floor | status |"
+        echo "|------------------------------|---------:|------------:|---------:|---------:|----------:|--------:|--------|"
         row "libpcap floor" "$m_seconds" "$m_kib" "$m_status"
     } >>"$results"
     echo "$name: $capture_packets packets"
 
     measure windscope /dev/null "$cli" analyze "$capture" --json
-    row "windscope-cli analyze --json" "$m_seconds" "$m_kib" "$m_status" >>"$results"
+    row "windscope-cli analyze --json" "$m_seconds" "$m_kib" "$m_status" "$windscope_base" >>"$results"
 
     if [[ ${BENCH_SKIP_TSHARK:-0} == 1 ]]; then
         echo "  tshark skipped (BENCH_SKIP_TSHARK=1)"
@@ -131,7 +153,7 @@ for capture in "$eth" "$wlan"; do
         echo "  tshark skipped: not installed (Debian: apt-get install tshark)"
     else
         measure tshark /dev/null tshark -2 -q -z conv,tcp -z expert -r "$capture"
-        row "tshark -2 conv,tcp expert" "$m_seconds" "$m_kib" "$m_status" >>"$results"
+        row "tshark -2 conv,tcp expert" "$m_seconds" "$m_kib" "$m_status" "$tshark_base" >>"$results"
     fi
 
     if [[ ${BENCH_SKIP_TCPTRACE:-0} == 1 ]]; then
@@ -140,7 +162,7 @@ for capture in "$eth" "$wlan"; do
         echo "  tcptrace skipped: not installed (Debian: apt-get install tcptrace)"
     else
         measure tcptrace /dev/null tcptrace -l -r "$capture"
-        row "tcptrace -l -r" "$m_seconds" "$m_kib" "$m_status" >>"$results"
+        row "tcptrace -l -r" "$m_seconds" "$m_kib" "$m_status" "$tcptrace_base" >>"$results"
     fi
 done
 
