@@ -282,17 +282,27 @@ void MainWindow::dropEvent(QDropEvent* event)
     event->acceptProposedAction();
 }
 
-void MainWindow::exportFigure()
+// The current view when its selected connection's series is complete; else says why in
+// the status bar and returns null.
+CaptureView* MainWindow::viewReadyForExport()
 {
     CaptureView* v = currentView();
     if (!v || !v->isLoaded() || !v->plotStack()->series()) {
         statusBar()->showMessage(tr("Select a connection first"), 5000);
-        return;
+        return nullptr;
     }
     if (!v->isSeriesComplete()) {
         statusBar()->showMessage(tr("The congestion window is still being inferred; export in a moment"), 5000);
-        return;
+        return nullptr;
     }
+    return v;
+}
+
+void MainWindow::exportFigure()
+{
+    CaptureView* v = viewReadyForExport();
+    if (!v)
+        return;
     ExportDialog dialog(v->plotStack()->panels(), this);
     if (dialog.exec() != QDialog::Accepted)
         return;
@@ -305,15 +315,9 @@ void MainWindow::exportFigure()
 
 void MainWindow::exportSeries()
 {
-    CaptureView* v = currentView();
-    if (!v || !v->isLoaded() || !v->plotStack()->series()) {
-        statusBar()->showMessage(tr("Select a connection first"), 5000);
+    CaptureView* v = viewReadyForExport();
+    if (!v)
         return;
-    }
-    if (!v->isSeriesComplete()) {
-        statusBar()->showMessage(tr("The congestion window is still being inferred; export in a moment"), 5000);
-        return;
-    }
     const QString path = QFileDialog::getSaveFileName(this, tr("Export plotted series"),
                                                       QStringLiteral("connection-%1.csv").arg(v->selectedConnection()),
                                                       tr("CSV (*.csv)"));

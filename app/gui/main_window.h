@@ -75,6 +75,7 @@ private:
     void openDialog();
     void addRecent(const QString& path);
     void updateRecentMenu();
+    CaptureView* viewReadyForExport();
     void exportFigure();
     void exportSeries();
     void exportReport();

@@ -5,6 +5,7 @@
 // independently here, and the errors a user gets for bad input.
 
 #include "analysis/cwnd/cwnd_inference.h"
+#include "sample_reference.h"
 #include "analysis/wlan_correlation.h"
 #include "dissectors/ingest.h"
 
@@ -23,30 +24,8 @@ using namespace windscope;
 
 namespace {
 
-struct Reference
-{
-    dissect::CaptureTables tables;
-    analysis::TcpAnalysis tcp;
-    analysis::WlanInventory inventory;
-    analysis::WlanEvents events;
-    analysis::Correlation correlation;
-};
-
-const Reference& reference()
-{
-    static const Reference r = [] {
-        Reference x;
-        std::string error;
-        if (!dissect::ingestCapture(WINDSCOPE_SAMPLE_CAPTURE, {}, x.tables, error))
-            qFatal("cannot read the sample: %s", error.c_str());
-        x.tcp = analysis::analyzeTcp(x.tables);
-        x.inventory = analysis::buildWlanInventory(x.tables, x.tcp);
-        x.events = analysis::detectWlanEvents(x.tables, x.inventory, x.tcp);
-        x.correlation = analysis::correlateEvents(x.tables, x.tcp, x.inventory, x.events);
-        return x;
-    }();
-    return r;
-}
+using Reference = test::SampleReference;
+const Reference& reference() { return test::sampleReference(); }
 
 struct Run
 {

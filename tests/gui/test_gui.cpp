@@ -4,6 +4,7 @@
 // export figures and series and check the files.
 
 #include "capture_view.h"
+#include "sample_reference.h"
 #include "compare_window.h"
 #include "connection_filter_bar.h"
 #include "correlation_panel.h"
@@ -55,29 +56,8 @@ using namespace windscope::gui;
 
 namespace {
 
-struct Reference
-{
-    dissect::CaptureTables tables;
-    analysis::TcpAnalysis tcp;
-    analysis::WlanInventory inventory;
-    analysis::WlanEvents events;
-};
-
-// The analysis as windscope-cli runs it, independent of the GUI's loader.
-const Reference& reference()
-{
-    static const Reference r = [] {
-        Reference x;
-        std::string error;
-        if (!dissect::ingestCapture(WINDSCOPE_SAMPLE_CAPTURE, {}, x.tables, error))
-            qFatal("cannot read the sample: %s", error.c_str());
-        x.tcp = analysis::analyzeTcp(x.tables);
-        x.inventory = analysis::buildWlanInventory(x.tables, x.tcp);
-        x.events = analysis::detectWlanEvents(x.tables, x.inventory, x.tcp);
-        return x;
-    }();
-    return r;
-}
+using Reference = test::SampleReference;
+const Reference& reference() { return test::sampleReference(); }
 
 bool rangesEqual(const QCPRange& a, const QCPRange& b)
 {
