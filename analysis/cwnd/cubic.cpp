@@ -106,14 +106,9 @@ void CubicModel::update(std::uint32_t cwnd, std::uint32_t acked, std::uint32_t n
 
 void CubicModel::increaseWindow(SenderState& state, const AckEvent& ack)
 {
-    if (!state.cwndLimited)
+    std::uint32_t acked = 0;
+    if (!linuxSlowStartPrelude(state, ack, acked))
         return;
-    std::uint32_t acked = ack.ackedSegments;
-    if (state.inSlowStart()) {
-        acked = linuxSlowStart(state, acked);
-        if (acked == 0)
-            return;
-    }
     update(state.cwndSegments(), acked, jiffies(state.nowNs));
     linuxCongAvoidAi(state, m_bic.cnt, acked);
 }

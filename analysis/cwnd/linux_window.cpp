@@ -36,17 +36,24 @@ void linuxCongAvoidAi(SenderState& state, std::uint32_t w, std::uint32_t acked)
     state.setCwndSegments(segments);
 }
 
-void linuxRenoCongAvoid(SenderState& state, const AckEvent& ack)
+bool linuxSlowStartPrelude(SenderState& state, const AckEvent& ack, std::uint32_t& acked)
 {
     if (!state.cwndLimited)
-        return;
-    std::uint32_t acked = ack.ackedSegments;
+        return false;
+    acked = ack.ackedSegments;
     if (state.inSlowStart()) {
         acked = linuxSlowStart(state, acked);
         if (acked == 0)
-            return;
+            return false;
     }
-    linuxCongAvoidAi(state, state.cwndSegments(), acked);
+    return true;
+}
+
+void linuxRenoCongAvoid(SenderState& state, const AckEvent& ack)
+{
+    std::uint32_t acked = 0;
+    if (linuxSlowStartPrelude(state, ack, acked))
+        linuxCongAvoidAi(state, state.cwndSegments(), acked);
 }
 
 } // namespace windscope::analysis::cwnd

@@ -19,5 +19,10 @@ void linuxCongAvoidAi(SenderState& state, std::uint32_t w, std::uint32_t acked);
 // (!tcp_is_cwnd_limited(sk)) return;", RFC 7661 in spirit), then slow start up to
 // ssthresh and additive increase with the rest. Reno's growth, and Westwood+'s.
 void linuxRenoCongAvoid(SenderState& state, const AckEvent& ack);
+// The opening Linux's Reno and CUBIC cong_avoid share: nothing unless cwnd-limited; in
+// slow start, grow, and stop if slow start used every acked segment. False when the
+// caller has nothing more to do; else acked holds the segments left for congestion
+// avoidance.
+bool linuxSlowStartPrelude(SenderState& state, const AckEvent& ack, std::uint32_t& acked);
 
 } // namespace windscope::analysis::cwnd

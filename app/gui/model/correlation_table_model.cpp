@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "correlation_table_model.h"
+#include "event_table_model.h"
 
 #include <iterator>
 #include <limits>
@@ -106,13 +107,11 @@ QVariant CorrelationTableModel::data(const QModelIndex& index, int role) const
     if (role != Qt::DisplayRole && role != kSortRole)
         return {};
     const bool sort = role == kSortRole;
-    const double start = static_cast<double>(e.startNs) / 1e9;
-    const double durationMs = static_cast<double>(e.endNs - e.startNs) / 1e6;
     switch (index.column()) {
     case Event: return static_cast<qulonglong>(e.id);
     case Kind: return QString::fromLatin1(analysis::eventKindName(e.kind));
-    case Start: return sort ? QVariant(start) : QVariant(QString::number(start, 'f', 3));
-    case Duration: return sort ? QVariant(durationMs) : QVariant(QString::number(durationMs, 'f', 1));
+    case Start: return eventStartCell(e, sort);
+    case Duration: return eventDurationCell(e, sort);
     case Connection: return static_cast<qulonglong>(m.connection);
     case Retransmissions: return m.retransmissions;
     case FastRetransmissions: return m.fastRetransmissions;

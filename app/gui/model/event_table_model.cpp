@@ -3,6 +3,18 @@
 
 namespace windscope::gui {
 
+QVariant eventStartCell(const analysis::WlanEvent& e, bool forSorting)
+{
+    const double start = static_cast<double>(e.startNs) / 1e9;
+    return forSorting ? QVariant(start) : QVariant(QString::number(start, 'f', 3));
+}
+
+QVariant eventDurationCell(const analysis::WlanEvent& e, bool forSorting)
+{
+    const double durationMs = static_cast<double>(e.endNs - e.startNs) / 1e6;
+    return forSorting ? QVariant(durationMs) : QVariant(QString::number(durationMs, 'f', 1));
+}
+
 EventTableModel::EventTableModel(QObject* parent) : QAbstractTableModel(parent) {}
 
 void EventTableModel::setCapture(std::shared_ptr<const CaptureAnalysis> capture)
@@ -73,14 +85,12 @@ QVariant EventTableModel::data(const QModelIndex& index, int role) const
     if (role != Qt::DisplayRole && role != kSortRole)
         return {};
     const bool sort = role == kSortRole;
-    const double start = static_cast<double>(e.startNs) / 1e9;
-    const double durationMs = static_cast<double>(e.endNs - e.startNs) / 1e6;
     switch (index.column()) {
     case Id: return static_cast<qulonglong>(e.id);
     case Kind: return QString::fromLatin1(analysis::eventKindName(e.kind));
     case Station: return macText(c, e.station);
-    case Start: return sort ? QVariant(start) : QVariant(QString::number(start, 'f', 3));
-    case Duration: return sort ? QVariant(durationMs) : QVariant(QString::number(durationMs, 'f', 1));
+    case Start: return eventStartCell(e, sort);
+    case Duration: return eventDurationCell(e, sort);
     case Basis: return QString::fromLatin1(e.basis);
     case Connections: return t.connections;
     case Retransmissions: return t.retransmissions;

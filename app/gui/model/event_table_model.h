@@ -12,6 +12,11 @@
 
 namespace windscope::gui {
 
+// An event's start (s) and duration (ms) as table cells: numbers for sorting, text with
+// fixed decimals for display. Shared by the event and correlation tables.
+QVariant eventStartCell(const analysis::WlanEvent& e, bool forSorting);
+QVariant eventDurationCell(const analysis::WlanEvent& e, bool forSorting);
+
 class EventTableModel : public QAbstractTableModel
 {
     Q_OBJECT
