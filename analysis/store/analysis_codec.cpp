@@ -483,6 +483,112 @@ template <typename Io, typename B> void macBinFields(Io& io, B& b)
     io(b.blockAckRequests);
 }
 
+// ---- WlanInventory ---------------------------------------------------------------------
+
+template <typename Io, typename A> void accessPointFields(Io& io, A& a)
+{
+    io(a.bssid);
+    io(a.ssid);
+    io(a.channel);
+    io(a.channelFreqMhz);
+    io(a.beaconIntervalTu);
+    io(a.beacons);
+    io(a.probeResponses);
+    io(a.dataFrames);
+    io(a.firstTimeNs);
+    io(a.lastTimeNs);
+}
+
+template <typename Io, typename S> void spanFields(Io& io, S& s)
+{
+    io(s.bssid);
+    io(s.startNs);
+    io(s.endNs);
+    io(s.firstFrame);
+    io(s.lastFrame);
+    io(s.dataFrames);
+}
+
+template <typename Io, typename M> void associationFrameFields(Io& io, M& m)
+{
+    io(m.timeNs);
+    io(m.frame);
+    io(m.row);
+    io(m.bssid);
+    io(m.subtype);
+    io(m.statusCode);
+    io(m.reasonCode);
+    io(m.fromStation);
+}
+
+template <typename Io, typename S> void stationFields(Io& io, S& s)
+{
+    io(s.mac);
+    io(s.framesSent);
+    io(s.framesReceived);
+    io(s.probeRequests);
+    io(s.firstTimeNs);
+    io(s.lastTimeNs);
+}
+
+// ---- Correlation -----------------------------------------------------------------------
+
+template <typename Io, typename M> void connectionImpactFields(Io& io, M& m)
+{
+    io(m.connection);
+    io(m.dataDirection);
+    io(m.windowStartNs);
+    io(m.windowEndNs);
+    io(m.retransmissions);
+    io(m.fastRetransmissions);
+    io(m.rtoTimeouts);
+    io(m.dupAcks);
+    io(m.dupAckBursts);
+    io(m.zeroWindows);
+    io(m.lowWindows);
+    io(m.throughputBeforeBps);
+    io(m.throughputDuringBps);
+    io(m.throughputAfterBps);
+    io(m.recoveryNs);
+    io(m.cwndBeforeBytes);
+    io(m.cwndMinBytes);
+    io(m.cwndAfterBytes);
+    io(m.ssthreshAfterBytes);
+    io(m.cwndModel);
+    io(m.cwndNotFollowed);
+}
+
+template <typename Io, typename K> void kindAggregateFields(Io& io, K& k)
+{
+    io(k.kind);
+    io(k.events);
+    io(k.eventsWithConnections);
+    io(k.meanDurationMs);
+    io(k.retransmissions);
+    io(k.rtoTimeouts);
+    io(k.dupAckBursts);
+    io(k.zeroWindows);
+    io(k.meanThroughputDuringPct);
+    io(k.meanRecoveryMs);
+    io(k.notRecovered);
+}
+
+template <typename Io, typename A> void scanIntervalFields(Io& io, A& a)
+{
+    io(a.station);
+    io(a.intervalMs);
+    io(a.dwellMs);
+    io(a.periodic);
+    io(a.scans);
+    io(a.scanningStartNs);
+    io(a.scanningEndNs);
+    io(a.throughputScanningBps);
+    io(a.throughputScanFreeBps);
+    io(a.throughputPct);
+    io(a.lossesPerScan);
+    io(a.timeoutsPerScan);
+}
+
 } // namespace
 
 const char* internedText(const std::string& text)
@@ -721,6 +827,76 @@ bool decodeEvents(Reader& r, WlanEvents& events, std::string& error)
     return r.finish(error);
 }
 
+void encodeInventory(Writer& w, const WlanInventory& inventory)
+{
+    auto put = [&](const auto& v) { w.put(v); };
+    w.list(inventory.accessPoints, [&](const AccessPoint& a) { accessPointFields(put, a); });
+    w.list(inventory.stations, [&](const Station& s) {
+        stationFields(put, s);
+        w.list(s.timeline, [&](const AssociationSpan& span) { spanFields(put, span); });
+        w.list(s.management, [&](const AssociationFrame& m) { associationFrameFields(put, m); });
+        w.column(s.ipAddresses);
+    });
+    w.list(inventory.connections, [&](const ConnectionPlacement& c) {
+        w.put(c.connection);
+        w.put(c.station);
+        w.put(c.stationEndpoint);
+        w.list(c.aps, [&](const AssociationSpan& span) { spanFields(put, span); });
+    });
+    w.list(inventory.notes, [&](const std::string& n) { w.put(n); });
+    w.column(inventory.apByMac);
+    w.column(inventory.stationByMac);
+}
+
+bool decodeInventory(Reader& r, WlanInventory& inventory, std::string& error)
+{
+    inventory = WlanInventory{};
+    auto get = [&](auto& v) { r.get(v); };
+    r.list(inventory.accessPoints, 49, [&](AccessPoint& a) { accessPointFields(get, a); });
+    r.list(inventory.stations, 60, [&](Station& s) {
+        stationFields(get, s);
+        r.list(s.timeline, 44, [&](AssociationSpan& span) { spanFields(get, span); });
+        r.list(s.management, 34, [&](AssociationFrame& m) { associationFrameFields(get, m); });
+        r.column(s.ipAddresses);
+    });
+    r.list(inventory.connections, 17, [&](ConnectionPlacement& c) {
+        r.get(c.connection);
+        r.get(c.station);
+        r.get(c.stationEndpoint);
+        r.list(c.aps, 44, [&](AssociationSpan& span) { spanFields(get, span); });
+    });
+    r.list(inventory.notes, 8, [&](std::string& n) { r.get(n); });
+    r.column(inventory.apByMac);
+    r.column(inventory.stationByMac);
+    return r.finish(error);
+}
+
+void encodeCorrelation(Writer& w, const Correlation& correlation)
+{
+    auto put = [&](const auto& v) { w.put(v); };
+    w.list(correlation.impacts, [&](const EventImpact& impact) {
+        w.put(impact.event);
+        w.list(impact.connections, [&](const ConnectionImpact& m) { connectionImpactFields(put, m); });
+    });
+    w.list(correlation.kinds, [&](const KindAggregate& k) { kindAggregateFields(put, k); });
+    w.list(correlation.scanIntervals, [&](const ScanIntervalAggregate& a) { scanIntervalFields(put, a); });
+    w.list(correlation.notes, [&](const std::string& n) { w.put(n); });
+}
+
+bool decodeCorrelation(Reader& r, Correlation& correlation, std::string& error)
+{
+    correlation = Correlation{};
+    auto get = [&](auto& v) { r.get(v); };
+    r.list(correlation.impacts, 16, [&](EventImpact& impact) {
+        r.get(impact.event);
+        r.list(impact.connections, 132, [&](ConnectionImpact& m) { connectionImpactFields(get, m); });
+    });
+    r.list(correlation.kinds, 81, [&](KindAggregate& k) { kindAggregateFields(get, k); });
+    r.list(correlation.scanIntervals, 85, [&](ScanIntervalAggregate& a) { scanIntervalFields(get, a); });
+    r.list(correlation.notes, 8, [&](std::string& n) { r.get(n); });
+    return r.finish(error);
+}
+
 } // namespace
 
 void StreamChecksum::update(const std::uint8_t* p, std::size_t n)
@@ -785,6 +961,10 @@ const char* cachePartName(CachePart part)
         return "segments";
     case CachePart::Events:
         return "events";
+    case CachePart::Inventory:
+        return "inventory";
+    case CachePart::Correlation:
+        return "correlation";
     }
     return "?";
 }
@@ -811,6 +991,12 @@ std::vector<std::uint8_t> encodePart(CachePart part, const AnalysisBundle& resul
         break;
     case CachePart::Events:
         encodeEvents(w, results.events);
+        break;
+    case CachePart::Inventory:
+        encodeInventory(w, results.inventory);
+        break;
+    case CachePart::Correlation:
+        encodeCorrelation(w, results.correlation);
         break;
     }
     return w.take();
@@ -841,6 +1027,12 @@ bool decodePart(CachePart part, BlobSource& source, AnalysisBundle& out, std::st
         break;
     case CachePart::Events:
         ok = decodeEvents(r, out.events, error);
+        break;
+    case CachePart::Inventory:
+        ok = decodeInventory(r, out.inventory, error);
+        break;
+    case CachePart::Correlation:
+        ok = decodeCorrelation(r, out.correlation, error);
         break;
     }
     if (checksum)

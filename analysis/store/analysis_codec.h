@@ -13,7 +13,9 @@
 // short or damaged blob gives an error, never a partly filled result.
 
 #include "analysis/tcp_analysis.h"
+#include "analysis/wlan_correlation.h"
 #include "analysis/wlan_events.h"
+#include "analysis/wlan_inventory.h"
 #include "dissectors/capture_tables.h"
 
 #include <cstdint>
@@ -23,31 +25,43 @@
 
 namespace windscope::analysis::store {
 
-inline constexpr std::uint32_t kAnalysisCodecVersion = 2;
+inline constexpr std::uint32_t kAnalysisCodecVersion = 3;
 
 // Everything a fresh analysis of one capture produces that the project caches.
 struct AnalysisBundle
 {
     dissect::CaptureTables tables;
     TcpAnalysis tcp;
+    WlanInventory inventory;
     WlanEvents events;
+    Correlation correlation; // default CorrelationOptions
 };
 
 // The cache is stored in parts so that what a view needs can be loaded alone: the
-// capture summary and connection table (the analyze report) are small, the per-frame
-// and per-segment columns are most of the bytes and are needed only by plots.
+// capture summary, connection, station and event tables and the event correlation are
+// small; the per-frame and per-segment columns are most of the bytes and are needed
+// only by plots and packet lists.
 enum class CachePart : std::uint8_t {
     Capture,      // CaptureSummary, conversations, address/SSID dictionaries, side tables
     FrameColumns, // CaptureTables::wlan and ::tcp, one row per frame / segment
     Connections,  // TcpAnalysis::connections
     Segments,     // TcpAnalysis::segments and ::rtt
     Events,       // WlanEvents
+    Inventory,    // WlanInventory
+    Correlation,  // Correlation
 };
-inline constexpr CachePart kAllCacheParts[] = {CachePart::Capture, CachePart::FrameColumns,
-                                               CachePart::Connections, CachePart::Segments,
-                                               CachePart::Events};
+inline constexpr CachePart kAllCacheParts[] = {
+    CachePart::Capture, CachePart::FrameColumns, CachePart::Connections, CachePart::Segments,
+    CachePart::Events,  CachePart::Inventory,    CachePart::Correlation};
 // Enough for the analyze report (writeAnalyzeJson): no per-frame data.
 inline constexpr CachePart kReportCacheParts[] = {CachePart::Capture, CachePart::Connections};
+// Everything but the per-frame and per-segment columns: what the desktop application
+// shows first (summary, connection, event, station and correlation tables).
+inline constexpr CachePart kOverviewCacheParts[] = {CachePart::Capture, CachePart::Connections,
+                                                    CachePart::Events, CachePart::Inventory,
+                                                    CachePart::Correlation};
+// The rest: what plots and packet lists read.
+inline constexpr CachePart kDetailCacheParts[] = {CachePart::FrameColumns, CachePart::Segments};
 
 const char* cachePartName(CachePart part); // "capture", "frame_columns", ...
 

@@ -1,21 +1,39 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "analyze_capture.h"
 
-#include "analysis/wlan_inventory.h"
-
 namespace windscope::analysis::store {
 
 bool analyzeCapture(const std::string& path, AnalysisBundle& out, std::string& error,
-                    dissect::IngestObserver* observer)
+                    const AnalyzeControl& control)
 {
     out = AnalysisBundle{};
-    dissect::IngestOptions options;
-    options.observer = observer;
-    if (!dissect::ingestCapture(path, options, out.tables, error))
+    error.clear();
+    auto stage = [&](AnalysisStage s) {
+        if (control.onStage)
+            control.onStage(s);
+    };
+    auto stopped = [&] { return (control.stop && control.stop()) || out.tables.summary.cancelled; };
+    stage(AnalysisStage::Reading);
+    if (!dissect::ingestCapture(path, control.ingest, out.tables, error)) {
+        if (error.empty())
+            error = path + ": could not be read";
         return false;
+    }
+    if (stopped())
+        return false;
+    stage(AnalysisStage::Tcp);
     out.tcp = analyzeTcp(out.tables);
-    const WlanInventory inventory = buildWlanInventory(out.tables, out.tcp);
-    out.events = detectWlanEvents(out.tables, inventory, out.tcp);
+    if (stopped())
+        return false;
+    stage(AnalysisStage::Inventory);
+    out.inventory = buildWlanInventory(out.tables, out.tcp);
+    stage(AnalysisStage::Events);
+    out.events = detectWlanEvents(out.tables, out.inventory, out.tcp);
+    if (stopped())
+        return false;
+    stage(AnalysisStage::Correlation);
+    out.correlation = correlateEvents(out.tables, out.tcp, out.inventory, out.events);
+    stage(AnalysisStage::Done);
     return true;
 }
 

@@ -713,13 +713,13 @@ bool ProjectStore::findCapture(const std::string& idOrPath, CaptureRecord& out, 
 
 bool ProjectStore::loadResults(std::int64_t captureId, AnalysisBundle& out, std::string& error)
 {
+    out = AnalysisBundle{};
     return loadResults(captureId, kAllCacheParts, out, error);
 }
 
 bool ProjectStore::loadResults(std::int64_t captureId, std::span<const CachePart> parts,
                                AnalysisBundle& out, std::string& error)
 {
-    out = AnalysisBundle{};
     Statement version(m_db, "SELECT codec_version FROM analysis_cache WHERE capture_id = ?1");
     version.bind(1, captureId);
     const int rc = version.step();

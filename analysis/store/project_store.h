@@ -114,8 +114,9 @@ public:
     bool findCapture(const std::string& idOrPath, CaptureRecord& out, std::string& error);
     // Loads every cached part: exactly the structs a fresh analyzeCapture gives.
     bool loadResults(std::int64_t captureId, AnalysisBundle& out, std::string& error);
-    // Loads only some parts (e.g. kReportCacheParts for the connection table); the
-    // members of out that belong to other parts stay empty.
+    // Loads only some parts (e.g. kReportCacheParts for the connection table) into the
+    // members of out they hold; the other members are left as they are, so a bundle can
+    // be filled in steps (kOverviewCacheParts first, kDetailCacheParts later).
     bool loadResults(std::int64_t captureId, std::span<const CachePart> parts, AnalysisBundle& out,
                      std::string& error);
     // Compares the recorded identity with the file now on disk. Hashes the file only

@@ -245,6 +245,7 @@ void CaptureView::load()
         m_progress->setValue(percent);
         m_status->setText(tr("%1\n%2…").arg(QFileInfo(m_path).fileName(), stage));
     });
+    connect(m_loader, &CaptureLoader::overviewLoaded, this, &CaptureView::onOverview);
     connect(m_loader, &CaptureLoader::finished, this, &CaptureView::onLoaded);
     connect(m_loader, &CaptureLoader::failed, this, [this](const QString& message) {
         const QString stale = m_loader->staleStatus();
@@ -288,6 +289,16 @@ void CaptureView::cancelLoad()
     }
 }
 
+void CaptureView::onOverview(std::shared_ptr<const CaptureAnalysis> overview)
+{
+    if (!m_loader)
+        return;
+    showTables(overview);
+    m_overviewShown = true;
+    m_plots->setBusy(tr("loading the packet columns from the project…"));
+    emit overviewShown();
+}
+
 void CaptureView::onLoaded(std::shared_ptr<const CaptureAnalysis> capture)
 {
     m_capture = std::move(capture);
@@ -295,25 +306,33 @@ void CaptureView::onLoaded(std::shared_ptr<const CaptureAnalysis> capture)
     m_projectStatus = m_loader->staleStatus();
     m_loader->deleteLater();
     m_loader = nullptr;
-    m_connectionModel->setCapture(m_capture);
-    m_eventModel->setCapture(m_capture);
-    m_apModel->setCapture(m_capture);
-    m_stationModel->setCapture(m_capture);
-    for (QTableView* v : {m_connectionView, m_eventView})
-        v->resizeColumnsToContents();
-    m_summary->setText(summaryHtml());
-    m_correlation->setCapture(m_capture);
-    m_tabs->setTabText(m_tabs->indexOf(m_correlation),
-                       tr("Correlation (%1)").arg(m_correlation->model()->rowCount()));
-    m_tabs->setTabText(1, tr("802.11 events (%1)").arg(m_capture->events.events.size()));
-    m_tabs->setTabText(0, tr("Connections (%1)").arg(m_capture->tcp.connections.size()));
-    m_pages->setCurrentIndex(1);
+    showTables(m_capture);
+    if (m_overviewShown)
+        m_plots->setBusy({});
+    m_overviewShown = true;
     emit loaded();
 }
 
-QString CaptureView::summaryHtml() const
+// Everything but the plots and the packet list, which need the per-frame columns.
+void CaptureView::showTables(const std::shared_ptr<const CaptureAnalysis>& capture)
 {
-    const CaptureAnalysis& c = *m_capture;
+    m_connectionModel->setCapture(capture);
+    m_eventModel->setCapture(capture);
+    m_apModel->setCapture(capture);
+    m_stationModel->setCapture(capture);
+    for (QTableView* v : {m_connectionView, m_eventView})
+        v->resizeColumnsToContents();
+    m_summary->setText(summaryHtml(*capture));
+    m_correlation->setCapture(capture);
+    m_tabs->setTabText(m_tabs->indexOf(m_correlation),
+                       tr("Correlation (%1)").arg(m_correlation->model()->rowCount()));
+    m_tabs->setTabText(1, tr("802.11 events (%1)").arg(capture->events.events.size()));
+    m_tabs->setTabText(0, tr("Connections (%1)").arg(capture->tcp.connections.size()));
+    m_pages->setCurrentIndex(1);
+}
+
+QString CaptureView::summaryHtml(const CaptureAnalysis& c) const
+{
     const dissect::CaptureSummary& s = c.tables.summary;
     QStringList links;
     for (int type : s.linkTypes)

@@ -55,6 +55,9 @@ public:
     void load();
     void cancelLoad();
     bool isLoaded() const { return m_capture != nullptr; }
+    // A project capture shows its tables before the plots' columns are loaded; true
+    // from then on (and for a loaded capture).
+    bool isOverviewShown() const { return m_overviewShown; }
     bool isLoading() const;
     QString path() const { return m_path; }
     QString errorText() const { return m_error; }
@@ -102,6 +105,8 @@ public:
     CorrelationPanel* correlationPanel() const { return m_correlation; }
 
 signals:
+    // Project captures: the tables show, the plots' columns are still loading.
+    void overviewShown();
     void loaded();
     void loadFailed(const QString& message);
     void loadCancelled();
@@ -114,11 +119,13 @@ signals:
     void seriesCompleted(int connection);
 
 private:
+    void onOverview(std::shared_ptr<const CaptureAnalysis> overview);
     void onLoaded(std::shared_ptr<const CaptureAnalysis> capture);
+    void showTables(const std::shared_ptr<const CaptureAnalysis>& capture);
     void onEventActivated(const QModelIndex& proxyIndex);
     void stepEvent(int delta);
     QWidget* buildContent();
-    QString summaryHtml() const;
+    QString summaryHtml(const CaptureAnalysis& capture) const;
     void showWiresharkMenu(const QPoint& pos, quint64 frame, QTableView* table);
 
     QString m_path;
@@ -129,6 +136,7 @@ private:
     int m_event = -1;
     bool m_selecting = false;
     bool m_seriesComplete = false;
+    bool m_overviewShown = false;
 
     QStackedWidget* m_pages;
     QLabel* m_status;

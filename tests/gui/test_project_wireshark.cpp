@@ -6,7 +6,11 @@
 
 #include "capture_view.h"
 #include "main_window.h"
+#include "correlation_panel.h"
+#include "model/connection_table_model.h"
+#include "model/correlation_table_model.h"
 #include "model/event_table_model.h"
+#include "model/inventory_table_model.h"
 #include "model/packet_table_model.h"
 #include "plots/plot_stack.h"
 #include "plots/time_axis.h"
@@ -433,6 +437,63 @@ private slots:
                 QCOMPARE(view->capture()->tcp.connections[i].direction[d].dataBytes,
                          fresh.connections[i].direction[d].dataBytes);
             }
+    }
+
+    // A project capture shows its tables (from the small cached parts) before the plots'
+    // per-frame columns have loaded, and the same tables once everything has.
+    void projectShowsTablesBeforeColumns()
+    {
+        QTemporaryDir dir;
+        const QString project = dir.filePath(QStringLiteral("p.wsproj"));
+        int status = -1;
+        cli({QStringLiteral("project"), QStringLiteral("create"), project}, &status);
+        QCOMPARE(status, 0);
+        cli({QStringLiteral("project"), QStringLiteral("add"), project, kSample}, &status);
+        QCOMPARE(status, 0);
+        const QJsonObject list = QJsonDocument::fromJson(cli({QStringLiteral("project"), QStringLiteral("list"), project,
+                                                              QStringLiteral("--json")})).object();
+        const qint64 id = list.value(QStringLiteral("captures")).toArray()[0].toObject().value(QStringLiteral("id")).toInteger();
+        QVERIFY(id > 0);
+
+        CaptureView view(kSample);
+        view.resize(1200, 800);
+        view.show();
+        view.setProjectSource(project, id);
+        int connectionRows = -1, eventRows = -1, correlationRows = -1, stations = -1;
+        bool loadedAtOverview = true, busyAtOverview = false;
+        QSignalSpy overview(&view, &CaptureView::overviewShown);
+        QSignalSpy loaded(&view, &CaptureView::loaded);
+        connect(&view, &CaptureView::overviewShown, this, [&] {
+            loadedAtOverview = view.isLoaded();
+            busyAtOverview = view.plotStack()->isBusy();
+            connectionRows = view.connectionModel()->rowCount();
+            eventRows = view.eventModel()->rowCount();
+            correlationRows = view.correlationPanel()->model()->rowCount();
+            stations = view.stationModel()->rowCount();
+        });
+        view.load();
+        QVERIFY(loaded.wait(60000) || !loaded.isEmpty());
+        QCOMPARE(overview.size(), 1);
+        QVERIFY(!loadedAtOverview);
+        QVERIFY(busyAtOverview);
+        QVERIFY(view.loadedFromCache());
+        QVERIFY(!view.plotStack()->isBusy());
+        const CaptureAnalysis& c = *view.capture();
+        // The tables were complete before the columns came ...
+        QCOMPARE(connectionRows, static_cast<int>(c.tcp.connections.size()));
+        QCOMPARE(eventRows, static_cast<int>(c.events.events.size()));
+        QCOMPARE(stations, static_cast<int>(c.inventory.stations.size()));
+        int impacts = 0;
+        for (const analysis::EventImpact& impact : c.correlation.impacts)
+            impacts += static_cast<int>(impact.connections.size());
+        QCOMPARE(correlationRows, impacts);
+        QVERIFY(eventRows > 0 && impacts > 0);
+        // ... and the columns are all there now: one row per TCP segment and 802.11 frame.
+        QCOMPARE(static_cast<quint64>(c.tables.tcp.size()), static_cast<quint64>(c.tables.summary.tcpSegments));
+        QCOMPARE(static_cast<quint64>(c.tables.wlan.size()), static_cast<quint64>(c.tables.summary.wlanFrames));
+        QCOMPARE(view.connectionModel()->rowCount(), connectionRows);
+        view.selectConnection(0);
+        QVERIFY(view.plotStack()->series());
     }
 
     void damagedOrNewerProjectIsRefusedUntouched()

@@ -312,6 +312,147 @@ inline void expectSameEvents(const analysis::WlanEvents& ea, const analysis::Wla
     EXPECT_EQ(ea.notes, eb.notes);
 }
 
+inline void expectSameSpans(const std::vector<analysis::AssociationSpan>& sa,
+                            const std::vector<analysis::AssociationSpan>& sb, const std::string& at)
+{
+    ASSERT_EQ(sa.size(), sb.size()) << at << ": spans";
+    for (std::size_t i = 0; i < sa.size(); ++i) {
+        const auto &a = sa[i], &b = sb[i];
+        const std::string where = at + " span " + std::to_string(i);
+        WS_EQ(bssid);
+        WS_EQ(startNs);
+        WS_EQ(endNs);
+        WS_EQ(firstFrame);
+        WS_EQ(lastFrame);
+        WS_EQ(dataFrames);
+    }
+}
+
+inline void expectSameInventory(const analysis::WlanInventory& ia, const analysis::WlanInventory& ib)
+{
+    ASSERT_EQ(ia.accessPoints.size(), ib.accessPoints.size());
+    for (std::size_t i = 0; i < ia.accessPoints.size(); ++i) {
+        const auto &a = ia.accessPoints[i], &b = ib.accessPoints[i];
+        const std::string where = "access point " + std::to_string(i);
+        WS_EQ(bssid);
+        WS_EQ(ssid);
+        WS_EQ(channel);
+        WS_EQ(channelFreqMhz);
+        WS_EQ(beaconIntervalTu);
+        WS_EQ(beacons);
+        WS_EQ(probeResponses);
+        WS_EQ(dataFrames);
+        WS_EQ(firstTimeNs);
+        WS_EQ(lastTimeNs);
+    }
+    ASSERT_EQ(ia.stations.size(), ib.stations.size());
+    for (std::size_t i = 0; i < ia.stations.size(); ++i) {
+        const auto &a = ia.stations[i], &b = ib.stations[i];
+        const std::string where = "station " + std::to_string(i);
+        WS_EQ(mac);
+        WS_EQ(ipAddresses);
+        WS_EQ(framesSent);
+        WS_EQ(framesReceived);
+        WS_EQ(probeRequests);
+        WS_EQ(firstTimeNs);
+        WS_EQ(lastTimeNs);
+        expectSameSpans(a.timeline, b.timeline, where);
+        ASSERT_EQ(a.management.size(), b.management.size()) << where;
+        for (std::size_t j = 0; j < a.management.size(); ++j) {
+            const auto &ma = a.management[j], &mb = b.management[j];
+            const std::string at = where + " management " + std::to_string(j);
+            EXPECT_EQ(ma.timeNs, mb.timeNs) << at;
+            EXPECT_EQ(ma.frame, mb.frame) << at;
+            EXPECT_EQ(ma.row, mb.row) << at;
+            EXPECT_EQ(ma.bssid, mb.bssid) << at;
+            EXPECT_EQ(ma.subtype, mb.subtype) << at;
+            EXPECT_EQ(ma.statusCode, mb.statusCode) << at;
+            EXPECT_EQ(ma.reasonCode, mb.reasonCode) << at;
+            EXPECT_EQ(ma.fromStation, mb.fromStation) << at;
+        }
+    }
+    ASSERT_EQ(ia.connections.size(), ib.connections.size());
+    for (std::size_t i = 0; i < ia.connections.size(); ++i) {
+        const auto &a = ia.connections[i], &b = ib.connections[i];
+        const std::string where = "placement " + std::to_string(i);
+        WS_EQ(connection);
+        WS_EQ(station);
+        WS_EQ(stationEndpoint);
+        expectSameSpans(a.aps, b.aps, where);
+    }
+    EXPECT_EQ(ia.notes, ib.notes);
+    EXPECT_EQ(ia.apByMac, ib.apByMac);
+    EXPECT_EQ(ia.stationByMac, ib.stationByMac);
+}
+
+inline void expectSameCorrelation(const analysis::Correlation& ca, const analysis::Correlation& cb)
+{
+    ASSERT_EQ(ca.impacts.size(), cb.impacts.size());
+    for (std::size_t i = 0; i < ca.impacts.size(); ++i) {
+        EXPECT_EQ(ca.impacts[i].event, cb.impacts[i].event) << "impact " << i;
+        ASSERT_EQ(ca.impacts[i].connections.size(), cb.impacts[i].connections.size()) << "impact " << i;
+        for (std::size_t j = 0; j < ca.impacts[i].connections.size(); ++j) {
+            const auto &a = ca.impacts[i].connections[j], &b = cb.impacts[i].connections[j];
+            const std::string where = "impact " + std::to_string(i) + " connection " + std::to_string(j);
+            WS_EQ(connection);
+            WS_EQ(dataDirection);
+            WS_EQ(windowStartNs);
+            WS_EQ(windowEndNs);
+            WS_EQ(retransmissions);
+            WS_EQ(fastRetransmissions);
+            WS_EQ(rtoTimeouts);
+            WS_EQ(dupAcks);
+            WS_EQ(dupAckBursts);
+            WS_EQ(zeroWindows);
+            WS_EQ(lowWindows);
+            WS_DBL(throughputBeforeBps);
+            WS_DBL(throughputDuringBps);
+            WS_DBL(throughputAfterBps);
+            WS_EQ(recoveryNs);
+            WS_EQ(cwndBeforeBytes);
+            WS_EQ(cwndMinBytes);
+            WS_EQ(cwndAfterBytes);
+            WS_EQ(ssthreshAfterBytes);
+            WS_EQ(cwndModel);
+            WS_EQ(cwndNotFollowed);
+        }
+    }
+    ASSERT_EQ(ca.kinds.size(), cb.kinds.size());
+    for (std::size_t i = 0; i < ca.kinds.size(); ++i) {
+        const auto &a = ca.kinds[i], &b = cb.kinds[i];
+        const std::string where = "kind " + std::to_string(i);
+        WS_EQ(kind);
+        WS_EQ(events);
+        WS_EQ(eventsWithConnections);
+        WS_DBL(meanDurationMs);
+        WS_EQ(retransmissions);
+        WS_EQ(rtoTimeouts);
+        WS_EQ(dupAckBursts);
+        WS_EQ(zeroWindows);
+        WS_DBL(meanThroughputDuringPct);
+        WS_DBL(meanRecoveryMs);
+        WS_EQ(notRecovered);
+    }
+    ASSERT_EQ(ca.scanIntervals.size(), cb.scanIntervals.size());
+    for (std::size_t i = 0; i < ca.scanIntervals.size(); ++i) {
+        const auto &a = ca.scanIntervals[i], &b = cb.scanIntervals[i];
+        const std::string where = "scan interval " + std::to_string(i);
+        WS_EQ(station);
+        WS_DBL(intervalMs);
+        WS_DBL(dwellMs);
+        WS_EQ(periodic);
+        WS_EQ(scans);
+        WS_EQ(scanningStartNs);
+        WS_EQ(scanningEndNs);
+        WS_DBL(throughputScanningBps);
+        WS_DBL(throughputScanFreeBps);
+        WS_DBL(throughputPct);
+        WS_DBL(lossesPerScan);
+        WS_DBL(timeoutsPerScan);
+    }
+    EXPECT_EQ(ca.notes, cb.notes);
+}
+
 #undef WS_EQ
 #undef WS_DBL
 #undef WS_STR
@@ -322,6 +463,8 @@ inline void expectSameBundle(const analysis::store::AnalysisBundle& a,
     expectSameTables(a.tables, b.tables);
     expectSameTcp(a.tcp, b.tcp);
     expectSameEvents(a.events, b.events);
+    expectSameInventory(a.inventory, b.inventory);
+    expectSameCorrelation(a.correlation, b.correlation);
 }
 
 // A scratch directory removed with the fixture.

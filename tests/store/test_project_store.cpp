@@ -493,9 +493,8 @@ TEST(ProjectStore, SaveCopyAndMetaValues)
     EXPECT_EQ(fileBytes(busy).size(), 1u);
 }
 
-TEST(AnalysisCodec, DamagedBlobsAreRejected)
+void expectDamagedBlobsRejected(const std::filesystem::path& capture)
 {
-    const auto capture = publicCapture("networks744__active1.pcap");
     WINDSCOPE_REQUIRE_FILE(capture);
     store::AnalysisBundle results;
     std::string error;
@@ -524,6 +523,24 @@ TEST(AnalysisCodec, DamagedBlobsAreRejected)
                                    store::encodePart(store::CachePart::Connections, results), wrong,
                                    error));
     EXPECT_NE(error.find("not the blob of this part"), std::string::npos) << error;
+}
+
+TEST(AnalysisCodec, DamagedBlobsAreRejected)
+{
+    expectDamagedBlobsRejected(publicCapture("networks744__active1.pcap"));
+}
+
+// A capture whose inventory and correlation parts are not empty: scans with impacts.
+TEST(AnalysisCodec, DamagedInventoryAndCorrelationBlobsAreRejected)
+{
+    const auto capture = labDir("linux/reno-scan100") / "ap-wlan.pcap";
+    WINDSCOPE_REQUIRE_FILE(capture);
+    store::AnalysisBundle results;
+    std::string error;
+    ASSERT_TRUE(store::analyzeCapture(capture.string(), results, error)) << error;
+    ASSERT_FALSE(results.inventory.stations.empty());
+    ASSERT_FALSE(results.correlation.impacts.empty());
+    expectDamagedBlobsRejected(capture);
 }
 
 TEST(ProjectStore, ReportPartsAloneGiveTheAnalyzeReport)

@@ -24,38 +24,12 @@ std::shared_ptr<CaptureAnalysis> analyzeCapture(const QString& path, const disse
                                                 const std::function<void(AnalysisStage)>& onStage,
                                                 const std::function<bool()>& stop, QString& error)
 {
-    error.clear();
     auto capture = std::make_shared<CaptureAnalysis>();
-    auto stage = [&](AnalysisStage s) {
-        if (onStage)
-            onStage(s);
-    };
-    auto stopped = [&] { return (stop && stop()) || capture->tables.summary.cancelled; };
-    stage(AnalysisStage::Reading);
+    const analysis::store::AnalyzeControl control{options, onStage, stop};
     std::string message;
-    if (!dissect::ingestCapture(path.toStdString(), options, capture->tables, message)) {
-        error = QString::fromStdString(message);
-        if (error.isEmpty())
-            error = QCoreApplication::translate("CaptureLoader", "%1: could not be read").arg(path);
-        return nullptr;
-    }
-    if (stopped())
-        return nullptr;
-    stage(AnalysisStage::Tcp);
-    capture->tcp = analysis::analyzeTcp(capture->tables);
-    if (stopped())
-        return nullptr;
-    stage(AnalysisStage::Inventory);
-    capture->inventory = analysis::buildWlanInventory(capture->tables, capture->tcp);
-    stage(AnalysisStage::Events);
-    capture->events = analysis::detectWlanEvents(capture->tables, capture->inventory, capture->tcp);
-    if (stopped())
-        return nullptr;
-    stage(AnalysisStage::Correlation);
-    capture->correlation =
-        analysis::correlateEvents(capture->tables, capture->tcp, capture->inventory, capture->events);
-    stage(AnalysisStage::Done);
-    return capture;
+    const bool ok = analysis::store::analyzeCapture(path.toStdString(), *capture, message, control);
+    error = QString::fromStdString(message);
+    return ok ? capture : nullptr;
 }
 
 Selection mostAffected(const CaptureAnalysis& c)

@@ -6,9 +6,7 @@
 // correlation with TCP (the same calls windscope-cli analyze/events/correlate make).
 
 #include "analysis/plot_series.h"
-#include "analysis/store/analysis_codec.h"
-#include "analysis/wlan_correlation.h"
-#include "dissectors/ingest.h"
+#include "analysis/store/analyze_capture.h"
 
 #include <QString>
 
@@ -17,14 +15,12 @@
 
 namespace windscope::gui {
 
-// The bundle part (tables, tcp, events) is what a project caches for the capture.
+// Exactly what a project caches for the capture.
 struct CaptureAnalysis : analysis::store::AnalysisBundle
 {
-    analysis::WlanInventory inventory;
-    analysis::Correlation correlation;
 };
 
-enum class AnalysisStage { Reading, Tcp, Inventory, Events, Correlation, Done };
+using analysis::store::AnalysisStage;
 QString stageName(AnalysisStage stage);
 
 // Reads and analyses a capture on the calling thread, as the desktop application's

@@ -67,6 +67,12 @@ void CaptureLoader::reportProgress()
 {
     const auto stage = static_cast<AnalysisStage>(m_stage.load());
     int percent = 0;
+    if (!m_projectPath.isEmpty()) {
+        emit progress(stage == AnalysisStage::Reading ? 10 : 50,
+                      stage == AnalysisStage::Reading ? tr("Loading the cached tables")
+                                                      : tr("Loading the cached packet columns"));
+        return;
+    }
     if (stage == AnalysisStage::Reading) {
         const std::uint64_t size = m_size.load();
         percent = size ? static_cast<int>(80.0 * static_cast<double>(m_bytes.load()) / static_cast<double>(size)) : 0;
@@ -85,7 +91,7 @@ void CaptureLoader::setProjectSource(const QString& projectPath, qint64 captureI
 }
 
 // Runs on the worker: its own connection to the project (one per thread).
-bool CaptureLoader::loadFromProject(CaptureAnalysis& capture)
+bool CaptureLoader::loadFromProject()
 {
     namespace store = analysis::store;
     std::string error;
@@ -112,28 +118,36 @@ bool CaptureLoader::loadFromProject(CaptureAnalysis& capture)
         m_staleStatus = QStringLiteral("uncached");
         return false;
     }
-    if (!project->loadResults(record.id, capture, error)) {
+    auto overview = std::make_shared<CaptureAnalysis>();
+    if (!project->loadResults(record.id, store::kOverviewCacheParts, *overview, error)) {
+        m_error = QString::fromStdString(error);
+        return false;
+    }
+    // The tables can show while the columns load; the view gets its own copy, the
+    // worker goes on filling this one.
+    QMetaObject::invokeMethod(
+        this, [this, shown = std::shared_ptr<const CaptureAnalysis>(std::make_shared<CaptureAnalysis>(*overview))] {
+            emit overviewLoaded(shown);
+        },
+        Qt::QueuedConnection);
+    m_stage = static_cast<int>(AnalysisStage::Tcp);
+    if (m_cancel)
+        return m_wasCancelled = true, false;
+    if (!project->loadResults(record.id, store::kDetailCacheParts, *overview, error)) {
         m_error = QString::fromStdString(error);
         return false;
     }
     m_fromCache = true;
+    m_result = std::move(overview);
     return true;
 }
 
 void CaptureLoader::run()
 {
     if (!m_projectPath.isEmpty()) {
-        auto capture = std::make_shared<CaptureAnalysis>();
         m_stage = static_cast<int>(AnalysisStage::Reading);
-        if (!loadFromProject(*capture))
-            return;
-        m_stage = static_cast<int>(AnalysisStage::Inventory);
-        capture->inventory = analysis::buildWlanInventory(capture->tables, capture->tcp);
-        m_stage = static_cast<int>(AnalysisStage::Correlation);
-        capture->correlation =
-            analysis::correlateEvents(capture->tables, capture->tcp, capture->inventory, capture->events);
-        m_stage = static_cast<int>(AnalysisStage::Done);
-        m_result = std::move(capture);
+        if (loadFromProject())
+            m_stage = static_cast<int>(AnalysisStage::Done);
         return;
     }
     AtomicObserver observer(m_cancel, m_bytes, m_size);

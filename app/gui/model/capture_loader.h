@@ -5,6 +5,11 @@
 // through dissect::IngestObserver (Qt-free); this class keeps the progress in atomics
 // that a timer on the GUI thread turns into signals, and hands the finished, immutable
 // result to the GUI thread when the worker is done.
+//
+// From a project it loads in two steps: the overview (summary, connection, event,
+// station and correlation tables: a few hundred kB even for millions of packets),
+// handed over at once through overviewLoaded, then the per-frame and per-segment
+// columns the plots need (most of the bytes), handed over through finished.
 
 #include "capture_analysis.h"
 
@@ -42,13 +47,16 @@ public:
 
 signals:
     void progress(int percent, const QString& stage);
+    // Project loads only, before finished: every member but the per-frame and
+    // per-segment columns (CaptureTables::wlan/tcp, TcpAnalysis::segments/rtt).
+    void overviewLoaded(std::shared_ptr<const windscope::gui::CaptureAnalysis> overview);
     void finished(std::shared_ptr<const windscope::gui::CaptureAnalysis> result);
     void failed(const QString& message);
     void cancelled();
 
 private:
     void run();
-    bool loadFromProject(CaptureAnalysis& capture);
+    bool loadFromProject();
     void onThreadFinished();
     void reportProgress();
 
