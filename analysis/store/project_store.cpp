@@ -7,6 +7,7 @@
 #include <sqlite3.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -14,6 +15,7 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <span>
 #include <sys/stat.h>
 #include <thread>
@@ -717,8 +719,7 @@ bool ProjectStore::loadResults(std::int64_t captureId, AnalysisBundle& out, std:
     return loadResults(captureId, kAllCacheParts, out, error);
 }
 
-bool ProjectStore::loadResults(std::int64_t captureId, std::span<const CachePart> parts,
-                               AnalysisBundle& out, std::string& error)
+bool ProjectStore::checkCodecVersion(std::int64_t captureId, std::string& error)
 {
     Statement version(m_db, "SELECT codec_version FROM analysis_cache WHERE capture_id = ?1");
     version.bind(1, captureId);
@@ -736,42 +737,85 @@ bool ProjectStore::loadResults(std::int64_t captureId, std::span<const CachePart
                 "; add the capture again to refresh them";
         return false;
     }
-    for (CachePart part : parts) {
-        Statement s(m_db,
-                    "SELECT rowid, checksum FROM cache_blobs WHERE capture_id = ?1 AND part = ?2");
-        s.bind(1, captureId).bind(2, std::string(cachePartName(part)));
-        const int found = s.step();
-        if (found != SQLITE_ROW) {
-            error =
-                m_path + ": capture " + std::to_string(captureId) + ": " +
-                (found == SQLITE_DONE ? std::string("cached ") + cachePartName(part) + " missing"
-                                      : s.error());
-            return false;
-        }
-        // Incremental blob I/O reads the pages straight into the result columns; a plain
-        // SELECT of the blob would first assemble a copy of it.
-        sqlite3_blob* blob = nullptr;
-        if (sqlite3_blob_open(m_db, "main", "cache_blobs", "data", s.integer(0), 0, &blob) !=
-            SQLITE_OK) {
-            error = m_path + ": capture " + std::to_string(captureId) + ": " + sqlite3_errmsg(m_db);
-            sqlite3_blob_close(blob);
-            return false;
-        }
-        SqliteBlobSource source(blob);
-        std::string why;
-        std::uint64_t checksum = 0;
-        const bool decoded = decodePart(part, source, out, why, &checksum);
+    return true;
+}
+
+bool ProjectStore::loadResults(std::int64_t captureId, std::span<const CachePart> parts,
+                               AnalysisBundle& out, std::string& error, unsigned threads)
+{
+    if (!checkCodecVersion(captureId, error))
+        return false;
+    if (threads <= 1 || parts.size() <= 1) {
+        for (CachePart part : parts)
+            if (!loadPart(captureId, part, out, error))
+                return false;
+        return true;
+    }
+    // Parts are taken in turn by the workers; this thread is one of them.
+    std::atomic<std::size_t> next{0};
+    std::vector<std::string> errors(parts.size());
+    std::vector<char> loaded(parts.size(), 0);
+    auto work = [&](ProjectStore& store) {
+        for (std::size_t i; (i = next.fetch_add(1)) < parts.size();)
+            loaded[i] = store.loadPart(captureId, parts[i], out, errors[i]);
+    };
+    std::vector<std::unique_ptr<ProjectStore>> connections;
+    std::vector<std::thread> workers;
+    std::string openError;
+    for (unsigned t = 1; t < std::min<std::size_t>(threads, parts.size()); ++t) {
+        auto connection = ProjectStore::open(m_path, openError);
+        if (!connection)
+            break; // the parts left to it are loaded by the others
+        connections.push_back(std::move(connection));
+    }
+    for (auto& connection : connections)
+        workers.emplace_back(work, std::ref(*connection));
+    work(*this);
+    for (std::thread& w : workers)
+        w.join();
+    for (std::size_t i = 0; i < parts.size(); ++i)
+        if (!loaded[i])
+            return error = errors[i], false;
+    return true;
+}
+
+bool ProjectStore::loadPart(std::int64_t captureId, CachePart part, AnalysisBundle& out,
+                            std::string& error)
+{
+    Statement s(m_db,
+                "SELECT rowid, checksum FROM cache_blobs WHERE capture_id = ?1 AND part = ?2");
+    s.bind(1, captureId).bind(2, std::string(cachePartName(part)));
+    const int found = s.step();
+    if (found != SQLITE_ROW) {
+        error =
+            m_path + ": capture " + std::to_string(captureId) + ": " +
+            (found == SQLITE_DONE ? std::string("cached ") + cachePartName(part) + " missing"
+                                  : s.error());
+        return false;
+    }
+    // Incremental blob I/O reads the pages straight into the result columns; a plain
+    // SELECT of the blob would first assemble a copy of it.
+    sqlite3_blob* blob = nullptr;
+    if (sqlite3_blob_open(m_db, "main", "cache_blobs", "data", s.integer(0), 0, &blob) !=
+        SQLITE_OK) {
+        error = m_path + ": capture " + std::to_string(captureId) + ": " + sqlite3_errmsg(m_db);
         sqlite3_blob_close(blob);
-        if (!decoded) {
-            error = m_path + ": capture " + std::to_string(captureId) + ": " + why;
-            return false;
-        }
-        if (checksum != static_cast<std::uint64_t>(s.integer(1))) {
-            error = m_path + ": capture " + std::to_string(captureId) + ": cached " +
-                    cachePartName(part) +
-                    " is damaged (checksum mismatch); add the capture again to rebuild it";
-            return false;
-        }
+        return false;
+    }
+    SqliteBlobSource source(blob);
+    std::string why;
+    std::uint64_t checksum = 0;
+    const bool decoded = decodePart(part, source, out, why, &checksum);
+    sqlite3_blob_close(blob);
+    if (!decoded) {
+        error = m_path + ": capture " + std::to_string(captureId) + ": " + why;
+        return false;
+    }
+    if (checksum != static_cast<std::uint64_t>(s.integer(1))) {
+        error = m_path + ": capture " + std::to_string(captureId) + ": cached " +
+                cachePartName(part) +
+                " is damaged (checksum mismatch); add the capture again to rebuild it";
+        return false;
     }
     return true;
 }

@@ -116,9 +116,11 @@ public:
     bool loadResults(std::int64_t captureId, AnalysisBundle& out, std::string& error);
     // Loads only some parts (e.g. kReportCacheParts for the connection table) into the
     // members of out they hold; the other members are left as they are, so a bundle can
-    // be filled in steps (kOverviewCacheParts first, kDetailCacheParts later).
+    // be filled in steps (kOverviewCacheParts first, kDetailCacheParts later). With
+    // threads > 1, parts load side by side, each on a connection of its own (parts fill
+    // disjoint members); the large column parts are what this speeds up.
     bool loadResults(std::int64_t captureId, std::span<const CachePart> parts, AnalysisBundle& out,
-                     std::string& error);
+                     std::string& error, unsigned threads = 1);
     // Compares the recorded identity with the file now on disk. Hashes the file only
     // when size or mtime differ (a touched but unchanged file stays Ok).
     CaptureStatus checkCapture(const CaptureRecord& capture);
@@ -157,6 +159,8 @@ public:
 private:
     ProjectStore(std::string path, sqlite3* db, int openedVersion);
     bool verifiedForWrite(std::string& error);
+    bool checkCodecVersion(std::int64_t captureId, std::string& error);
+    bool loadPart(std::int64_t captureId, CachePart part, AnalysisBundle& out, std::string& error);
     std::string m_path;
     sqlite3* m_db = nullptr;
     int m_openedVersion = 0;

@@ -2,7 +2,7 @@
 // Reopening a capture from a project's cache versus analysing it again: the time
 // windscope spends before it can show results, both ways, on the same file.
 //
-//   windscope-bench-store-reopen CAPTURE [--repeat N] [--keep PROJECT]
+//   windscope-bench-store-reopen CAPTURE [--repeat N] [--threads T] [--keep PROJECT]
 //
 // Analysis = ingest, TCP analysis, 802.11 inventory, events and their correlation with
 // TCP (what the project caches, and what the desktop application computes for a capture
@@ -56,21 +56,24 @@ int main(int argc, char** argv)
 {
     std::string capture, keep;
     int repeat = 5;
+    unsigned threads = 2; // what the desktop application uses for the column parts
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         if (a == "--repeat" && i + 1 < argc)
             repeat = std::max(1, std::atoi(argv[++i]));
+        else if (a == "--threads" && i + 1 < argc)
+            threads = static_cast<unsigned>(std::max(1, std::atoi(argv[++i])));
         else if (a == "--keep" && i + 1 < argc)
             keep = argv[++i];
         else if (capture.empty())
             capture = a;
         else {
-            std::fprintf(stderr, "usage: %s CAPTURE [--repeat N] [--keep PROJECT]\n", argv[0]);
+            std::fprintf(stderr, "usage: %s CAPTURE [--repeat N] [--threads T] [--keep PROJECT]\n", argv[0]);
             return 2;
         }
     }
     if (capture.empty()) {
-        std::fprintf(stderr, "usage: %s CAPTURE [--repeat N] [--keep PROJECT]\n", argv[0]);
+        std::fprintf(stderr, "usage: %s CAPTURE [--repeat N] [--threads T] [--keep PROJECT]\n", argv[0]);
         return 2;
     }
     std::string error;
@@ -122,9 +125,10 @@ int main(int argc, char** argv)
         if (i > 0)
             opening.push_back(seconds(start));
         store::CaptureRecord record;
+        loaded = store::AnalysisBundle{};
         if (!project || !project->findCapture(file.path, record, error) ||
             project->checkCapture(record) != store::CaptureStatus::Ok ||
-            !project->loadResults(record.id, loaded, error)) {
+            !project->loadResults(record.id, store::kAllCacheParts, loaded, error, threads)) {
             std::fprintf(stderr, "reopen failed: %s\n", error.c_str());
             return 1;
         }
@@ -176,7 +180,9 @@ int main(int argc, char** argv)
     std::printf("reopen         %.4f s (median of %d; opening and checking the project file "
                 "%.4f s of it)\n",
                 r, repeat, median(opening));
-    std::printf("speed-up       %.1fx (every cached part, per-frame columns included)\n", a / r);
+    std::printf("speed-up       %.1fx (every cached part, per-frame columns included; %u "
+                "connection(s) side by side)\n",
+                a / r, threads);
     std::printf("reopen tables  %.4f s (median of %d; summary, connection, event, station and "
                 "correlation tables: what the desktop application shows first)\n",
                 overview, repeat);

@@ -58,6 +58,13 @@ void roundTrip(const std::filesystem::path& capture)
     store::AnalysisBundle loaded;
     ASSERT_TRUE(project->loadResults(record.id, loaded, error)) << error;
     expectSameBundle(fresh, loaded);
+    // Parts loaded side by side on connections of their own, in two steps as the
+    // desktop application does: the same bundle.
+    store::AnalysisBundle stepwise;
+    ASSERT_TRUE(project->loadResults(record.id, store::kOverviewCacheParts, stepwise, error, 3)) << error;
+    EXPECT_TRUE(stepwise.tables.tcp.frame.empty() && stepwise.tcp.segments.flags.empty());
+    ASSERT_TRUE(project->loadResults(record.id, store::kDetailCacheParts, stepwise, error, 2)) << error;
+    expectSameBundle(fresh, stepwise);
     EXPECT_FALSE(fresh.tcp.connections.empty() && fresh.tables.wlan.size() == 0)
         << "a capture with neither TCP nor 802.11 tests nothing";
 }

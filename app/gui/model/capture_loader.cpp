@@ -133,7 +133,8 @@ bool CaptureLoader::loadFromProject()
     m_stage = static_cast<int>(AnalysisStage::Tcp);
     if (m_cancel)
         return m_wasCancelled = true, false;
-    if (!project->loadResults(record.id, store::kDetailCacheParts, *overview, error)) {
+    // The two column parts load side by side, each on a connection of its own.
+    if (!project->loadResults(record.id, store::kDetailCacheParts, *overview, error, 2)) {
         m_error = QString::fromStdString(error);
         return false;
     }
