@@ -171,6 +171,19 @@ public:
     const_iterator end() const { return {this, size()}; }
     bool operator==(const RttSamples&) const = default;
 
+    // The two columns as stored, for the project cache (one copy each, no per-sample work).
+    const dissect::RisingNumberColumn& ackRowColumn() const { return m_ackRows; }
+    const std::vector<std::uint32_t>& backColumn() const { return m_back; }
+    // False (and nothing changed) when the columns differ in length.
+    bool assign(dissect::RisingNumberColumn ackRows, std::vector<std::uint32_t> back)
+    {
+        if (ackRows.size() != back.size())
+            return false;
+        m_ackRows = std::move(ackRows);
+        m_back = std::move(back);
+        return true;
+    }
+
 private:
     dissect::RisingNumberColumn m_ackRows;
     std::vector<std::uint32_t> m_back;

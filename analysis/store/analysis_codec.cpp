@@ -756,12 +756,8 @@ void encodeSegments(Writer& w, const TcpAnalysis& tcp)
     auto put = [&](const auto& v) { w.put(v); };
     w.list(tcp.segments.decode, [&](const SegmentDecodeSide& d) { decodeSideFields(put, d); });
     w.list(tcp.segments.checkpoints, [&](const SegmentDecodeCheckpoint& c) { checkpointFields(put, c); });
-    std::vector<RttSample> rtt(tcp.rtt.begin(), tcp.rtt.end());
-    w.list(rtt, [&](const RttSample& s) {
-        w.put(s.ackRow());
-        w.put(s.dataRow());
-        w.put(s.fromTimestamps());
-    });
+    w.column(tcp.rtt.ackRowColumn());
+    w.column(tcp.rtt.backColumn());
 }
 
 bool decodeSegments(Reader& r, TcpAnalysis& tcp, std::string& error)
@@ -775,20 +771,15 @@ bool decodeSegments(Reader& r, TcpAnalysis& tcp, std::string& error)
     auto get = [&](auto& v) { r.get(v); };
     r.list(tcp.segments.decode, 10, [&](SegmentDecodeSide& d) { decodeSideFields(get, d); });
     r.list(tcp.segments.checkpoints, 28, [&](SegmentDecodeCheckpoint& c) { checkpointFields(get, c); });
-    std::vector<RttSample> rtt;
-    r.list(rtt, 17, [&](RttSample& s) {
-        std::uint64_t ackRow = 0, dataRow = 0;
-        bool fromTimestamps = false;
-        r.get(ackRow);
-        r.get(dataRow);
-        r.get(fromTimestamps);
-        s = RttSample(ackRow, dataRow, fromTimestamps);
-    });
-    tcp.rtt.clear();
-    tcp.rtt.reserve(rtt.size());
-    for (const RttSample& s : rtt)
-        tcp.rtt.push_back(s);
-    return r.finish(error);
+    dissect::RisingNumberColumn ackRows;
+    std::vector<std::uint32_t> back;
+    r.column(ackRows);
+    r.column(back);
+    if (!r.finish(error))
+        return false;
+    if (!tcp.rtt.assign(std::move(ackRows), std::move(back)))
+        return error = "damaged cached segments: RTT columns of different lengths", false;
+    return true;
 }
 
 void encodeEvents(Writer& w, const WlanEvents& events)

@@ -3,6 +3,10 @@
 // windscope spends before it can show results, both ways, on the same file.
 //
 //   windscope-bench-store-reopen CAPTURE [--repeat N] [--threads T] [--keep PROJECT]
+//   windscope-bench-store-reopen CAPTURE --reopen-only PROJECT [--repeat N] [--threads T]
+//
+// --reopen-only times loading every part from a project kept earlier, nothing else (for
+// profiling the load path).
 //
 // Analysis = ingest, TCP analysis, 802.11 inventory, events and their correlation with
 // TCP (what the project caches, and what the desktop application computes for a capture
@@ -54,7 +58,7 @@ std::string analyzeJson(const store::AnalysisBundle& b)
 
 int main(int argc, char** argv)
 {
-    std::string capture, keep;
+    std::string capture, keep, reopenOnly;
     int repeat = 5;
     unsigned threads = 2; // what the desktop application uses for the column parts
     for (int i = 1; i < argc; ++i) {
@@ -63,6 +67,8 @@ int main(int argc, char** argv)
             repeat = std::max(1, std::atoi(argv[++i]));
         else if (a == "--threads" && i + 1 < argc)
             threads = static_cast<unsigned>(std::max(1, std::atoi(argv[++i])));
+        else if (a == "--reopen-only" && i + 1 < argc)
+            reopenOnly = argv[++i];
         else if (a == "--keep" && i + 1 < argc)
             keep = argv[++i];
         else if (capture.empty())
@@ -81,6 +87,25 @@ int main(int argc, char** argv)
     if (!store::identifyFile(capture, true, file, error)) {
         std::fprintf(stderr, "%s\n", error.c_str());
         return 1;
+    }
+
+    if (!reopenOnly.empty()) {
+        std::vector<double> times;
+        for (int i = 0; i < repeat; ++i) {
+            const auto start = std::chrono::steady_clock::now();
+            auto project = store::ProjectStore::open(reopenOnly, error);
+            store::CaptureRecord record;
+            store::AnalysisBundle loaded;
+            if (!project || !project->findCapture(file.path, record, error) ||
+                !project->loadResults(record.id, store::kAllCacheParts, loaded, error, threads)) {
+                std::fprintf(stderr, "reopen failed: %s\n", error.c_str());
+                return 1;
+            }
+            times.push_back(seconds(start));
+        }
+        std::printf("reopen         %.4f s (median of %d, %u connection(s))\n", median(times), repeat,
+                    threads);
+        return 0;
     }
 
     store::AnalysisBundle fresh;
