@@ -151,7 +151,7 @@ public:
         sqlite3_bind_null(m_stmt, i);
         return *this;
     }
-    Statement& bindBlob(int i, const std::vector<std::uint8_t>& v)
+    Statement& bindBlob(int i, std::span<const std::uint8_t> v)
     {
         sqlite3_bind_blob64(m_stmt, i, v.data(), v.size(), SQLITE_STATIC);
         return *this;
@@ -205,32 +205,69 @@ bool pragmaInt(sqlite3* db, const char* sql, std::int64_t& value, std::string& e
     return true;
 }
 
-// A cache blob read in place with SQLite's incremental blob I/O.
+// A cached part read in place with SQLite's incremental blob I/O: its rows (chunks) one
+// after the other, as one stream.
 class SqliteBlobSource final : public BlobSource
 {
 public:
-    explicit SqliteBlobSource(sqlite3_blob* blob) : m_blob(blob) {}
-    std::size_t size() const override
+    SqliteBlobSource() = default;
+    SqliteBlobSource(const SqliteBlobSource&) = delete;
+    SqliteBlobSource& operator=(const SqliteBlobSource&) = delete;
+    ~SqliteBlobSource() override
     {
-        return static_cast<std::size_t>(sqlite3_blob_bytes(m_blob));
+        for (const Chunk& c : m_chunks)
+            sqlite3_blob_close(c.blob);
     }
+    bool append(sqlite3* db, std::int64_t rowid)
+    {
+        sqlite3_blob* blob = nullptr;
+        const int rc = sqlite3_blob_open(db, "main", "cache_blobs", "data", rowid, 0, &blob);
+        if (rc != SQLITE_OK) {
+            sqlite3_blob_close(blob);
+            return false;
+        }
+        m_chunks.push_back({blob, m_size});
+        m_size += static_cast<std::size_t>(sqlite3_blob_bytes(blob));
+        return true;
+    }
+    std::size_t size() const override { return m_size; }
     bool read(std::size_t offset, void* out, std::size_t n) override
     {
         auto* dst = static_cast<char*>(out);
-        while (n) {
-            const int chunk = static_cast<int>(std::min<std::size_t>(n, 1 << 30));
-            if (sqlite3_blob_read(m_blob, dst, chunk, static_cast<int>(offset)) != SQLITE_OK)
+        // The chunk holding offset: the last one starting at or before it.
+        auto it = std::upper_bound(m_chunks.begin(), m_chunks.end(), offset,
+                                   [](std::size_t o, const Chunk& c) { return o < c.start; });
+        if (it == m_chunks.begin())
+            return n == 0;
+        for (--it; n && it != m_chunks.end(); ++it) {
+            const std::size_t within = offset - it->start;
+            const std::size_t bytes = static_cast<std::size_t>(sqlite3_blob_bytes(it->blob));
+            const std::size_t take = std::min(n, bytes - within);
+            if (take && sqlite3_blob_read(it->blob, dst, static_cast<int>(take), static_cast<int>(within)) != SQLITE_OK)
                 return false;
-            dst += chunk;
-            offset += static_cast<std::size_t>(chunk);
-            n -= static_cast<std::size_t>(chunk);
+            dst += take;
+            offset += take;
+            n -= take;
         }
-        return true;
+        return n == 0;
     }
 
 private:
-    sqlite3_blob* m_blob;
+    struct Chunk
+    {
+        sqlite3_blob* blob;
+        std::size_t start;
+    };
+    std::vector<Chunk> m_chunks;
+    std::size_t m_size = 0;
 };
+
+// The row name of chunk i of a part: the part's name, then "#1", "#2", ...
+std::string chunkName(CachePart part, std::size_t i)
+{
+    std::string name = cachePartName(part);
+    return i == 0 ? name : name + "#" + std::to_string(i);
+}
 
 // Rolls back unless committed: a failed save leaves the file as it was.
 class Transaction
@@ -622,14 +659,20 @@ std::int64_t ProjectStore::saveCapture(const FileIdentity& file, const AnalysisB
     if (cache.step() != SQLITE_DONE)
         return error = m_path + ": " + cache.error(), 0;
     for (std::size_t i = 0; i < parts.size(); ++i) {
-        Statement blob(m_db, "INSERT INTO cache_blobs(capture_id, part, data, checksum) "
-                             "VALUES (?1, ?2, ?3, ?4)");
-        blob.bind(1, id)
-            .bind(2, std::string(cachePartName(kAllCacheParts[i])))
-            .bindBlob(3, parts[i])
-            .bind(4, static_cast<std::int64_t>(blobChecksum(parts[i])));
-        if (blob.step() != SQLITE_DONE)
-            return error = m_path + ": " + blob.error(), 0;
+        // Every chunk row carries the checksum of the whole part, checked once it is read.
+        const auto checksum = static_cast<std::int64_t>(blobChecksum(parts[i]));
+        const std::span<const std::uint8_t> bytes(parts[i]);
+        std::size_t chunk = 0;
+        for (std::size_t at = 0; at < bytes.size() || chunk == 0; at += m_chunkBytes, ++chunk) {
+            Statement blob(m_db, "INSERT INTO cache_blobs(capture_id, part, data, checksum) "
+                                 "VALUES (?1, ?2, ?3, ?4)");
+            blob.bind(1, id)
+                .bind(2, chunkName(kAllCacheParts[i], chunk))
+                .bindBlob(3, bytes.subspan(at, std::min(m_chunkBytes, bytes.size() - at)))
+                .bind(4, checksum);
+            if (blob.step() != SQLITE_DONE)
+                return error = m_path + ": " + blob.error(), 0;
+        }
     }
     // Cached series derived from the old results are stale now.
     Statement stale(m_db, "DELETE FROM cwnd_series WHERE capture_id = ?1");
@@ -782,41 +825,53 @@ bool ProjectStore::loadResults(std::int64_t captureId, std::span<const CachePart
 bool ProjectStore::loadPart(std::int64_t captureId, CachePart part, AnalysisBundle& out,
                             std::string& error)
 {
-    Statement s(m_db,
-                "SELECT rowid, checksum FROM cache_blobs WHERE capture_id = ?1 AND part = ?2");
+    const std::string where = m_path + ": capture " + std::to_string(captureId) + ": ";
+    // The part's rows: its name, then "name#1", "name#2", ... when it was chunked.
+    Statement s(m_db, "SELECT rowid, checksum, part FROM cache_blobs WHERE capture_id = ?1 AND "
+                      "(part = ?2 OR substr(part, 1, length(?2) + 1) = ?2 || '#')");
     s.bind(1, captureId).bind(2, std::string(cachePartName(part)));
-    const int found = s.step();
-    if (found != SQLITE_ROW) {
-        error =
-            m_path + ": capture " + std::to_string(captureId) + ": " +
-            (found == SQLITE_DONE ? std::string("cached ") + cachePartName(part) + " missing"
-                                  : s.error());
-        return false;
+    std::vector<std::pair<std::int64_t, std::int64_t>> rows; // rowid by chunk index
+    std::int64_t checksum = 0;
+    int rc;
+    while ((rc = s.step()) == SQLITE_ROW) {
+        const std::string name = s.text(2);
+        const std::size_t hash = name.find('#');
+        const std::size_t index =
+            hash == std::string::npos ? 0 : static_cast<std::size_t>(std::strtoull(name.c_str() + hash + 1, nullptr, 10));
+        if (index > (std::size_t{1} << 20)) // 512 TB of chunks: a damaged name, not a part
+            return error = where + "cached " + cachePartName(part) + " has a damaged chunk name", false;
+        if (index >= rows.size())
+            rows.resize(index + 1, {0, 0});
+        rows[index] = {s.integer(0), s.integer(1)};
+        checksum = s.integer(1);
     }
-    // Incremental blob I/O reads the pages straight into the result columns; a plain
-    // SELECT of the blob would first assemble a copy of it.
-    sqlite3_blob* blob = nullptr;
-    if (sqlite3_blob_open(m_db, "main", "cache_blobs", "data", s.integer(0), 0, &blob) !=
-        SQLITE_OK) {
-        error = m_path + ": capture " + std::to_string(captureId) + ": " + sqlite3_errmsg(m_db);
-        sqlite3_blob_close(blob);
-        return false;
+    if (rc != SQLITE_DONE)
+        return error = where + s.error(), false;
+    if (rows.empty())
+        return error = where + "cached " + cachePartName(part) + " missing", false;
+    SqliteBlobSource source;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        if (rows[i].first == 0)
+            return error = where + "cached " + chunkName(part, i) +
+                           " missing; add the capture again to rebuild it",
+                   false;
+        if (rows[i].second != checksum)
+            return error = where + "cached " + cachePartName(part) +
+                           " is damaged (its chunks disagree); add the capture again to rebuild it",
+                   false;
+        // Incremental blob I/O reads the pages straight into the result columns; a plain
+        // SELECT of the blob would first assemble a copy of it.
+        if (!source.append(m_db, rows[i].first))
+            return error = where + sqlite3_errmsg(m_db), false;
     }
-    SqliteBlobSource source(blob);
     std::string why;
-    std::uint64_t checksum = 0;
-    const bool decoded = decodePart(part, source, out, why, &checksum);
-    sqlite3_blob_close(blob);
-    if (!decoded) {
-        error = m_path + ": capture " + std::to_string(captureId) + ": " + why;
-        return false;
-    }
-    if (checksum != static_cast<std::uint64_t>(s.integer(1))) {
-        error = m_path + ": capture " + std::to_string(captureId) + ": cached " +
-                cachePartName(part) +
-                " is damaged (checksum mismatch); add the capture again to rebuild it";
-        return false;
-    }
+    std::uint64_t computed = 0;
+    if (!decodePart(part, source, out, why, &computed))
+        return error = where + why, false;
+    if (computed != static_cast<std::uint64_t>(checksum))
+        return error = where + "cached " + cachePartName(part) +
+                       " is damaged (checksum mismatch); add the capture again to rebuild it",
+               false;
     return true;
 }
 

@@ -101,6 +101,11 @@ public:
     static std::unique_ptr<ProjectStore> open(const std::string& path, std::string& error);
 
     const std::string& path() const { return m_path; }
+    // A cached part larger than this is stored as several rows ("frame_columns",
+    // "frame_columns#1", ...): SQLite refuses values over 1 GB (SQLITE_MAX_LENGTH), and
+    // the columns of a capture of 15 million packets or more exceed it. Tests set it small.
+    static constexpr std::size_t kDefaultCacheChunkBytes = std::size_t{512} << 20;
+    void setCacheChunkBytes(std::size_t bytes) { m_chunkBytes = bytes ? bytes : kDefaultCacheChunkBytes; }
     // The schema version the file had when opened (before any migration).
     int openedSchemaVersion() const { return m_openedVersion; }
 
@@ -165,6 +170,7 @@ private:
     sqlite3* m_db = nullptr;
     int m_openedVersion = 0;
     bool m_verified = false;
+    std::size_t m_chunkBytes = kDefaultCacheChunkBytes;
 };
 
 namespace detail {

@@ -251,6 +251,72 @@ TEST(ProjectStore, DamagedCacheIsReportedAndNeverWritten)
     EXPECT_EQ(fileBytes(path), bytes);
 }
 
+// Parts above the chunk size (512 MB by default, SQLite refuses values over 1 GB) are
+// stored as several rows and read back as one; a missing chunk is an error, not a
+// shorter result.
+TEST(ProjectStore, LargePartsAreStoredInChunks)
+{
+    const auto capture = labDir("linux/reno-scan100") / "ap-wlan.pcap";
+    WINDSCOPE_REQUIRE_FILE(capture);
+    ScratchDir dir;
+    const auto path = dir / "p.wsproj";
+    std::string error;
+    store::FileIdentity file;
+    ASSERT_TRUE(store::identifyFile(capture.string(), true, file, error)) << error;
+    store::AnalysisBundle fresh;
+    ASSERT_TRUE(store::analyzeCapture(file.path, fresh, error)) << error;
+    const std::size_t columnBytes = store::encodePart(store::CachePart::FrameColumns, fresh).size();
+    const std::size_t chunk = 64 * 1024;
+    std::int64_t id = 0;
+    {
+        auto project = createProject(path);
+        ASSERT_TRUE(project);
+        project->setCacheChunkBytes(chunk);
+        id = project->saveCapture(file, fresh, error);
+        ASSERT_NE(id, 0) << error;
+    }
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(path.string().c_str(), &db), SQLITE_OK);
+    auto count = [&](const char* sql) {
+        sqlite3_stmt* st = nullptr;
+        sqlite3_prepare_v2(db, sql, -1, &st, nullptr);
+        std::int64_t n = -1;
+        if (sqlite3_step(st) == SQLITE_ROW)
+            n = sqlite3_column_int64(st, 0);
+        sqlite3_finalize(st);
+        return n;
+    };
+    const std::int64_t chunks =
+        count("SELECT count(*) FROM cache_blobs WHERE part = 'frame_columns' OR part GLOB 'frame_columns#*'");
+    EXPECT_EQ(static_cast<std::size_t>(chunks), (columnBytes + chunk - 1) / chunk);
+    EXPECT_GE(chunks, 3);
+    EXPECT_EQ(count("SELECT max(length(data)) FROM cache_blobs"), static_cast<std::int64_t>(chunk));
+    sqlite3_close(db);
+    {
+        auto project = store::ProjectStore::open(path.string(), error);
+        ASSERT_TRUE(project) << error;
+        store::AnalysisBundle loaded;
+        ASSERT_TRUE(project->loadResults(id, loaded, error)) << error;
+        expectSameBundle(fresh, loaded);
+        store::AnalysisBundle sideBySide;
+        ASSERT_TRUE(project->loadResults(id, store::kAllCacheParts, sideBySide, error, 2)) << error;
+        expectSameBundle(fresh, sideBySide);
+    }
+    // Without its second chunk the part is refused, by name.
+    ASSERT_EQ(sqlite3_open(path.string().c_str(), &db), SQLITE_OK);
+    ASSERT_EQ(sqlite3_exec(db, "DELETE FROM cache_blobs WHERE part = 'frame_columns#1'", nullptr, nullptr, nullptr),
+              SQLITE_OK);
+    sqlite3_close(db);
+    auto project = store::ProjectStore::open(path.string(), error);
+    ASSERT_TRUE(project) << error;
+    store::AnalysisBundle loaded;
+    EXPECT_FALSE(project->loadResults(id, loaded, error));
+    EXPECT_NE(error.find("cached frame_columns#1 missing"), std::string::npos) << error;
+    // The tables do not need the columns and still load.
+    store::AnalysisBundle tables;
+    EXPECT_TRUE(project->loadResults(id, store::kOverviewCacheParts, tables, error)) << error;
+}
+
 TEST(ProjectStore, RefusesEmptyFile)
 {
     ScratchDir dir;
