@@ -160,6 +160,10 @@ public:
     // checks only the small tables so reopening stays fast; every write runs this once
     // first, so a damaged file is never written to.
     bool verify(std::string& error);
+    // The file passed verify() on another connection (the desktop application runs the
+    // full check off the GUI thread right after opening): writes need not repeat it.
+    void markVerified() { m_verified = true; }
+    bool isVerified() const { return m_verified; }
 
 private:
     ProjectStore(std::string path, sqlite3* db, int openedVersion);

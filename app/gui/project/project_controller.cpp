@@ -230,6 +230,7 @@ bool ProjectController::openProject(const QString& path)
     }
     addRecent(absolute);
     updateTitle();
+    verifyInBackground();
     for (CaptureView* view : m_window->views())
         emit annotationsChanged(view);
     m_window->statusBar()->showMessage(tr("Opened project %1 (%2 captures)").arg(QFileInfo(absolute).fileName()).arg(captures.size()),
@@ -355,6 +356,34 @@ void ProjectController::storeCapture(CaptureView* view)
     });
     job->start();
     updateTitle();
+}
+
+// The full page check of a large project takes a while (about 0.3 s per 100 MB), and
+// every write needs it first: run it on a worker now rather than on the GUI thread at
+// the first annotation.
+void ProjectController::verifyInBackground()
+{
+    auto error = std::make_shared<std::string>();
+    auto ok = std::make_shared<bool>(false);
+    const std::string projectPath = m_storePath.toStdString();
+    QThread* job = QThread::create([error, ok, projectPath] {
+        auto project = store::ProjectStore::open(projectPath, *error);
+        *ok = project && project->verify(*error);
+    });
+    m_jobs.insert(job);
+    const QString path = m_storePath;
+    connect(job, &QThread::finished, this, [this, job, error, ok, path] {
+        m_jobs.remove(job);
+        job->deleteLater();
+        if (!m_store || m_storePath != path)
+            return; // closed or replaced meanwhile
+        if (*ok)
+            m_store->markVerified();
+        else
+            fail(tr("The project is damaged"), q(*error));
+        emit projectVerified(*ok);
+    });
+    job->start();
 }
 
 void ProjectController::waitForJobs()

@@ -92,6 +92,9 @@ signals:
     void captureStored(windscope::gui::CaptureView* view, qint64 id, const QString& error);
     // Pending edits were written (or writing them failed: error).
     void saved(const QString& error);
+    // The full check of an opened project's pages (run off the GUI thread) finished;
+    // a damaged project is reported and never written to.
+    void projectVerified(bool ok);
 
 private:
     struct Pending
@@ -100,6 +103,7 @@ private:
     };
     void onCaptureReady(CaptureView* view);
     void storeCapture(CaptureView* view);
+    void verifyInBackground();
     void track(CaptureView* view, qint64 id);
     void markModified();
     void updateTitle();
