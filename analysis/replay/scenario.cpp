@@ -79,8 +79,10 @@ std::string Scenario::validate() const
         return "path.bottleneck_mbps must be positive";
     if (mac.enabled && (mac.phyRateMbps <= 0 || mac.basicRateMbps <= 0))
         return "mac rates must be positive";
-    if (mac.hops < 1 || mac.hops > 16)
+    if (mac.hops < 1 || mac.hops > 16) // the MAC keeps a bit per node in 32-bit masks
         return "mac.hops must be within 1..16";
+    if (mac.longRetryLimit < 1)
+        return "mac.long_retry_limit must be at least 1";
     if (mac.ampduMax < 1 || mac.ampduMax > 256)
         return "mac.ampdu_max must be within 1..256";
     if (receiver.bufferBytes < sender.mss)

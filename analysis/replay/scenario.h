@@ -76,6 +76,9 @@ struct MacParams
     double sifsUs = 16;
     std::uint32_t cwMin = 15, cwMax = 1023;
     std::uint32_t retryLimit = 7;   // attempts after the first
+    // With RTS/CTS, a frame is also dropped once this many PPDUs carrying it were lost
+    // after a CTS (dot11LongRetryLimit; the RTS attempts count against retryLimit).
+    std::uint32_t longRetryLimit = 4;
     std::uint32_t ampduMax = 1;     // MPDUs per A-MPDU; 1: no aggregation (normal ACKs)
     bool rtsCts = false;
     // Ad hoc string geometry in hops: a node defers to transmitters and receivers within

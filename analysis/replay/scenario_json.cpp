@@ -44,6 +44,7 @@ void visitScenario(V& v, S& s)
         v.field("cw_min", s.mac.cwMin);
         v.field("cw_max", s.mac.cwMax);
         v.field("retry_limit", s.mac.retryLimit);
+        v.field("long_retry_limit", s.mac.longRetryLimit);
         v.field("ampdu_max", s.mac.ampduMax);
         v.field("rts_cts", s.mac.rtsCts);
         v.field("sense_hops", s.mac.senseHops);

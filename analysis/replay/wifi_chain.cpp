@@ -23,6 +23,13 @@ WifiChain::WifiChain(EventQueue& queue, const MacParams& params, std::uint64_t s
     m_sifsNs = static_cast<std::int64_t>(params.sifsUs * 1000);
     m_difsNs = m_sifsNs + 2 * m_slotNs; // DIFS = SIFS + 2 slots (AIFSN 3 for BE adds one slot)
     m_difsNs += m_slotNs;               // AIFS[BE] with AIFSN 3 (10.22.2.4)
+    const double pre = params.preambleUs, basic = params.basicRateMbps;
+    m_rtsNs = usToNs(pre + kRtsBytes * 8 / basic);
+    m_ctsNs = usToNs(pre + kAckBytes * 8 / basic);
+    // A frame sensed but not decoded: wait as long as its ACK would take (10.3.2.3.7).
+    m_eifsNs = m_sifsNs + m_ctsNs + m_difsNs;
+    // CTS and ACK timeouts: SIFS, a slot and the PHY's start delay (10.3.2.9).
+    m_timeoutNs = m_sifsNs + m_slotNs + usToNs(pre);
 }
 
 std::uint32_t WifiChain::wireBytes(const Packet& p) const
@@ -135,13 +142,13 @@ void WifiChain::stationBack()
         contend(i);
 }
 
-std::int64_t WifiChain::busyUntil(std::uint32_t node) const
+std::int64_t WifiChain::sensedBusySince(std::uint32_t node, std::int64_t before) const
 {
-    std::int64_t until = m_queue.now();
-    for (const Transmission& t : m_ongoing)
-        if (hears(node, t.from) || hears(node, t.to))
-            until = std::max(until, t.endNs);
-    return until;
+    std::int64_t since = -1;
+    for (const OnAir& f : m_air)
+        if (f.startNs < before && hears(node, f.from) && (since < 0 || f.startNs < since))
+            since = f.startNs;
+    return since;
 }
 
 void WifiChain::contend(std::uint32_t node)
@@ -152,32 +159,48 @@ void WifiChain::contend(std::uint32_t node)
     if (std::none_of(n.queue.begin(), n.queue.end(), [&](const Frame& f) { return eligible(node, f); }))
         return;
     n.contending = true;
+    n.counting = false;
     n.backoffSlots = m_rng.upTo(n.cw);
+    if (sensedBusySince(node, m_queue.now() + 1) >= 0)
+        return; // the medium is busy: counting starts when the frame ends (frameEnd)
+    resume(node);
+}
+
+void WifiChain::resume(std::uint32_t node)
+{
+    Node& n = m_nodes[node];
+    if (!n.contending || n.counting)
+        return;
+    n.countFromNs = std::max({m_queue.now() + m_difsNs, n.quietNs, n.navNs + m_difsNs});
+    n.counting = true;
     const std::uint64_t token = ++n.attemptToken;
-    const std::int64_t start = busyUntil(node) + m_difsNs + n.backoffSlots * m_slotNs;
-    m_queue.at(start, [this, node, token] { attempt(node, token); });
+    m_queue.at(n.countFromNs + n.backoffSlots * m_slotNs, [this, node, token] { attempt(node, token); });
+}
+
+void WifiChain::freeze(std::uint32_t node, std::int64_t busyFromNs)
+{
+    Node& n = m_nodes[node];
+    if (!n.counting)
+        return;
+    // The slots that passed idle are spent; the rest wait for the medium (10.3.4.3).
+    if (busyFromNs > n.countFromNs)
+        n.backoffSlots -= std::min(n.backoffSlots, static_cast<std::uint32_t>((busyFromNs - n.countFromNs) / m_slotNs));
+    n.counting = false;
+    ++n.attemptToken;
 }
 
 void WifiChain::attempt(std::uint32_t node, std::uint64_t token)
 {
     Node& n = m_nodes[node];
-    if (token != n.attemptToken || !n.contending)
+    if (token != n.attemptToken || !n.counting)
         return;
     const std::int64_t now = m_queue.now();
-    // Someone this node hears started meanwhile: freeze and resume after it (the
-    // remaining backoff kept, 10.3.4.3).
-    bool collision = false;
-    for (const Transmission& t : m_ongoing)
-        if (hears(node, t.from) || hears(node, t.to)) {
-            if (t.startNs == now && hears(node, t.from))
-                collision = true; // same slot: neither hears the other in time
-            else {
-                const std::uint64_t again = ++n.attemptToken;
-                m_queue.at(busyUntil(node) + m_difsNs + n.backoffSlots * m_slotNs,
-                           [this, node, again] { attempt(node, again); });
-                return;
-            }
-        }
+    // A frame this node senses started before its count ran out: freeze until it ends.
+    // One that starts in this very slot is not sensed in time: both go (a collision).
+    if (const std::int64_t since = sensedBusySince(node, now); since >= 0) {
+        freeze(node, since);
+        return;
+    }
     // Pick the head eligible frame and, with aggregation, more for the same receiver.
     std::vector<std::size_t> picked;
     std::uint32_t to = 0;
@@ -192,80 +215,184 @@ void WifiChain::attempt(std::uint32_t node, std::uint64_t token)
         picked.push_back(i);
     }
     n.contending = false;
+    n.counting = false;
     if (picked.empty())
         return;
     n.transmitting = true;
     std::uint32_t maxBytes = 0;
     for (std::size_t i : picked)
         maxBytes = std::max(maxBytes, wireBytes(n.queue[i].packet));
-    const std::int64_t duration = exchangeNs(maxBytes, static_cast<std::uint32_t>(picked.size()));
-    Transmission tx{node, to, now, now + duration, false};
-    const auto station = static_cast<std::uint32_t>(m_nodes.size() - 1);
-    if (m_away && to == station)
-        tx.failed = true, ++m_counters.absentFailures;
-    for (Transmission& t : m_ongoing) {
-        if (collision && t.startNs == now && hears(node, t.from)) {
-            t.failed = tx.failed = true;
-            ++m_counters.collisions;
-        }
-        if (!hears(node, t.from) && disturbs(t.from, to) && !tx.failed) {
-            tx.failed = true; // hidden terminal next to our receiver
-            ++m_counters.hiddenFailures;
-        }
-        if (!m_params.rtsCts && !hears(node, t.from) && disturbs(node, t.to) && !t.failed) {
-            t.failed = true; // we are the hidden terminal for that one
-            ++m_counters.hiddenFailures;
-        }
+    const auto count = static_cast<std::uint32_t>(picked.size());
+    const bool aggregate = m_params.ampduMax > 1;
+    Exchange& ex = n.ex;
+    ex = Exchange{};
+    ex.to = to;
+    ex.startNs = now;
+    ex.dataNs = usToNs(m_params.preambleUs +
+                       (static_cast<double>(maxBytes) + (aggregate ? kDelimiterBytes : 0)) * count * 8 / m_params.phyRateMbps);
+    ex.ackNs = usToNs(m_params.preambleUs + (aggregate ? kBlockAckBytes : kAckBytes) * 8 / m_params.basicRateMbps);
+    const std::int64_t handshake = m_params.rtsCts ? m_rtsNs + m_sifsNs + m_ctsNs + m_sifsNs : 0;
+    ex.endNs = now + handshake + ex.dataNs + m_sifsNs + ex.ackNs;
+    for (std::size_t i : picked) {
+        ex.tags.push_back(n.queue[i].tag);
+        ex.mpduOk.push_back(!m_rng.chance(m_params.frameErrorRate));
     }
-    std::vector<bool> ok(picked.size(), true);
-    std::vector<std::uint64_t> tags(picked.size());
-    for (std::size_t i = 0; i < picked.size(); ++i) {
-        ok[i] = !m_rng.chance(m_params.frameErrorRate);
-        tags[i] = n.queue[picked[i]].tag;
-    }
-    m_ongoing.push_back(tx);
     ++m_counters.exchanges;
-    if (picked.size() > 1)
+    if (count > 1)
         ++m_counters.ampdus;
-    m_counters.airtimeNs += duration;
-    m_queue.at(tx.endNs, [this, node, tags = std::move(tags), tx, ok = std::move(ok)] { finish(node, tags, tx, ok); });
+    if (m_params.rtsCts)
+        transmit(Kind::Rts, node, to, node, now, m_rtsNs, ex.endNs);
+    else
+        transmit(Kind::Data, node, to, node, now, ex.dataNs, ex.endNs);
 }
 
-void WifiChain::finish(std::uint32_t node, const std::vector<std::uint64_t>& tags, const Transmission& tx,
-                       const std::vector<bool>& mpduOk)
+void WifiChain::transmit(Kind kind, std::uint32_t from, std::uint32_t to, std::uint32_t exchange,
+                         std::int64_t startNs, std::int64_t durationNs, std::int64_t navEndNs)
+{
+    OnAir f{++m_frames, kind, from, to, exchange, startNs, startNs + durationNs, navEndNs, 0};
+    // Overlaps are recorded both ways when the later frame is put on the air; whether
+    // they cost a reception is decided at its end, by where the other transmitter is.
+    for (OnAir& g : m_air)
+        if (g.startNs < f.endNs && f.startNs < g.endNs) {
+            g.overlappers |= 1u << from;
+            f.overlappers |= 1u << g.from;
+        }
+    m_air.push_back(f);
+    m_queue.at(f.endNs, [this, id = f.id] { frameEnd(id); });
+}
+
+bool WifiChain::receives(const OnAir& f, std::uint32_t node) const
+{
+    if (m_away && node == m_nodes.size() - 1)
+        return false;
+    for (std::uint32_t bits = f.overlappers, b = 0; bits != 0; bits >>= 1, ++b)
+        if ((bits & 1u) && disturbs(b, node))
+            return false;
+    return true;
+}
+
+void WifiChain::frameEnd(std::uint64_t id)
+{
+    const auto it = std::find_if(m_air.begin(), m_air.end(), [&](const OnAir& f) { return f.id == id; });
+    const OnAir f = *it;
+    m_air.erase(it);
+    const std::int64_t now = m_queue.now();
+    // Everyone who sensed it: the medium may be idle again for them, after AIFS if they
+    // decoded it, EIFS if not; a decoded Duration sets the NAV of third parties.
+    for (std::uint32_t i = 0; i < m_nodes.size(); ++i) {
+        if (!hears(i, f.from))
+            continue;
+        Node& n = m_nodes[i];
+        const bool decoded = i == f.from || (decodes(i, f.from) && receives(f, i));
+        n.quietNs = now + (decoded ? m_difsNs : m_eifsNs);
+        if (decoded && i != f.from && i != f.to)
+            n.navNs = std::max(n.navNs, f.navEndNs);
+        if (!n.contending)
+            continue;
+        const std::int64_t other = sensedBusySince(i, now + 1);
+        freeze(i, other >= 0 ? std::min(other, f.startNs) : f.startNs);
+        if (other < 0)
+            resume(i);
+    }
+    afterFrame(f, receives(f, f.to));
+}
+
+void WifiChain::afterFrame(const OnAir& f, bool received)
+{
+    const std::uint32_t node = f.exchange;
+    Exchange& ex = m_nodes[node].ex;
+    const std::int64_t next = m_queue.now() + m_sifsNs;
+    switch (f.kind) {
+    case Kind::Rts: {
+        const Node& to = m_nodes[f.to];
+        if (!received)
+            failExchange(node, f, false);
+        else if (to.navNs > m_queue.now() || to.transmitting)
+            failExchange(node, f, true); // a receiver whose NAV is set does not answer
+        else
+            transmit(Kind::Cts, f.to, node, node, next, m_ctsNs, ex.endNs);
+        return;
+    }
+    case Kind::Cts:
+        if (!received)
+            failExchange(node, f, false);
+        else {
+            ex.protectedData = true;
+            transmit(Kind::Data, node, ex.to, node, next, ex.dataNs, ex.endNs);
+        }
+        return;
+    case Kind::Data:
+        ex.received = received;
+        if (!received || std::none_of(ex.mpduOk.begin(), ex.mpduOk.end(), [](bool ok) { return ok; }))
+            failExchange(node, f, false);
+        else
+            transmit(Kind::Ack, ex.to, node, node, next, ex.ackNs, 0);
+        return;
+    case Kind::Ack:
+        if (!received)
+            failExchange(node, f, false);
+        else
+            finish(node, true);
+        return;
+    }
+}
+
+void WifiChain::failExchange(std::uint32_t node, const OnAir& lost, bool blocked)
+{
+    const auto station = static_cast<std::uint32_t>(m_nodes.size() - 1);
+    bool hidden = blocked;
+    if (!blocked)
+        for (std::uint32_t bits = lost.overlappers, b = 0; bits != 0; bits >>= 1, ++b)
+            hidden = hidden || ((bits & 1u) && disturbs(b, lost.to) && !hears(node, b));
+    if (m_away && lost.to == station)
+        ++m_counters.absentFailures;
+    else if (hidden)
+        ++m_counters.hiddenFailures; // a transmitter (or a NAV) the sender cannot sense
+    else
+        ++m_counters.collisions;
+    // The sender learns it when its CTS or ACK timeout runs out; a CTS or ACK that
+    // arrived garbled has already taken that long.
+    const bool response = lost.kind == Kind::Cts || lost.kind == Kind::Ack;
+    m_queue.at(m_queue.now() + (response ? 0 : m_timeoutNs), [this, node] { finish(node, false); });
+}
+
+void WifiChain::finish(std::uint32_t node, bool acked)
 {
     Node& n = m_nodes[node];
-    bool failed = false;
-    for (auto it = m_ongoing.begin(); it != m_ongoing.end(); ++it)
-        if (it->from == tx.from && it->startNs == tx.startNs) {
-            failed = it->failed;
-            m_ongoing.erase(it);
-            break;
-        }
+    const Exchange ex = std::move(n.ex);
+    n.ex = Exchange{};
     n.transmitting = false;
-    bool anyFailed = false, anyDropped = false;
+    m_counters.airtimeNs += m_queue.now() - ex.startNs;
+    bool anyFailed = !acked, anyDropped = false;
     std::vector<Frame> delivered;
-    for (std::size_t k = 0; k < tags.size(); ++k) {
-        auto found = std::find_if(n.queue.begin(), n.queue.end(), [&](const Frame& f) { return f.tag == tags[k]; });
+    for (std::size_t k = 0; k < ex.tags.size(); ++k) {
+        auto found = std::find_if(n.queue.begin(), n.queue.end(), [&](const Frame& f) { return f.tag == ex.tags[k]; });
         if (found == n.queue.end())
             continue; // flushed meanwhile (a station leaving its BSS)
-        const auto i = static_cast<std::size_t>(found - n.queue.begin());
-        Frame& f = n.queue[i];
-        if (!failed && mpduOk[k]) {
+        Frame& f = *found;
+        const bool got = ex.received && ex.mpduOk[k];
+        if (got && !f.received) {
+            // The next node has it even if its ACK is lost: it forwards it once and
+            // drops the retries as duplicates.
+            f.received = true;
             delivered.push_back(f);
-            n.queue.erase(n.queue.begin() + static_cast<std::ptrdiff_t>(i));
+        }
+        if (got && acked) {
+            n.queue.erase(found);
             continue;
         }
         anyFailed = true;
-        if (++f.retries > m_params.retryLimit) {
+        // A PPDU lost after its CTS also counts against the long retry limit (10.23.2.12).
+        const bool longDone = ex.protectedData && ++f.longRetries >= m_params.longRetryLimit;
+        if (++f.retries > m_params.retryLimit || longDone) {
             ++m_counters.drops;
             anyDropped = true;
-            const bool away = m_away && tx.to == m_nodes.size() - 1;
-            m_dropped(f.packet, f.downlink, away);
-            n.queue.erase(n.queue.begin() + static_cast<std::ptrdiff_t>(i));
+            if (!f.received)
+                m_dropped(f.packet, f.downlink, m_away && ex.to == m_nodes.size() - 1);
+            n.queue.erase(found);
         }
     }
-    if (failed || anyFailed) {
+    if (anyFailed) {
         ++m_counters.failures;
         n.cw = std::min(2 * n.cw + 1, m_params.cwMax);
     } else {
@@ -276,10 +403,10 @@ void WifiChain::finish(std::uint32_t node, const std::vector<std::uint64_t>& tag
     const auto last = static_cast<std::uint32_t>(m_nodes.size() - 1);
     for (const Frame& f : delivered) {
         ++m_counters.mpdusDelivered;
-        if ((f.downlink && tx.to == last) || (!f.downlink && tx.to == 0))
+        if ((f.downlink && ex.to == last) || (!f.downlink && ex.to == 0))
             m_deliver(f.packet, f.downlink);
         else
-            enqueue(tx.to, Frame{f.packet, f.downlink, 0, false});
+            enqueue(ex.to, Frame{f.packet, f.downlink, 0, false});
     }
     contend(node);
     // Nodes that stopped contending because nothing was eligible may have work now.
