@@ -103,9 +103,9 @@ Scenario agg003(std::uint32_t hops, std::uint32_t ampdu)
     s.mac.rtsCts = true;
     // 300 m spacing, 376 m range: only neighbours decode, but the carrier-sense and
     // interference range (about twice the range at the default thresholds) reaches
-    // two hops.
+    // two hops, not three (900 m).
     s.mac.senseHops = 2;
-    s.mac.interferenceHops = 3;
+    s.mac.interferenceHops = 2;
     s.mac.hops = hops;
     s.mac.ampduMax = ampdu;
     s.mac.apQueueFrames = 50;
