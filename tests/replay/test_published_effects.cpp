@@ -115,21 +115,34 @@ TEST(PublishedEffects, ShortRetryChainScansNearSecondPathAndScanAwareApRecovers)
     EXPECT_LT(aware.sim.mac.drops, base.sim.mac.drops);
 }
 
-// Paper 003: 4 MPDUs per A-MPDU give one-hop TCP about +65%; the gain shrinks with hops.
+// Paper 003: 4 MPDUs per A-MPDU give one-hop TCP about +65%; "15% to 65% depending on
+// the hop count", less the longer the chain. From three hops on, a node two hops past
+// each receiver senses its CTS without decoding it and, hearing nothing of the sender,
+// transmits into the PPDU: four MPDUs are on air longer and lost more often. Single
+// runs vary by several points on the longer chains, so each gain is a mean over seeds.
 TEST(PublishedEffects, AggregationGainsOnOneHopAndLessOnLongerChains)
 {
     auto gain = [](int hops) {
         const std::string h = "agg-003-h" + std::to_string(hops);
-        const double a1 = run(h + "-a1").m.goodputBps, a4 = run(h + "-a4").m.goodputBps;
-        std::printf("%s: a1 %.3f Mb/s, a4 %.3f Mb/s, gain %+.1f%%\n", h.c_str(), a1 / 1e6, a4 / 1e6,
-                    (a4 / a1 - 1) * 100);
-        return a4 / a1 - 1;
+        constexpr int kSeeds = 6;
+        double sum = 0;
+        for (std::uint64_t seed = 1; seed <= kSeeds; ++seed) {
+            const double a1 = run(h + "-a1", {}, seed).m.goodputBps, a4 = run(h + "-a4", {}, seed).m.goodputBps;
+            sum += a4 / a1 - 1;
+        }
+        std::printf("%s: gain %+.1f%% (mean over %d seeds)\n", h.c_str(), sum / kSeeds * 100, kSeeds);
+        return sum / kSeeds;
     };
     const double g1 = gain(1), g3 = gain(3), g5 = gain(5);
     EXPECT_GE(g1, 0.50);
     EXPECT_LE(g1, 0.80);
-    EXPECT_LT(g3, g1);
-    EXPECT_LT(g5, g1);
+    // Three and five hops gain clearly less (the paper's longest chains about 15%)...
+    EXPECT_LT(g3, g1 - 0.15);
+    EXPECT_LT(g5, g1 - 0.15);
+    EXPECT_LT(g5, 0.40);
+    // ...but they still gain: the overhead saved per MPDU is saved on every hop.
+    EXPECT_GT(g3, 0.10);
+    EXPECT_GT(g5, 0.10);
 }
 
 // Paper 000: a 32 KB application read buffer finishes sooner than 512 B (~32% less

@@ -16,6 +16,7 @@ TEST(ScenarioJson, RoundTripKeepsEveryField)
     s.seed = 42;
     s.path.jitterMs = 0.25;
     s.mac.ampduMax = 8;
+    s.mac.longRetryLimit = 3;
     s.receiver.appReadBytes = 512;
     s.sender.cc = "westwood-plus";
     s.periodicScan = {200, 10, 1.5, 9, OutageMode::PsAnnounced};
@@ -30,6 +31,7 @@ TEST(ScenarioJson, RoundTripKeepsEveryField)
     EXPECT_EQ(back.outageList[1].kind, OutageKind::Handoff);
     EXPECT_DOUBLE_EQ(back.outageList[1].startS, 7.0);
     EXPECT_EQ(back.sender.cc, "westwood-plus");
+    EXPECT_EQ(back.mac.longRetryLimit, 3u);
     EXPECT_EQ(back.description, s.description);
     EXPECT_EQ(back.fixes, s.fixes);
 }
