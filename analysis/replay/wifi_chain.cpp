@@ -202,7 +202,8 @@ void WifiChain::attempt(std::uint32_t node, std::uint64_t token)
         return;
     }
     // Pick the head eligible frame and, with aggregation, more for the same receiver.
-    std::vector<std::size_t> picked;
+    std::vector<std::size_t>& picked = m_picked;
+    picked.clear();
     std::uint32_t to = 0;
     for (std::size_t i = 0; i < n.queue.size() && picked.size() < m_params.ampduMax; ++i) {
         const Frame& f = n.queue[i];
@@ -224,8 +225,10 @@ void WifiChain::attempt(std::uint32_t node, std::uint64_t token)
         maxBytes = std::max(maxBytes, wireBytes(n.queue[i].packet));
     const auto count = static_cast<std::uint32_t>(picked.size());
     const bool aggregate = m_params.ampduMax > 1;
-    Exchange& ex = n.ex;
-    ex = Exchange{};
+    Exchange& ex = n.ex; // reused: its vectors keep their capacity
+    ex.tags.clear();
+    ex.mpduOk.clear();
+    ex.protectedData = ex.received = false;
     ex.to = to;
     ex.startNs = now;
     ex.dataNs = usToNs(m_params.preambleUs +
@@ -359,12 +362,12 @@ void WifiChain::failExchange(std::uint32_t node, const OnAir& lost, bool blocked
 void WifiChain::finish(std::uint32_t node, bool acked)
 {
     Node& n = m_nodes[node];
-    const Exchange ex = std::move(n.ex);
-    n.ex = Exchange{};
+    const Exchange& ex = n.ex; // left as it is until the node's next attempt
     n.transmitting = false;
     m_counters.airtimeNs += m_queue.now() - ex.startNs;
     bool anyFailed = !acked, anyDropped = false;
-    std::vector<Frame> delivered;
+    std::vector<Frame>& delivered = m_delivered;
+    delivered.clear();
     for (std::size_t k = 0; k < ex.tags.size(); ++k) {
         auto found = std::find_if(n.queue.begin(), n.queue.end(), [&](const Frame& f) { return f.tag == ex.tags[k]; });
         if (found == n.queue.end())
@@ -387,9 +390,11 @@ void WifiChain::finish(std::uint32_t node, bool acked)
         if (++f.retries > m_params.retryLimit || longDone) {
             ++m_counters.drops;
             anyDropped = true;
-            if (!f.received)
-                m_dropped(f.packet, f.downlink, m_away && ex.to == m_nodes.size() - 1);
+            // Out of the queue before anyone is told: a fix may put frames back in it.
+            const Frame gone = std::move(f);
             n.queue.erase(found);
+            if (!gone.received)
+                m_dropped(gone.packet, gone.downlink, m_away && ex.to == m_nodes.size() - 1);
         }
     }
     if (anyFailed) {

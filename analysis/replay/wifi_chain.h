@@ -147,6 +147,8 @@ private:
     Dropped m_dropped;
     std::vector<Node> m_nodes;
     std::vector<OnAir> m_air;           // frames on air, or starting within a SIFS
+    std::vector<std::size_t> m_picked;  // scratch of attempt()
+    std::vector<Frame> m_delivered;     // scratch of finish()
     std::uint64_t m_tags = 0, m_frames = 0;
     bool m_away = false;
     OutageMode m_awayMode = OutageMode::Drop;
