@@ -2,6 +2,7 @@
 #include "flow_events.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace windscope::analysis::cwnd {
 
@@ -137,9 +138,14 @@ FlowEvents collectFlowEvents(const dissect::CaptureTables& tables, const TcpAnal
     // Queueing between sender and capture point: the capture time minus the sender's
     // TSval clock (Linux and ns-3 tick in milliseconds) is the fixed clock offset plus
     // the one-way delay plus queueing; its minimum is the empty-queue case. Half a tick
-    // is taken off for the truncation of the TSval.
+    // is taken off for the truncation of the TSval. A handshake that looks like the
+    // sender's own does not rule queueing out: a capture at an AP that holds a
+    // sleeping station's frames sees them late, behind ACKs the sender had already
+    // answered. There a whole tick is taken off, so that the truncation alone never
+    // moves a segment seen next to its sender.
     std::int64_t minOffset = 0;
-    bool useTimestamps = out.vantage.point == VantagePoint::Path && anyTimestamps && dataRows > 0;
+    const bool useTimestamps = anyTimestamps && dataRows > 0;
+    const std::int64_t tickSlackNs = out.vantage.point == VantagePoint::Sender ? kMs : kMs / 2;
     if (useTimestamps) {
         bool first = true;
         std::uint32_t firstTs = 0;
@@ -184,7 +190,7 @@ FlowEvents collectFlowEvents(const dissect::CaptureTables& tables, const TcpAnal
                 }
                 const std::int64_t off =
                     time - static_cast<std::int64_t>(static_cast<std::uint32_t>(t.tsVal[row] - firstTs)) * kMs;
-                queueing = std::max<std::int64_t>(0, off - minOffset - kMs / 2);
+                queueing = std::max<std::int64_t>(0, off - minOffset - tickSlackNs);
             }
             e.senderTimeNs = time - out.vantage.oneWayShiftNs - queueing;
             ++out.dataSegments;
@@ -224,6 +230,19 @@ FlowEvents collectFlowEvents(const dissect::CaptureTables& tables, const TcpAnal
     };
     if (!std::is_sorted(out.events.begin(), out.events.end(), bySenderTime))
         std::sort(out.events.begin(), out.events.end(), bySenderTime);
+    constexpr std::int64_t kNone = std::numeric_limits<std::int64_t>::min();
+    std::int64_t highestEnd = kNone, highestAck = kNone;
+    for (const FlowEvent& e : out.events) {
+        if (e.kind == FlowEvent::Kind::Ack) {
+            highestAck = std::max(highestAck, e.ack);
+            continue;
+        }
+        highestEnd = std::max(highestEnd, e.end);
+        if (highestAck == kNone)
+            highestAck = e.seq;
+        out.maxFlightBytes =
+            std::max(out.maxFlightBytes, static_cast<std::uint64_t>(std::max<std::int64_t>(0, highestEnd - highestAck)));
+    }
     return out;
 }
 

@@ -57,6 +57,9 @@ struct FlowEvents
     std::uint64_t initialRwndBytes = 0;
     std::uint64_t dataSegments = 0;
     std::uint64_t ackLostSegments = 0; // ACKs for data the capture never saw
+    // The most the sender ever had in flight (highest end sent minus highest ACK): a
+    // bound on its usable window from the capture alone, e.g. a full send buffer.
+    std::uint64_t maxFlightBytes = 0;
     std::vector<FlowEvent> events;    // sorted by senderTimeNs
 };
 

@@ -302,7 +302,13 @@ void Replayer::onData(const FlowEvent& e, bool burstEnd)
     validateCwnd(pipeNow + m_state.mss / 2 >= m_state.cwnd);
 
     const bool persist = m_rwnd == 0;
-    const bool rwndLimited = !persist && flight + m_state.mss > m_rwnd && m_rwnd < m_state.cwnd + m_state.mss;
+    // Besides the receive window, the send buffer bounds the flight (ns-3 grows cwnd far
+    // beyond it); its size is not on the wire, but the flight never exceeded it. Within
+    // a sixteenth of that bound counts as at it: send times estimated away from the
+    // sender (TSval ticks, queueing) blur the flight by a few segments.
+    const std::uint64_t window = std::min(m_rwnd, std::max<std::uint64_t>(m_flow.maxFlightBytes, m_state.mss));
+    const bool rwndLimited = !persist && flight + std::max<std::uint64_t>(m_state.mss, window / 16) > window &&
+                             window < m_state.cwnd + m_state.mss;
     const bool appLimited = !resend && e.end - e.seq < static_cast<std::int64_t>(m_state.mss) && !rwndLimited;
     SenderPhase phase;
     if (m_state.state == CaState::Recovery)

@@ -19,7 +19,8 @@
 
 namespace windscope::analysis::cwnd {
 
-// What the sender was doing when it sent a segment. RwndLimited and AppLimited mark
+// What the sender was doing when it sent a segment. RwndLimited (the receive window,
+// or the send buffer: the most the sender ever had in flight) and AppLimited mark
 // moments where the window in use was not cwnd, so cwnd is not observable there.
 enum class SenderPhase : std::uint8_t {
     SlowStart,

@@ -106,7 +106,13 @@ Score score(const std::string& name, const std::filesystem::path& run, bool isLi
     const int sender = analysis::cwnd::dataSenderOf(c);
     analysis::cwnd::CwndInference inf;
     std::string error;
-    EXPECT_TRUE(analysis::cwnd::inferCwnd(capture.tables, capture.tcp, capture.connection, sender, {}, inf, error));
+    // WINDSCOPE_CWND_DUMP_MODEL=<model> replays the dumped capture with that model.
+    analysis::cwnd::CwndOptions options;
+    const char* dumpName = std::getenv("WINDSCOPE_CWND_DUMP");
+    const bool dumpThis = dumpName && name.find(dumpName) != std::string::npos;
+    if (const char* forced = std::getenv("WINDSCOPE_CWND_DUMP_MODEL"); forced && dumpThis)
+        options.model = forced;
+    EXPECT_TRUE(analysis::cwnd::inferCwnd(capture.tables, capture.tcp, capture.connection, sender, options, inf, error));
     s.model = inf.model;
     s.confidence = inf.confidence;
     s.vantage = analysis::cwnd::vantagePointName(inf.vantage.point);
@@ -129,9 +135,8 @@ Score score(const std::string& name, const std::filesystem::path& run, bool isLi
     const dissect::TcpColumns& t = capture.tables.tcp;
     // WINDSCOPE_CWND_DUMP=<part of a capture name> writes estimate and truth per
     // segment to cwnd_dump.csv in the working directory, for looking at a run.
-    const char* dumpName = std::getenv("WINDSCOPE_CWND_DUMP");
     std::ofstream dump;
-    if (dumpName && name.find(dumpName) != std::string::npos) {
+    if (dumpThis) {
         dump.open("cwnd_dump.csv");
         dump << "epoch_ns,seq,est,true,flight,pipe,rwnd_true,loss,phase\n";
     }
