@@ -333,7 +333,9 @@ void Replayer::onData(const FlowEvent& e, bool burstEnd)
     }
     if (burstEnd && (phase == SenderPhase::SlowStart || phase == SenderPhase::CongestionAvoidance ||
                      phase == SenderPhase::FastRecovery)) {
-        const double c = static_cast<double>(m_state.cwnd);
+        // Against the window the model lets the sender use: above the receive window or
+        // the send buffer, a model's cwnd is not seen, and no model is judged by it.
+        const double c = static_cast<double>(std::min(m_state.cwnd, window));
         m_gapSum += std::min(1.0, std::abs(static_cast<double>(pipeNow) - c) / c);
         ++fit.burstEnds;
     }
