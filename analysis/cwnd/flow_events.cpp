@@ -145,7 +145,7 @@ FlowEvents collectFlowEvents(const dissect::CaptureTables& tables, const TcpAnal
     // moves a segment seen next to its sender.
     std::int64_t minOffset = 0;
     const bool useTimestamps = anyTimestamps && dataRows > 0;
-    const std::int64_t tickSlackNs = out.vantage.point == VantagePoint::Sender ? kMs : kMs / 2;
+    const std::int64_t tickSlackNs = kMs;
     if (useTimestamps) {
         bool first = true;
         std::uint32_t firstTs = 0;

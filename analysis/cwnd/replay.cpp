@@ -327,8 +327,10 @@ void Replayer::onData(const FlowEvent& e, bool burstEnd)
     ModelFit& fit = m_result.fit;
     if (!persist) {
         ++fit.sends;
-        const std::uint64_t allowed = std::min(m_state.cwnd, m_rwnd ? m_rwnd : m_state.cwnd);
-        if (pipeNow > allowed + m_state.mss / 2)
+        // Only the model's own window: a flight over the receive window is the same for
+        // every model (send times estimated away from the sender, or a shrunk window),
+        // so it tells none of them apart.
+        if (pipeNow > m_state.cwnd + m_state.mss / 2)
             ++fit.violations;
     }
     if (burstEnd && (phase == SenderPhase::SlowStart || phase == SenderPhase::CongestionAvoidance ||

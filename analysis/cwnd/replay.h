@@ -47,7 +47,7 @@ struct CwndSample
 struct ModelFit
 {
     std::string_view model;
-    // Sends that put more in flight than min(cwnd, rwnd) allows, out of all sends.
+    // Sends that put more in flight than the model's cwnd allows, out of all sends.
     std::uint64_t sends = 0, violations = 0;
     // At the end of each burst while cwnd-limited: |pipe - cwnd| / cwnd, averaged.
     std::uint64_t burstEnds = 0;
