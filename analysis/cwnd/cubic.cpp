@@ -135,7 +135,7 @@ void CubicModel::pktsAcked(SenderState& state, const AckEvent& ack)
     const auto delay = static_cast<std::uint32_t>(std::max<std::int64_t>(1, ack.rttNs / 1000));
     if (m_bic.delayMinUs == 0 || m_bic.delayMinUs > delay)
         m_bic.delayMinUs = delay;
-    if (!m_bic.found && state.inSlowStart() && state.cwndSegments() >= kHystartLowWindow)
+    if (!m_bic.found && state.inSlowStart())
         hystartUpdate(state, delay);
 }
 
@@ -144,6 +144,10 @@ void CubicModel::hystartUpdate(SenderState& state, std::uint32_t delayUs)
     Bic& ca = m_bic;
     if (state.sndUna > ca.endSeq)
         hystartReset(state);
+    // The rounds are counted from the first ACK on; detection waits for a window of
+    // hystart_low_window segments (Linux 5.7+ checks it after the reset).
+    if (state.cwndSegments() < kHystartLowWindow)
+        return;
     const std::int64_t nowUs = state.nowNs / 1000;
     // Ack train: ACKs still arriving back to back (2 ms apart) more than half the
     // minimum RTT after the round began means the pipe is full. hystart_ack_delay()
