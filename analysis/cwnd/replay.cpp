@@ -85,6 +85,8 @@ private:
     // data again a timeout later is the retransmission timer (RFC 6298 5.4), even when
     // the direction was never silent long enough for kRtoTimeout.
     std::unordered_map<std::int64_t, std::int64_t> m_resentAt;
+    // When SND.UNA last advanced: the retransmission timer restarts then (RFC 6298 5.3).
+    std::int64_t m_unaAdvancedNs = 0;
 };
 
 constexpr std::int64_t kMinRtoNs = 200'000'000; // Linux TCP_RTO_MIN, ns-3 MinRto here
@@ -206,6 +208,7 @@ void Replayer::onAck(const FlowEvent& e)
     std::uint64_t deliveredBytes = 0;
     std::int64_t rttNs = -1;
     if (unaAdvanced) {
+        m_unaAdvancedNs = e.senderTimeNs;
         deliveredBytes += m_board.advance(e.ack);
         m_state.sndUna = e.ack;
         // Linux ca_rtt_us: the newest segment this ACK covers, unless re-sent.
@@ -263,6 +266,7 @@ void Replayer::onData(const FlowEvent& e, bool burstEnd)
 {
     if (!m_started) {
         m_started = true;
+        m_unaAdvancedNs = e.senderTimeNs;
         m_state.sndUna = m_state.sndNxt = e.seq;
         m_cwndUsageSeq = e.seq;
         m_board.reset(e.seq);
@@ -274,6 +278,10 @@ void Replayer::onData(const FlowEvent& e, bool burstEnd)
         if (m_state.state == CaState::Recovery) {
             const auto it = m_resentAt.find(e.seq);
             timeout |= it != m_resentAt.end() && e.senderTimeNs - it->second >= kMinRtoNs;
+            // Re-sending the oldest hole a timeout after SND.UNA last moved is the timer
+            // too: fast recovery re-sent it at once, and that copy was lost before a
+            // capture past the bottleneck queue could see it.
+            timeout |= e.seq <= m_state.sndUna && e.senderTimeNs - m_unaAdvancedNs >= kMinRtoNs;
         }
         if (m_state.state == CaState::Open || m_state.state == CaState::Disorder || timeout)
             m_resentAt.clear();
