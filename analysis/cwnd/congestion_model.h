@@ -35,10 +35,11 @@ public:
     virtual void pktsAcked(SenderState&, const AckEvent&) {}
     // set_state / CongestionStateSet: the congestion state is about to change.
     virtual void congestionStateSet(SenderState&, CaState) {}
-    // Whether an RTO during fast recovery sets a fresh ssthresh from the flight at that
-    // moment, as RFC 5681 3.1 asks of every timeout (ns-3 TcpSocketBase::ReTxTimeout()
-    // does). Linux tcp_enter_loss() keeps the one recovery already set.
-    virtual bool rtoResetsSsthreshInRecovery() const { return false; }
+    // Whether every RTO sets a fresh ssthresh from the flight at that moment -- during
+    // fast recovery, and at each backed-off timeout while in Loss, when one re-sent
+    // segment is all that is out -- as RFC 5681 (4) reads and ns-3
+    // TcpSocketBase::ReTxTimeout() does. Linux tcp_enter_loss() keeps the one already set.
+    virtual bool rtoResetsSsthresh() const { return false; }
     // Whether a reduction proven spurious (D-SACK, an echoed timestamp older than the
     // retransmission: Linux tcp_try_undo_recovery()/tcp_try_undo_loss()) is undone.
     // RFC 6582 and ns-3's TcpSocketBase have no undo.

@@ -21,7 +21,7 @@ public:
     // RFC 5681 (4): max(FlightSize / 2, 2 * SMSS); TcpNewReno::GetSsThresh().
     std::uint64_t ssthresh(const SenderState& state, std::uint64_t flightBytes) override;
     // RFC 5681 3.1, as TcpSocketBase::ReTxTimeout() applies it.
-    bool rtoResetsSsthreshInRecovery() const override { return true; }
+    bool rtoResetsSsthresh() const override { return true; }
     bool undoesSpuriousReductions() const override { return false; }
 };
 

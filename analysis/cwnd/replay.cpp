@@ -163,13 +163,15 @@ void Replayer::enterLoss(const FlowEvent&)
         m_state.priorCwnd = m_state.cwnd;
         if (m_state.state != CaState::Recovery)
             m_state.ssthresh = m_model->ssthresh(m_state, pipe());
-        else if (m_model->rtoResetsSsthreshInRecovery())
+        else if (m_model->rtoResetsSsthresh())
             // PRR holds the flight at cwnd during recovery, and that flight is what the
             // sender's own count says is out (ns-3's m_bytesInFlight); the scoreboard
             // here, rebuilt from the capture, can mark more of it lost than it did.
             m_state.ssthresh = m_model->ssthresh(m_state, std::max(pipe(), m_state.cwnd));
         else if (m_state.ssthresh >= kInfiniteSsthresh)
             m_state.ssthresh = m_model->ssthresh(m_state, pipe());
+    } else if (m_model->rtoResetsSsthresh()) {
+        m_state.ssthresh = m_model->ssthresh(m_state, pipe());
     }
     m_state.setCwndSegments(1);
     m_state.cwndCount = 0;
