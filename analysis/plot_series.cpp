@@ -146,7 +146,7 @@ void buildCwnd(const SeriesInputs& in, std::size_t connection, int sender, Windo
         win.cwndNotFollowed = cwnd::notFollowedReasonText(inference.notFollowed);
         return;
     }
-    win.cwndModel = inference.model;
+    win.cwndModel = cwnd::modelLabel(inference);
     for (std::size_t i = 0; i + 1 < inference.series.size(); ++i) {
         const cwnd::CwndSample& x = inference.series[i];
         win.phaseSeconds[static_cast<std::size_t>(x.phase)] +=

@@ -200,7 +200,7 @@ void addCwnd(const dissect::CaptureTables& tables, const cwnd::CwndInference& in
         impact.cwndNotFollowed = cwnd::notFollowedReasonName(inference.notFollowed);
         return;
     }
-    impact.cwndModel = inference.model;
+    impact.cwndModel = cwnd::modelLabel(inference);
     const auto& series = inference.series;
     const auto timeOf = [&](const cwnd::CwndSample& s) { return tables.tcp.timeNs[s.row]; };
     const auto firstAtOrAfter = [&](std::int64_t t) {

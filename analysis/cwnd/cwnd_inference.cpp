@@ -112,6 +112,32 @@ const char* notFollowedReasonText(NotFollowedReason r)
     return "";
 }
 
+const char* modelUndeterminedName(ModelUndetermined u)
+{
+    switch (u) {
+    case ModelUndetermined::None: return "";
+    case ModelUndetermined::FitsTie: return "fits_tie";
+    }
+    return "";
+}
+
+const char* modelUndeterminedText(ModelUndetermined u)
+{
+    switch (u) {
+    case ModelUndetermined::None: return "";
+    case ModelUndetermined::FitsTie:
+        return "the candidate models explain the capture equally well: the congestion window limited the "
+               "sender only where they agree (slow start, or a receive window or send buffer smaller than "
+               "their windows)";
+    }
+    return "";
+}
+
+std::string modelLabel(const CwndInference& inference)
+{
+    return inference.undetermined == ModelUndetermined::None ? inference.model : std::string("undetermined");
+}
+
 int dataSenderOf(const Connection& connection)
 {
     return connection.direction[0].dataBytes > connection.direction[1].dataBytes ? 0 : 1;
@@ -187,6 +213,11 @@ bool inferCwnd(const dissect::CaptureTables& tables, const TcpAnalysis& analysis
                 chosen = i;
     }
     out.model = std::string(results[chosen].fit.model);
+    // Equal costs mean the replays agreed wherever the sender showed its window: the
+    // capture holds no evidence for one model over the other, so none is named.
+    constexpr double kTie = 1e-9;
+    if (!forced && out.fits.size() > 1 && second - best <= kTie * std::max(1.0, best))
+        out.undetermined = ModelUndetermined::FitsTie;
     out.series = std::move(results[chosen].samples);
     return true;
 }

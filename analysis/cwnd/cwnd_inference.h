@@ -27,6 +27,11 @@ enum class NotFollowedReason : std::uint8_t { None, NoData, MissingHandshake, Ca
 const char* notFollowedReasonName(NotFollowedReason r); // "", "no_data", "missing_handshake", ...
 const char* notFollowedReasonText(NotFollowedReason r); // a sentence for people
 
+// Why the congestion-control model is not named although the cwnd is followed.
+enum class ModelUndetermined : std::uint8_t { None, FitsTie };
+const char* modelUndeterminedName(ModelUndetermined u); // "", "fits_tie"
+const char* modelUndeterminedText(ModelUndetermined u); // a sentence for people
+
 struct RateBasedEvidence
 {
     // Flight after a loss episode over flight before it, median over episodes: a
@@ -49,10 +54,16 @@ struct CwndInference
     std::string model;                      // chosen or overridden
     bool modelOverridden = false;
     double confidence = 0;                  // 0..1, margin of the best fit over the next
+    // Set when the best fits tie: model is then only the stand-in the series was drawn
+    // with (the tied models give the same window there), not an identification.
+    ModelUndetermined undetermined = ModelUndetermined::None;
     std::vector<ModelFit> fits;             // every model tried, best first
     RateBasedEvidence rateEvidence;
     std::vector<CwndSample> series;         // one per data segment of the sender
 };
+
+// The model as reported: its name, or "undetermined" where the capture cannot tell.
+std::string modelLabel(const CwndInference& inference);
 
 // The endpoint that sent more payload (ties: endpoint 1, the server).
 int dataSenderOf(const Connection& connection);

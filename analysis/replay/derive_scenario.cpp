@@ -276,7 +276,11 @@ DerivedScenario deriveScenario(const DerivationInput& in)
                                 ", which the simulator does not model");
         } else {
             s.sender.cc = in.inference->model;
-            out.notes.push_back("sender.cc " + s.sender.cc + ": model the cwnd inference chose");
+            if (in.inference->undetermined != cwnd::ModelUndetermined::None)
+                out.notes.push_back("sender.cc " + s.sender.cc + ": a stand-in, the best of tied fits; the model is "
+                                    "undetermined: " + cwnd::modelUndeterminedText(in.inference->undetermined));
+            else
+                out.notes.push_back("sender.cc " + s.sender.cc + ": model the cwnd inference chose");
         }
     } else {
         out.notes.push_back("sender.cc cubic: no cwnd inference, Linux's default");

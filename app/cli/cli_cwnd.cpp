@@ -88,7 +88,11 @@ int runCwnd(const std::vector<std::string>& args)
     if (!followed)
         std::fprintf(stderr, "windscope-cli cwnd: connection %zu: cwnd not followed: %s\n", connection,
                      analysis::cwnd::notFollowedReasonText(inf.notFollowed));
-    const std::string modelText = inf.model.empty() ? std::string("none") : inf.model;
+    if (followed && inf.undetermined != analysis::cwnd::ModelUndetermined::None)
+        std::fprintf(stderr, "windscope-cli cwnd: connection %zu: model undetermined: %s; the window shown is %s's\n",
+                     connection, analysis::cwnd::modelUndeterminedText(inf.undetermined), inf.model.c_str());
+    const std::string label = analysis::cwnd::modelLabel(inf);
+    const std::string modelText = label.empty() ? std::string("none") : label;
     const dissect::TcpColumns& t = tables.tcp;
 
     if (json) {
@@ -101,6 +105,8 @@ int runCwnd(const std::vector<std::string>& args)
                                              tcp.connections[connection].port[1 - sender]));
         w.field("model", modelText);
         w.field("model_overridden", inf.modelOverridden);
+        w.field("model_undetermined_reason", analysis::cwnd::modelUndeterminedName(inf.undetermined));
+        w.field("series_model", inf.model.empty() ? std::string("none") : inf.model);
         w.field("confidence", inf.confidence);
         w.field("vantage", analysis::cwnd::vantagePointName(inf.vantage.point));
         w.field("one_way_shift_ms", static_cast<double>(inf.vantage.oneWayShiftNs) / 1e6);

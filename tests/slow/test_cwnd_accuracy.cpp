@@ -87,7 +87,7 @@ struct Score
 {
     std::string capture;
     bool senderSide = true;
-    std::string expected, model, vantage, reason;
+    std::string expected, model, vantage, reason, undetermined;
     double confidence = 0;
     std::size_t samples = 0, lossSamples = 0;
     double overall = NAN, overallFlight = NAN, loss = NAN, lossFlight = NAN;
@@ -113,7 +113,8 @@ Score score(const std::string& name, const std::filesystem::path& run, bool isLi
     if (const char* forced = std::getenv("WINDSCOPE_CWND_DUMP_MODEL"); forced && dumpThis)
         options.model = forced;
     EXPECT_TRUE(analysis::cwnd::inferCwnd(capture.tables, capture.tcp, capture.connection, sender, options, inf, error));
-    s.model = inf.model;
+    s.model = analysis::cwnd::modelLabel(inf);
+    s.undetermined = analysis::cwnd::modelUndeterminedName(inf.undetermined);
     s.confidence = inf.confidence;
     s.vantage = analysis::cwnd::vantagePointName(inf.vantage.point);
     s.reason = analysis::cwnd::notFollowedReasonName(inf.notFollowed);
@@ -210,10 +211,17 @@ std::vector<Score> scoreAllLabRuns()
 
 // The issue's thresholds: median error at most 10% (sender side) / 20% (AP or
 // receiver) overall, 20% / 40% inside loss episodes; model identified for 90% of
-// connections. Where a capture does not reach them yet, the level it does reach
-// (plus two points) is asserted instead, so any regression fails; those captures are
-// the open part of the issue (see the closing note). kNoSamples: nothing to score
-// (the capture has no such moments, or inference declined the connection).
+// connections. Each capture is held to the level it reaches plus two points, capped
+// at the issue's threshold where it meets it, so any regression fails; a level above
+// the threshold (ns3/A-scan-none/wired-server) is the open part of the issue.
+// kNoSamples: nothing to score (the capture has no such moments, or inference
+// declined the connection).
+//
+// Identification is scored as the lab README scores nothing else: a connection counts
+// only when the model named is the one meta.json records (BBR: declined as
+// rate-based). "undetermined" -- the fits tie, so the capture holds no evidence for
+// one model -- is reported with its reason and counts as not identified. No
+// connection may be named wrongly.
 constexpr double kNoSamples = -1;
 struct Level
 {
@@ -223,8 +231,8 @@ struct Level
 constexpr Level kLevels[] = {
     {"linux/bbr-scan200/sender.pcap", kNoSamples, kNoSamples}, // declined: rate-based sender
     {"linux/bbr-scan200/ap-wlan.pcap", kNoSamples, kNoSamples},
-    {"linux/cubic-scan100hold/sender.pcap", 0.08, 0.04},
-    {"linux/cubic-scan100hold/ap-wlan.pcap", 0.46, 0.10},
+    {"linux/cubic-scan100hold/sender.pcap", 0.02, 0.02},
+    {"linux/cubic-scan100hold/ap-wlan.pcap", 0.02, 0.02},
     {"linux/cubic-scan200/sender.pcap", 0.02, 0.02},
     {"linux/cubic-scan200/ap-wlan.pcap", 0.02, 0.02},
     {"linux/cubic-wifi/sender.pcap", 0.02, 0.02},
@@ -237,24 +245,29 @@ constexpr Level kLevels[] = {
     {"linux/reno-loss05/ap-wlan.pcap", 0.02, 0.02},
     {"linux/reno-scan100/sender.pcap", 0.02, 0.02},
     {"linux/reno-scan100/ap-wlan.pcap", 0.02, 0.02},
-    {"ns3/A-scan-T200/wired-server.pcap", 0.08, 0.04},
-    {"ns3/A-scan-T200/wifi-ap.pcap", 0.29, 0.40},
+    {"ns3/A-scan-T200/wired-server.pcap", 0.09, 0.04},
+    {"ns3/A-scan-T200/wifi-ap.pcap", 0.08, 0.05},
     {"ns3/A-scan-T200-fix/wired-server.pcap", 0.10, 0.03},
-    {"ns3/A-scan-T200-fix/wifi-ap.pcap", 0.10, 0.07},
-    {"ns3/A-scan-none/wired-server.pcap", 0.13, 0.05},
-    {"ns3/A-scan-none/wifi-ap.pcap", 0.14, 0.10},
-    {"ns3/B-handoff-baseline/wired-server.pcap", 0.30, 0.99},
-    {"ns3/B-handoff-zwa-hold/wired-server.pcap", 11.71, 0.02},
-    {"ns3/C-agg-h1-a1/wifi-n0.pcap", 0.87, kNoSamples},
-    {"ns3/C-agg-h1-a4/wifi-n0.pcap", 0.69, kNoSamples},
+    {"ns3/A-scan-T200-fix/wifi-ap.pcap", 0.11, 0.05},
+    {"ns3/A-scan-none/wired-server.pcap", 0.13, 0.03},
+    {"ns3/A-scan-none/wifi-ap.pcap", 0.13, 0.07},
+    {"ns3/B-handoff-baseline/wired-server.pcap", 0.02, 0.02},
+    {"ns3/B-handoff-zwa-hold/wired-server.pcap", 0.02, 0.02},
+    {"ns3/C-agg-h1-a1/wifi-n0.pcap", 0.04, kNoSamples},
+    {"ns3/C-agg-h1-a4/wifi-n0.pcap", 0.07, kNoSamples},
     {"ns3/D-wan-cubic-16k/wired-server.pcap", 0.02, kNoSamples},
-    {"ns3/D-wan-newreno-2m/wired-server.pcap", 0.02, 0.02},
+    {"ns3/D-wan-newreno-2m/wired-server.pcap", 0.02, 0.03},
     {"ns3/E-slowrx-r32768/wired-server.pcap", 0.02, kNoSamples},
-    {"ns3/E-slowrx-r32768/wifi-ap.pcap", 0.16, kNoSamples},
+    {"ns3/E-slowrx-r32768/wifi-ap.pcap", 0.02, kNoSamples},
     {"ns3/E-slowrx-r512/wired-server.pcap", 0.02, kNoSamples},
-    {"ns3/E-slowrx-r512/wifi-ap.pcap", 0.09, kNoSamples},
+    {"ns3/E-slowrx-r512/wifi-ap.pcap", 0.10, kNoSamples},
 };
-constexpr std::size_t kIdentifiedAtLeast = 24; // of 32; the issue asks for 90%
+// Of 32; the issue asks for 90% (29). The two undetermined: ns3/D-wan-cubic-16k (a
+// 16 KB window caps the sender below cwnd after its first round trip, so CUBIC, Reno
+// and NewReno replay alike) and ns3/E-slowrx-r512/wifi-ap.pcap (a receive window of
+// one or two segments from slow start on).
+constexpr std::size_t kIdentifiedAtLeast = 30;
+constexpr std::size_t kUndeterminedAtMost = 2;
 
 std::string percent(double v)
 {
@@ -274,18 +287,25 @@ TEST(CwndAccuracy, LabGroundTruth)
     const std::vector<Score> scores = scoreAllLabRuns();
     ASSERT_FALSE(scores.empty());
 
-    std::printf("\n%-44s %-6s %-8s %-8s %5s %8s %8s %8s %8s %8s %s\n", "capture", "side", "expected", "model",
-                "conf", "samples", "est", "flight", "loss est", "loss flt", "not followed");
-    std::size_t identified = 0, connections = 0;
+    std::printf("\n%-44s %-6s %-8s %-12s %5s %8s %8s %8s %8s %8s %s\n", "capture", "side", "expected", "model",
+                "conf", "samples", "est", "flight", "loss est", "loss flt", "not followed / why");
+    std::size_t identified = 0, undetermined = 0, wrong = 0, connections = 0;
     for (const Score& s : scores) {
-        std::printf("%-44s %-6s %-8s %-8s %5.2f %8zu %8s %8s %8s %8s %s\n", s.capture.c_str(),
+        const std::string note = s.undetermined.empty() ? s.reason : "model undetermined: " + s.undetermined;
+        std::printf("%-44s %-6s %-8s %-12s %5.2f %8zu %8s %8s %8s %8s %s\n", s.capture.c_str(),
                     s.senderSide ? "sender" : "AP", s.expected.c_str(), s.model.c_str(), s.confidence, s.samples,
                     percent(s.overall).c_str(), percent(s.overallFlight).c_str(), percent(s.loss).c_str(),
-                    percent(s.lossFlight).c_str(), s.reason.c_str());
+                    percent(s.lossFlight).c_str(), note.c_str());
         ++connections;
-        identified += s.model == s.expected;
+        if (!s.undetermined.empty())
+            ++undetermined;
+        else if (s.model == s.expected)
+            ++identified;
+        else
+            ++wrong;
     }
-    std::printf("model identified for %zu of %zu connections\n", identified, connections);
+    std::printf("model identified for %zu of %zu connections (%zu undetermined, %zu wrong)\n", identified,
+                connections, undetermined, wrong);
 
     for (const Score& s : scores) {
         const Level* level = nullptr;
@@ -306,4 +326,6 @@ TEST(CwndAccuracy, LabGroundTruth)
             EXPECT_NE(s.reason, "rate_based_sender") << s.capture;
     }
     EXPECT_GE(identified, kIdentifiedAtLeast);
+    EXPECT_LE(undetermined, kUndeterminedAtMost);
+    EXPECT_EQ(wrong, 0u);
 }
