@@ -143,9 +143,11 @@ int dataSenderOf(const Connection& connection)
     return connection.direction[0].dataBytes > connection.direction[1].dataBytes ? 0 : 1;
 }
 
-bool inferCwnd(const dissect::CaptureTables& tables, const TcpAnalysis& analysis,
-               std::size_t connection, int sender, const CwndOptions& options,
-               CwndInference& out, std::string& error)
+namespace {
+
+bool inferCwndOnRows(const dissect::CaptureTables& tables, const TcpAnalysis& analysis, std::size_t connection,
+                     int sender, const CwndOptions& options, const std::vector<std::uint64_t>* rows,
+                     CwndInference& out, std::string& error)
 {
     out = {};
     out.connection = connection;
@@ -159,7 +161,7 @@ bool inferCwnd(const dissect::CaptureTables& tables, const TcpAnalysis& analysis
         }
     }
     const Connection& c = analysis.connections[connection];
-    const FlowEvents flow = collectFlowEvents(tables, analysis, connection, sender);
+    const FlowEvents flow = collectFlowEvents(tables, analysis, connection, sender, rows);
     out.vantage = flow.vantage;
     out.mss = flow.mss;
 
@@ -222,6 +224,15 @@ bool inferCwnd(const dissect::CaptureTables& tables, const TcpAnalysis& analysis
     return true;
 }
 
+} // namespace
+
+bool inferCwnd(const dissect::CaptureTables& tables, const TcpAnalysis& analysis,
+               std::size_t connection, int sender, const CwndOptions& options,
+               CwndInference& out, std::string& error)
+{
+    return inferCwndOnRows(tables, analysis, connection, sender, options, nullptr, out, error);
+}
+
 bool inferCwndAll(const dissect::CaptureTables& tables, const TcpAnalysis& analysis,
                   const CwndOptions& options, unsigned threads, std::vector<CwndInference>& out,
                   std::string& error)
@@ -237,6 +248,7 @@ bool inferCwndAll(const dissect::CaptureTables& tables, const TcpAnalysis& analy
     threads = static_cast<unsigned>(std::min<std::size_t>(threads, std::max<std::size_t>(n, 1)));
     // Workers take the next connection from a shared counter: flows differ in size by
     // orders of magnitude, so a static split would leave one worker with the big ones.
+    const std::vector<std::vector<std::uint64_t>> rows = rowsByConnection(analysis);
     std::atomic<std::size_t> next{0};
     const auto work = [&] {
         std::string ignored;
@@ -249,7 +261,7 @@ bool inferCwndAll(const dissect::CaptureTables& tables, const TcpAnalysis& analy
                 result.notFollowed = NotFollowedReason::NoData;
                 continue;
             }
-            inferCwnd(tables, analysis, c, result.sender, options, result, ignored);
+            inferCwndOnRows(tables, analysis, c, result.sender, options, &rows[c], result, ignored);
         }
     };
     std::vector<std::thread> pool;

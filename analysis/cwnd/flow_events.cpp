@@ -103,25 +103,40 @@ const char* vantagePointName(VantagePoint v)
     return "unknown";
 }
 
+std::vector<std::vector<std::uint64_t>> rowsByConnection(const TcpAnalysis& analysis)
+{
+    std::vector<std::vector<std::uint64_t>> out(analysis.connections.size());
+    for (std::size_t c = 0; c < out.size(); ++c)
+        out[c].reserve(analysis.connections[c].segments);
+    const auto& owner = analysis.segments.connection;
+    for (std::uint64_t row = 0; row < owner.size(); ++row)
+        if (owner[row] < out.size())
+            out[owner[row]].push_back(row);
+    return out;
+}
+
 FlowEvents collectFlowEvents(const dissect::CaptureTables& tables, const TcpAnalysis& analysis,
-                             std::size_t connection, int sender)
+                             std::size_t connection, int sender, const std::vector<std::uint64_t>* givenRows)
 {
     FlowEvents out;
     const dissect::TcpColumns& t = tables.tcp;
     const SegmentColumns& seg = analysis.segments;
     const Connection& c = analysis.connections[connection];
 
-    // Rows are in frame order, so the connection's rows lie between the rows of its
-    // first and last frames: only that span is scanned, not the whole capture.
-    const auto firstRow = static_cast<std::uint64_t>(
-        std::lower_bound(t.frame.begin(), t.frame.end(), c.firstFrame) - t.frame.begin());
-    const auto endRow = static_cast<std::uint64_t>(
-        std::upper_bound(t.frame.begin(), t.frame.end(), c.lastFrame) - t.frame.begin());
-    std::vector<std::uint64_t> rows;
-    rows.reserve(c.segments);
-    for (std::uint64_t row = firstRow; row < endRow; ++row)
-        if (seg.connection[row] == connection)
-            rows.push_back(row);
+    std::vector<std::uint64_t> ownRows;
+    if (!givenRows) {
+        // Rows are in frame order, so the connection's rows lie between the rows of its
+        // first and last frames: only that span is scanned, not the whole capture.
+        const auto firstRow = static_cast<std::uint64_t>(
+            std::lower_bound(t.frame.begin(), t.frame.end(), c.firstFrame) - t.frame.begin());
+        const auto endRow = static_cast<std::uint64_t>(
+            std::upper_bound(t.frame.begin(), t.frame.end(), c.lastFrame) - t.frame.begin());
+        ownRows.reserve(c.segments);
+        for (std::uint64_t row = firstRow; row < endRow; ++row)
+            if (seg.connection[row] == connection)
+                ownRows.push_back(row);
+    }
+    const std::vector<std::uint64_t>& rows = givenRows ? *givenRows : ownRows;
     out.vantage = detectVantage(tables, analysis, connection, sender, rows);
 
     std::uint32_t largest = 0;

@@ -64,7 +64,12 @@ struct FlowEvents
 };
 
 // Data sent by endpoint sender (0 or 1) of connection, ACKs sent by the other endpoint.
+// rows: the connection's rows in CaptureTables::tcp, in order, when the caller has them
+// (nullptr: found here, scanning the rows between the connection's first and last frame).
 FlowEvents collectFlowEvents(const dissect::CaptureTables& tables, const TcpAnalysis& analysis,
-                             std::size_t connection, int sender);
+                             std::size_t connection, int sender, const std::vector<std::uint64_t>* rows = nullptr);
+// Every connection's rows in CaptureTables::tcp, in one pass: connections that overlap
+// in time would each scan most of the capture otherwise.
+std::vector<std::vector<std::uint64_t>> rowsByConnection(const TcpAnalysis& analysis);
 
 } // namespace windscope::analysis::cwnd
