@@ -123,7 +123,7 @@ void detectHandoffs(const DetectorContext& context, std::vector<WlanEvent>& even
                 if (wlan::badFcs(w, row))
                     continue;
                 const std::uint16_t fc = w.frameControl[row];
-                if (wlan::isManagement(fc, wlan::subtype::kProbeRequest) && w.addr2[row] == s.mac) {
+                if (wlan::isManagement(fc, wlan::subtype::kProbeRequest) && w.addr2(row) == s.mac) {
                     ++e.probeRequests;
                     addEvidence(e, w.frame[row]);
                 } else if (involves(w, row, s.mac, a.bssid) && wlan::fromDs(fc)) {

@@ -243,7 +243,7 @@ void AbsencePass::toStation(std::size_t station, std::size_t row)
     const std::uint16_t fc = w.frameControl[row];
     const std::uint8_t type = wlan::frameType(fc);
     const bool fromAp = (type == wlan::kData && wlan::fromDs(fc) && !wlan::toDs(fc)) ||
-                        (type == wlan::kManagement && w.addr2[row] == w.addr3[row]);
+                        (type == wlan::kManagement && w.addr2(row) == w.addr3(row));
     if (!fromAp)
         return;
     const std::int64_t t = w.timeNs[row];
@@ -305,7 +305,7 @@ void AbsencePass::run()
         if (awaitingStation >= 0) {
             const bool acked = type == wlan::kControl &&
                                (sub == wlan::subtype::kAck || sub == wlan::subtype::kBlockAck) &&
-                               w.addr1[row] == awaitingAp;
+                               w.addr1(row) == awaitingAp;
             const auto s = static_cast<std::size_t>(awaitingStation);
             if (acked && m_absence[s].active)
                 closeAbsence(s, awaitingNs);
@@ -314,8 +314,8 @@ void AbsencePass::run()
         const bool hasTransmitter =
             type != wlan::kControl || sub == wlan::subtype::kPsPoll ||
             sub == wlan::subtype::kBlockAck || sub == wlan::subtype::kBlockAckRequest;
-        const std::int32_t from = hasTransmitter ? inventory.stationIndex(w.addr2[row]) : -1;
-        const std::int32_t to = inventory.stationIndex(w.addr1[row]);
+        const std::int32_t from = hasTransmitter ? inventory.stationIndex(w.addr2(row)) : -1;
+        const std::int32_t to = inventory.stationIndex(w.addr1(row));
         if (from >= 0) {
             countMac(static_cast<std::size_t>(from), row, true);
             fromStation(static_cast<std::size_t>(from), row);
@@ -325,7 +325,7 @@ void AbsencePass::run()
             if (type != wlan::kControl) {
                 toStation(static_cast<std::size_t>(to), row);
                 awaitingStation = to;
-                awaitingAp = w.addr2[row];
+                awaitingAp = w.addr2(row);
                 awaitingNs = w.timeNs[row];
             }
         }

@@ -62,17 +62,17 @@ inline std::uint32_t bssidOf(const dissect::WlanColumns& w, std::size_t row)
     const std::uint16_t fc = w.frameControl[row];
     switch (frameType(fc)) {
     case kManagement:
-        return w.addr3[row];
+        return w.addr3(row);
     case kData:
         if (toDs(fc) && fromDs(fc))
             return kNoMac;
         if (toDs(fc))
-            return w.addr1[row];
+            return w.addr1(row);
         if (fromDs(fc))
-            return w.addr2[row];
-        return w.addr3[row];
+            return w.addr2(row);
+        return w.addr3(row);
     case kControl:
-        return frameSubtype(fc) == subtype::kPsPoll ? w.addr1[row] : kNoMac;
+        return frameSubtype(fc) == subtype::kPsPoll ? w.addr1(row) : kNoMac;
     default:
         return kNoMac;
     }
@@ -86,9 +86,9 @@ inline std::uint32_t dataStationOf(const dissect::WlanColumns& w, std::size_t ro
     if (frameType(fc) != kData || (toDs(fc) && fromDs(fc)))
         return kNoMac;
     if (toDs(fc))
-        return w.addr2[row];
+        return w.addr2(row);
     if (fromDs(fc))
-        return w.addr1[row];
+        return w.addr1(row);
     return kNoMac;
 }
 

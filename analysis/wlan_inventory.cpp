@@ -89,7 +89,7 @@ void InventoryBuilder::addManagement(std::size_t row, const WlanManagementRecord
     const std::uint16_t fc = w.frameControl[row];
     const std::uint8_t sub = wlan::frameSubtype(fc);
     const std::int64_t t = w.timeNs[row];
-    const std::uint32_t bssid = w.addr3[row];
+    const std::uint32_t bssid = w.addr3(row);
     switch (sub) {
     case wlan::subtype::kBeacon:
     case wlan::subtype::kProbeResponse: {
@@ -112,7 +112,7 @@ void InventoryBuilder::addManagement(std::size_t row, const WlanManagementRecord
         return;
     }
     case wlan::subtype::kProbeRequest:
-        if (Station* s = station(w.addr2[row], t)) {
+        if (Station* s = station(w.addr2(row), t)) {
             ++s->probeRequests;
             ++s->framesSent;
         }
@@ -125,8 +125,8 @@ void InventoryBuilder::addManagement(std::size_t row, const WlanManagementRecord
     case wlan::subtype::kDeauth:
     case wlan::subtype::kDisassoc: {
         // Between a station and its AP: the AP's address is the BSSID (Address 3).
-        const bool fromStation = w.addr2[row] != bssid;
-        const std::uint32_t mac = fromStation ? w.addr2[row] : w.addr1[row];
+        const bool fromStation = w.addr2(row) != bssid;
+        const std::uint32_t mac = fromStation ? w.addr2(row) : w.addr1(row);
         if (!accessPoint(bssid, t))
             return;
         Station* s = station(mac, t);
@@ -173,11 +173,11 @@ void InventoryBuilder::addData(std::size_t row)
         extendTimeline(*s, bssid, t, w.frame[row]);
     } else if (!wlan::toDs(fc)) {
         // IBSS (ad hoc) data: both ends are stations of the BSS named by Address 3.
-        if (Station* s = station(w.addr2[row], t)) {
+        if (Station* s = station(w.addr2(row), t)) {
             ++s->framesSent;
             extendTimeline(*s, bssid, t, w.frame[row]);
         }
-        if (Station* s = station(w.addr1[row], t))
+        if (Station* s = station(w.addr1(row), t))
             ++s->framesReceived;
     }
 }
@@ -200,13 +200,13 @@ void InventoryBuilder::bindAddresses()
         const std::uint32_t dst = tcp.fromB(r) ? key.addrA : key.addrB;
         std::uint32_t mac = wlan::kNoMac, ip = 0;
         if (wlan::toDs(fc) && !wlan::fromDs(fc)) {
-            mac = w.addr2[j];
+            mac = w.addr2(j);
             ip = src;
         } else if (wlan::fromDs(fc) && !wlan::toDs(fc)) {
-            mac = w.addr1[j];
+            mac = w.addr1(j);
             ip = dst;
         } else if (!wlan::toDs(fc)) {
-            mac = w.addr2[j];
+            mac = w.addr2(j);
             ip = src;
         }
         if (m_inventory.stationIndex(mac) >= 0)
@@ -318,7 +318,7 @@ WlanInventory buildWlanInventory(const dissect::CaptureTables& tables, const Tcp
         const std::uint8_t sub = wlan::frameSubtype(w.frameControl[r.row]);
         if (!wlan::badFcs(w, r.row) &&
             (sub == wlan::subtype::kBeacon || sub == wlan::subtype::kProbeResponse))
-            builder.accessPoint(w.addr3[r.row], w.timeNs[r.row]);
+            builder.accessPoint(w.addr3(r.row), w.timeNs[r.row]);
     }
     for (std::size_t row = 0; row < w.size(); ++row) {
         while (next < records.size() && records[next].row < row)
@@ -339,7 +339,7 @@ WlanInventory buildWlanInventory(const dissect::CaptureTables& tables, const Tcp
             break;
         case wlan::kControl:
             if (wlan::frameSubtype(fc) == wlan::subtype::kPsPoll)
-                if (Station* s = builder.station(w.addr2[row], w.timeNs[row]))
+                if (Station* s = builder.station(w.addr2(row), w.timeNs[row]))
                     ++s->framesSent;
             break;
         default:

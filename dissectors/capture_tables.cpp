@@ -39,6 +39,13 @@ std::size_t ConversationHash::operator()(const ConversationKey& k) const noexcep
     return static_cast<std::size_t>(x ^ (x >> 29));
 }
 
+std::size_t WlanAddressSetHash::operator()(const WlanAddressSet& a) const noexcept
+{
+    std::uint64_t x = (std::uint64_t(a.mac[0]) << 32 | a.mac[1]) * 0x9e3779b97f4a7c15ull;
+    x ^= std::uint64_t(a.mac[2]) * 0xc2b2ae3d27d4eb4full;
+    return static_cast<std::size_t>(x ^ (x >> 29));
+}
+
 void WlanColumns::reserve(std::size_t rows)
 {
     frame.reserve(rows);
@@ -46,9 +53,7 @@ void WlanColumns::reserve(std::size_t rows)
     frameControl.reserve(rows);
     sequenceControl.reserve(rows);
     duration.reserve(rows);
-    addr1.reserve(rows);
-    addr2.reserve(rows);
-    addr3.reserve(rows);
+    addresses.reserve(rows);
     signalDbm.reserve(rows);
     radioFlags.reserve(rows);
     mcs.reserve(rows);

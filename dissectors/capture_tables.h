@@ -8,6 +8,7 @@
 #include "frame.h"
 #include "rising_number_column.h"
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <unordered_map>
@@ -86,16 +87,35 @@ struct CaptureSummary
     std::uint64_t tcpSegments = 0;
 };
 
+// Address 1, 2 and 3 of an 802.11 frame: ids in CaptureTables::macAddresses,
+// WlanColumns::kNoAddress where the frame has fewer addresses.
+struct WlanAddressSet
+{
+    std::array<std::uint32_t, 3> mac{};
+    bool operator==(const WlanAddressSet&) const = default;
+};
+struct WlanAddressSetHash
+{
+    std::size_t operator()(const WlanAddressSet& a) const noexcept;
+};
+
 // One row per 802.11 frame (any link type that carries 802.11).
 struct WlanColumns
 {
     static constexpr std::int8_t kNoSignal = -128;
+    static constexpr std::uint32_t kNoAddress = 0xffffffffu;
     RisingNumberColumn frame;
-    std::vector<std::int64_t> timeNs;        // relative to the capture's first packet
+    RisingTimeColumn timeNs;                 // relative to the capture's first packet
     std::vector<std::uint16_t> frameControl; // raw, little-endian value
     std::vector<std::uint16_t> sequenceControl; // seq << 4 | frag; 0xffff = none
     std::vector<std::uint16_t> duration;
-    std::vector<std::uint32_t> addr1, addr2, addr3; // ids in CaptureTables::macAddresses, ~0 = absent
+    // A capture holds few distinct (addr1, addr2, addr3) sets (per link and direction,
+    // plus ACKs and broadcasts), so a row keeps the id of its set: 4 bytes, not 12.
+    std::vector<std::uint32_t> addresses;    // ids in addressSets
+    Dictionary<WlanAddressSet, WlanAddressSetHash> addressSets;
+    std::uint32_t addr1(std::size_t row) const { return addressSets.at(addresses[row]).mac[0]; }
+    std::uint32_t addr2(std::size_t row) const { return addressSets.at(addresses[row]).mac[1]; }
+    std::uint32_t addr3(std::size_t row) const { return addressSets.at(addresses[row]).mac[2]; }
     std::vector<std::int8_t> signalDbm;      // kNoSignal = absent
     std::vector<std::uint8_t> radioFlags;    // radiotap.flags
     std::vector<std::uint8_t> mcs;           // 0xff = none

@@ -279,9 +279,11 @@ void walkFields(ByteView header, Frame& frame, Decoded& d)
     bool walking = true;
     for (std::size_t word = 4; word < wordsEnd && walking; word += 4) {
         const std::uint32_t present = header.le32(word);
-        for (unsigned bit = 0; bit < kRadiotapNamespace && walking && !inVendor; ++bit) {
-            if (!(present & (1u << bit)))
-                continue;
+        // Only the announced fields, lowest bit first: a frame announces a handful of
+        // the 29 field bits, and visiting each bit was the hot spot of the decoder.
+        std::uint32_t announced = inVendor ? 0 : present & ((1u << kRadiotapNamespace) - 1);
+        for (; announced != 0; announced &= announced - 1) {
+            const unsigned bit = static_cast<unsigned>(__builtin_ctz(announced));
             const unsigned field = bitBase + bit;
             if (field == kTlv) {
                 // The rest of the header is a TLV list (radiotap.org TLV field); no

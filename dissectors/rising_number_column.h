@@ -1,46 +1,52 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-// A column of 64-bit numbers that rise with the row (frame numbers, row indices) in 4
-// bytes per row: their high 32 bits change at most once per 4 Gi, so the column keeps
-// the low halves and, sparsely, the rows from which each other high half applies. Any
-// sequence of values round-trips; only a rising one is compact.
+// A column of 64-bit numbers that rise with the row (frame numbers, row indices,
+// capture-relative times in ns) in 4 bytes per row: their high 32 bits change at most
+// once per 4 Gi (4.3 s of nanoseconds), so the column keeps the low halves and,
+// sparsely, the rows from which each other high half applies. Any sequence of values
+// round-trips (signed values as their two's-complement bits); only a rising one is
+// compact.
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 namespace windscope::dissect {
 
-class RisingNumberColumn
+// Where a high half other than the previous row's starts.
+struct RisingNumberHighStart
 {
-public:
-    using value_type = std::uint64_t;
+    std::uint64_t row = 0;
+    std::uint32_t high = 0;
+    bool operator==(const RisingNumberHighStart&) const = default;
+};
 
-    // Where a high half other than the previous row's starts.
-    struct HighStart
-    {
-        std::uint64_t row = 0;
-        std::uint32_t high = 0;
-        bool operator==(const HighStart&) const = default;
-    };
+template <typename Value> class BasicRisingNumberColumn
+{
+    static_assert(std::is_same_v<Value, std::uint64_t> || std::is_same_v<Value, std::int64_t>);
+
+public:
+    using value_type = Value;
+    using HighStart = RisingNumberHighStart;
 
     class const_iterator
     {
     public:
         using iterator_category = std::random_access_iterator_tag;
-        using value_type = std::uint64_t;
+        using value_type = Value;
         using difference_type = std::ptrdiff_t;
         using pointer = void;
-        using reference = std::uint64_t;
+        using reference = Value;
 
         const_iterator() = default;
-        const_iterator(const RisingNumberColumn* column, std::size_t row) : m_column(column), m_row(row) {}
-        std::uint64_t operator*() const { return (*m_column)[m_row]; }
-        std::uint64_t operator[](difference_type n) const { return (*m_column)[m_row + static_cast<std::size_t>(n)]; }
+        const_iterator(const BasicRisingNumberColumn* column, std::size_t row) : m_column(column), m_row(row) {}
+        Value operator*() const { return (*m_column)[m_row]; }
+        Value operator[](difference_type n) const { return (*m_column)[m_row + static_cast<std::size_t>(n)]; }
         const_iterator& operator++() { ++m_row; return *this; }
         const_iterator operator++(int) { const_iterator old = *this; ++m_row; return old; }
         const_iterator& operator--() { --m_row; return *this; }
@@ -58,22 +64,23 @@ public:
         friend auto operator<=>(const const_iterator& a, const const_iterator& b) { return a.m_row <=> b.m_row; }
 
     private:
-        const RisingNumberColumn* m_column = nullptr;
+        const BasicRisingNumberColumn* m_column = nullptr;
         std::size_t m_row = 0;
     };
 
-    std::uint64_t operator[](std::size_t row) const
+    Value operator[](std::size_t row) const
     {
         const std::uint64_t low = m_low[row];
         if (m_highStarts.empty())
-            return low;
+            return static_cast<Value>(low);
         const auto after = std::upper_bound(m_highStarts.begin(), m_highStarts.end(), row,
                                             [](std::uint64_t r, const HighStart& s) { return r < s.row; });
         const std::uint64_t high = after == m_highStarts.begin() ? 0 : std::prev(after)->high;
-        return high << 32 | low;
+        return static_cast<Value>(high << 32 | low);
     }
-    void push_back(std::uint64_t value)
+    void push_back(Value signedValue)
     {
+        const auto value = static_cast<std::uint64_t>(signedValue);
         const auto high = static_cast<std::uint32_t>(value >> 32);
         const std::uint32_t previous = m_highStarts.empty() ? 0 : m_highStarts.back().high;
         if (high != previous)
@@ -88,11 +95,11 @@ public:
         m_low.clear();
         m_highStarts.clear();
     }
-    std::uint64_t front() const { return (*this)[0]; }
-    std::uint64_t back() const { return (*this)[size() - 1]; }
+    Value front() const { return (*this)[0]; }
+    Value back() const { return (*this)[size() - 1]; }
     const_iterator begin() const { return {this, 0}; }
     const_iterator end() const { return {this, size()}; }
-    bool operator==(const RisingNumberColumn&) const = default;
+    bool operator==(const BasicRisingNumberColumn&) const = default;
 
     // The stored parts, for serialization.
     const std::vector<std::uint32_t>& lowHalves() const { return m_low; }
@@ -117,5 +124,10 @@ private:
     std::vector<std::uint32_t> m_low;
     std::vector<HighStart> m_highStarts;
 };
+
+// Frame numbers and row indices.
+using RisingNumberColumn = BasicRisingNumberColumn<std::uint64_t>;
+// Capture-relative times in ns: rising in capture order, though a capture may step back.
+using RisingTimeColumn = BasicRisingNumberColumn<std::int64_t>;
 
 } // namespace windscope::dissect

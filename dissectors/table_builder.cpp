@@ -8,7 +8,14 @@ namespace windscope::dissect {
 
 namespace {
 
-constexpr std::uint32_t kNoAddress = 0xffffffffu;
+constexpr std::uint32_t kNoAddress = WlanColumns::kNoAddress;
+
+std::uint64_t macBits(const MacAddress& m)
+{
+    std::uint64_t v = 0;
+    std::memcpy(&v, m.bytes.data(), m.bytes.size());
+    return v;
+}
 
 bool lessEndpoint(const IpAddress& a, std::uint16_t portA, const IpAddress& b,
                   std::uint16_t portB)
@@ -84,15 +91,14 @@ std::uint8_t TableBuilder::addWlan(const Frame& frame, std::int64_t timeNs)
     const WlanInfo& w = frame.wlan;
     const RadioInfo& r = frame.radio;
     WlanColumns& t = m_tables.wlan;
-    auto& macs = m_tables.macAddresses;
     ++m_tables.summary.wlanFrames;
 
     std::uint8_t status = 0;
     if (frame.hasRadio && r.badFcs())
         status |= WlanColumns::kBadFcs;
-    const std::uint32_t a1 = w.addressCount >= 1 ? macs.intern(w.addr1) : kNoAddress;
-    const std::uint32_t a2 = w.addressCount >= 2 ? macs.intern(w.addr2) : kNoAddress;
-    const std::uint32_t a3 = w.addressCount >= 3 ? macs.intern(w.addr3) : kNoAddress;
+    const std::uint32_t set = addressSetOf(w);
+    const WlanAddressSet& ids = t.addressSets.at(set);
+    const std::uint32_t a1 = ids.mac[0], a2 = ids.mac[1];
     if (!(status & WlanColumns::kBadFcs) && w.hasSequence && a2 != kNoAddress) {
         // Non-QoS data and management frames share one sequence counter per
         // transmitter (802.11-2020 10.3.2.14.2); QoS data counts per TID.
@@ -109,9 +115,7 @@ std::uint8_t TableBuilder::addWlan(const Frame& frame, std::int64_t timeNs)
     t.sequenceControl.push_back(
         w.hasSequence ? static_cast<std::uint16_t>(w.sequence << 4 | w.fragment) : 0xffff);
     t.duration.push_back(w.duration);
-    t.addr1.push_back(a1);
-    t.addr2.push_back(a2);
-    t.addr3.push_back(a3);
+    t.addresses.push_back(set);
     t.signalDbm.push_back(frame.hasRadio && r.hasSignal ? r.signalDbm : WlanColumns::kNoSignal);
     t.radioFlags.push_back(frame.hasRadio ? r.flags : 0);
     t.mcs.push_back(frame.hasRadio && r.hasMcs ? r.mcsIndex
@@ -140,6 +144,29 @@ std::uint8_t TableBuilder::addWlan(const Frame& frame, std::int64_t timeNs)
         m_tables.wlanManagement.push_back(record);
     }
     return status;
+}
+
+std::uint32_t TableBuilder::addressSetOf(const WlanInfo& w)
+{
+    const std::uint8_t count = std::min<std::uint8_t>(w.addressCount, 3);
+    const std::array<std::uint64_t, 3> raw = {count >= 1 ? macBits(w.addr1) : 0,
+                                              count >= 2 ? macBits(w.addr2) : 0,
+                                              count >= 3 ? macBits(w.addr3) : 0};
+    const std::uint64_t mix = (raw[0] * 0x9e3779b97f4a7c15ull) ^ (raw[1] * 0xc2b2ae3d27d4eb4full) ^
+                              (raw[2] * 0x165667b19e3779f9ull) ^ count;
+    RecentAddresses& entry = m_recentAddresses[(mix >> 40) & (kRecentSlots - 1)];
+    if (entry.valid && entry.count == count && entry.raw == raw)
+        return entry.set;
+
+    // Interned in address order, as each frame names them, so MAC ids follow first
+    // appearance whether or not the cache hits.
+    auto& macs = m_tables.macAddresses;
+    WlanAddressSet ids;
+    ids.mac[0] = count >= 1 ? macs.intern(w.addr1) : kNoAddress;
+    ids.mac[1] = count >= 2 ? macs.intern(w.addr2) : kNoAddress;
+    ids.mac[2] = count >= 3 ? macs.intern(w.addr3) : kNoAddress;
+    entry = {true, raw, count, m_tables.wlan.addressSets.intern(ids)};
+    return entry.set;
 }
 
 const TableBuilder::RecentConversation& TableBuilder::conversationOf(const IpInfo& ip,

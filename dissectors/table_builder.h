@@ -34,8 +34,20 @@ private:
     static constexpr std::size_t kRecentSlots = 256;
     const RecentConversation& conversationOf(const IpInfo& ip, const TcpInfo& tcp);
 
+    // The same few address sets repeat frame after frame: a direct-mapped cache of the
+    // raw addresses skips interning three MACs and the set on most frames.
+    struct RecentAddresses
+    {
+        bool valid = false;
+        std::array<std::uint64_t, 3> raw{}; // 48-bit MACs, 0 beyond the frame's count
+        std::uint8_t count = 0;
+        std::uint32_t set = 0;              // id in WlanColumns::addressSets
+    };
+    std::uint32_t addressSetOf(const WlanInfo& w);
+
     CaptureTables& m_tables;
     std::array<RecentConversation, kRecentSlots> m_recent{};
+    std::array<RecentAddresses, kRecentSlots> m_recentAddresses{};
     MacDuplicateFilter m_duplicates;
     std::unordered_map<ConversationKey, std::uint32_t, ConversationHash> m_conversationIndex;
     int m_lastLinkType = -1;

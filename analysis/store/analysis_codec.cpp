@@ -47,11 +47,11 @@ public:
         const auto* p = reinterpret_cast<const std::uint8_t*>(v.data());
         m_out.insert(m_out.end(), p, p + v.size() * sizeof(T));
     }
-    // Rising numbers (frames, rows): their low halves as a column, then where each high half starts.
-    void column(const dissect::RisingNumberColumn& c)
+    // Rising numbers (frames, rows, times): their low halves as a column, then where each high half starts.
+    template <typename V> void column(const dissect::BasicRisingNumberColumn<V>& c)
     {
         column(c.lowHalves());
-        list(c.highStarts(), [&](const dissect::RisingNumberColumn::HighStart& h) {
+        list(c.highStarts(), [&](const dissect::RisingNumberHighStart& h) {
             put(h.row);
             put(h.high);
         });
@@ -129,12 +129,12 @@ public:
         v.resize(static_cast<std::size_t>(n));
         copyOut(v.data(), v.size() * sizeof(T));
     }
-    void column(dissect::RisingNumberColumn& c)
+    template <typename V> void column(dissect::BasicRisingNumberColumn<V>& c)
     {
         std::vector<std::uint32_t> low;
-        std::vector<dissect::RisingNumberColumn::HighStart> highStarts;
+        std::vector<dissect::RisingNumberHighStart> highStarts;
         column(low);
-        list(highStarts, 12, [&](dissect::RisingNumberColumn::HighStart& h) {
+        list(highStarts, 12, [&](dissect::RisingNumberHighStart& h) {
             get(h.row);
             get(h.high);
         });
@@ -310,9 +310,7 @@ template <typename F, typename T> void wlanColumns(F&& f, T& w)
     f(w.frameControl);
     f(w.sequenceControl);
     f(w.duration);
-    f(w.addr1);
-    f(w.addr2);
-    f(w.addr3);
+    f(w.addresses);
     f(w.signalDbm);
     f(w.radioFlags);
     f(w.mcs);
@@ -720,14 +718,36 @@ bool decodeCapture(Reader& r, dissect::CaptureTables& t, std::string& error)
     return r.finish(error);
 }
 
+// The 802.11 address sets that WlanColumns::addresses names, in id order.
+void encodeAddressSets(Writer& w, const dissect::WlanColumns& wlan)
+{
+    w.put(static_cast<std::uint64_t>(wlan.addressSets.size()));
+    for (std::uint32_t i = 0; i < wlan.addressSets.size(); ++i)
+        for (std::uint32_t mac : wlan.addressSets.at(i).mac)
+            w.put(mac);
+}
+
 bool decodeFrameColumns(Reader& r, dissect::CaptureTables& t, std::string& error)
 {
     auto column = [&](auto& v) { r.column(v); };
     wlanColumns(column, t.wlan);
     tcpColumns(column, t.tcp);
     r.column(t.tcp.sideOptionRows);
+    t.wlan.addressSets = {};
+    std::uint64_t sets = 0;
+    r.get(sets);
+    for (std::uint64_t i = 0; i < sets && r.ok(); ++i) {
+        dissect::WlanAddressSet set;
+        for (std::uint32_t& mac : set.mac)
+            r.get(mac);
+        if (r.ok() && t.wlan.addressSets.intern(set) != i)
+            return error = "damaged cached frame columns: repeated 802.11 address set", false;
+    }
     if (!r.finish(error))
         return false;
+    for (std::uint32_t set : t.wlan.addresses)
+        if (set >= t.wlan.addressSets.size())
+            return error = "damaged cached frame columns: unknown 802.11 address set", false;
     // Columns must be parallel; a mismatch means the blob is not what was written.
     const std::size_t wlanRows = t.wlan.frame.size(), tcpRows = t.tcp.frame.size();
     bool parallel = true;
@@ -973,6 +993,7 @@ std::vector<std::uint8_t> encodePart(CachePart part, const AnalysisBundle& resul
         wlanColumns(column, results.tables.wlan);
         tcpColumns(column, results.tables.tcp);
         w.column(results.tables.tcp.sideOptionRows);
+        encodeAddressSets(w, results.tables.wlan);
         break;
     case CachePart::Connections:
         w.list(results.tcp.connections, [&](const Connection& c) { connectionFields(put, c); });

@@ -159,11 +159,11 @@ inline std::string checkOutcome(const FuzzOutcome& o, bool fromReader)
     const dissect::WlanColumns& w = o.tables.wlan;
     const std::size_t m = w.size();
     if (w.timeNs.size() != m || w.frameControl.size() != m || w.sequenceControl.size() != m ||
-        w.addr1.size() != m || w.addr2.size() != m || w.addr3.size() != m ||
+        w.addresses.size() != m ||
         w.signalDbm.size() != m || w.status.size() != m || w.channelFreqMhz.size() != m)
         return fail("802.11 columns have different lengths");
     for (std::size_t i = 0; i < m; ++i)
-        for (std::uint32_t id : {w.addr1[i], w.addr2[i], w.addr3[i]})
+        for (std::uint32_t id : {w.addr1(i), w.addr2(i), w.addr3(i)})
             if (id != 0xffffffffu && id >= o.tables.macAddresses.size())
                 return fail("802.11 row names a MAC address that was never interned");
     for (const dissect::ConversationKey& key : o.tables.conversations)

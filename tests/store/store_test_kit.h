@@ -75,9 +75,10 @@ inline void expectSameTables(const dissect::CaptureTables& ta, const dissect::Ca
     WS_EQ(wlan.frameControl);
     WS_EQ(wlan.sequenceControl);
     WS_EQ(wlan.duration);
-    WS_EQ(wlan.addr1);
-    WS_EQ(wlan.addr2);
-    WS_EQ(wlan.addr3);
+    WS_EQ(wlan.addresses);
+    ASSERT_EQ(a.wlan.addressSets.size(), b.wlan.addressSets.size());
+    for (std::uint32_t i = 0; i < a.wlan.addressSets.size(); ++i)
+        WS_EQ(wlan.addressSets.at(i));
     WS_EQ(wlan.signalDbm);
     WS_EQ(wlan.radioFlags);
     WS_EQ(wlan.mcs);

@@ -99,7 +99,7 @@ bool stationFrameBetween(const dissect::CaptureTables& t, std::uint32_t station,
          ++row)
         if (!(w.status[row] & dissect::WlanColumns::kBadFcs) &&
             ((w.frameControl[row] >> 2) & 3) != 1 && // control frames close the exchange before them
-            (w.addr1[row] == station || w.addr2[row] == station))
+            (w.addr1(row) == station || w.addr2(row) == station))
             return true;
     return false;
 }
