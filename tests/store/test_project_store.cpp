@@ -229,9 +229,21 @@ TEST(ProjectStore, DamagedCacheIsReportedAndNeverWritten)
     std::vector<char> bytes = fileBytes(path);
     const std::size_t pages = bytes.size() / 65536;
     ASSERT_GE(pages, 12u) << "expected a cache spanning many pages";
-    // A page in the middle of the file is inside the largest blob's overflow chain
-    // (the blobs fill most pages; the tables' own pages sit at the start and end).
-    for (std::size_t i = (pages / 2) * 65536; i < (pages / 2 + 1) * 65536; ++i)
+    // Damage the overflow page of a blob nearest the middle of the file: an overflow
+    // page starts with the number of the next page of its chain (SQLite file format
+    // 1.6), and a chain written in one go continues on the following page (page n is
+    // 1-based, at index n - 1).
+    auto nextPage = [&](std::size_t index) {
+        const auto* p = reinterpret_cast<const unsigned char*>(bytes.data() + index * 65536);
+        return std::uint32_t(p[0]) << 24 | std::uint32_t(p[1]) << 16 | std::uint32_t(p[2]) << 8 | p[3];
+    };
+    std::size_t damaged = 0;
+    for (std::size_t d = 0; d < pages / 2 && !damaged; ++d)
+        for (std::size_t index : {pages / 2 + d, pages / 2 - d})
+            if (!damaged && index > 0 && index < pages && nextPage(index) == index + 2)
+                damaged = index;
+    ASSERT_NE(damaged, 0u) << "no overflow page found";
+    for (std::size_t i = damaged * 65536; i < (damaged + 1) * 65536; ++i)
         bytes[i] = static_cast<char>(0xa5);
     writeBytes(path, bytes);
 
