@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <sys/stat.h>
 
 namespace windscope::dissect {
@@ -43,6 +44,7 @@ struct OpenedFile
     std::uint64_t size = 0;
     std::uint32_t magic = 0; // first four bytes of the (inflated) content, big-endian
     bool hasMagic = false;
+    std::unique_ptr<char[]> buffer; // the stream's buffer: must outlive the stream
 };
 
 bool openFile(const std::string& path, OpenedFile& out, std::string& error)
@@ -62,6 +64,12 @@ bool openFile(const std::string& path, OpenedFile& out, std::string& error)
         error = path + ": cannot open: " + std::strerror(errno);
         return false;
     }
+    // libpcap reads each record with two small freads; stdio's default buffer (one
+    // block, 4 KiB) would cost a read system call every few dozen packets. glibc
+    // ignores the size unless it is given the buffer.
+    constexpr std::size_t kStreamBuffer = std::size_t(1) << 20;
+    out.buffer = std::make_unique<char[]>(kStreamBuffer);
+    std::setvbuf(raw, out.buffer.get(), _IOFBF, kStreamBuffer);
     unsigned char head[4] = {};
     size_t got = std::fread(head, 1, 4, raw);
     if (got >= 2 && head[0] == 0x1f && head[1] == 0x8b) {
@@ -115,7 +123,7 @@ class PcapLibraryReader final : public CaptureReader
 {
 public:
     PcapLibraryReader(std::string path, OpenedFile file, pcap_t* pcap, bool pcapng)
-        : m_path(std::move(path)), m_file(file), m_pcap(pcap), m_pcapng(pcapng),
+        : m_path(std::move(path)), m_file(std::move(file)), m_pcap(pcap), m_pcapng(pcapng),
           m_linkType(linkTypeFromDlt(pcap_datalink(pcap)))
     {
     }
@@ -229,7 +237,7 @@ std::unique_ptr<CaptureReader> CaptureReader::open(const std::string& path, std:
         error = path + ": cannot read capture header: " + errbuf;
         return nullptr;
     }
-    return std::make_unique<PcapLibraryReader>(path, file, pcap, pcapng);
+    return std::make_unique<PcapLibraryReader>(path, std::move(file), pcap, pcapng);
 }
 
 } // namespace windscope::dissect
