@@ -25,7 +25,7 @@
 
 namespace windscope::analysis::store {
 
-inline constexpr std::uint32_t kAnalysisCodecVersion = 3;
+inline constexpr std::uint32_t kAnalysisCodecVersion = 4;
 
 // Everything a fresh analysis of one capture produces that the project caches.
 struct AnalysisBundle
