@@ -22,6 +22,7 @@
 #include "analysis/store/project_store.h"
 #include "dissectors/ingest.h"
 
+#include <cstdint>
 #include <QAction>
 #include <QApplication>
 #include <QCryptographicHash>
@@ -562,10 +563,23 @@ private slots:
         cli({QStringLiteral("project"), QStringLiteral("add"), inner, lab}, &status);
         QCOMPARE(status, 0);
         QByteArray damaged = fileContent(inner);
-        // The cached columns fill most pages: the middle one is inside their overflow chain.
+        // Damage the overflow page of a cached blob nearest the middle of the file: an
+        // overflow page starts with the number of the next page of its chain (SQLite file
+        // format 1.6), and a chain written in one go continues on the following page
+        // (page n is 1-based, at index n - 1).
         const qsizetype pages = damaged.size() / 65536;
         QVERIFY2(pages >= 12, "expected a cache spanning many pages");
-        for (qsizetype i = (pages / 2) * 65536; i < (pages / 2 + 1) * 65536; ++i)
+        auto nextPage = [&](qsizetype index) {
+            const auto* p = reinterpret_cast<const unsigned char*>(damaged.constData() + index * 65536);
+            return qsizetype(std::uint32_t(p[0]) << 24 | std::uint32_t(p[1]) << 16 | std::uint32_t(p[2]) << 8 | p[3]);
+        };
+        qsizetype page = 0;
+        for (qsizetype d = 0; d < pages / 2 && !page; ++d)
+            for (qsizetype index : {pages / 2 + d, pages / 2 - d})
+                if (!page && index > 0 && index < pages && nextPage(index) == index + 2)
+                    page = index;
+        QVERIFY2(page != 0, "no overflow page found");
+        for (qsizetype i = page * 65536; i < (page + 1) * 65536; ++i)
             damaged[i] = static_cast<char>(0xa5);
         {
             QFile f(inner);
