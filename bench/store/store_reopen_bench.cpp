@@ -54,6 +54,41 @@ std::string analyzeJson(const store::AnalysisBundle& b)
     return out.str();
 }
 
+struct ReopenTimes
+{
+    double total = 0;   // median, open to loaded
+    double opening = 0; // median, ProjectStore::open alone
+};
+
+// Opens the project, finds the capture, checks its file identity and loads the parts:
+// one untimed warm-up, then `repeat` timed runs. Exits on a failure (a benchmark of a
+// failed reopen means nothing).
+ReopenTimes timeReopen(const std::string& projectPath, const std::string& capturePath,
+                       std::span<const store::CachePart> parts, unsigned threads, int repeat,
+                       store::AnalysisBundle& into)
+{
+    std::vector<double> total, opening;
+    std::string error;
+    for (int i = 0; i <= repeat; ++i) {
+        const auto start = std::chrono::steady_clock::now();
+        auto project = store::ProjectStore::open(projectPath, error);
+        const double opened = seconds(start);
+        store::CaptureRecord record;
+        into = store::AnalysisBundle{};
+        if (!project || !project->findCapture(capturePath, record, error) ||
+            project->checkCapture(record) != store::CaptureStatus::Ok ||
+            !project->loadResults(record.id, parts, into, error, threads)) {
+            std::fprintf(stderr, "reopen failed: %s\n", error.c_str());
+            std::exit(1);
+        }
+        if (i > 0) {
+            total.push_back(seconds(start));
+            opening.push_back(opened);
+        }
+    }
+    return {median(total), median(opening)};
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -90,21 +125,9 @@ int main(int argc, char** argv)
     }
 
     if (!reopenOnly.empty()) {
-        std::vector<double> times;
-        for (int i = 0; i < repeat; ++i) {
-            const auto start = std::chrono::steady_clock::now();
-            auto project = store::ProjectStore::open(reopenOnly, error);
-            store::CaptureRecord record;
-            store::AnalysisBundle loaded;
-            if (!project || !project->findCapture(file.path, record, error) ||
-                !project->loadResults(record.id, store::kAllCacheParts, loaded, error, threads)) {
-                std::fprintf(stderr, "reopen failed: %s\n", error.c_str());
-                return 1;
-            }
-            times.push_back(seconds(start));
-        }
-        std::printf("reopen         %.4f s (median of %d, %u connection(s))\n", median(times), repeat,
-                    threads);
+        store::AnalysisBundle loaded;
+        const ReopenTimes t = timeReopen(reopenOnly, file.path, store::kAllCacheParts, threads, repeat, loaded);
+        std::printf("reopen         %.4f s (median of %d, %u connection(s))\n", t.total, repeat, threads);
         return 0;
     }
 
@@ -142,47 +165,12 @@ int main(int argc, char** argv)
         saveSeconds = seconds(start);
     }
 
-    std::vector<double> reopen, opening;
-    store::AnalysisBundle loaded;
-    for (int i = 0; i <= repeat; ++i) {
-        const auto start = std::chrono::steady_clock::now();
-        auto project = store::ProjectStore::open(projectPath, error);
-        if (i > 0)
-            opening.push_back(seconds(start));
-        store::CaptureRecord record;
-        loaded = store::AnalysisBundle{};
-        if (!project || !project->findCapture(file.path, record, error) ||
-            project->checkCapture(record) != store::CaptureStatus::Ok ||
-            !project->loadResults(record.id, store::kAllCacheParts, loaded, error, threads)) {
-            std::fprintf(stderr, "reopen failed: %s\n", error.c_str());
-            return 1;
-        }
-        if (i > 0)
-            reopen.push_back(seconds(start));
-    }
-    // Reopening to a subset of the parts: the per-frame columns stay on disk until a
-    // plot asks for them.
-    auto reopenParts = [&](std::span<const store::CachePart> parts, store::AnalysisBundle& into) {
-        std::vector<double> times;
-        for (int i = 0; i <= repeat; ++i) {
-            const auto start = std::chrono::steady_clock::now();
-            auto project = store::ProjectStore::open(projectPath, error);
-            store::CaptureRecord record;
-            into = store::AnalysisBundle{};
-            if (!project || !project->findCapture(file.path, record, error) ||
-                project->checkCapture(record) != store::CaptureStatus::Ok ||
-                !project->loadResults(record.id, parts, into, error)) {
-                std::fprintf(stderr, "reopen failed: %s\n", error.c_str());
-                std::exit(1);
-            }
-            if (i > 0)
-                times.push_back(seconds(start));
-        }
-        return median(times);
-    };
-    store::AnalysisBundle overviewParts, reportParts;
-    const double overview = reopenParts(store::kOverviewCacheParts, overviewParts);
-    const double report = reopenParts(store::kReportCacheParts, reportParts);
+    // Every part, then subsets: the per-frame columns stay on disk until a plot asks.
+    store::AnalysisBundle loaded, overviewParts, reportParts;
+    const ReopenTimes all = timeReopen(projectPath, file.path, store::kAllCacheParts, threads, repeat, loaded);
+    const double overview =
+        timeReopen(projectPath, file.path, store::kOverviewCacheParts, 1, repeat, overviewParts).total;
+    const double report = timeReopen(projectPath, file.path, store::kReportCacheParts, 1, repeat, reportParts).total;
     const bool same = analyzeJson(fresh) == analyzeJson(loaded) &&
                       analyzeJson(fresh) == analyzeJson(reportParts) &&
                       analyzeJson(fresh) == analyzeJson(overviewParts) &&
@@ -192,7 +180,7 @@ int main(int argc, char** argv)
     if (keep.empty())
         std::filesystem::remove(projectPath);
 
-    const double a = median(analysis), r = median(reopen);
+    const double a = median(analysis), r = all.total;
     std::printf("capture        %s\n", file.path.c_str());
     std::printf("size           %.1f MB, %llu packets, %zu TCP segments, %zu connections, %zu "
                 "events\n",
@@ -204,7 +192,7 @@ int main(int argc, char** argv)
                 static_cast<double>(projectBytes) / 1e6);
     std::printf("reopen         %.4f s (median of %d; opening and checking the project file "
                 "%.4f s of it)\n",
-                r, repeat, median(opening));
+                r, repeat, all.opening);
     std::printf("speed-up       %.1fx (every cached part, per-frame columns included; %u "
                 "connection(s) side by side)\n",
                 a / r, threads);

@@ -2,6 +2,7 @@
 #include "report.h"
 
 #include "dissectors/dissector_set.h"
+#include "model/capture_analysis.h"
 #include "model/connection_table_model.h"
 #include "model/correlation_table_model.h"
 #include "model/event_table_model.h"
@@ -83,7 +84,7 @@ QString summaryHtml(const CaptureAnalysis& c)
     return html;
 }
 
-// The event that hurt a connection most (the score mostAffected() uses), -1 for none.
+// The event that hurt a connection most (by impactScore), -1 for none.
 int worstEventOf(const CaptureAnalysis& c, int connection)
 {
     int best = -1;
@@ -92,10 +93,7 @@ int worstEventOf(const CaptureAnalysis& c, int connection)
         for (const analysis::ConnectionImpact& m : c.correlation.impacts[e].connections) {
             if (static_cast<int>(m.connection) != connection)
                 continue;
-            const double lost = m.throughputBeforeBps > 0
-                                    ? std::max(0.0, 1.0 - m.throughputDuringBps / m.throughputBeforeBps)
-                                    : 0.0;
-            const double score = m.retransmissions + 3.0 * m.rtoTimeouts + lost;
+            const double score = impactScore(m);
             if (score > bestScore) {
                 bestScore = score;
                 best = static_cast<int>(e);

@@ -32,16 +32,20 @@ std::shared_ptr<CaptureAnalysis> analyzeCapture(const QString& path, const disse
     return ok ? capture : nullptr;
 }
 
+double impactScore(const analysis::ConnectionImpact& m)
+{
+    const double lost =
+        m.throughputBeforeBps > 0 ? std::max(0.0, 1.0 - m.throughputDuringBps / m.throughputBeforeBps) : 0.0;
+    return m.retransmissions + 3.0 * m.rtoTimeouts + lost;
+}
+
 Selection mostAffected(const CaptureAnalysis& c)
 {
     Selection best;
     double bestScore = -1;
     for (const analysis::EventImpact& impact : c.correlation.impacts) {
         for (const analysis::ConnectionImpact& m : impact.connections) {
-            const double lost = m.throughputBeforeBps > 0
-                                    ? std::max(0.0, 1.0 - m.throughputDuringBps / m.throughputBeforeBps)
-                                    : 0.0;
-            const double score = m.retransmissions + 3.0 * m.rtoTimeouts + lost;
+            const double score = impactScore(m);
             if (score > bestScore) {
                 bestScore = score;
                 best.connection = static_cast<int>(m.connection);

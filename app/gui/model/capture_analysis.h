@@ -41,6 +41,9 @@ struct Selection
     int event = -1;
 };
 Selection mostAffected(const CaptureAnalysis& capture);
+// How much an event hurt one connection, the score mostAffected() ranks by:
+// retransmissions, RTOs counted three times, plus the fraction of throughput lost.
+double impactScore(const analysis::ConnectionImpact& impact);
 
 // The connection to show an event (index in WlanEvents::events) on: `preferred` when
 // the event touched it, else the affected connection that retransmitted most, else the

@@ -130,9 +130,12 @@ bool CaptureLoader::loadFromProject()
             emit overviewLoaded(shown);
         },
         Qt::QueuedConnection);
+    // Any stage past Reading: reportProgress() tells the column step by it.
     m_stage = static_cast<int>(AnalysisStage::Tcp);
-    if (m_cancel)
-        return m_wasCancelled = true, false;
+    if (m_cancel) {
+        m_wasCancelled = true;
+        return false;
+    }
     // The two column parts load side by side, each on a connection of its own.
     if (!project->loadResults(record.id, store::kDetailCacheParts, *overview, error, 2)) {
         m_error = QString::fromStdString(error);
