@@ -8,11 +8,13 @@
 #include "tcp_analysis.h"
 
 #include "rtt_tracker.h"
+#include "dissectors/huge_pages.h"
 #include "tcp_sequence_analysis.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 
 namespace windscope::analysis {
 
@@ -162,13 +164,15 @@ public:
     {
     }
 
-    TcpAnalysis run();
+    void analyzeNewRows();
+    TcpAnalysis finish();
 
 private:
     std::uint32_t openConnection(std::uint32_t conversation, std::size_t row);
     void processRow(std::size_t row);
     void measure(std::size_t row, std::uint32_t index, ConnectionWork& c, int side,
-                 std::uint32_t windowBytes, std::uint32_t& flags);
+                 std::uint32_t windowBytes, const dissect::TcpSideOptions* options,
+                 std::uint32_t& flags);
     void encodeRelative(SideWork& s, RelativeDecodeState& state, std::uint32_t& base,
                         std::uint64_t stream, std::size_t row, std::uint32_t raw, std::int64_t value);
     void encodeWindow(SideWork& s, std::uint64_t stream, std::size_t row, std::uint16_t raw, bool syn,
@@ -178,11 +182,15 @@ private:
     void finishDecode();
     void flagLowWindows();
     void attributeMacRetries();
-    void finish();
+    void finishConnections();
 
     const dissect::CaptureTables& m_tables;
-    const TcpAnalysisOptions& m_options;
+    const TcpAnalysisOptions m_options;
     TcpAnalysis m_result;
+    std::size_t m_nextRow = 0;
+    // Rows come in order, so the next row with side options names the next entry.
+    std::uint32_t m_nextSideOptions = 0;
+    bool m_finished = false;
     std::vector<ConnectionWork> m_work;
     std::vector<std::uint32_t> m_current;             // conversation -> current connection
     std::vector<std::uint32_t> m_firstOfConversation; // conversation -> first connection
@@ -233,10 +241,9 @@ void Analyzer::processRow(std::size_t row)
     applyReusedSynRules(c.sequence, side, in, verdict);
 
     SegmentOptions options;
-    const std::uint32_t sideIndex = t.sideOptionsIndex(row);
-    const dissect::TcpSideOptions* segmentOptions = sideIndex == dissect::TcpColumns::kNoSideOptions
-                                                        ? nullptr
-                                                        : &m_tables.tcpSideOptions[sideIndex];
+    const dissect::TcpSideOptions* segmentOptions = nullptr;
+    if (t.flags[row] & dissect::TcpColumns::kHasSideOptions)
+        segmentOptions = &m_tables.tcpSideOptions[m_nextSideOptions++];
     if (segmentOptions) {
         options.windowScale = segmentOptions->windowScale;
         options.sackBlockCount = segmentOptions->sackBlockCount;
@@ -246,12 +253,12 @@ void Analyzer::processRow(std::size_t row)
 
     SegmentColumns& out = m_result.segments;
     std::uint32_t flags = mapFlags(verdict.flags);
-    out.connection[row] = index;
-    out.bytesInFlight[row] = verdict.bytesInFlight;
+    out.connection.push_back(index);
+    out.bytesInFlight.push_back(verdict.bytesInFlight);
     if (verdict.flags & ws_flag::kDuplicateAck)
         out.dupAckNumber.emplace_back(row, verdict.dupAckNumber);
-    measure(row, index, c, side, verdict.windowBytes, flags);
-    out.flags[row] = flags;
+    measure(row, index, c, side, verdict.windowBytes, segmentOptions, flags);
+    out.flags.push_back(flags);
 }
 
 void Analyzer::addRttSample(ConnectionWork& c, int dataSide, std::size_t ackRow,
@@ -312,7 +319,8 @@ void Analyzer::encodeWindow(SideWork& s, std::uint64_t stream, std::size_t row, 
 }
 
 void Analyzer::measure(std::size_t row, std::uint32_t index, ConnectionWork& c, int side,
-                       std::uint32_t windowBytes, std::uint32_t& flags)
+                       std::uint32_t windowBytes, const dissect::TcpSideOptions* options,
+                       std::uint32_t& flags)
 {
     const dissect::TcpColumns& t = m_tables.tcp;
     const std::uint16_t tcpFlags = t.tcpFlags(row);
@@ -380,10 +388,6 @@ void Analyzer::measure(std::size_t row, std::uint32_t index, ConnectionWork& c, 
         st.finCount += fin;
         st.rstCount += (tcpFlags & th::kRst) != 0;
     }
-    const std::uint32_t sideIndex = t.sideOptionsIndex(row);
-    const dissect::TcpSideOptions* options = sideIndex == dissect::TcpColumns::kNoSideOptions
-                                                 ? nullptr
-                                                 : &m_tables.tcpSideOptions[sideIndex];
     if (options && options->sackBlockCount) {
         ++st.sackPackets;
         s.anySack = true;
@@ -575,7 +579,7 @@ void Analyzer::finishDecode()
                      });
 }
 
-void Analyzer::finish()
+void Analyzer::finishConnections()
 {
     m_result.connections.resize(m_work.size());
     for (std::size_t i = 0; i < m_work.size(); ++i) {
@@ -619,25 +623,45 @@ void Analyzer::finish()
     }
 }
 
-TcpAnalysis Analyzer::run()
+void Analyzer::analyzeNewRows()
 {
+    if (m_finished)
+        throw std::logic_error("TCP analysis: rows added after finish()");
+    if (m_current.size() < m_tables.conversations.size()) {
+        m_current.resize(m_tables.conversations.size(), kNone);
+        m_firstOfConversation.resize(m_tables.conversations.size(), kNone);
+    }
     const std::size_t rows = m_tables.tcp.size();
+    if (m_nextRow == rows)
+        return;
     SegmentColumns& out = m_result.segments;
-    out.connection.assign(rows, 0);
-    out.flags.assign(rows, 0);
-    out.bytesInFlight.assign(rows, 0);
-    // At most two samples per row (seq/ack and timestamp echo). Reserving the bound
-    // costs address space only, and avoids the copy (and doubled peak) of regrowth:
-    // bulk transfers with timestamps give about 0.9 samples per row.
-    m_result.rtt.reserve(2 * rows);
-    m_current.assign(m_tables.conversations.size(), kNone);
-    m_firstOfConversation.assign(m_tables.conversations.size(), kNone);
-    for (std::size_t row = 0; row < rows; ++row)
+    if (m_nextRow == 0) {
+        // Ingest reserves its columns for the most rows the file could hold; following
+        // that bound costs address space only, and avoids the copies (and doubled peak)
+        // of regrowth. At most two RTT samples per row (seq/ack and timestamp echo):
+        // bulk transfers with timestamps give about 0.9 per row.
+        const std::size_t bound = std::max(rows, m_tables.tcp.capacity());
+        out.connection.reserve(bound);
+        out.flags.reserve(bound);
+        out.bytesInFlight.reserve(bound);
+        m_result.rtt.reserve(2 * bound);
+        dissect::adviseHugePages(out.connection);
+        dissect::adviseHugePages(out.flags);
+        dissect::adviseHugePages(out.bytesInFlight);
+    }
+    for (std::size_t row = m_nextRow; row < rows; ++row)
         processRow(row);
+    m_nextRow = rows;
+}
+
+TcpAnalysis Analyzer::finish()
+{
+    analyzeNewRows();
+    m_finished = true;
     finishDecode();
     flagLowWindows();
     attributeMacRetries();
-    finish();
+    finishConnections();
     m_work = {};
     return std::move(m_result);
 }
@@ -752,9 +776,54 @@ std::uint32_t TcpAnalysis::windowBytes(const dissect::TcpColumns& tcp, std::size
     return decodeWindow(tcp.window[row], tcp.tcpFlags(row) & th::kSyn, shift);
 }
 
+struct TcpAnalyzer::Impl
+{
+    Analyzer analyzer;
+};
+
+TcpAnalyzer::TcpAnalyzer(const dissect::CaptureTables& tables, const TcpAnalysisOptions& options)
+    : m_impl(std::make_unique<Impl>(Impl{Analyzer(tables, options)}))
+{
+}
+
+TcpAnalyzer::~TcpAnalyzer() = default;
+
+void TcpAnalyzer::analyzeNewRows()
+{
+    m_impl->analyzer.analyzeNewRows();
+}
+
+TcpAnalysis TcpAnalyzer::finish()
+{
+    return m_impl->analyzer.finish();
+}
+
+dissect::IngestOptions TcpAnalyzer::following(const dissect::IngestOptions& ingest)
+{
+    dissect::IngestOptions out = ingest;
+    out.rowsAppended = [this, before = ingest.rowsAppended](const dissect::CaptureTables& rows) {
+        if (before)
+            before(rows);
+        analyzeNewRows();
+    };
+    return out;
+}
+
 TcpAnalysis analyzeTcp(const dissect::CaptureTables& tables, const TcpAnalysisOptions& options)
 {
-    return Analyzer(tables, options).run();
+    return TcpAnalyzer(tables, options).finish();
+}
+
+bool readAndAnalyzeTcp(const std::string& path, const dissect::IngestOptions& ingest,
+                       dissect::CaptureTables& tables, TcpAnalysis& tcp, std::string& error,
+                       const TcpAnalysisOptions& options)
+{
+    tcp = {};
+    TcpAnalyzer analyzer(tables, options);
+    if (!dissect::ingestCapture(path, analyzer.following(ingest), tables, error))
+        return false;
+    tcp = analyzer.finish();
+    return true;
 }
 
 } // namespace windscope::analysis

@@ -32,12 +32,14 @@
 //   acknowledged (or echoed).
 
 #include "dissectors/capture_tables.h"
+#include "dissectors/ingest.h"
 
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
 #include <string>
 #include <utility>
+#include <memory>
 #include <vector>
 
 namespace windscope::analysis {
@@ -318,6 +320,38 @@ private:
     const SegmentDecodeCheckpoint* checkpoint(std::uint64_t stream, std::size_t row) const;
 };
 
+// The analysis as ingest goes: rows are analysed in capture order as they are
+// appended to the tables, so reading the file and analysing it overlap (see
+// dissect::IngestOptions::rowsAppended). The tables must outlive the analyzer, and
+// rows already analysed must not change.
+class TcpAnalyzer
+{
+public:
+    explicit TcpAnalyzer(const dissect::CaptureTables& tables, const TcpAnalysisOptions& options = {});
+    ~TcpAnalyzer();
+    TcpAnalyzer(const TcpAnalyzer&) = delete;
+    TcpAnalyzer& operator=(const TcpAnalyzer&) = delete;
+    // Analyses the TCP rows appended since the last call.
+    void analyzeNewRows();
+    // After the last row: the passes that need every row (low windows, MAC retries
+    // per connection, statistics). Call once.
+    TcpAnalysis finish();
+    // ingest, with each batch of appended rows analysed as it comes: the options for
+    // dissect::ingestCapture into the tables this analyzer follows.
+    dissect::IngestOptions following(const dissect::IngestOptions& ingest);
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> m_impl;
+};
+
+// All rows of finished tables at once.
 TcpAnalysis analyzeTcp(const dissect::CaptureTables& tables, const TcpAnalysisOptions& options = {});
+
+// Reads path into tables (dissect::ingestCapture) and analyses its TCP rows as they are
+// read. False, with error set, only when nothing could be read; tcp is then empty.
+bool readAndAnalyzeTcp(const std::string& path, const dissect::IngestOptions& ingest,
+                       dissect::CaptureTables& tables, TcpAnalysis& tcp, std::string& error,
+                       const TcpAnalysisOptions& options = {});
 
 } // namespace windscope::analysis

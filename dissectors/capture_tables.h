@@ -196,6 +196,7 @@ struct TcpColumns
     std::vector<std::uint64_t> sideOptionRows;
     std::size_t size() const { return frame.size(); }
     void reserve(std::size_t rows);
+    std::size_t capacity() const { return frame.capacity(); } // rows reserved
     // row.sideOptions, when set, must name the next entry of tcpSideOptions: rows and
     // their options are appended together, in row order.
     void append(const TcpRow& row);

@@ -6,7 +6,12 @@
 #include "table_builder.h"
 
 #include <algorithm>
+#include <array>
+#include <condition_variable>
+#include <exception>
+#include <mutex>
 #include <string_view>
+#include <thread>
 
 namespace windscope::dissect {
 
@@ -29,6 +34,111 @@ void reserveColumns(const CaptureReader& reader, CaptureTables& tables)
         static_cast<std::size_t>(std::min(bytes / kMinWlanRecord, kMaxReservedRows)));
 }
 
+// Frames decoded by the reading thread, handed to the table thread as a whole.
+struct DecodedBatch
+{
+    static constexpr std::size_t kFrames = 512; // ~200 KB: stays in cache between threads
+    std::array<Frame, kFrames> frames;
+    std::array<bool, kFrames> linkTypeKnown{};
+    std::size_t count = 0;
+    // How the batch ended: Packet when it is full and more may follow.
+    CaptureReader::Status end = CaptureReader::Status::Packet;
+    std::string problem;
+    std::uint64_t bytesConsumed = 0;
+};
+
+// A fixed set of batches passed back and forth: the reading thread fills empty ones,
+// the table thread empties full ones, in order.
+class BatchPipe
+{
+public:
+    static constexpr std::size_t kBatches = 3;
+    BatchPipe()
+    {
+        for (auto& b : m_storage) {
+            b = std::make_unique<DecodedBatch>();
+            m_empty.push_back(b.get());
+        }
+    }
+    DecodedBatch* takeEmpty() { return take(m_empty); }
+    DecodedBatch* takeFull() { return take(m_full); }
+    void giveEmpty(DecodedBatch* b) { give(m_empty, b); }
+    void giveFull(DecodedBatch* b) { give(m_full, b); }
+    // Wakes both sides for good: takes return null from now on.
+    void stop()
+    {
+        std::lock_guard lock(m_mutex);
+        m_stopped = true;
+        m_changed.notify_all();
+    }
+
+private:
+    DecodedBatch* take(std::vector<DecodedBatch*>& from)
+    {
+        std::unique_lock lock(m_mutex);
+        m_changed.wait(lock, [&] { return m_stopped || !from.empty(); });
+        if (m_stopped)
+            return nullptr;
+        DecodedBatch* b = from.front();
+        from.erase(from.begin());
+        return b;
+    }
+    void give(std::vector<DecodedBatch*>& to, DecodedBatch* b)
+    {
+        std::lock_guard lock(m_mutex);
+        to.push_back(b);
+        m_changed.notify_all();
+    }
+
+    std::array<std::unique_ptr<DecodedBatch>, kBatches> m_storage;
+    std::vector<DecodedBatch*> m_empty, m_full; // FIFO: kBatches entries at most
+    std::mutex m_mutex;
+    std::condition_variable m_changed;
+    bool m_stopped = false;
+};
+
+// Reads and decodes until the end of the file, an error, or stop().
+void readAndDecode(CaptureReader& reader, BatchPipe& pipe, std::exception_ptr& failure)
+{
+    const DissectorSet dissectors = DissectorSet::standard();
+    RawPacket packet;
+    try {
+        for (;;) {
+            DecodedBatch* batch = pipe.takeEmpty();
+            if (!batch)
+                return;
+            batch->count = 0;
+            batch->end = CaptureReader::Status::Packet;
+            while (batch->count < DecodedBatch::kFrames) {
+                const CaptureReader::Status status = reader.next(packet);
+                if (status != CaptureReader::Status::Packet) {
+                    batch->end = status;
+                    if (status != CaptureReader::Status::End)
+                        batch->problem = reader.problem();
+                    break;
+                }
+                Frame& frame = batch->frames[batch->count];
+                frame.reset(packet.number, packet.epochNs, packet.capturedLength, packet.originalLength,
+                            packet.linkType);
+                if (packet.timestampClamped)
+                    frame.annotate(Severity::Error, "frame.time",
+                                   "timestamp outside the representable range (years 1677-2262)");
+                batch->linkTypeKnown[batch->count] =
+                    dissectors.decodeLinkLayer(ByteView(packet.data, packet.capturedLength), frame);
+                ++batch->count;
+            }
+            batch->bytesConsumed = reader.bytesConsumed();
+            const bool last = batch->end != CaptureReader::Status::Packet;
+            pipe.giveFull(batch);
+            if (last)
+                return;
+        }
+    } catch (...) {
+        failure = std::current_exception();
+        pipe.stop();
+    }
+}
+
 } // namespace
 
 bool ingestCapture(const std::string& path, const IngestOptions& options, CaptureTables& tables,
@@ -41,48 +151,70 @@ bool ingestCapture(const std::string& path, const IngestOptions& options, Captur
     tables = CaptureTables{};
     tables.summary.path = path;
     reserveColumns(*reader, tables);
-    const DissectorSet dissectors = DissectorSet::standard();
     TableBuilder builder(tables);
-    Frame frame;
-    RawPacket packet;
     IngestProgress progress;
     progress.fileSize = reader->fileSize();
     std::uint64_t nextReport = options.progressInterval;
+    std::uint64_t bytesConsumed = 0;
 
-    for (;;) {
-        CaptureReader::Status status = reader->next(packet);
-        if (status == CaptureReader::Status::End)
-            break;
-        if (status != CaptureReader::Status::Packet) {
-            tables.summary.truncated = true;
-            tables.summary.warnings.push_back(reader->problem());
-            break;
+    BatchPipe pipe;
+    std::exception_ptr readFailure;
+    std::thread reading(readAndDecode, std::ref(*reader), std::ref(pipe), std::ref(readFailure));
+    // Stops and joins the reading thread however this function is left.
+    struct Join
+    {
+        BatchPipe& pipe;
+        std::thread& thread;
+        ~Join()
+        {
+            pipe.stop();
+            if (thread.joinable())
+                thread.join();
         }
-        frame.reset(packet.number, packet.epochNs, packet.capturedLength, packet.originalLength,
-                    packet.linkType);
-        if (packet.timestampClamped)
-            frame.annotate(Severity::Error, "frame.time",
-                           "timestamp outside the representable range (years 1677-2262)");
-        const bool known = dissectors.decodeLinkLayer(
-            ByteView(packet.data, packet.capturedLength), frame);
-        builder.add(frame, known);
+    } join{pipe, reading};
 
-        if (options.observer && packet.number >= nextReport) {
-            nextReport = packet.number + options.progressInterval;
-            progress.packets = packet.number;
-            progress.bytesConsumed = reader->bytesConsumed();
-            options.observer->progress(progress);
-            if (options.observer->cancelRequested()) {
-                tables.summary.cancelled = true;
-                tables.summary.warnings.push_back(path + ": analysis cancelled after packet " +
-                                                  std::to_string(packet.number));
-                break;
+    bool more = true;
+    while (more) {
+        DecodedBatch* batch = pipe.takeFull();
+        if (!batch)
+            break; // the reading thread failed; rethrown below
+        bytesConsumed = batch->bytesConsumed;
+        for (std::size_t i = 0; i < batch->count && more; ++i) {
+            const Frame& frame = batch->frames[i];
+            builder.add(frame, batch->linkTypeKnown[i]);
+            if (options.observer && frame.number >= nextReport) {
+                nextReport = frame.number + options.progressInterval;
+                progress.packets = frame.number;
+                progress.bytesConsumed = bytesConsumed;
+                options.observer->progress(progress);
+                if (options.observer->cancelRequested()) {
+                    tables.summary.cancelled = true;
+                    tables.summary.warnings.push_back(path + ": analysis cancelled after packet " +
+                                                      std::to_string(frame.number));
+                    more = false;
+                }
             }
         }
+        if (more && batch->end != CaptureReader::Status::Packet) {
+            if (batch->end != CaptureReader::Status::End) {
+                tables.summary.truncated = true;
+                tables.summary.warnings.push_back(batch->problem);
+            }
+            more = false;
+        }
+        pipe.giveEmpty(batch);
+        if (options.rowsAppended)
+            options.rowsAppended(tables);
     }
+    pipe.stop();
+    reading.join();
+    if (readFailure)
+        std::rethrow_exception(readFailure);
     builder.finish();
     if (tables.summary.packets == 0 && !tables.summary.truncated)
         tables.summary.warnings.push_back(path + ": the capture holds no packets");
+    if (options.rowsAppended)
+        options.rowsAppended(tables);
     if (options.observer) {
         progress.packets = tables.summary.packets;
         progress.bytesConsumed = reader->bytesConsumed();

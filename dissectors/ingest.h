@@ -2,9 +2,12 @@
 #pragma once
 
 // One streaming pass over a capture file: read, decode, fill the columnar tables.
+// Reading and decoding run on a thread of their own, one batch of frames ahead of the
+// thread that fills the tables; the tables are only ever touched by the caller's thread.
 
 #include "capture_tables.h"
 
+#include <functional>
 #include <string>
 
 namespace windscope::dissect {
@@ -30,6 +33,12 @@ struct IngestOptions
 {
     IngestObserver* observer = nullptr;
     std::uint64_t progressInterval = 1u << 16; // packets between progress reports
+    // Called on the thread that called ingestCapture, after each batch of frames has
+    // been appended to the tables and once more before it returns. The rows so far are
+    // complete and do not change; they may be read until the call returns. An analysis
+    // that follows the rows in order (analysis::TcpAnalyzer) runs here, while a second
+    // thread reads and decodes the next frames.
+    std::function<void(const CaptureTables&)> rowsAppended;
 };
 
 // Reads path into tables. Returns false (and sets error) only when nothing could be

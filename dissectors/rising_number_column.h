@@ -90,6 +90,7 @@ public:
     std::size_t size() const { return m_low.size(); }
     bool empty() const { return m_low.empty(); }
     void reserve(std::size_t rows) { m_low.reserve(rows); }
+    std::size_t capacity() const { return m_low.capacity(); }
     void clear()
     {
         m_low.clear();

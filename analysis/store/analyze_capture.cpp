@@ -13,8 +13,11 @@ bool analyzeCapture(const std::string& path, AnalysisBundle& out, std::string& e
             control.onStage(s);
     };
     auto stopped = [&] { return (control.stop && control.stop()) || out.tables.summary.cancelled; };
+    // The TCP analysis follows the reading (readAndAnalyzeTcp); what is left of it when
+    // the reading ends is the Tcp stage.
     stage(AnalysisStage::Reading);
-    if (!dissect::ingestCapture(path, control.ingest, out.tables, error)) {
+    TcpAnalyzer analyzer(out.tables);
+    if (!dissect::ingestCapture(path, analyzer.following(control.ingest), out.tables, error)) {
         if (error.empty())
             error = path + ": could not be read";
         return false;
@@ -22,7 +25,7 @@ bool analyzeCapture(const std::string& path, AnalysisBundle& out, std::string& e
     if (stopped())
         return false;
     stage(AnalysisStage::Tcp);
-    out.tcp = analyzeTcp(out.tables);
+    out.tcp = analyzer.finish();
     if (stopped())
         return false;
     stage(AnalysisStage::Inventory);

@@ -213,7 +213,8 @@ int runAnalyze(const std::vector<std::string>& args)
     TerminalProgress progress;
     dissect::IngestOptions ingestOptions;
     ingestOptions.observer = &progress;
-    if (!dissect::ingestCapture(readPath, ingestOptions, tables, error)) {
+    analysis::TcpAnalysis result;
+    if (!analysis::readAndAnalyzeTcp(readPath, ingestOptions, tables, result, error, options)) {
         std::fprintf(stderr, "windscope-cli: %s\n", error.c_str());
         return 1;
     }
@@ -228,7 +229,6 @@ int runAnalyze(const std::vector<std::string>& args)
         for (std::string& warning : tables.summary.warnings)
             rename(warning);
     }
-    const analysis::TcpAnalysis result = analysis::analyzeTcp(tables, options);
 
     if (json)
         analysis::writeAnalyzeJson(std::cout, tables, result);

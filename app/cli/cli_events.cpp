@@ -135,11 +135,11 @@ int run(const char* command, bool correlate, const std::vector<std::string>& arg
         return status;
     dissect::CaptureTables tables;
     std::string error;
-    if (!dissect::ingestCapture(a.path, {}, tables, error)) {
+    analysis::TcpAnalysis tcp;
+    if (!analysis::readAndAnalyzeTcp(a.path, {}, tables, tcp, error)) {
         std::fprintf(stderr, "windscope-cli: %s\n", error.c_str());
         return 1;
     }
-    const analysis::TcpAnalysis tcp = analysis::analyzeTcp(tables);
     const analysis::WlanInventory inventory = analysis::buildWlanInventory(tables, tcp);
     const analysis::WlanEvents events = analysis::detectWlanEvents(tables, inventory, tcp, a.events);
     const analysis::EventsReport report{tables, tcp, inventory, events};

@@ -44,11 +44,10 @@ bool resolveFlow(const dissect::CaptureTables& tables, const analysis::TcpAnalys
 int loadFlow(const char* command, const std::string& path, const std::string& flow, LoadedFlow& out)
 {
     std::string error;
-    if (!dissect::ingestCapture(path, {}, out.tables, error)) {
+    if (!analysis::readAndAnalyzeTcp(path, {}, out.tables, out.tcp, error)) {
         std::fprintf(stderr, "windscope-cli: %s\n", error.c_str());
         return 1;
     }
-    out.tcp = analysis::analyzeTcp(out.tables);
     out.connection = out.tcp.connections.size();
     if (!resolveFlow(out.tables, out.tcp, flow, out.connection, out.sender)) {
         std::fprintf(stderr, "windscope-cli %s: no connection '%s' in %s\n", command, flow.c_str(), path.c_str());

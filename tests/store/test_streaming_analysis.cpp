@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The TCP analysis that follows the reading (TcpAnalyzer fed batch by batch while a
+// second thread reads and decodes ahead) gives exactly what the analysis of the
+// finished tables gives, on every public capture and on lab runs with port reuse,
+// window-scale checkpoints, MAC retries, truncation and malformed packets.
+#include "store_test_kit.h"
+#include "test_support.h"
+
+#include "analysis/tcp_analysis.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <set>
+
+namespace windscope {
+namespace {
+
+std::vector<std::filesystem::path> capturesToCompare()
+{
+    std::vector<std::filesystem::path> files;
+    if (std::filesystem::is_directory(test::sharedDir() / "captures/public"))
+        for (const auto& entry : std::filesystem::directory_iterator(test::sharedDir() / "captures/public"))
+            if (entry.is_regular_file() && entry.path().extension() != ".md")
+                files.push_back(entry.path());
+    for (const char* run : {"linux/reno-handoff/sender.pcap", "linux/cubic-scan100hold/ap-wlan.pcap",
+                            "ns3/B-handoff-zwa-hold/wired-server.pcap", "ns3/C-agg-h1-a4/wifi-n0.pcap"})
+        if (std::filesystem::exists(test::sharedDir() / "captures/lab" / run))
+            files.push_back(test::sharedDir() / "captures/lab" / run);
+    for (const char* name : {"truncated.pcap", "malformed-mix.pcap", "vlan-tcp.pcap.gz", "radiotap-bogus.pcap"})
+        files.push_back(test::testData(name));
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
+TEST(StreamingTcpAnalysis, EqualsTheAnalysisOfFinishedTables)
+{
+    const auto files = capturesToCompare();
+    ASSERT_GE(files.size(), 4u);
+    std::size_t withTcp = 0;
+    for (const auto& file : files) {
+        SCOPED_TRACE(file.filename().string());
+        dissect::CaptureTables whole;
+        std::string error;
+        ASSERT_TRUE(dissect::ingestCapture(file.string(), {}, whole, error)) << error;
+        const analysis::TcpAnalysis afterwards = analysis::analyzeTcp(whole);
+
+        dissect::CaptureTables followed;
+        analysis::TcpAnalysis streamed;
+        ASSERT_TRUE(analysis::readAndAnalyzeTcp(file.string(), {}, followed, streamed, error)) << error;
+        test::expectSameTables(whole, followed);
+        test::expectSameTcp(afterwards, streamed);
+        withTcp += whole.tcp.size() > 0;
+    }
+    EXPECT_GE(withTcp, 4u);
+}
+
+// The analysis really follows the reading: it is handed the rows in several batches,
+// each a prefix of the next, before the file ends.
+TEST(StreamingTcpAnalysis, RowsArriveInBatchesWhileReading)
+{
+    const auto file = test::labDir("linux/reno-clean") / "sender.pcap";
+    WINDSCOPE_REQUIRE_FILE(file);
+    std::vector<std::size_t> rowsSeen;
+    dissect::IngestOptions ingest;
+    ingest.rowsAppended = [&](const dissect::CaptureTables& t) { rowsSeen.push_back(t.tcp.size()); };
+    dissect::CaptureTables tables;
+    analysis::TcpAnalysis tcp;
+    std::string error;
+    ASSERT_TRUE(analysis::readAndAnalyzeTcp(file.string(), ingest, tables, tcp, error)) << error;
+    ASSERT_GT(tables.tcp.size(), 10000u);
+    ASSERT_FALSE(rowsSeen.empty());
+    EXPECT_TRUE(std::is_sorted(rowsSeen.begin(), rowsSeen.end()));
+    EXPECT_EQ(rowsSeen.back(), tables.tcp.size());
+    EXPECT_GT(std::set<std::size_t>(rowsSeen.begin(), rowsSeen.end()).size(), tables.tcp.size() / 1024);
+    EXPECT_EQ(tcp.segments.flags.size(), tables.tcp.size());
+}
+
+TEST(StreamingTcpAnalysis, RowsAfterFinishAreRefused)
+{
+    dissect::CaptureTables tables;
+    std::string error;
+    ASSERT_TRUE(dissect::ingestCapture(test::testData("vlan-tcp.pcap").string(), {}, tables, error)) << error;
+    analysis::TcpAnalyzer analyzer(tables);
+    const analysis::TcpAnalysis done = analyzer.finish();
+    EXPECT_EQ(done.segments.flags.size(), tables.tcp.size());
+    EXPECT_THROW(analyzer.analyzeNewRows(), std::logic_error);
+}
+
+} // namespace
+} // namespace windscope
