@@ -8,7 +8,6 @@
 #include "tcp_analysis.h"
 
 #include "rtt_tracker.h"
-#include "dissectors/huge_pages.h"
 #include "tcp_sequence_analysis.h"
 
 #include <algorithm>
@@ -645,9 +644,6 @@ void Analyzer::analyzeNewRows()
         out.flags.reserve(bound);
         out.bytesInFlight.reserve(bound);
         m_result.rtt.reserve(2 * bound);
-        dissect::adviseHugePages(out.connection);
-        dissect::adviseHugePages(out.flags);
-        dissect::adviseHugePages(out.bytesInFlight);
     }
     for (std::size_t row = m_nextRow; row < rows; ++row)
         processRow(row);

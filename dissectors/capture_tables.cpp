@@ -1,13 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "capture_tables.h"
 
-#include "huge_pages.h"
-
 #include <algorithm>
 #include <stdexcept>
 
 #include <arpa/inet.h>
-#include <sys/mman.h>
 #include <cstdio>
 
 namespace windscope::dissect {
@@ -64,19 +61,6 @@ void WlanColumns::reserve(std::size_t rows)
     channelFreqMhz.reserve(rows);
     ampduReference.reserve(rows);
     status.reserve(rows);
-    adviseHugePages(frame.lowHalves());
-    adviseHugePages(timeNs.lowHalves());
-    adviseHugePages(frameControl);
-    adviseHugePages(sequenceControl);
-    adviseHugePages(duration);
-    adviseHugePages(addresses);
-    adviseHugePages(signalDbm);
-    adviseHugePages(radioFlags);
-    adviseHugePages(mcs);
-    adviseHugePages(dataRateKbps);
-    adviseHugePages(channelFreqMhz);
-    adviseHugePages(ampduReference);
-    adviseHugePages(status);
 }
 
 void TcpColumns::reserve(std::size_t rows)
@@ -91,31 +75,6 @@ void TcpColumns::reserve(std::size_t rows)
     payloadLength.reserve(rows);
     tsVal.reserve(rows);
     tsEcr.reserve(rows);
-    adviseHugePages(frame.lowHalves());
-    adviseHugePages(timeNs);
-    adviseHugePages(conversation);
-    adviseHugePages(seq);
-    adviseHugePages(ack);
-    adviseHugePages(window);
-    adviseHugePages(flags);
-    adviseHugePages(payloadLength);
-    adviseHugePages(tsVal);
-    adviseHugePages(tsEcr);
-}
-
-void adviseHugePages(const void* data, std::size_t bytes)
-{
-#ifdef MADV_HUGEPAGE
-    constexpr std::uintptr_t kPage = 4096, kHugePage = std::uintptr_t(2) << 20;
-    const auto begin = reinterpret_cast<std::uintptr_t>(data);
-    const std::uintptr_t first = (begin + kPage - 1) & ~(kPage - 1);
-    const std::uintptr_t last = (begin + bytes) & ~(kPage - 1);
-    if (data && last > first && last - first >= 2 * kHugePage)
-        madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
-#else
-    (void)data;
-    (void)bytes;
-#endif
 }
 
 void TcpColumns::append(const TcpRow& row)
