@@ -227,6 +227,11 @@ void Analyzer::processRow(std::size_t row)
     in.timeNs = m_tables.summary.firstEpochNs + t.timeNs[row];
 
     SegmentVerdict verdict;
+    // Ingest fills in CaptureTables::conversations at the end: grow with the rows.
+    if (conversation >= m_current.size()) {
+        m_current.resize(std::size_t(conversation) + 1, kNone);
+        m_firstOfConversation.resize(std::size_t(conversation) + 1, kNone);
+    }
     std::uint32_t index = m_current[conversation];
     if (index == kNone)
         index = openConnection(conversation, row);
@@ -626,10 +631,6 @@ void Analyzer::analyzeNewRows()
 {
     if (m_finished)
         throw std::logic_error("TCP analysis: rows added after finish()");
-    if (m_current.size() < m_tables.conversations.size()) {
-        m_current.resize(m_tables.conversations.size(), kNone);
-        m_firstOfConversation.resize(m_tables.conversations.size(), kNone);
-    }
     const std::size_t rows = m_tables.tcp.size();
     if (m_nextRow == rows)
         return;

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <array>
 #include <condition_variable>
+#include <deque>
 #include <exception>
 #include <mutex>
 #include <string_view>
@@ -37,9 +38,10 @@ void reserveColumns(const CaptureReader& reader, CaptureTables& tables)
 // Frames decoded by the reading thread, handed to the table thread as a whole.
 struct DecodedBatch
 {
-    static constexpr std::size_t kFrames = 512; // ~200 KB: stays in cache between threads
+    static constexpr std::size_t kFrames = 1024; // ~440 KB
     std::array<Frame, kFrames> frames;
     std::array<bool, kFrames> linkTypeKnown{};
+    std::array<ConversationIndex::Entry, kFrames> conversation{};
     std::size_t count = 0;
     // How the batch ended: Packet when it is full and more may follow.
     CaptureReader::Status end = CaptureReader::Status::Packet;
@@ -47,12 +49,14 @@ struct DecodedBatch
     std::uint64_t bytesConsumed = 0;
 };
 
-// A fixed set of batches passed back and forth: the reading thread fills empty ones,
-// the table thread empties full ones, in order.
+// A fixed set of batches passed back and forth in order: the reading thread fills
+// empty ones, the table thread empties full ones. A side that runs dry sleeps until
+// half of the batches are ready for it, not just one: waking a thread on another core
+// costs tens of microseconds (more in a virtual machine), too much to pay per batch.
 class BatchPipe
 {
 public:
-    static constexpr std::size_t kBatches = 3;
+    static constexpr std::size_t kBatches = 8, kWakeAt = kBatches / 2;
     BatchPipe()
     {
         for (auto& b : m_storage) {
@@ -60,10 +64,11 @@ public:
             m_empty.push_back(b.get());
         }
     }
-    DecodedBatch* takeEmpty() { return take(m_empty); }
-    DecodedBatch* takeFull() { return take(m_full); }
-    void giveEmpty(DecodedBatch* b) { give(m_empty, b); }
-    void giveFull(DecodedBatch* b) { give(m_full, b); }
+    DecodedBatch* takeEmpty() { return take(m_empty, false); }
+    DecodedBatch* takeFull() { return take(m_full, true); }
+    void giveEmpty(DecodedBatch* b) { give(m_empty, b, false); }
+    // last: no batch follows; the table thread takes what is left without waiting.
+    void giveFull(DecodedBatch* b, bool last) { give(m_full, b, last); }
     // Wakes both sides for good: takes return null from now on.
     void stop()
     {
@@ -73,32 +78,40 @@ public:
     }
 
 private:
-    DecodedBatch* take(std::vector<DecodedBatch*>& from)
+    DecodedBatch* take(std::deque<DecodedBatch*>& from, bool full)
     {
         std::unique_lock lock(m_mutex);
-        m_changed.wait(lock, [&] { return m_stopped || !from.empty(); });
+        if (from.empty())
+            m_changed.wait(lock, [&] {
+                return m_stopped || from.size() >= kWakeAt || (full && m_lastGiven && !from.empty());
+            });
         if (m_stopped)
             return nullptr;
         DecodedBatch* b = from.front();
-        from.erase(from.begin());
+        from.pop_front();
         return b;
     }
-    void give(std::vector<DecodedBatch*>& to, DecodedBatch* b)
+    void give(std::deque<DecodedBatch*>& to, DecodedBatch* b, bool last)
     {
         std::lock_guard lock(m_mutex);
         to.push_back(b);
-        m_changed.notify_all();
+        m_lastGiven = m_lastGiven || last;
+        if (to.size() >= kWakeAt || last)
+            m_changed.notify_all();
     }
 
     std::array<std::unique_ptr<DecodedBatch>, kBatches> m_storage;
-    std::vector<DecodedBatch*> m_empty, m_full; // FIFO: kBatches entries at most
+    std::deque<DecodedBatch*> m_empty, m_full;
     std::mutex m_mutex;
     std::condition_variable m_changed;
     bool m_stopped = false;
+    bool m_lastGiven = false;
 };
 
-// Reads and decodes until the end of the file, an error, or stop().
-void readAndDecode(CaptureReader& reader, BatchPipe& pipe, std::exception_ptr& failure)
+// Reads, decodes and numbers TCP conversations until the end of the file, an error,
+// or stop().
+void readAndDecode(CaptureReader& reader, BatchPipe& pipe, ConversationIndex& conversations,
+                   std::exception_ptr& failure)
 {
     const DissectorSet dissectors = DissectorSet::standard();
     RawPacket packet;
@@ -125,11 +138,13 @@ void readAndDecode(CaptureReader& reader, BatchPipe& pipe, std::exception_ptr& f
                                    "timestamp outside the representable range (years 1677-2262)");
                 batch->linkTypeKnown[batch->count] =
                     dissectors.decodeLinkLayer(ByteView(packet.data, packet.capturedLength), frame);
+                if (ConversationIndex::numbers(frame))
+                    batch->conversation[batch->count] = conversations.of(frame.ip, frame.tcp);
                 ++batch->count;
             }
             batch->bytesConsumed = reader.bytesConsumed();
             const bool last = batch->end != CaptureReader::Status::Packet;
-            pipe.giveFull(batch);
+            pipe.giveFull(batch, last);
             if (last)
                 return;
         }
@@ -158,8 +173,11 @@ bool ingestCapture(const std::string& path, const IngestOptions& options, Captur
     std::uint64_t bytesConsumed = 0;
 
     BatchPipe pipe;
+    // The reading thread's until it is joined; then moved into the tables.
+    ConversationIndex conversations;
     std::exception_ptr readFailure;
-    std::thread reading(readAndDecode, std::ref(*reader), std::ref(pipe), std::ref(readFailure));
+    std::thread reading(readAndDecode, std::ref(*reader), std::ref(pipe), std::ref(conversations),
+                        std::ref(readFailure));
     // Stops and joins the reading thread however this function is left.
     struct Join
     {
@@ -181,7 +199,7 @@ bool ingestCapture(const std::string& path, const IngestOptions& options, Captur
         bytesConsumed = batch->bytesConsumed;
         for (std::size_t i = 0; i < batch->count && more; ++i) {
             const Frame& frame = batch->frames[i];
-            builder.add(frame, batch->linkTypeKnown[i]);
+            builder.add(frame, batch->linkTypeKnown[i], batch->conversation[i]);
             if (options.observer && frame.number >= nextReport) {
                 nextReport = frame.number + options.progressInterval;
                 progress.packets = frame.number;
@@ -210,6 +228,8 @@ bool ingestCapture(const std::string& path, const IngestOptions& options, Captur
     reading.join();
     if (readFailure)
         std::rethrow_exception(readFailure);
+    // A cancelled pass may have numbered a few conversations first seen past the cut.
+    conversations.moveInto(tables);
     builder.finish();
     if (tables.summary.packets == 0 && !tables.summary.truncated)
         tables.summary.warnings.push_back(path + ": the capture holds no packets");

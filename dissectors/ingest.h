@@ -37,7 +37,9 @@ struct IngestOptions
     // been appended to the tables and once more before it returns. The rows so far are
     // complete and do not change; they may be read until the call returns. An analysis
     // that follows the rows in order (analysis::TcpAnalyzer) runs here, while a second
-    // thread reads and decodes the next frames.
+    // thread reads and decodes the next frames. That thread numbers the TCP
+    // conversations: CaptureTables::conversations and ipAddresses are filled in only
+    // before the last call.
     std::function<void(const CaptureTables&)> rowsAppended;
 };
 

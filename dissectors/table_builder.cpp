@@ -17,13 +17,6 @@ std::uint64_t macBits(const MacAddress& m)
     return v;
 }
 
-bool lessEndpoint(const IpAddress& a, std::uint16_t portA, const IpAddress& b,
-                  std::uint16_t portB)
-{
-    int c = std::memcmp(a.bytes.data(), b.bytes.data(), a.bytes.size());
-    return c < 0 || (c == 0 && portA < portB);
-}
-
 } // namespace
 
 bool Frame::malformed() const
@@ -50,6 +43,20 @@ void TableBuilder::noteLinkType(int linkType, bool known)
 }
 
 void TableBuilder::add(const Frame& frame, bool linkTypeKnown)
+{
+    m_numbersConversations = true;
+    ConversationIndex::Entry conversation;
+    if (ConversationIndex::numbers(frame))
+        conversation = m_conversations.of(frame.ip, frame.tcp);
+    addFrame(frame, linkTypeKnown, conversation);
+}
+
+void TableBuilder::add(const Frame& frame, bool linkTypeKnown, ConversationIndex::Entry conversation)
+{
+    addFrame(frame, linkTypeKnown, conversation);
+}
+
+void TableBuilder::addFrame(const Frame& frame, bool linkTypeKnown, ConversationIndex::Entry conversation)
 {
     CaptureSummary& s = m_tables.summary;
     if (s.packets == 0)
@@ -83,7 +90,7 @@ void TableBuilder::add(const Frame& frame, bool linkTypeKnown)
     // A bad-FCS frame's TCP header cannot be trusted; a MAC duplicate is not new data.
     const std::uint8_t wlanStatus = frame.hasWlan ? addWlan(frame, timeNs) : 0;
     if (frame.hasTcp && !(wlanStatus & WlanColumns::kBadFcs))
-        addTcp(frame, timeNs, wlanStatus & WlanColumns::kMacDuplicate);
+        addTcp(frame, timeNs, wlanStatus & WlanColumns::kMacDuplicate, conversation);
 }
 
 std::uint8_t TableBuilder::addWlan(const Frame& frame, std::int64_t timeNs)
@@ -169,35 +176,8 @@ std::uint32_t TableBuilder::addressSetOf(const WlanInfo& w)
     return entry.set;
 }
 
-const TableBuilder::RecentConversation& TableBuilder::conversationOf(const IpInfo& ip,
-                                                                     const TcpInfo& tcp)
-{
-    // Consecutive segments mostly belong to a few flows: a direct-mapped cache of
-    // recent (src, dst, ports) tuples skips interning and the conversation hash.
-    const std::size_t slot =
-        (IpHash{}(ip.src) ^ (IpHash{}(ip.dst) * 31) ^ (std::size_t(tcp.srcPort) << 16 | tcp.dstPort)) &
-        (kRecentSlots - 1);
-    RecentConversation& entry = m_recent[slot];
-    if (entry.valid && entry.srcPort == tcp.srcPort && entry.dstPort == tcp.dstPort &&
-        entry.src == ip.src && entry.dst == ip.dst)
-        return entry;
-
-    auto& addresses = m_tables.ipAddresses;
-    const bool srcIsA = lessEndpoint(ip.src, tcp.srcPort, ip.dst, tcp.dstPort);
-    ConversationKey key;
-    if (srcIsA)
-        key = {addresses.intern(ip.src), addresses.intern(ip.dst), tcp.srcPort, tcp.dstPort};
-    else
-        key = {addresses.intern(ip.dst), addresses.intern(ip.src), tcp.dstPort, tcp.srcPort};
-    auto [it, inserted] = m_conversationIndex.try_emplace(
-        key, static_cast<std::uint32_t>(m_tables.conversations.size()));
-    if (inserted)
-        m_tables.conversations.push_back(key);
-    entry = {true, srcIsA, tcp.srcPort, tcp.dstPort, it->second, ip.src, ip.dst};
-    return entry;
-}
-
-void TableBuilder::addTcp(const Frame& frame, std::int64_t timeNs, bool macDuplicate)
+void TableBuilder::addTcp(const Frame& frame, std::int64_t timeNs, bool macDuplicate,
+                          ConversationIndex::Entry conversation)
 {
     const TcpInfo& tcp = frame.tcp;
     const IpInfo& ip = frame.ip;
@@ -205,10 +185,9 @@ void TableBuilder::addTcp(const Frame& frame, std::int64_t timeNs, bool macDupli
         ++m_tables.summary.ipFragmentsSkipped;
         return;
     }
-    const RecentConversation& recent = conversationOf(ip, tcp);
-    const bool srcIsA = recent.srcIsA;
+    const bool srcIsA = conversation.srcIsA;
     if (macDuplicate) {
-        m_tables.macDuplicateTcp.push_back({frame.number, timeNs, recent.conversation, !srcIsA});
+        m_tables.macDuplicateTcp.push_back({frame.number, timeNs, conversation.conversation, !srcIsA});
         return;
     }
 
@@ -224,14 +203,15 @@ void TableBuilder::addTcp(const Frame& frame, std::int64_t timeNs, bool macDupli
     if (tcp.hasTimestamps)
         flags |= TcpColumns::kHasTimestamps;
 
-    m_tables.tcp.append({frame.number, timeNs, recent.conversation, tcp.seq, tcp.ack, tcp.window,
+    m_tables.tcp.append({frame.number, timeNs, conversation.conversation, tcp.seq, tcp.ack, tcp.window,
                          flags, tcp.payloadLength, tcp.tsVal, tcp.tsEcr, side});
     ++m_tables.summary.tcpSegments;
 }
 
 void TableBuilder::finish()
 {
-    m_conversationIndex = {};
+    if (m_numbersConversations)
+        m_conversations.moveInto(m_tables);
 }
 
 } // namespace windscope::dissect

@@ -4,6 +4,7 @@
 #include "capture_tables.h"
 
 #include <array>
+#include "conversation_index.h"
 #include "mac_duplicate_filter.h"
 
 namespace windscope::dissect {
@@ -15,24 +16,18 @@ class TableBuilder
 {
 public:
     explicit TableBuilder(CaptureTables& tables) : m_tables(tables) {}
+    // Numbers the frame's TCP conversation itself.
     void add(const Frame& frame, bool linkTypeKnown);
+    // With the conversation numbered by the caller's index (ConversationIndex::of when
+    // ConversationIndex::numbers(frame)); the caller moves that index into the tables.
+    void add(const Frame& frame, bool linkTypeKnown, ConversationIndex::Entry conversation);
     void finish();
 
 private:
+    void addFrame(const Frame& frame, bool linkTypeKnown, ConversationIndex::Entry conversation);
     void noteLinkType(int linkType, bool known);
     std::uint8_t addWlan(const Frame& frame, std::int64_t timeNs); // WlanColumns status bits
-    void addTcp(const Frame& frame, std::int64_t timeNs, bool macDuplicate);
-
-    struct RecentConversation
-    {
-        bool valid = false;
-        bool srcIsA = false;
-        std::uint16_t srcPort = 0, dstPort = 0;
-        std::uint32_t conversation = 0;
-        IpAddress src, dst;
-    };
-    static constexpr std::size_t kRecentSlots = 256;
-    const RecentConversation& conversationOf(const IpInfo& ip, const TcpInfo& tcp);
+    void addTcp(const Frame& frame, std::int64_t timeNs, bool macDuplicate, ConversationIndex::Entry conversation);
 
     // The same few address sets repeat frame after frame: a direct-mapped cache of the
     // raw addresses skips interning three MACs and the set on most frames.
@@ -43,13 +38,14 @@ private:
         std::uint8_t count = 0;
         std::uint32_t set = 0;              // id in WlanColumns::addressSets
     };
+    static constexpr std::size_t kRecentSlots = 256;
     std::uint32_t addressSetOf(const WlanInfo& w);
 
     CaptureTables& m_tables;
-    std::array<RecentConversation, kRecentSlots> m_recent{};
     std::array<RecentAddresses, kRecentSlots> m_recentAddresses{};
     MacDuplicateFilter m_duplicates;
-    std::unordered_map<ConversationKey, std::uint32_t, ConversationHash> m_conversationIndex;
+    ConversationIndex m_conversations; // used by add(frame, known) only
+    bool m_numbersConversations = false;
     int m_lastLinkType = -1;
 };
 
