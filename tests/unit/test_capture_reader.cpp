@@ -8,6 +8,11 @@
 #include "dissectors/ingest.h"
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <memory>
+#include <unistd.h>
 
 using namespace windscope;
 using windscope::test::ingestOrFail;
@@ -222,4 +227,54 @@ TEST(Ingest, ProgressAndCancellation)
     ASSERT_TRUE(dissect::ingestCapture(path.string(), options, t, error));
     EXPECT_TRUE(t.summary.cancelled);
     EXPECT_EQ(t.summary.packets, 20000u);
+}
+
+// An uncompressed capture is read through a memory map of the size it had when it was
+// opened; packets appended after that are still read, as read(2) would read them, and
+// the bytes consumed end at the file's new size.
+TEST(CaptureReader, PacketsAppendedAfterOpeningAreRead)
+{
+    std::ifstream in(testData("vlan-tcp.pcap"), std::ios::binary);
+    const std::vector<char> original((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    ASSERT_GT(original.size(), 24u);
+    const auto path = std::filesystem::temp_directory_path() /
+                      ("windscope-growing-" + std::to_string(::getpid()) + ".pcap");
+    {
+        std::ofstream out(path, std::ios::binary);
+        out.write(original.data(), static_cast<std::streamsize>(original.size()));
+    }
+    std::string error;
+    std::unique_ptr<dissect::CaptureReader> reader = dissect::CaptureReader::open(path.string(), error);
+    ASSERT_TRUE(reader) << error;
+    {
+        // The same 12 records again, after the 24-byte file header.
+        std::ofstream out(path, std::ios::binary | std::ios::app);
+        out.write(original.data() + 24, static_cast<std::streamsize>(original.size() - 24));
+    }
+    dissect::RawPacket packet;
+    std::uint64_t packets = 0;
+    dissect::CaptureReader::Status status;
+    while ((status = reader->next(packet)) == dissect::CaptureReader::Status::Packet)
+        ++packets;
+    EXPECT_EQ(status, dissect::CaptureReader::Status::End) << reader->problem();
+    EXPECT_EQ(packets, 24u);
+    EXPECT_EQ(reader->bytesConsumed(), 2 * original.size() - 24);
+    reader.reset();
+    std::filesystem::remove(path);
+}
+
+TEST(Ingest, ProgressEndsAtTheFileSizeOfAPlainCapture)
+{
+    CountingObserver observer;
+    dissect::IngestOptions options;
+    options.observer = &observer;
+    options.progressInterval = 5;
+    dissect::CaptureTables t;
+    std::string error;
+    const auto path = testData("vlan-tcp.pcap");
+    ASSERT_TRUE(dissect::ingestCapture(path.string(), options, t, error)) << error;
+    EXPECT_EQ(observer.reports, 3); // after packets 5 and 10, and the final report
+    EXPECT_EQ(observer.last.packets, 12u);
+    EXPECT_EQ(observer.last.fileSize, std::filesystem::file_size(path));
+    EXPECT_EQ(observer.last.bytesConsumed, observer.last.fileSize);
 }
