@@ -49,26 +49,26 @@ struct DecodedBatch
     std::uint64_t bytesConsumed = 0;
 };
 
-// A fixed set of batches passed back and forth in order: the reading thread fills
-// empty ones, the table thread empties full ones. A side that runs dry sleeps until
-// half of the batches are ready for it, not just one: waking a thread on another core
-// costs tens of microseconds (more in a virtual machine), too much to pay per batch.
-class BatchPipe
+// A fixed set of batches passed back and forth in order: one thread fills empty ones,
+// the next empties full ones. A side that runs dry sleeps until half of the batches
+// are ready for it, not just one: waking a thread on another core costs tens of
+// microseconds (more in a virtual machine), too much to pay per batch.
+template <typename Batch> class BatchPipe
 {
 public:
     static constexpr std::size_t kBatches = 8, kWakeAt = kBatches / 2;
     BatchPipe()
     {
         for (auto& b : m_storage) {
-            b = std::make_unique<DecodedBatch>();
+            b = std::make_unique<Batch>();
             m_empty.push_back(b.get());
         }
     }
-    DecodedBatch* takeEmpty() { return take(m_empty, false); }
-    DecodedBatch* takeFull() { return take(m_full, true); }
-    void giveEmpty(DecodedBatch* b) { give(m_empty, b, false); }
-    // last: no batch follows; the table thread takes what is left without waiting.
-    void giveFull(DecodedBatch* b, bool last) { give(m_full, b, last); }
+    Batch* takeEmpty() { return take(m_empty, false); }
+    Batch* takeFull() { return take(m_full, true); }
+    void giveEmpty(Batch* b) { give(m_empty, b, false); }
+    // last: no batch follows; the emptying side takes what is left without waiting.
+    void giveFull(Batch* b, bool last) { give(m_full, b, last); }
     // Wakes both sides for good: takes return null from now on.
     void stop()
     {
@@ -78,7 +78,7 @@ public:
     }
 
 private:
-    DecodedBatch* take(std::deque<DecodedBatch*>& from, bool full)
+    Batch* take(std::deque<Batch*>& from, bool full)
     {
         std::unique_lock lock(m_mutex);
         if (from.empty())
@@ -87,11 +87,11 @@ private:
             });
         if (m_stopped)
             return nullptr;
-        DecodedBatch* b = from.front();
+        Batch* b = from.front();
         from.pop_front();
         return b;
     }
-    void give(std::deque<DecodedBatch*>& to, DecodedBatch* b, bool last)
+    void give(std::deque<Batch*>& to, Batch* b, bool last)
     {
         std::lock_guard lock(m_mutex);
         to.push_back(b);
@@ -100,17 +100,97 @@ private:
             m_changed.notify_all();
     }
 
-    std::array<std::unique_ptr<DecodedBatch>, kBatches> m_storage;
-    std::deque<DecodedBatch*> m_empty, m_full;
+    std::array<std::unique_ptr<Batch>, kBatches> m_storage;
+    std::deque<Batch*> m_empty, m_full;
     std::mutex m_mutex;
     std::condition_variable m_changed;
     bool m_stopped = false;
     bool m_lastGiven = false;
 };
 
+// TCP rows built on the table thread, appended to the tables on the TCP thread, where
+// IngestOptions::rowsAppended follows them.
+struct TcpRowBatch
+{
+    std::vector<TcpRow> rows;
+    std::vector<TcpSideOptions> options; // of the rows that name side options, in order
+    bool last = false;                    // no batch follows
+};
+
+// The table thread's side: collects rows into a batch, handed over per frame batch.
+class TcpRowHandOff final : public TcpRowSink
+{
+public:
+    explicit TcpRowHandOff(BatchPipe<TcpRowBatch>& pipe) : m_pipe(pipe) {}
+    void add(const TcpRow& row, const TcpSideOptions* options) override
+    {
+        if (!m_batch && !m_stopped) {
+            m_batch = m_pipe.takeEmpty();
+            m_stopped = !m_batch; // the TCP thread failed: rows are dropped, the pass ends
+        }
+        if (!m_batch)
+            return;
+        m_batch->rows.push_back(row);
+        if (options)
+            m_batch->options.push_back(*options);
+    }
+    // Hands over the rows so far (last: and says no more follow; nothing after that).
+    void flush(bool last)
+    {
+        if (m_finished)
+            return;
+        if (!m_batch && last && !m_stopped)
+            m_batch = m_pipe.takeEmpty();
+        if (m_batch) {
+            m_batch->last = last;
+            m_pipe.giveFull(m_batch, last);
+        }
+        m_batch = nullptr;
+        m_finished = last;
+    }
+    bool stopped() const { return m_stopped; }
+
+private:
+    BatchPipe<TcpRowBatch>& m_pipe;
+    TcpRowBatch* m_batch = nullptr;
+    bool m_stopped = false;
+    bool m_finished = false;
+};
+
+// The TCP thread: appends the rows to the tables and lets rowsAppended follow them,
+// until the last batch or stop().
+void appendTcpRows(BatchPipe<TcpRowBatch>& pipe, CaptureTables& tables,
+                   const std::function<void(const CaptureTables&)>& rowsAppended, std::exception_ptr& failure)
+{
+    try {
+        for (;;) {
+            TcpRowBatch* batch = pipe.takeFull();
+            if (!batch)
+                return;
+            std::size_t nextOptions = 0;
+            for (const TcpRow& row : batch->rows) {
+                if (row.sideOptions != TcpColumns::kNoSideOptions)
+                    tables.tcpSideOptions.push_back(batch->options[nextOptions++]);
+                tables.tcp.append(row);
+            }
+            const bool last = batch->last;
+            batch->rows.clear();
+            batch->options.clear();
+            batch->last = false;
+            pipe.giveEmpty(batch);
+            rowsAppended(tables);
+            if (last)
+                return;
+        }
+    } catch (...) {
+        failure = std::current_exception();
+        pipe.stop();
+    }
+}
+
 // Reads, decodes and numbers TCP conversations until the end of the file, an error,
 // or stop().
-void readAndDecode(CaptureReader& reader, BatchPipe& pipe, ConversationIndex& conversations,
+void readAndDecode(CaptureReader& reader, BatchPipe<DecodedBatch>& pipe, ConversationIndex& conversations,
                    std::exception_ptr& failure)
 {
     const DissectorSet dissectors = DissectorSet::standard();
@@ -172,24 +252,39 @@ bool ingestCapture(const std::string& path, const IngestOptions& options, Captur
     std::uint64_t nextReport = options.progressInterval;
     std::uint64_t bytesConsumed = 0;
 
-    BatchPipe pipe;
+    BatchPipe<DecodedBatch> pipe;
     // The reading thread's until it is joined; then moved into the tables.
     ConversationIndex conversations;
-    std::exception_ptr readFailure;
+    std::exception_ptr readFailure, tcpFailure;
     std::thread reading(readAndDecode, std::ref(*reader), std::ref(pipe), std::ref(conversations),
                         std::ref(readFailure));
-    // Stops and joins the reading thread however this function is left.
+    // With an analysis following the TCP rows, a third thread appends them and runs it,
+    // so that the table thread goes on with the 802.11 rows meanwhile.
+    BatchPipe<TcpRowBatch> tcpPipe;
+    TcpRowHandOff handOff(tcpPipe);
+    std::thread tcp;
+    if (options.rowsAppended) {
+        tcp = std::thread(appendTcpRows, std::ref(tcpPipe), std::ref(tables), std::cref(options.rowsAppended),
+                          std::ref(tcpFailure));
+        builder.sendTcpRowsTo(&handOff);
+    }
+    // Stops and joins the threads however this function is left.
     struct Join
     {
-        BatchPipe& pipe;
-        std::thread& thread;
+        BatchPipe<DecodedBatch>& pipe;
+        std::thread& reading;
+        BatchPipe<TcpRowBatch>& tcpPipe;
+        std::thread& tcp;
         ~Join()
         {
             pipe.stop();
-            if (thread.joinable())
-                thread.join();
+            tcpPipe.stop();
+            if (reading.joinable())
+                reading.join();
+            if (tcp.joinable())
+                tcp.join();
         }
-    } join{pipe, reading};
+    } join{pipe, reading, tcpPipe, tcp};
 
     bool more = true;
     while (more) {
@@ -221,13 +316,21 @@ bool ingestCapture(const std::string& path, const IngestOptions& options, Captur
             more = false;
         }
         pipe.giveEmpty(batch);
-        if (options.rowsAppended)
-            options.rowsAppended(tables);
+        if (tcp.joinable()) {
+            handOff.flush(!more);
+            more = more && !handOff.stopped();
+        }
     }
     pipe.stop();
     reading.join();
+    if (tcp.joinable()) {
+        handOff.flush(true); // after a reading failure the loop ended without it
+        tcp.join();
+    }
     if (readFailure)
         std::rethrow_exception(readFailure);
+    if (tcpFailure)
+        std::rethrow_exception(tcpFailure);
     // A cancelled pass may have numbered a few conversations first seen past the cut.
     conversations.moveInto(tables);
     builder.finish();

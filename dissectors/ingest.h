@@ -2,8 +2,9 @@
 #pragma once
 
 // One streaming pass over a capture file: read, decode, fill the columnar tables.
-// Reading and decoding run on a thread of their own, one batch of frames ahead of the
-// thread that fills the tables; the tables are only ever touched by the caller's thread.
+// Reading and decoding run on a thread of their own, batches of frames ahead of the
+// caller's thread, which fills the tables; with IngestOptions::rowsAppended set, a third
+// thread appends the TCP rows and runs it.
 
 #include "capture_tables.h"
 
@@ -33,13 +34,13 @@ struct IngestOptions
 {
     IngestObserver* observer = nullptr;
     std::uint64_t progressInterval = 1u << 16; // packets between progress reports
-    // Called on the thread that called ingestCapture, after each batch of frames has
-    // been appended to the tables and once more before it returns. The rows so far are
-    // complete and do not change; they may be read until the call returns. An analysis
-    // that follows the rows in order (analysis::TcpAnalyzer) runs here, while a second
-    // thread reads and decodes the next frames. That thread numbers the TCP
-    // conversations: CaptureTables::conversations and ipAddresses are filled in only
-    // before the last call.
+    // Follows the TCP rows as they are appended: called after each batch of rows, on a
+    // thread of ingest's own, while other threads read and decode the next frames and
+    // fill the 802.11 tables; and once more on the caller's thread when the tables are
+    // complete, before ingestCapture returns. Until that last call only tables.tcp,
+    // tables.tcpSideOptions and tables.summary.firstEpochNs may be read; the rows so
+    // far are complete and do not change. CaptureTables::conversations and
+    // ipAddresses are filled in before the last call. analysis::TcpAnalyzer runs here.
     std::function<void(const CaptureTables&)> rowsAppended;
 };
 

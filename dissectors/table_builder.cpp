@@ -192,10 +192,10 @@ void TableBuilder::addTcp(const Frame& frame, std::int64_t timeNs, bool macDupli
     }
 
     std::uint32_t side = TcpColumns::kNoSideOptions;
+    TcpSideOptions options;
     if (tcp.mss || tcp.windowScale >= 0 || tcp.sackPermitted || tcp.sackBlockCount) {
-        side = static_cast<std::uint32_t>(m_tables.tcpSideOptions.size());
-        m_tables.tcpSideOptions.push_back(
-            {tcp.mss, tcp.windowScale, tcp.sackPermitted, tcp.sackBlockCount, tcp.sackBlocks});
+        side = m_sideOptions++;
+        options = {tcp.mss, tcp.windowScale, tcp.sackPermitted, tcp.sackBlockCount, tcp.sackBlocks};
     }
     std::uint16_t flags = tcp.flags;
     if (!srcIsA)
@@ -203,8 +203,15 @@ void TableBuilder::addTcp(const Frame& frame, std::int64_t timeNs, bool macDupli
     if (tcp.hasTimestamps)
         flags |= TcpColumns::kHasTimestamps;
 
-    m_tables.tcp.append({frame.number, timeNs, conversation.conversation, tcp.seq, tcp.ack, tcp.window,
-                         flags, tcp.payloadLength, tcp.tsVal, tcp.tsEcr, side});
+    const TcpRow row{frame.number, timeNs,       conversation.conversation, tcp.seq, tcp.ack, tcp.window,
+                     flags,        tcp.payloadLength, tcp.tsVal,                 tcp.tsEcr, side};
+    if (m_tcpRows) {
+        m_tcpRows->add(row, side == TcpColumns::kNoSideOptions ? nullptr : &options);
+    } else {
+        if (side != TcpColumns::kNoSideOptions)
+            m_tables.tcpSideOptions.push_back(options);
+        m_tables.tcp.append(row);
+    }
     ++m_tables.summary.tcpSegments;
 }
 

@@ -12,6 +12,15 @@ namespace windscope::dissect {
 // Appends decoded frames to the columnar tables. This is where the MAC layer is
 // reconciled with TCP: a frame with a bad FCS, or an 802.11 retry of a frame already
 // heard, keeps its 802.11 row but never becomes a TCP segment.
+// Takes the TCP rows instead of the tables (ingest appends them on another thread).
+// options: the row's side options when row.sideOptions names them.
+class TcpRowSink
+{
+public:
+    virtual ~TcpRowSink() = default;
+    virtual void add(const TcpRow& row, const TcpSideOptions* options) = 0;
+};
+
 class TableBuilder
 {
 public:
@@ -22,6 +31,8 @@ public:
     // ConversationIndex::numbers(frame)); the caller moves that index into the tables.
     void add(const Frame& frame, bool linkTypeKnown, ConversationIndex::Entry conversation);
     void finish();
+    // From now on TCP rows and their side options go to sink, not to the tables.
+    void sendTcpRowsTo(TcpRowSink* sink) { m_tcpRows = sink; }
 
 private:
     void addFrame(const Frame& frame, bool linkTypeKnown, ConversationIndex::Entry conversation);
@@ -46,6 +57,8 @@ private:
     MacDuplicateFilter m_duplicates;
     ConversationIndex m_conversations; // used by add(frame, known) only
     bool m_numbersConversations = false;
+    TcpRowSink* m_tcpRows = nullptr;
+    std::uint32_t m_sideOptions = 0; // side options added so far
     int m_lastLinkType = -1;
 };
 
