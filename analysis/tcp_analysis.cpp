@@ -709,14 +709,17 @@ const char* segmentFlagName(std::uint32_t singleBit)
     }
 }
 
-std::uint8_t TcpAnalysis::directionOf(const dissect::CaptureTables& tables, std::size_t row) const
+bool TcpAnalysis::sendsFromB(const dissect::CaptureTables& tables, std::size_t connection, int endpoint) const
 {
-    const Connection& c = connections[segments.connection[row]];
+    const Connection& c = connections[connection];
     const dissect::ConversationKey& key = tables.conversations[c.conversation];
     const bool endpoint0IsA = c.address[0] == key.addrA && c.port[0] == key.portA;
-    const bool fromB = tables.tcp.fromB(row);
-    const bool fromEndpoint0 = endpoint0IsA ? !fromB : fromB;
-    return fromEndpoint0 ? 0 : 1;
+    return endpoint0IsA == (endpoint != 0);
+}
+
+std::uint8_t TcpAnalysis::directionOf(const dissect::CaptureTables& tables, std::size_t row) const
+{
+    return tables.tcp.fromB(row) == sendsFromB(tables, segments.connection[row], 0) ? 0 : 1;
 }
 
 const SegmentDecodeCheckpoint* TcpAnalysis::checkpoint(std::uint64_t stream, std::size_t row) const

@@ -306,6 +306,9 @@ struct TcpAnalysis
     RttSamples rtt;
     // Direction index (0 or 1) of a row within its connection.
     std::uint8_t directionOf(const dissect::CaptureTables& tables, std::size_t row) const;
+    // Whether endpoint (0 or 1) of connection sends the rows with TcpColumns::fromB set:
+    // one lookup for a whole connection's rows instead of directionOf() per row.
+    bool sendsFromB(const dissect::CaptureTables& tables, std::size_t connection, int endpoint) const;
     // Sequence and acknowledgment numbers unwrapped to 64 bits, relative to the
     // sender's (resp. the peer's) initial sequence number as tcp.seq / tcp.ack are
     // (the ISN when the SYN was seen, else the first seq - 1). relativeAck is 0 without

@@ -35,19 +35,21 @@ struct FlowEvent
     enum class Kind : std::uint8_t { Data, Ack };
     std::uint64_t row = 0;            // row in CaptureTables::tcp
     std::int64_t senderTimeNs = 0;    // estimated sender clock, capture-relative
-    std::int64_t seq = 0, end = 0;    // data: [seq, end), relative
-    std::int64_t ack = 0;             // ACK: relative acknowledgment number
-    std::uint64_t windowBytes = 0;    // ACK: advertised window, scaled
+    // Data and ACK fields share the record, which the replay of every model reads once
+    // per segment: at 48 bytes it stays small next to the capture's own columns.
+    std::int64_t seqOrAck = 0;        // data: first byte, relative; ACK: relative ack
+    std::uint32_t lengthOrWindow = 0; // data: payload bytes; ACK: advertised window, scaled
     std::uint32_t flags = 0;          // segment_flag bits of the row
     std::uint32_t tsVal = 0, tsEcr = 0;
-    // ACK: SACK block edges as offsets from ack (a block lies within one window of it,
-    // under 2^30 bytes: RFC 7323 2.3), which keeps the record at 96 bytes.
-    std::int32_t sackOffset[8] = {};
+    std::uint32_t firstSackEdge = 0;  // ACK: its first edge in FlowEvents::sackEdges
     Kind kind = Kind::Data;
-    std::uint8_t sackCount = 0;
+    std::uint8_t sackCount = 0;       // ACK: SACK blocks, two edges each
     bool hasTimestamps = false;
 
-    std::int64_t sackEdge(int i) const { return ack + sackOffset[i]; }
+    std::int64_t seq() const { return seqOrAck; }
+    std::int64_t end() const { return seqOrAck + lengthOrWindow; }
+    std::int64_t ack() const { return seqOrAck; }
+    std::uint64_t windowBytes() const { return lengthOrWindow; }
 };
 
 struct FlowEvents
@@ -61,6 +63,9 @@ struct FlowEvents
     // bound on its usable window from the capture alone, e.g. a full send buffer.
     std::uint64_t maxFlightBytes = 0;
     std::vector<FlowEvent> events;    // sorted by senderTimeNs
+    std::vector<std::int64_t> sackEdges; // the ACKs' SACK block edges, relative
+
+    std::int64_t sackEdge(const FlowEvent& ack, int i) const { return sackEdges[ack.firstSackEdge + i]; }
 };
 
 // Data sent by endpoint sender (0 or 1) of connection, ACKs sent by the other endpoint.

@@ -201,20 +201,20 @@ void Replayer::leaveRecovery(const FlowEvent& e)
 
 void Replayer::onAck(const FlowEvent& e)
 {
-    m_rwnd = e.windowBytes;
+    m_rwnd = e.windowBytes();
     m_lastTsEcr = e.tsEcr;
     m_lastHasTs = e.hasTimestamps;
-    if (!m_started || e.ack < m_state.sndUna)
+    if (!m_started || e.ack() < m_state.sndUna)
         return;
-    const bool unaAdvanced = e.ack > m_state.sndUna;
+    const bool unaAdvanced = e.ack() > m_state.sndUna;
     std::uint64_t deliveredBytes = 0;
     std::int64_t rttNs = -1;
     if (unaAdvanced) {
         m_unaAdvancedNs = e.senderTimeNs;
-        deliveredBytes += m_board.advance(e.ack);
-        m_state.sndUna = e.ack;
+        deliveredBytes += m_board.advance(e.ack());
+        m_state.sndUna = e.ack();
         // Linux ca_rtt_us: the newest segment this ACK covers, unless re-sent.
-        while (m_sentHead < m_sent.size() && m_sent[m_sentHead].end <= e.ack) {
+        while (m_sentHead < m_sent.size() && m_sent[m_sentHead].end <= e.ack()) {
             const Sent& s = m_sent[m_sentHead++];
             rttNs = s.resent ? -1 : e.senderTimeNs - s.timeNs;
         }
@@ -225,7 +225,7 @@ void Replayer::onAck(const FlowEvent& e)
     }
     for (int i = 0; i < e.sackCount; ++i) {
         bool dsack = false;
-        deliveredBytes += m_board.sack(e.sackEdge(2 * i), e.sackEdge(2 * i + 1), m_state.sndNxt, dsack);
+        deliveredBytes += m_board.sack(m_flow.sackEdge(e, 2 * i), m_flow.sackEdge(e, 2 * i + 1), m_state.sndNxt, dsack);
         if (dsack && m_undoMarker && i == 0)
             --m_undoRetrans; // tcp_check_dsack(): one re-send proved unnecessary
     }
@@ -269,25 +269,25 @@ void Replayer::onData(const FlowEvent& e, bool burstEnd)
     if (!m_started) {
         m_started = true;
         m_unaAdvancedNs = e.senderTimeNs;
-        m_state.sndUna = m_state.sndNxt = e.seq;
-        m_cwndUsageSeq = e.seq;
-        m_board.reset(e.seq);
+        m_state.sndUna = m_state.sndNxt = e.seq();
+        m_cwndUsageSeq = e.seq();
+        m_board.reset(e.seq());
         m_model->init(m_state);
     }
-    const bool resend = e.seq < m_state.sndNxt && !(e.flags & kNotRetransmission);
-    if (resend && e.end > m_state.sndUna) {
+    const bool resend = e.seq() < m_state.sndNxt && !(e.flags & kNotRetransmission);
+    if (resend && e.end() > m_state.sndUna) {
         bool timeout = (e.flags & segment_flag::kRtoTimeout) != 0;
         if (m_state.state == CaState::Recovery) {
-            const auto it = m_resentAt.find(e.seq);
+            const auto it = m_resentAt.find(e.seq());
             timeout |= it != m_resentAt.end() && e.senderTimeNs - it->second >= kMinRtoNs;
             // Re-sending the oldest hole a timeout after SND.UNA last moved is the timer
             // too: fast recovery re-sent it at once, and that copy was lost before a
             // capture past the bottleneck queue could see it.
-            timeout |= e.seq <= m_state.sndUna && e.senderTimeNs - m_unaAdvancedNs >= kMinRtoNs;
+            timeout |= e.seq() <= m_state.sndUna && e.senderTimeNs - m_unaAdvancedNs >= kMinRtoNs;
         }
         if (m_state.state == CaState::Open || m_state.state == CaState::Disorder || timeout)
             m_resentAt.clear();
-        m_resentAt.emplace(e.seq, e.senderTimeNs);
+        m_resentAt.emplace(e.seq(), e.senderTimeNs);
         if (timeout)
             enterLoss(e);
         else if (m_state.state == CaState::Open || m_state.state == CaState::Disorder)
@@ -297,13 +297,13 @@ void Replayer::onData(const FlowEvent& e, bool burstEnd)
             m_retransStampSet = true;
         }
         ++m_undoRetrans;
-        m_board.retransmitted(e.seq, e.end);
+        m_board.retransmitted(e.seq(), e.end());
     }
-    if (e.end > m_state.sndNxt)
-        m_state.sndNxt = e.end;
+    if (e.end() > m_state.sndNxt)
+        m_state.sndNxt = e.end();
     if (m_state.state == CaState::Recovery)
-        m_prrOut += segments(static_cast<std::uint64_t>(e.end - e.seq));
-    m_sent.push_back({e.end, e.senderTimeNs, resend});
+        m_prrOut += segments(static_cast<std::uint64_t>(e.end() - e.seq()));
+    m_sent.push_back({e.end(), e.senderTimeNs, resend});
 
     const std::uint64_t pipeNow = pipe();
     const std::uint64_t flight = static_cast<std::uint64_t>(std::max<std::int64_t>(0, m_state.sndNxt - m_state.sndUna));
@@ -319,7 +319,7 @@ void Replayer::onData(const FlowEvent& e, bool burstEnd)
     const std::uint64_t window = std::min(m_rwnd, std::max<std::uint64_t>(m_flow.maxFlightBytes, m_state.mss));
     const bool rwndLimited = !persist && flight + std::max<std::uint64_t>(m_state.mss, window / 16) > window &&
                              window < m_state.cwnd + m_state.mss;
-    const bool appLimited = !resend && e.end - e.seq < static_cast<std::int64_t>(m_state.mss) && !rwndLimited;
+    const bool appLimited = !resend && e.end() - e.seq() < static_cast<std::int64_t>(m_state.mss) && !rwndLimited;
     SenderPhase phase;
     if (m_state.state == CaState::Recovery)
         phase = SenderPhase::FastRecovery;

@@ -6,6 +6,79 @@
 
 namespace windscope::analysis::cwnd {
 
+namespace {
+
+// The first range that ends at or after start: the only candidates to touch [start, ...).
+auto firstReaching(std::vector<Scoreboard::Range>& set, std::int64_t start)
+{
+    return std::lower_bound(set.begin(), set.end(), start,
+                            [](const Scoreboard::Range& r, std::int64_t s) { return r.end < s; });
+}
+
+auto firstReaching(const std::vector<Scoreboard::Range>& set, std::int64_t start)
+{
+    return std::lower_bound(set.begin(), set.end(), start,
+                            [](const Scoreboard::Range& r, std::int64_t s) { return r.end < s; });
+}
+
+} // namespace
+
+std::uint64_t Scoreboard::RangeSet::add(std::int64_t start, std::int64_t end)
+{
+    if (end <= start)
+        return 0;
+    const std::uint64_t before = overlap(start, end);
+    auto it = firstReaching(ranges, start);
+    std::int64_t s = start, e = end;
+    auto first = it;
+    while (it != ranges.end() && it->start <= e) {
+        s = std::min(s, it->start);
+        e = std::max(e, it->end);
+        ++it;
+    }
+    it = ranges.erase(first, it);
+    ranges.insert(it, Range{s, e});
+    const std::uint64_t added = static_cast<std::uint64_t>(end - start) - before;
+    bytes += added;
+    return added;
+}
+
+std::uint64_t Scoreboard::RangeSet::overlap(std::int64_t start, std::int64_t end) const
+{
+    std::uint64_t total = 0;
+    for (auto it = firstReaching(ranges, start); it != ranges.end() && it->start < end; ++it) {
+        const std::int64_t s = std::max(it->start, start), e = std::min(it->end, end);
+        if (e > s)
+            total += static_cast<std::uint64_t>(e - s);
+    }
+    return total;
+}
+
+bool Scoreboard::RangeSet::covers(std::int64_t start, std::int64_t end) const
+{
+    // Ranges never touch, so [start, end) lies in the set only if it lies in one range.
+    const auto it = firstReaching(ranges, end);
+    return it != ranges.end() && it->start <= start && it->end >= end;
+}
+
+std::uint64_t Scoreboard::RangeSet::trim(std::int64_t below)
+{
+    std::uint64_t dropped = 0;
+    std::size_t keep = 0;
+    for (const Range& r : ranges) {
+        if (r.end <= below) {
+            dropped += static_cast<std::uint64_t>(r.end - r.start);
+            continue;
+        }
+        if (r.start < below)
+            dropped += static_cast<std::uint64_t>(below - r.start);
+        ranges[keep++] = Range{std::max(r.start, below), r.end};
+    }
+    ranges.resize(keep);
+    bytes -= dropped;
+    return dropped;
+}
+
 void Scoreboard::reset(std::int64_t sndUna)
 {
     m_sndUna = sndUna;
@@ -14,65 +87,23 @@ void Scoreboard::reset(std::int64_t sndUna)
     m_retransmitted.clear();
 }
 
-std::uint64_t Scoreboard::addRange(std::vector<Range>& set, std::int64_t start, std::int64_t end)
-{
-    if (end <= start)
-        return 0;
-    const std::uint64_t before = overlap(set, start, end);
-    auto it = std::lower_bound(set.begin(), set.end(), start,
-                               [](const Range& r, std::int64_t s) { return r.end < s; });
-    std::int64_t s = start, e = end;
-    auto first = it;
-    while (it != set.end() && it->start <= e) {
-        s = std::min(s, it->start);
-        e = std::max(e, it->end);
-        ++it;
-    }
-    it = set.erase(first, it);
-    set.insert(it, Range{s, e});
-    return static_cast<std::uint64_t>(end - start) - before;
-}
-
-std::uint64_t Scoreboard::overlap(const std::vector<Range>& set, std::int64_t start, std::int64_t end)
-{
-    std::uint64_t total = 0;
-    for (const Range& r : set) {
-        if (r.start >= end)
-            break;
-        const std::int64_t s = std::max(r.start, start), e = std::min(r.end, end);
-        if (e > s)
-            total += static_cast<std::uint64_t>(e - s);
-    }
-    return total;
-}
-
-void Scoreboard::trim(std::vector<Range>& set, std::int64_t below)
-{
-    std::size_t keep = 0;
-    for (const Range& r : set) {
-        if (r.end <= below)
-            continue;
-        set[keep++] = Range{std::max(r.start, below), r.end};
-    }
-    set.resize(keep);
-}
-
 std::uint64_t Scoreboard::advance(std::int64_t ack)
 {
     if (ack <= m_sndUna)
         return 0;
-    const std::uint64_t sacked = overlap(m_sacked, m_sndUna, ack);
+    // Everything in the sets lies at or above SND.UNA: what is dropped below the new
+    // SND.UNA is what was SACKed of the newly acknowledged range.
+    const std::uint64_t sacked = m_sacked.trim(ack);
     const std::uint64_t newly = static_cast<std::uint64_t>(ack - m_sndUna) - sacked;
     m_sndUna = ack;
-    trim(m_sacked, ack);
-    trim(m_retransmitted, ack);
+    m_retransmitted.trim(ack);
     m_lostPoint = std::max(m_lostPoint, ack);
     return newly;
 }
 
 std::uint64_t Scoreboard::sack(std::int64_t start, std::int64_t end, std::int64_t sndNxt, bool& dsack)
 {
-    if (end <= m_sndUna || overlap(m_sacked, start, end) == static_cast<std::uint64_t>(std::max<std::int64_t>(0, end - start))) {
+    if (end <= m_sndUna || end <= start || m_sacked.covers(start, end)) {
         dsack = true;
         return 0;
     }
@@ -80,14 +111,16 @@ std::uint64_t Scoreboard::sack(std::int64_t start, std::int64_t end, std::int64_
     end = std::min(end, sndNxt);
     if (end <= start)
         return 0;
-    const std::uint64_t added = addRange(m_sacked, start, end);
+    const std::uint64_t added = m_sacked.add(start, end);
     // A SACKed re-send is no longer in flight.
-    std::vector<Range> kept;
-    for (const Range& r : m_retransmitted) {
-        if (overlap(m_sacked, r.start, r.end) < static_cast<std::uint64_t>(r.end - r.start))
-            kept.push_back(r);
-    }
-    m_retransmitted.swap(kept);
+    std::vector<Range>& resent = m_retransmitted.ranges;
+    const auto gone = std::remove_if(resent.begin(), resent.end(), [&](const Range& r) {
+        if (!m_sacked.covers(r.start, r.end))
+            return false;
+        m_retransmitted.bytes -= static_cast<std::uint64_t>(r.end - r.start);
+        return true;
+    });
+    resent.erase(gone, resent.end());
     return added;
 }
 
@@ -95,7 +128,7 @@ void Scoreboard::retransmitted(std::int64_t start, std::int64_t end)
 {
     start = std::max(start, m_sndUna);
     if (end > start)
-        addRange(m_retransmitted, start, end);
+        m_retransmitted.add(start, end);
 }
 
 void Scoreboard::markAllLost(std::int64_t point)
@@ -106,12 +139,12 @@ void Scoreboard::markAllLost(std::int64_t point)
 
 bool Scoreboard::wasRetransmitted(std::int64_t start, std::int64_t end) const
 {
-    return overlap(m_retransmitted, start, end) > 0;
+    return m_retransmitted.overlap(start, end) > 0;
 }
 
 std::uint64_t Scoreboard::sackedBytes() const
 {
-    return overlap(m_sacked, m_sndUna, std::numeric_limits<std::int64_t>::max());
+    return m_sacked.bytes;
 }
 
 std::uint64_t Scoreboard::pipe(std::int64_t sndNxt) const
@@ -119,17 +152,21 @@ std::uint64_t Scoreboard::pipe(std::int64_t sndNxt) const
     if (sndNxt <= m_sndUna)
         return 0;
     const std::uint64_t outstanding = static_cast<std::uint64_t>(sndNxt - m_sndUna);
-    const std::uint64_t sacked = overlap(m_sacked, m_sndUna, sndNxt);
     // Lost: the holes below the highest SACKed byte, and after an RTO everything below
     // the recovery point that is not SACKed.
     std::int64_t lostEdge = m_lostPoint;
-    if (!m_sacked.empty())
-        lostEdge = std::max(lostEdge, m_sacked.back().end);
+    if (!m_sacked.ranges.empty())
+        lostEdge = std::max(lostEdge, m_sacked.highestEnd());
     lostEdge = std::min(lostEdge, sndNxt);
+    // Both sets lie within [SND.UNA, SND.NXT) whenever SND.NXT is at least their highest
+    // end, as it is for the sender's own SND.NXT: then their totals are the overlaps.
+    const bool whole = sndNxt >= m_sacked.highestEnd() && sndNxt >= m_retransmitted.highestEnd();
+    const std::uint64_t sacked = whole ? m_sacked.bytes : m_sacked.overlap(m_sndUna, sndNxt);
     std::uint64_t lost = 0;
     if (lostEdge > m_sndUna)
-        lost = static_cast<std::uint64_t>(lostEdge - m_sndUna) - overlap(m_sacked, m_sndUna, lostEdge);
-    const std::uint64_t resent = overlap(m_retransmitted, m_sndUna, sndNxt);
+        lost = static_cast<std::uint64_t>(lostEdge - m_sndUna) -
+               (whole ? m_sacked.bytes : m_sacked.overlap(m_sndUna, lostEdge));
+    const std::uint64_t resent = whole ? m_retransmitted.bytes : m_retransmitted.overlap(m_sndUna, sndNxt);
     const std::uint64_t notInFlight = sacked + lost;
     const std::uint64_t base = outstanding > notInFlight ? outstanding - notInFlight : 0;
     return base + resent;

@@ -38,18 +38,37 @@ public:
 
     std::uint64_t pipe(std::int64_t sndNxt) const;
     std::uint64_t sackedBytes() const;
-    bool anySacked() const { return !m_sacked.empty(); }
+    bool anySacked() const { return !m_sacked.ranges.empty(); }
     std::int64_t sndUna() const { return m_sndUna; }
 
 private:
-    static std::uint64_t addRange(std::vector<Range>& set, std::int64_t start, std::int64_t end);
-    static std::uint64_t overlap(const std::vector<Range>& set, std::int64_t start, std::int64_t end);
-    static void trim(std::vector<Range>& set, std::int64_t below);
+    // A set of ranges kept disjoint, sorted and apart (touching ranges are merged), all
+    // at or above SND.UNA, with their total length kept so that pipe() is a few
+    // subtractions on every ACK and send rather than a walk over the ranges.
+    struct RangeSet
+    {
+        std::vector<Range> ranges;
+        std::uint64_t bytes = 0;
+
+        // Returns the bytes of [start, end) not in the set before.
+        std::uint64_t add(std::int64_t start, std::int64_t end);
+        std::uint64_t overlap(std::int64_t start, std::int64_t end) const;
+        // Whether one range holds all of [start, end) (end > start).
+        bool covers(std::int64_t start, std::int64_t end) const;
+        // Drops what lies below `below`; returns the bytes dropped.
+        std::uint64_t trim(std::int64_t below);
+        void clear()
+        {
+            ranges.clear();
+            bytes = 0;
+        }
+        std::int64_t highestEnd() const { return ranges.empty() ? 0 : ranges.back().end; }
+    };
 
     std::int64_t m_sndUna = 0;
     std::int64_t m_lostPoint = 0;      // after an RTO: all below is lost unless SACKed
-    std::vector<Range> m_sacked;       // disjoint, sorted, above SND.UNA
-    std::vector<Range> m_retransmitted;
+    RangeSet m_sacked;
+    RangeSet m_retransmitted;
 };
 
 } // namespace windscope::analysis::cwnd
