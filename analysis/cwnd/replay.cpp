@@ -36,6 +36,7 @@ private:
     void leaveRecovery(const FlowEvent& e);
     void prrStep(std::uint32_t delivered, bool unaAdvanced);
     void validateCwnd(bool limitedNow);
+    std::uint64_t flightAtRtoInRecovery() const;
     std::uint64_t pipe() const { return m_board.pipe(m_state.sndNxt); }
     std::uint32_t segments(std::uint64_t bytes) const
     {
@@ -147,6 +148,22 @@ void Replayer::enterRecovery(const FlowEvent& e)
     (void)e;
 }
 
+std::uint64_t Replayer::flightAtRtoInRecovery() const
+{
+    // ns-3's TcpSocketBase::ReTxTimeout() takes ssthresh from its own BytesInFlight(),
+    // counted on its scoreboard with RFC 6675's IsLost(): that is the pipe here when
+    // the receive window left the sender room. (Where ns-3's recovery window fell with
+    // its flight, the model's PRR window can stay above both.) Held at the receive
+    // window, the sender's count and the one rebuilt from the capture part ways (it
+    // can mark more lost than the sender did), and PRR's window is the flight the
+    // sender kept out.
+    const std::uint64_t outstanding =
+        static_cast<std::uint64_t>(std::max<std::int64_t>(0, m_state.sndNxt - m_state.sndUna));
+    if (outstanding + m_state.mss > m_rwnd)
+        return std::max(pipe(), m_state.cwnd);
+    return m_board.pipeRfc6675(m_state.sndNxt, m_state.mss);
+}
+
 void Replayer::enterLoss(const FlowEvent&)
 {
     // tcp_enter_loss(): a fresh ssthresh unless this RTO repeats one still being
@@ -164,10 +181,7 @@ void Replayer::enterLoss(const FlowEvent&)
         if (m_state.state != CaState::Recovery)
             m_state.ssthresh = m_model->ssthresh(m_state, pipe());
         else if (m_model->rtoResetsSsthresh())
-            // PRR holds the flight at cwnd during recovery, and that flight is what the
-            // sender's own count says is out (ns-3's m_bytesInFlight); the scoreboard
-            // here, rebuilt from the capture, can mark more of it lost than it did.
-            m_state.ssthresh = m_model->ssthresh(m_state, std::max(pipe(), m_state.cwnd));
+            m_state.ssthresh = m_model->ssthresh(m_state, flightAtRtoInRecovery());
         else if (m_state.ssthresh >= kInfiniteSsthresh)
             m_state.ssthresh = m_model->ssthresh(m_state, pipe());
     } else if (m_model->rtoResetsSsthresh()) {
@@ -339,8 +353,13 @@ void Replayer::onData(const FlowEvent& e, bool burstEnd)
         ++fit.sends;
         // Only the model's own window: a flight over the receive window is the same for
         // every model (send times estimated away from the sender, or a shrunk window),
-        // so it tells none of them apart.
-        if (pipeNow > m_state.cwnd + m_state.mss / 2)
+        // so it tells none of them apart. Away from the sender the flight is blurred by
+        // the same few segments as at the window bound above: only a flight beyond that
+        // blur is one the model's window did not allow.
+        const std::uint64_t blur = m_flow.vantage.point == VantagePoint::Sender
+                                       ? m_state.mss / 2
+                                       : std::max<std::uint64_t>(m_state.mss / 2, m_state.cwnd / 16);
+        if (pipeNow > m_state.cwnd + blur)
             ++fit.violations;
     }
     if (burstEnd && (phase == SenderPhase::SlowStart || phase == SenderPhase::CongestionAvoidance ||

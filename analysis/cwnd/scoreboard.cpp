@@ -147,6 +147,33 @@ std::uint64_t Scoreboard::sackedBytes() const
     return m_sacked.bytes;
 }
 
+std::uint64_t Scoreboard::pipeRfc6675(std::int64_t sndNxt, std::uint32_t smss) const
+{
+    if (sndNxt <= m_sndUna)
+        return 0;
+    constexpr std::uint64_t kDupThresh = 3;
+    // The lowest SACKed byte with more than (DupThresh - 1) * SMSS SACKed bytes at or
+    // above it: every hole below it is lost (RFC 6675 IsLost()).
+    std::int64_t lostEdge = m_sndUna;
+    std::uint64_t above = 0;
+    for (auto it = m_sacked.ranges.rbegin(); it != m_sacked.ranges.rend(); ++it) {
+        above += static_cast<std::uint64_t>(std::min(it->end, sndNxt) - std::min(it->start, sndNxt));
+        if (above > (kDupThresh - 1) * smss) {
+            lostEdge = it->start;
+            break;
+        }
+    }
+    lostEdge = std::min(std::max(lostEdge, m_lostPoint), sndNxt);
+    const std::uint64_t outstanding = static_cast<std::uint64_t>(sndNxt - m_sndUna);
+    const std::uint64_t sacked = m_sacked.overlap(m_sndUna, sndNxt);
+    std::uint64_t lost = 0;
+    if (lostEdge > m_sndUna)
+        lost = static_cast<std::uint64_t>(lostEdge - m_sndUna) - m_sacked.overlap(m_sndUna, lostEdge);
+    const std::uint64_t resent = m_retransmitted.overlap(m_sndUna, sndNxt);
+    const std::uint64_t notInFlight = sacked + lost;
+    return (outstanding > notInFlight ? outstanding - notInFlight : 0) + resent;
+}
+
 std::uint64_t Scoreboard::pipe(std::int64_t sndNxt) const
 {
     if (sndNxt <= m_sndUna)
