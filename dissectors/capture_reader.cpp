@@ -66,7 +66,7 @@ ssize_t mappedRead(void* cookie, char* buffer, size_t size)
     const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(size, m->size - m->position));
     std::memcpy(buffer, m->data + m->position, n);
     m->position += n;
-    constexpr std::uint64_t kReleaseStep = std::uint64_t(4) << 20;
+    constexpr std::uint64_t kReleaseStep = std::uint64_t(1) << 20;
     const std::uint64_t releaseTo = m->position / kReleaseStep * kReleaseStep;
     if (releaseTo > m->released) {
         ::madvise(const_cast<char*>(m->data) + m->released, releaseTo - m->released, MADV_DONTNEED);
@@ -118,7 +118,7 @@ FILE* openMapped(const std::string& path, std::uint64_t size)
         ::close(fd);
         return nullptr;
     }
-    ::madvise(data, static_cast<std::size_t>(size), MADV_SEQUENTIAL);
+    ::madvise(data, static_cast<std::size_t>(size), MADV_NORMAL);
     auto* m = new MappedFile{fd, static_cast<const char*>(data), size, 0, 0};
     cookie_io_functions_t io{mappedRead, nullptr, mappedSeek, mappedClose};
     FILE* stream = fopencookie(m, "rb", io);

@@ -38,7 +38,7 @@ void reserveColumns(const CaptureReader& reader, CaptureTables& tables)
 // Frames decoded by the reading thread, handed to the table thread as a whole.
 struct DecodedBatch
 {
-    static constexpr std::size_t kFrames = 1024; // ~440 KB
+    static constexpr std::size_t kFrames = 512; // ~220 KB
     std::array<Frame, kFrames> frames;
     std::array<bool, kFrames> linkTypeKnown{};
     std::array<ConversationIndex::Entry, kFrames> conversation{};
