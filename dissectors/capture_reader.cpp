@@ -118,7 +118,7 @@ FILE* openMapped(const std::string& path, std::uint64_t size)
         ::close(fd);
         return nullptr;
     }
-    ::madvise(data, static_cast<std::size_t>(size), MADV_NORMAL);
+    ::madvise(data, static_cast<std::size_t>(size), MADV_SEQUENTIAL);
     auto* m = new MappedFile{fd, static_cast<const char*>(data), size, 0, 0};
     cookie_io_functions_t io{mappedRead, nullptr, mappedSeek, mappedClose};
     FILE* stream = fopencookie(m, "rb", io);
