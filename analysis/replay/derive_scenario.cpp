@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "derive_scenario.h"
 
+#include "periodic_outages.h"
 #include "presets.h"
 
 #include <algorithm>
@@ -90,6 +91,149 @@ ReadRhythm readRhythm(const std::vector<std::pair<std::int64_t, std::uint64_t>>&
     return r;
 }
 
+// Periodic outages from the sender's losses, for a connection no 802.11 frame carries:
+// a background scan (paper 004) is invisible there except in the phase its losses
+// cluster at (periodic_outages.h). A pattern found becomes the scenario's periodic
+// scan; the losses it does not explain are left to the random-loss fit.
+// inferred: the TCP-inferred outages in the scenario's outage list (index, capture
+// start and end); those the pattern explains are taken out again.
+struct InferredOutage
+{
+    std::size_t index = 0;
+    std::int64_t startNs = 0, endNs = 0;
+};
+
+void derivePeriodicOutages(const DerivationInput& in, DerivedScenario& out, double rttMinMs,
+                           const std::vector<InferredOutage>& inferred)
+{
+    const dissect::CaptureTables& tables = *in.tables;
+    const TcpAnalysis& tcp = *in.tcp;
+    const auto& t = tables.tcp;
+    Scenario& s = out.scenario;
+    // Every data transmission of the sender; one is lost when the same data (by its
+    // first sequence number) was sent again later. The resends pair with the
+    // transmission they repeat, for the loss episodes below.
+    std::vector<TransmissionTime> tx;
+    std::vector<std::pair<std::int64_t, std::size_t>> resends; // (time, index of the repeated one)
+    {
+        std::vector<std::pair<std::int64_t, std::size_t>> bySeq; // (relative seq, index), unsorted
+        std::vector<std::int64_t> sendNs;
+        for (std::size_t row = 0; row < t.size(); ++row) {
+            if (tcp.segments.connection[row] != in.connection || t.payloadLength[row] == 0 ||
+                tcp.directionOf(tables, row) != in.sender)
+                continue;
+            bySeq.emplace_back(tcp.relativeSeq(t, row), tx.size());
+            sendNs.push_back(t.timeNs[row]);
+            tx.push_back({static_cast<double>(t.timeNs[row] - out.firstDataNs) / 1e9, false});
+        }
+        // Sorted by sequence, then by time: each transmission after the first of its
+        // sequence repeats the one before it.
+        std::stable_sort(bySeq.begin(), bySeq.end(),
+                         [](const auto& a, const auto& b) { return a.first < b.first; });
+        for (std::size_t i = 1; i < bySeq.size(); ++i)
+            if (bySeq[i].first == bySeq[i - 1].first) {
+                tx[bySeq[i - 1].second].lost = true;
+                resends.emplace_back(sendNs[bySeq[i].second], bySeq[i - 1].second);
+            }
+        std::sort(resends.begin(), resends.end());
+    }
+    const PeriodicOutageFit fit = detectPeriodicOutages(tx);
+    if (!fit.found) {
+        if (fit.periodS > 0)
+            out.notes.push_back(format("periodic outages: none (%.0f loss bursts; the strongest period, %.1f ms, "
+                                       "concentrates them to R %.2f",
+                                       static_cast<double>(fit.events), fit.periodS * 1000, fit.concentration) +
+                                format(", Rayleigh Z %.1f against a threshold of %.1f): ", fit.rayleighZ,
+                                       fit.thresholdZ) +
+                                fit.reason);
+        else
+            out.notes.push_back("periodic outages: none (" + fit.reason + ")");
+        return;
+    }
+    // Loss episodes as the calibration counts them (metrics.h): runs of resends, a new
+    // one more than a mean RTT after the start of the last; one is explained when a
+    // transmission it repeats fell in a window.
+    const Connection& c = tcp.connections[in.connection];
+    const auto episodeNs = static_cast<std::int64_t>(std::max(1.0, c.direction[in.sender].rttAvgMs) * 1e6);
+    std::uint64_t episodes = 0, explained = 0;
+    std::int64_t episodeStart = 0;
+    bool episodeExplained = false;
+    for (std::size_t i = 0; i < resends.size(); ++i) {
+        if (i == 0 || resends[i].first - episodeStart > episodeNs) {
+            explained += episodeExplained ? 1 : 0;
+            ++episodes;
+            episodeStart = resends[i].first;
+            episodeExplained = false;
+        }
+        episodeExplained = episodeExplained || fit.covers(tx[resends[i].second].timeS, 0.0005);
+    }
+    explained += episodeExplained ? 1 : 0;
+    // The windows are where the sends were lost; the outage is where they met the
+    // radio: one wired one-way delay later, plus the queue they waited in (the median
+    // RTT rise of the sends around the windows).
+    std::vector<std::pair<std::int64_t, double>> rise; // (send time, RTT above the minimum, ms)
+    for (const RttSample& r : tcp.rtt)
+        if (tcp.segments.connection[r.dataRow()] == in.connection && tcp.directionOf(tables, r.dataRow()) == in.sender)
+            rise.emplace_back(t.timeNs[r.dataRow()], static_cast<double>(r.rttNs(t)) / 1e6 - rttMinMs);
+    std::vector<double> nearWindows;
+    for (const auto& [sendNs, ms] : rise)
+        if (fit.covers(static_cast<double>(sendNs - out.firstDataNs) / 1e9, fit.periodS / 4))
+            nearWindows.push_back(ms);
+    const double queueMs = percentile(nearWindows, 0.5);
+    const double shiftS = (s.path.wiredDelayMs + queueMs) / 1000;
+    PeriodicScan& scan = s.periodicScan;
+    scan.intervalMs = fit.periodS * 1000;
+    scan.dwellMs = fit.dwellS * 1000;
+    scan.firstS = std::max(0.0, fit.windowStartS + shiftS);
+    // Until the end of the run unless the windows stop well before the end of the
+    // capture (a baseline slower than the capture runs longer, and the last windows
+    // may have met no sends to lose).
+    const double lastWindowEnd = fit.windowStartS + static_cast<double>(fit.lastCycle) * fit.periodS + fit.dwellS;
+    const double tail = tx.back().timeS - lastWindowEnd;
+    scan.untilS = tail < std::max(10 * fit.periodS, 0.1 * tx.back().timeS) ? 0 : lastWindowEnd + shiftS;
+    // The sends in the windows were lost, not held: the AP did not keep them.
+    scan.mode = OutageMode::Drop;
+    // An ACK silence the windows explain is the sender's retransmission timeout after
+    // a window took its whole flight (and maybe its retransmission), not an outage of
+    // its own: most of the sends lost around it fell in windows. A longer outage (a
+    // handoff) loses sends at every phase.
+    const double rttS = std::max(1.0, c.direction[in.sender].rttAvgMs) / 1000;
+    std::vector<std::size_t> explainedSilences;
+    // The window's edges are uncertain by the queue's variation (sends of one phase
+    // met the radio at different times): half a dwell either side still counts.
+    const double silenceMarginS = fit.dwellS / 2;
+    for (const InferredOutage& gap : inferred) {
+        const double start = static_cast<double>(gap.startNs - out.firstDataNs) / 1e9;
+        const double end = static_cast<double>(gap.endNs - out.firstDataNs) / 1e9;
+        std::size_t before = 0, beforeInWindows = 0, during = 0, duringInWindows = 0;
+        for (const TransmissionTime& x : tx) {
+            if (!x.lost || x.timeS < start - rttS || x.timeS > end)
+                continue;
+            const bool covered = fit.covers(x.timeS, silenceMarginS);
+            (x.timeS < start ? before : during) += 1;
+            (x.timeS < start ? beforeInWindows : duringInWindows) += covered ? 1 : 0;
+        }
+        if (during > 0 ? duringInWindows == during : before > 0 && 2 * beforeInWindows >= before)
+            explainedSilences.push_back(gap.index);
+    }
+    for (auto it = explainedSilences.rbegin(); it != explainedSilences.rend(); ++it)
+        s.outageList.erase(s.outageList.begin() + static_cast<std::ptrdiff_t>(*it));
+    char buf[900];
+    std::snprintf(buf, sizeof buf,
+                  "periodic_scan: %.1f ms off every %.2f ms from %.2f s (drop), detected in the sender's losses: "
+                  "%zu loss bursts concentrate at one phase of that period (R %.2f, Rayleigh Z %.1f against %.1f "
+                  "for a false detection rate of 1%% over the periods 50-500 ms); its windows, where %.0f%% of "
+                  "the sends were lost, hold %zu of the bursts, %zu of %zu lost sends and %llu of %llu loss "
+                  "episodes; shifted %.1f ms to the radio (wired delay and queue); %zu of the %zu TCP-inferred "
+                  "outages left out (ACK silences after losses in its windows: retransmission timeouts)",
+                  scan.dwellMs, scan.intervalMs, scan.firstS, fit.events, fit.concentration, fit.rayleighZ,
+                  fit.thresholdZ, fit.windowLossShare * 100, fit.explainedEvents, fit.explainedLost,
+                  fit.lostTransmissions, static_cast<unsigned long long>(explained),
+                  static_cast<unsigned long long>(episodes), shiftS * 1000, explainedSilences.size(),
+                  inferred.size());
+    out.notes.push_back(buf);
+}
+
 } // namespace
 
 DerivedScenario deriveScenario(const DerivationInput& in)
@@ -109,6 +253,7 @@ DerivedScenario deriveScenario(const DerivationInput& in)
     std::uint32_t maxPayload = 0;
     std::int64_t firstData = -1, lastData = 0;
     std::uint64_t dataRows = 0;
+    bool carriedBy80211 = false; // an 802.11 frame of the capture carries the sender's data
     std::vector<std::pair<std::int64_t, std::int64_t>> ackProgress; // (time, relative ack)
     // Window updates: an ACK that acknowledges nothing new and opens the window (time,
     // bytes it opened by), i.e. what the application read since the last ACK.
@@ -125,6 +270,8 @@ DerivedScenario deriveScenario(const DerivationInput& in)
                 firstData = t.timeNs[row];
             lastData = t.timeNs[row];
             ++dataRows;
+            carriedBy80211 = carriedBy80211 ||
+                             std::binary_search(tables.wlan.frame.begin(), tables.wlan.frame.end(), t.frame[row]);
         } else if (dir != in.sender && (t.tcpFlags(row) & 0x010)) {
             const std::int64_t ackNow = tcp.relativeAck(t, row);
             ackProgress.emplace_back(t.timeNs[row], ackNow);
@@ -345,6 +492,7 @@ DerivedScenario deriveScenario(const DerivationInput& in)
     // wired one-way delay after the sender.
     const double radioShiftS = (s.path.wiredDelayMs) / 1000;
     std::uint32_t scans = 0, handoffs = 0, other = 0;
+    std::vector<InferredOutage> inferred;
     if (in.events) {
         const bool wlan = !tables.wlan.frame.empty();
         for (const WlanEvent& e : in.events->events) {
@@ -380,12 +528,16 @@ DerivedScenario deriveScenario(const DerivationInput& in)
             o.durationS = std::max(0.0, static_cast<double>(endNs - e.startNs) / 1e9);
             if (o.durationS <= 0)
                 continue;
+            if (e.kind == WlanEventKind::OutageInferred)
+                inferred.push_back({s.outageList.size(), e.startNs, e.endNs});
             s.outageList.push_back(o);
             (o.kind == OutageKind::Scan ? scans : o.kind == OutageKind::Handoff ? handoffs : other)++;
         }
     }
     out.notes.push_back(format("outages: %.0f scans, %.0f handoffs or TCP-inferred outages, %.0f power-save periods",
                                scans, handoffs, other));
+    if (!carriedBy80211)
+        derivePeriodicOutages(in, out, rttMin, inferred);
     return out;
 }
 

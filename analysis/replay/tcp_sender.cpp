@@ -16,7 +16,8 @@ TcpSender::TcpSender(EventQueue& queue, const SenderParams& params, std::uint64_
     : m_queue(queue), m_params(params), m_total(totalSegments), m_stopNs(stopNs), m_model(std::move(model)),
       m_output(std::move(output)), m_rwnd(initialRwnd),
       m_rtoNs(static_cast<std::int64_t>(params.initialRtoMs * kMs)),
-      m_rtoTimer(queue, [this] { onRtoTimer(); }), m_persistTimer(queue, [this] { onPersistTimer(); })
+      m_rtoTimer(queue, [this] { onRtoTimer(); }), m_persistTimer(queue, [this] { onPersistTimer(); }),
+      m_rackTimer(queue, [this] { onRackTimer(); }), m_tlpTimer(queue, [this] { onLossProbeTimer(); })
 {
     m_state.mss = params.mss;
     m_state.cwnd = static_cast<std::uint64_t>(params.initialWindowSegments) * params.mss;
@@ -108,6 +109,15 @@ void TcpSender::sendProbe()
 }
 
 void TcpSender::trySend()
+{
+    const std::uint64_t sentBefore = m_counters.dataSegments;
+    sendWhatFits();
+    // Linux tcp_write_xmit(): every burst re-arms the loss probe.
+    if (m_counters.dataSegments != sentBefore)
+        scheduleLossProbe();
+}
+
+void TcpSender::sendWhatFits()
 {
     if (m_done)
         return;
@@ -204,6 +214,7 @@ void TcpSender::enterRecovery()
     m_state.cwnd = m_state.ssthresh;
     m_state.recoveryPoint = m_nxt;
     ++m_counters.fastRecoveries;
+    m_tlpTimer.cancel();
 }
 
 void TcpSender::onAck(const Packet& ack)
@@ -221,6 +232,20 @@ void TcpSender::onAck(const Packet& ack)
     std::int64_t ackSeg = std::min(ack.ackSegment, m_nxt);
     std::uint32_t delivered = 0;
     bool newLoss = false;
+    // RFC 8985 6.2 RACK_update(): the most recently sent segment delivered, and its
+    // RTT. A retransmission acknowledged by an ACK for the original (its timestamp
+    // echo older than the resend, or sooner than the minimum RTT) says nothing.
+    const auto rackDelivered = [&](std::int64_t i) {
+        const Segment& s = m_segments[static_cast<std::size_t>(i)];
+        if (s.retransmitted && ((ack.echoNs >= 0 && ack.echoNs < s.lastSentNs) ||
+                                (m_state.minRttNs > 0 && now - s.lastSentNs < m_state.minRttNs)))
+            return;
+        if (s.lastSentNs > m_rackXmitNs || (s.lastSentNs == m_rackXmitNs && i > m_rackSegment)) {
+            m_rackXmitNs = s.lastSentNs;
+            m_rackSegment = i;
+            m_rackRttNs = now - s.lastSentNs;
+        }
+    };
 
     // SACK blocks (RFC 2018): segments the receiver holds leave the pipe.
     if (m_params.sack) {
@@ -235,6 +260,7 @@ void TcpSender::onAck(const Packet& ack)
                 s.lost = false;
                 removeFromPipe(s);
                 ++delivered;
+                rackDelivered(i);
             }
             if (to > from)
                 m_highSack = std::max(m_highSack, to - 1);
@@ -251,10 +277,14 @@ void TcpSender::onAck(const Packet& ack)
             rtt = now - newest.lastSentNs;
         for (std::int64_t i = m_una; i < ackSeg; ++i) {
             Segment& s = m_segments[static_cast<std::size_t>(i)];
-            if (!s.sacked)
+            if (!s.sacked) {
                 ++delivered;
+                rackDelivered(i);
+            }
             removeFromPipe(s);
         }
+        if (m_tlpHigh >= 0 && ackSeg >= m_tlpHigh)
+            m_tlpHigh = -1;
         m_una = ackSeg;
         m_lossScan = std::max(m_lossScan, m_una);
         m_retxScan = std::max(m_retxScan, m_una);
@@ -308,25 +338,130 @@ void TcpSender::onAck(const Packet& ack)
 
     // RFC 6675 IsLost(): DupThresh SACKed segments above a hole make it lost.
     if (m_params.sack && m_highSack >= 0) {
+        // A retransmission still too young to judge is checked again on later ACKs.
+        std::int64_t pending = -1;
         for (std::int64_t i = std::max(m_lossScan, m_una); i + static_cast<std::int64_t>(kDupThresh) <= m_highSack;
              ++i) {
             const Segment& s = m_segments[static_cast<std::size_t>(i)];
             if (!s.sacked && !s.lost && !s.retransmitted) {
                 markLost(i);
                 newLoss = true;
-            } else if (!s.sacked && !s.lost && s.retransmitted && now - s.lastSentNs > m_srttNs + m_rttvarNs * 4 &&
-                       m_srttNs > 0) {
+            } else if (!s.sacked && !s.lost && s.retransmitted) {
                 // A retransmission not SACKed an RTT later while later data is: lost
                 // again (Linux RACK's reordering window, much simplified).
-                markLost(i);
-                newLoss = true;
+                if (m_srttNs > 0 && now - s.lastSentNs > m_srttNs + m_rttvarNs * 4) {
+                    markLost(i);
+                    newLoss = true;
+                } else if (pending < 0) {
+                    pending = i;
+                }
             }
             m_lossScan = i + 1;
         }
+        if (pending >= 0)
+            m_lossScan = pending;
     }
+    if (rackTlp() && rackDetectLoss())
+        newLoss = true;
     if (newLoss && (m_state.state == cwnd::CaState::Open || m_state.state == cwnd::CaState::Disorder))
         enterRecovery();
     trySend();
+    scheduleLossProbe();
+}
+
+bool TcpSender::rackDetectLoss()
+{
+    if (m_rackXmitNs < 0)
+        return false;
+    const std::int64_t now = m_queue.now();
+    // Linux tcp_rack_reo_wnd() with no reordering seen: none in recovery or once
+    // DupThresh segments are SACKed, else a quarter of the minimum RTT.
+    std::int64_t sacked = 0;
+    for (std::int64_t i = m_una; i < m_nxt; ++i)
+        sacked += m_segments[static_cast<std::size_t>(i)].sacked ? 1 : 0;
+    const bool recovering = m_state.state == cwnd::CaState::Recovery || m_state.state == cwnd::CaState::Loss;
+    const std::int64_t reorderWindow =
+        recovering || sacked >= static_cast<std::int64_t>(kDupThresh) ? 0 : std::max<std::int64_t>(m_state.minRttNs, 0) / 4;
+    bool marked = false;
+    std::int64_t earliest = -1;
+    for (std::int64_t i = m_una; i < m_nxt; ++i) {
+        const Segment& s = m_segments[static_cast<std::size_t>(i)];
+        if (s.sacked || s.lost)
+            continue;
+        const bool sentBefore = s.lastSentNs < m_rackXmitNs || (s.lastSentNs == m_rackXmitNs && i < m_rackSegment);
+        if (!sentBefore)
+            continue;
+        const std::int64_t deadline = s.lastSentNs + m_rackRttNs + reorderWindow;
+        if (now >= deadline) {
+            markLost(i);
+            marked = true;
+        } else if (earliest < 0 || deadline < earliest) {
+            earliest = deadline;
+        }
+    }
+    if (earliest >= 0)
+        m_rackTimer.arm(earliest - now);
+    else
+        m_rackTimer.cancel();
+    return marked;
+}
+
+void TcpSender::onRackTimer()
+{
+    if (m_done || m_una >= m_nxt)
+        return;
+    m_state.nowNs = m_queue.now();
+    if (!rackDetectLoss())
+        return;
+    if (m_state.state == cwnd::CaState::Open || m_state.state == cwnd::CaState::Disorder)
+        enterRecovery();
+    trySend();
+}
+
+void TcpSender::scheduleLossProbe()
+{
+    // RFC 8985 7.2 as Linux tcp_schedule_loss_probe(): in the open state, one probe at
+    // a time, 2 SRTT after the last send or ACK (plus the worst delayed ACK, 200 ms,
+    // with a single segment out), never later than the RTO.
+    if (!rackTlp() || m_done || m_state.state != cwnd::CaState::Open || m_una >= m_nxt || m_tlpHigh >= 0 ||
+        m_srttNs < 0) {
+        m_tlpTimer.cancel();
+        return;
+    }
+    const std::int64_t now = m_queue.now();
+    std::int64_t pto = 2 * m_srttNs + (m_nxt - m_una == 1 ? static_cast<std::int64_t>(m_params.minRtoMs * kMs) : 2 * kMs);
+    if (m_rtoTimer.armed())
+        pto = std::min(pto, m_rtoTimer.deadline() - now);
+    if (pto <= 0) {
+        m_tlpTimer.cancel();
+        return;
+    }
+    m_tlpTimer.arm(std::max<std::int64_t>(pto, 10 * kMs));
+}
+
+void TcpSender::onLossProbeTimer()
+{
+    if (m_done || m_una >= m_nxt || m_state.state != cwnd::CaState::Open || m_tlpHigh >= 0)
+        return;
+    m_state.nowNs = m_queue.now();
+    // Linux tcp_send_loss_probe(): new data if the receiver's window takes it (the
+    // congestion window does not count for a probe), else the last segment again.
+    const std::uint64_t outstandingAfter = static_cast<std::uint64_t>(m_nxt - m_una + 1) * m_state.mss;
+    if (moreNewData() && outstandingAfter <= m_rwnd &&
+        (m_params.maxWindowBytes == 0 || outstandingAfter <= m_params.maxWindowBytes)) {
+        transmit(m_nxt, false);
+        ++m_nxt;
+    } else {
+        std::int64_t last = m_nxt - 1;
+        while (last >= m_una && m_segments[static_cast<std::size_t>(last)].sacked)
+            --last;
+        if (last < m_una)
+            return;
+        transmit(last, true);
+    }
+    m_tlpHigh = m_nxt;
+    ++m_counters.lossProbes;
+    armRto();
 }
 
 void TcpSender::onRtoTimer()
@@ -359,6 +494,8 @@ void TcpSender::onRtoTimer()
     // the model, cwnd to one segment (Linux tcp_enter_loss()); everything outstanding
     // and not SACKed is marked lost and resent go-back-N as the window reopens.
     ++m_counters.rtoTimeouts;
+    m_tlpHigh = -1;
+    m_tlpTimer.cancel();
     if (m_state.state != cwnd::CaState::Loss) {
         m_state.priorCwnd = m_state.cwnd;
         m_state.priorSsthresh = m_state.ssthresh;

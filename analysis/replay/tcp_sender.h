@@ -4,8 +4,9 @@
 // The simulated TCP sender of a bulk transfer. The window arithmetic is the shared
 // congestion-control models of analysis/cwnd (the same classes the inference replays),
 // acting on their plain SenderState; this class adds what the models leave to the
-// stack: SACK scoreboard and loss marking (RFC 6675 with DupThresh 3), NewReno partial
-// ACKs without SACK (RFC 6582), the retransmission timer (RFC 6298 estimators, Linux
+// stack: SACK scoreboard and loss marking (RFC 6675 with DupThresh 3, and RACK-TLP of
+// RFC 8985 as Linux runs it), NewReno partial ACKs without SACK (RFC 6582), the
+// retransmission timer (RFC 6298 estimators, Linux
 // __tcp_set_rto() bound srtt + max(4 rttvar, rto_min), exponential backoff), the zero
 // window (persist timer, RFC 9293 3.8.6.1; an RTO while the window is zero is a probe
 // that keeps cwnd, Linux tcp_retransmit_timer()), and pacing.
@@ -28,6 +29,7 @@ struct SenderCounters
     std::uint64_t rtoTimeouts = 0;       // RTOs that entered Loss
     std::uint64_t zeroWindowProbes = 0;  // persist probes and RTOs under a zero window
     std::uint64_t fastRecoveries = 0;
+    std::uint64_t lossProbes = 0;        // TLP probes sent
 };
 
 // Sender state after each transmission, for the cwnd plot of a replay run.
@@ -74,10 +76,19 @@ private:
     };
 
     void trySend();
+    void sendWhatFits();
     void transmit(std::int64_t index, bool retransmission);
     void sendProbe();
     void onRtoTimer();
     void onPersistTimer();
+    // RACK (RFC 8985 6.2): a segment sent before the most recently delivered one and
+    // unacknowledged an RTT (plus the reordering window) after it was sent is lost.
+    // Returns true when it marked one; arms the reordering timer for the rest.
+    bool rackDetectLoss();
+    void onRackTimer();
+    void scheduleLossProbe();
+    void onLossProbeTimer();
+    bool rackTlp() const { return m_params.rackTlp && m_params.sack; }
     void armRto();
     void rttSample(std::int64_t rttNs);
     void enterRecovery();
@@ -107,11 +118,14 @@ private:
     std::int64_t m_srttNs = -1, m_rttvarNs = 0, m_rtoNs;
     std::uint32_t m_backoff = 0;
     std::int64_t m_nextSendNs = 0;        // pacing
+    // RACK: send time, segment and RTT of the most recently sent segment delivered.
+    std::int64_t m_rackXmitNs = -1, m_rackSegment = -1, m_rackRttNs = 0;
+    std::int64_t m_tlpHigh = -1;          // m_nxt when the outstanding probe went out
     bool m_sendScheduled = false;
     bool m_done = false;
     std::int64_t m_doneNs = -1;
     std::uint64_t m_packetIds = 0;
-    Timer m_rtoTimer, m_persistTimer;
+    Timer m_rtoTimer, m_persistTimer, m_rackTimer, m_tlpTimer;
     SenderCounters m_counters;
     std::vector<SenderSample> m_samples;
 };

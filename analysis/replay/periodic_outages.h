@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// Periodic outages seen from the sender alone. A station's background scan (paper 004:
+// about 10 ms off channel every 100-300 ms) leaves no trace a wired capture can show,
+// except in what the sender lost: the transmissions that were later resent cluster at
+// one phase of the scan period, where random loss spreads over all phases.
+//
+// The detector folds the times of the lost transmissions over candidate periods and
+// measures their phase concentration (the mean resultant length R of circular
+// statistics); the Rayleigh test, with its threshold raised for the number of periods
+// searched, says whether the best one could be chance. A burst (segments lost within
+// burstGapS of each other) is one event: one outage hit, and the test assumes
+// independent events. The outage window is then read from all transmissions folded at
+// that period: the arc around the concentrated phase where the sends were mostly lost.
+// A rhythm of the sender's own (congestion losses repeating with its sawtooth) passes
+// the Rayleigh test but not this one: at that phase most sends got through.
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace windscope::analysis::replay {
+
+struct TransmissionTime
+{
+    double timeS = 0;  // when the data segment left the sender
+    bool lost = false; // the same data was sent again later
+};
+
+struct PeriodicOutageOptions
+{
+    double minPeriodS = 0.05;
+    double maxPeriodS = 0.5;
+    double burstGapS = 0.005;       // lost sends closer than this are one event
+    double alpha = 0.01;            // family-wise false-detection rate over the search
+    std::size_t minEvents = 10;     // fewer events than this: no test
+    std::size_t minExplainedEvents = 8;
+    double binS = 0.001;            // phase resolution of the outage window
+    // The window spans the phases where at least edgeLossShare of the sends were lost;
+    // it is an outage when at least minWindowLossShare of all its sends were.
+    double edgeLossShare = 0.2;
+    double minWindowLossShare = 0.5;
+    // Of the loss bursts, the share the windows must hold (other causes of loss may
+    // add the rest: random loss, a full queue).
+    double minExplainedShare = 0.25;
+};
+
+struct PeriodicOutageFit
+{
+    bool found = false;
+    std::string reason;             // why not, when not found
+    std::size_t events = 0;         // lost bursts tested
+    double periodS = 0;
+    double concentration = 0;       // mean resultant length R of the events at periodS
+    double rayleighZ = 0;           // N R^2
+    double thresholdZ = 0;          // what Z had to exceed
+    double windowStartS = 0;        // first window start (times as given)
+    double dwellS = 0;
+    std::size_t firstCycle = 0, lastCycle = 0; // windows k: windowStartS + k periodS
+    double windowLossShare = 0;     // of the sends folded into the window, lost
+    std::size_t explainedEvents = 0;
+    std::size_t explainedLost = 0;  // lost transmissions in a window
+    std::size_t lostTransmissions = 0;
+
+    // True when timeS falls in one of the windows from firstCycle to lastCycle,
+    // widened by marginS on both sides (the windows as estimated, found or not).
+    bool covers(double timeS, double marginS = 0) const;
+};
+
+// Transmissions sorted by time.
+PeriodicOutageFit detectPeriodicOutages(const std::vector<TransmissionTime>& transmissions,
+                                        const PeriodicOutageOptions& options = {});
+
+} // namespace windscope::analysis::replay
