@@ -5,6 +5,7 @@
 #include "presets.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 
@@ -301,6 +302,20 @@ DerivedScenario deriveScenario(const DerivationInput& in)
     const double rttMin = rtts.empty() ? (c.handshakeRttNs > 0 ? static_cast<double>(c.handshakeRttNs) / 1e6 : 50)
                                        : percentile(rtts, 0.0);
     const double rttP95 = rtts.empty() ? rttMin : percentile(rtts, 0.95);
+    // The largest sustained RTT: the median of kSustained consecutive samples. A single
+    // sample can carry the receiver's delayed-ACK wait (up to 40 ms); a run of them
+    // rising together is the queue, at its fullest when it overflowed.
+    constexpr std::size_t kSustained = 9;
+    double rttSustainedMax = rttP95;
+    if (rtts.size() >= kSustained) {
+        rttSustainedMax = 0;
+        std::array<double, kSustained> run{};
+        for (std::size_t i = 0; i + kSustained <= rtts.size(); ++i) {
+            std::copy_n(rtts.begin() + static_cast<std::ptrdiff_t>(i), kSustained, run.begin());
+            std::nth_element(run.begin(), run.begin() + kSustained / 2, run.end());
+            rttSustainedMax = std::max(rttSustainedMax, run[kSustained / 2]);
+        }
+    }
     // Split the base RTT where the capture point allows (an AP-side capture sees the
     // wired round trip upstream and the wireless one downstream).
     double wiredOneWay = rttMin / 2, wirelessOneWay = 0;
@@ -348,13 +363,15 @@ DerivedScenario deriveScenario(const DerivationInput& in)
     out.notes.push_back(format("path.bottleneck_mbps %.3f: 95th percentile of the ACKed rate over 20 ms windows "
                                "(%.3f Mb/s payload)",
                                s.path.bottleneckMbps, rateMbps));
-    // Queue: what the RTT grows by above its minimum (95th percentile), at that rate.
-    const double queueMs = std::max(0.0, rttP95 - rttMin);
+    // Queue: the most the RTT rose above its minimum for a sustained run of samples, at
+    // that rate: a drop-tail queue holds that much before it drops. A loss-limited flow
+    // fills it rarely (once, in slow start), so a percentile would miss it.
+    const double queueMs = std::max(0.0, rttSustainedMax - rttMin);
     s.path.queueBytes = std::max<std::uint64_t>(static_cast<std::uint64_t>(queueMs / 1000 * s.path.bottleneckMbps * 1e6 / 8),
                                                 10ull * (s.sender.mss + 52));
-    out.notes.push_back(format("path.queue_bytes %.0f: RTT rise %.3f ms (95th percentile over minimum) at the "
-                               "bottleneck rate",
-                               static_cast<double>(s.path.queueBytes), queueMs));
+    out.notes.push_back(format("path.queue_bytes %.0f: RTT rise %.3f ms (largest median of %.0f consecutive samples, "
+                               "over the minimum) at the bottleneck rate",
+                               static_cast<double>(s.path.queueBytes), queueMs, static_cast<double>(kSustained)));
     s.path.jitterMs = 0;
 
     // Receiver: its buffer is the largest window it advertised; a reader that keeps the
@@ -432,6 +449,11 @@ DerivedScenario deriveScenario(const DerivationInput& in)
     } else {
         out.notes.push_back("sender.cc cubic: no cwnd inference, Linux's default");
     }
+    // The Linux models recover as Linux does; NewReno, Westwood+ and Veno are written
+    // after their papers and ns-3, which have no RACK-TLP.
+    s.sender.rackTlp = s.sender.sack && (s.sender.cc == "reno" || s.sender.cc == "cubic");
+    if (s.sender.rackTlp)
+        out.notes.push_back("sender.rack_tlp on: Linux's loss recovery (RFC 8985) with its " + s.sender.cc + " model");
 
     // 802.11: with radio frames, their data rate says whether the air is the bottleneck.
     if (!tables.wlan.frame.empty()) {

@@ -118,11 +118,12 @@ struct SenderParams
     std::uint32_t initialWindowSegments = 10; // RFC 6928
     std::uint64_t maxWindowBytes = 0;  // send buffer / window clamp; 0: no limit
     bool sack = true;
-    // RACK-TLP (RFC 8985, Linux's default since 4.18; needs SACK): time-based loss
-    // marking, so a lost retransmission or a burst of losses is found an RTT after a
-    // later segment arrived, and a probe 2 SRTT into a silence that turns a tail loss
-    // into a fast recovery instead of a timeout.
-    bool rackTlp = true;
+    // RACK-TLP (RFC 8985; needs SACK): time-based loss marking, so a lost
+    // retransmission or a burst of losses is found an RTT after a later segment
+    // arrived, and a probe 2 SRTT into a silence that turns a tail loss into a fast
+    // recovery instead of a timeout. Linux's default since 4.18; off, the sender
+    // recovers as RFC 6675 and RFC 6298 alone say, as the published setups did.
+    bool rackTlp = false;
     double minRtoMs = 200;             // Linux TCP_RTO_MIN
     double initialRtoMs = 1000;        // RFC 6298 2.1
     double maxRtoMs = 120000;          // Linux TCP_RTO_MAX
