@@ -340,21 +340,25 @@ DerivedScenario deriveScenario(const DerivationInput& in)
     // Bottleneck: the delivery rate the ACKs show over 20 ms windows, the 95th
     // percentile: a loss-limited flow rarely fills the path for long, but within a
     // window's burst its ACKs come back at the bottleneck's pace.
-    std::vector<double> rates;
-    const std::int64_t window = 20'000'000;
-    std::size_t j = 0;
-    for (std::size_t i = 0; i < ackProgress.size(); ++i) {
-        while (j < ackProgress.size() && ackProgress[j].first - ackProgress[i].first < window)
-            ++j;
-        if (j >= ackProgress.size())
-            break;
-        const double bytes = static_cast<double>(ackProgress[j].second - ackProgress[i].second);
-        const double secs = static_cast<double>(ackProgress[j].first - ackProgress[i].first) / 1e9;
-        if (secs > 0)
-            rates.push_back(bytes * 8 / secs / 1e6);
-        i += std::max<std::size_t>(1, (j - i) / 4); // overlapping windows, bounded work
-    }
-    double rateMbps = percentile(rates, 0.95);
+    const auto ackedRate = [&](std::int64_t window) {
+        std::vector<double> rates;
+        std::size_t j = 0;
+        for (std::size_t i = 0; i < ackProgress.size(); ++i) {
+            while (j < ackProgress.size() && ackProgress[j].first - ackProgress[i].first < window)
+                ++j;
+            if (j >= ackProgress.size())
+                break;
+            const double bytes = static_cast<double>(ackProgress[j].second - ackProgress[i].second);
+            const double secs = static_cast<double>(ackProgress[j].first - ackProgress[i].first) / 1e9;
+            if (secs > 0)
+                rates.push_back(bytes * 8 / secs / 1e6);
+            i += std::max<std::size_t>(1, (j - i) / 4); // overlapping windows, bounded work
+        }
+        return percentile(rates, 0.95);
+    };
+    // A small window sees the bottleneck's pace in the bursts of a flight that takes
+    // less than 20 ms to drain (a small cwnd); a slow flow has no ACK in most of them.
+    double rateMbps = std::max(ackedRate(20'000'000), ackedRate(5'000'000));
     if (rateMbps <= 0)
         rateMbps = data.goodputBps > 0 ? data.goodputBps / 1e6 : 10;
     // The rate is payload; the bottleneck serialises headers too.

@@ -5,6 +5,7 @@
 // measured one. Every run prints its numbers; the assertions hold the runs the engine
 // reproduces today, the others are reported (see the test output) as known gaps.
 #include "analysis/cwnd/cwnd_inference.h"
+#include "analysis/replay/derive_scenario.h"
 #include "analysis/replay/json_value.h"
 #include "analysis/replay/replay_session.h"
 #include "analysis/tcp_analysis.h"
@@ -26,6 +27,48 @@ using namespace windscope::analysis::replay;
 
 namespace {
 
+// A lab capture's bulk connection (most data), analyzed as the replay needs it.
+struct LabConnection
+{
+    dissect::CaptureTables tables;
+    analysis::TcpAnalysis tcp;
+    std::size_t connection = 0;
+    int sender = 0;
+    analysis::WlanEvents events;
+    analysis::cwnd::CwndInference inference;
+    bool inferred = false;
+
+    DerivationInput input() const
+    {
+        return {&tables, &tcp, connection, sender, &events, inferred ? &inference : nullptr};
+    }
+};
+
+bool openLab(const std::filesystem::path& file, LabConnection& lab, std::string& error)
+{
+    if (!dissect::ingestCapture(file.string(), {}, lab.tables, error))
+        return false;
+    lab.tcp = analysis::analyzeTcp(lab.tables);
+    std::uint64_t bytes = 0;
+    for (const analysis::Connection& c : lab.tcp.connections)
+        for (int d = 0; d < 2; ++d)
+            if (c.direction[d].uniqueBytes > bytes) {
+                bytes = c.direction[d].uniqueBytes;
+                lab.connection = c.id;
+            }
+    if (bytes == 0) {
+        error = "no data";
+        return false;
+    }
+    lab.sender = analysis::cwnd::dataSenderOf(lab.tcp.connections[lab.connection]);
+    const analysis::WlanInventory inventory = analysis::buildWlanInventory(lab.tables, lab.tcp);
+    lab.events = analysis::detectWlanEvents(lab.tables, inventory, lab.tcp);
+    std::string inferenceError;
+    lab.inferred =
+        analysis::cwnd::inferCwnd(lab.tables, lab.tcp, lab.connection, lab.sender, {}, lab.inference, inferenceError);
+    return true;
+}
+
 struct LabReplay
 {
     bool ok = false;
@@ -34,39 +77,31 @@ struct LabReplay
     double captureGoodput = 0;
 };
 
-// The capture's bulk connection (most data), replayed with the given fixes.
+// The capture's bulk connection replayed with the given fixes.
 LabReplay replayLab(const std::filesystem::path& file, const std::vector<std::string>& fixes = {})
 {
     LabReplay out;
-    dissect::CaptureTables tables;
-    if (!dissect::ingestCapture(file.string(), {}, tables, out.error))
+    LabConnection lab;
+    if (!openLab(file, lab, out.error))
         return out;
-    const analysis::TcpAnalysis tcp = analysis::analyzeTcp(tables);
-    std::size_t best = 0;
-    std::uint64_t bytes = 0;
-    for (const analysis::Connection& c : tcp.connections)
-        for (int d = 0; d < 2; ++d)
-            if (c.direction[d].uniqueBytes > bytes) {
-                bytes = c.direction[d].uniqueBytes;
-                best = c.id;
-            }
-    if (bytes == 0) {
-        out.error = "no data";
-        return out;
-    }
-    const int sender = analysis::cwnd::dataSenderOf(tcp.connections[best]);
-    const analysis::WlanInventory inventory = analysis::buildWlanInventory(tables, tcp);
-    const analysis::WlanEvents events = analysis::detectWlanEvents(tables, inventory, tcp);
-    analysis::cwnd::CwndInference inference;
-    std::string error;
-    const bool inferred = analysis::cwnd::inferCwnd(tables, tcp, best, sender, {}, inference, error);
     ReplayOptions options;
     options.fixes = fixes;
-    out.report = replayCapture({&tables, &tcp, best, sender, &events, inferred ? &inference : nullptr}, options);
+    out.report = replayCapture(lab.input(), options);
     out.ok = out.report.error.empty() && out.report.capture && out.report.calibration;
     out.error = out.report.error;
     out.captureGoodput = out.report.capture ? out.report.capture->goodputBps : 0;
     return out;
+}
+
+JsonValue readJson(const std::filesystem::path& file)
+{
+    std::ifstream in(file);
+    std::stringstream text;
+    text << in.rdbuf();
+    JsonValue value;
+    std::string error;
+    EXPECT_TRUE(JsonValue::parse(text.str(), value, error)) << file << ": " << error;
+    return value;
 }
 
 } // namespace
@@ -204,5 +239,90 @@ TEST(LabCalibration, SlowReaderReadSizeFromWindowUpdates)
         // when more is there: within 5% of the lab's, or of the buffer when smaller.
         const double expected = std::min(readSize->number(), static_cast<double>(r.report.scenario.receiver.bufferBytes));
         EXPECT_NEAR(derived, expected, 0.05 * expected) << run;
+    }
+}
+
+// A wired capture cannot show a station's background scans, only what the sender lost:
+// the derivation finds them in the phase those losses cluster at. Checked against the
+// scans the lab's relay injected (meta.json, events.csv: period, dwell, the first
+// scan's start), and none must be found where the relay injected none or where a scan
+// held frames instead of dropping them (no loss to find). The path read from the same
+// capture is checked against the lab's bottleneck (tbf rate and limit).
+TEST(LabCalibration, PeriodicScansFromSenderLossesMatchTheInjectedOnes)
+{
+    const char* runs[] = {"reno-clean", "reno-handoff",      "reno-loss05", "reno-scan100",
+                          "cubic-scan200", "cubic-scan100hold", "cubic-wifi", "bbr-scan200"};
+    std::printf("%-18s %-34s %-34s %s\n", "linux run", "injected scans", "derived periodic_scan", "path (lab: tbf)");
+    for (const char* run : runs) {
+        const auto dir = test::labDir("linux/" + std::string(run));
+        WINDSCOPE_REQUIRE_FILE(dir / "sender.pcap");
+        const JsonValue meta = readJson(dir / "meta.json");
+        const JsonValue* params = meta.find("parameters");
+        ASSERT_NE(params, nullptr) << run;
+        // scans: [[interval_s, dwell_s, mode], ...]; the lab's runs have at most one.
+        double intervalMs = 0, dwellMs = 0;
+        bool dropped = false;
+        if (const JsonValue* scans = params->find("scans"); scans && !scans->array().empty()) {
+            const auto& scan = scans->array().front().array();
+            ASSERT_EQ(scan.size(), 3u) << run;
+            intervalMs = scan[0].number() * 1000;
+            dwellMs = scan[1].number() * 1000;
+            dropped = scan[2].string() == "drop";
+        }
+        double firstScanS = -1; // capture clock, seconds
+        {
+            std::ifstream events(dir / "events.csv");
+            for (std::string line; std::getline(events, line);)
+                if (line.starts_with("scan,")) {
+                    firstScanS = std::stod(line.substr(5));
+                    break;
+                }
+        }
+        LabConnection lab;
+        std::string error;
+        ASSERT_TRUE(openLab(dir / "sender.pcap", lab, error)) << run << ": " << error;
+        const DerivedScenario derived = deriveScenario(lab.input());
+        const PeriodicScan& found = derived.scenario.periodicScan;
+        const PathParams& path = derived.scenario.path;
+        char injected[80] = "none", got[80] = "none";
+        if (intervalMs > 0)
+            std::snprintf(injected, sizeof injected, "%.0f ms every %.0f ms (%s)", dwellMs, intervalMs,
+                          dropped ? "drop" : "hold");
+        if (found.intervalMs > 0)
+            std::snprintf(got, sizeof got, "%.1f ms every %.2f ms from %.3f s", found.dwellMs, found.intervalMs,
+                          found.firstS);
+        std::printf("%-18s %-34s %-34s %.2f Mb/s, %llu B queue (%.0f Mb/s, %.0f B)\n", run, injected, got,
+                    path.bottleneckMbps, static_cast<unsigned long long>(path.queueBytes),
+                    params->find("rate_mbit")->number(), params->find("limit_bytes")->number());
+        if (!dropped) {
+            EXPECT_EQ(found.intervalMs, 0) << run << ": a periodic scan found where none lost frames";
+        } else {
+            ASSERT_GT(found.intervalMs, 0) << run << ": the injected scans were not found";
+            EXPECT_NEAR(found.intervalMs, intervalMs, 0.01 * intervalMs) << run;
+            EXPECT_NEAR(found.dwellMs, dwellMs, 3) << run;
+            EXPECT_EQ(found.mode, OutageMode::Drop) << run;
+            // Simulated time 0 is the first data segment; the relay's clock is the
+            // sender capture's. A window found may start a few periods into the scans
+            // (the first ones met no sends), so the phase is compared.
+            ASSERT_GE(firstScanS, 0) << run;
+            const double firstScanSim =
+                firstScanS - static_cast<double>(lab.tables.summary.firstEpochNs + derived.firstDataNs) / 1e9;
+            double phase = std::fmod(found.firstS - firstScanSim, found.intervalMs / 1000);
+            if (phase > found.intervalMs / 2000)
+                phase -= found.intervalMs / 1000;
+            EXPECT_GE(found.firstS, firstScanSim - 0.005) << run;
+            EXPECT_NEAR(phase * 1000, 0, 5) << run << ": phase of the derived scans, ms";
+        }
+        // BBR's probing makes its ACK rate no measure of the path (it is not modelled).
+        // A scan in hold mode delays every frame behind it by up to its dwell: that is
+        // the outage, not the queue, and the queue may read up to 10 ms longer.
+        if (!std::string(run).starts_with("bbr")) {
+            const double rate = params->find("rate_mbit")->number();
+            EXPECT_NEAR(path.bottleneckMbps, rate, 0.1 * rate) << run;
+            const double limit = params->find("limit_bytes")->number();
+            const double heldBytes = dropped ? 0 : dwellMs / 1000 * rate * 1e6 / 8;
+            EXPECT_GE(static_cast<double>(path.queueBytes), 0.9 * limit) << run;
+            EXPECT_LE(static_cast<double>(path.queueBytes), 1.1 * limit + heldBytes) << run;
+        }
     }
 }
