@@ -124,6 +124,12 @@ struct SenderParams
     // recovery instead of a timeout. Linux's default since 4.18; off, the sender
     // recovers as RFC 6675 and RFC 6298 alone say, as the published setups did.
     bool rackTlp = false;
+    // Proportional Rate Reduction (RFC 6937 with the slow-start reduction bound, Linux
+    // tcp_cwnd_reduction(); needs SACK): during recovery the window follows what was
+    // delivered, so the sends stay spread over the round trip. Off, the window drops
+    // to ssthresh at once and the sender waits for the flight to drain to it, then
+    // sends at the ACKs' pace (RFC 6675), as the published setups did.
+    bool prr = false;
     double minRtoMs = 200;             // Linux TCP_RTO_MIN
     double initialRtoMs = 1000;        // RFC 6298 2.1
     double maxRtoMs = 120000;          // Linux TCP_RTO_MAX

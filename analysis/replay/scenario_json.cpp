@@ -72,6 +72,7 @@ void visitScenario(V& v, S& s)
         v.field("max_window_bytes", s.sender.maxWindowBytes);
         v.field("sack", s.sender.sack);
         v.field("rack_tlp", s.sender.rackTlp);
+        v.field("prr", s.sender.prr);
         v.field("min_rto_ms", s.sender.minRtoMs);
         v.field("initial_rto_ms", s.sender.initialRtoMs);
         v.field("max_rto_ms", s.sender.maxRtoMs);

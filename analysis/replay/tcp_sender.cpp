@@ -78,6 +78,8 @@ void TcpSender::transmit(std::int64_t index, bool retransmission)
         s.retransmitted = true;
         ++m_counters.retransmissions;
     }
+    if (m_state.state == cwnd::CaState::Recovery)
+        ++m_prrOut;
     ++m_counters.dataSegments;
     Packet p;
     p.kind = Packet::Kind::Data;
@@ -211,10 +213,39 @@ void TcpSender::enterRecovery()
     m_state.priorSsthresh = m_state.ssthresh;
     m_state.ssthresh = m_model->ssthresh(m_state, flightBytes());
     setCaState(cwnd::CaState::Recovery);
-    m_state.cwnd = m_state.ssthresh;
+    // With PRR the window comes down with the ACKs of the recovery (prrStep()).
+    if (!prr())
+        m_state.cwnd = m_state.ssthresh;
+    m_prrDelivered = 0;
+    m_prrOut = 0;
     m_state.recoveryPoint = m_nxt;
     ++m_counters.fastRecoveries;
     m_tlpTimer.cancel();
+}
+
+void TcpSender::prrStep(std::uint32_t delivered, bool unaAdvanced)
+{
+    // Linux tcp_cwnd_reduction(): while the flight is above ssthresh, send ssthresh /
+    // prior cwnd of what was delivered; below it, catch up at most to ssthresh, by
+    // what was delivered and one more when SND.UNA advanced (the SSRB bound).
+    if (delivered == 0)
+        return;
+    m_prrDelivered += delivered;
+    const auto mss = static_cast<std::int64_t>(m_state.mss);
+    const auto ssthresh = static_cast<std::int64_t>(m_state.ssthresh) / mss;
+    const std::int64_t prior = std::max<std::int64_t>(1, static_cast<std::int64_t>(m_state.priorCwnd) / mss);
+    const std::int64_t delta = ssthresh - m_pipe;
+    const auto prrDelivered = static_cast<std::int64_t>(m_prrDelivered), prrOut = static_cast<std::int64_t>(m_prrOut);
+    std::int64_t sndcnt;
+    if (delta < 0) {
+        sndcnt = (ssthresh * prrDelivered + prior - 1) / prior - prrOut;
+    } else {
+        sndcnt = std::max<std::int64_t>(prrDelivered - prrOut, delivered) + (unaAdvanced ? 1 : 0);
+        sndcnt = std::min(delta, sndcnt);
+    }
+    // The first retransmission of a recovery always goes out.
+    sndcnt = std::max<std::int64_t>(sndcnt, m_prrOut ? 0 : 1);
+    m_state.cwnd = static_cast<std::uint64_t>(std::max<std::int64_t>(1, m_pipe + sndcnt)) * m_state.mss;
 }
 
 void TcpSender::onAck(const Packet& ack)
@@ -230,15 +261,16 @@ void TcpSender::onAck(const Packet& ack)
         m_backoff = 0;
     }
     std::int64_t ackSeg = std::min(ack.ackSegment, m_nxt);
+    const bool unaAdvanced = ackSeg > m_una;
     std::uint32_t delivered = 0;
     bool newLoss = false;
     // RFC 8985 6.2 RACK_update(): the most recently sent segment delivered, and its
-    // RTT. A retransmission acknowledged by an ACK for the original (its timestamp
-    // echo older than the resend, or sooner than the minimum RTT) says nothing.
+    // RTT. A retransmission delivered sooner than the minimum RTT after it was sent
+    // may be the original's delivery: it says nothing (Linux tcp_rack_advance(); the
+    // timestamp echo cannot tell, as a SACK echoes the last in-order segment's).
     const auto rackDelivered = [&](std::int64_t i) {
         const Segment& s = m_segments[static_cast<std::size_t>(i)];
-        if (s.retransmitted && ((ack.echoNs >= 0 && ack.echoNs < s.lastSentNs) ||
-                                (m_state.minRttNs > 0 && now - s.lastSentNs < m_state.minRttNs)))
+        if (s.retransmitted && m_state.minRttNs > 0 && now - s.lastSentNs < m_state.minRttNs)
             return;
         if (s.lastSentNs > m_rackXmitNs || (s.lastSentNs == m_rackXmitNs && i > m_rackSegment)) {
             m_rackXmitNs = s.lastSentNs;
@@ -299,6 +331,9 @@ void TcpSender::onAck(const Packet& ack)
         const bool recovering =
             m_state.state == cwnd::CaState::Recovery || m_state.state == cwnd::CaState::Loss;
         if (recovering && m_una >= m_state.recoveryPoint) {
+            // Linux tcp_end_cwnd_reduction(): the window ends at ssthresh.
+            if (prr() && m_state.state == cwnd::CaState::Recovery)
+                m_state.cwnd = m_state.ssthresh;
             setCaState(cwnd::CaState::Open);
         } else if (m_state.state == cwnd::CaState::Recovery && !m_params.sack) {
             // RFC 6582 3.2 step 5: a partial ACK; the next hole is lost too.
@@ -363,8 +398,14 @@ void TcpSender::onAck(const Packet& ack)
     }
     if (rackTlp() && rackDetectLoss())
         newLoss = true;
-    if (newLoss && (m_state.state == cwnd::CaState::Open || m_state.state == cwnd::CaState::Disorder))
+    if (newLoss && (m_state.state == cwnd::CaState::Open || m_state.state == cwnd::CaState::Disorder)) {
         enterRecovery();
+        // The ACK that started the recovery also runs PRR (Linux tcp_cong_control()).
+        if (prr())
+            prrStep(std::max<std::uint32_t>(1, delivered), unaAdvanced);
+    } else if (prr() && m_state.state == cwnd::CaState::Recovery) {
+        prrStep(delivered, unaAdvanced);
+    }
     trySend();
     scheduleLossProbe();
 }

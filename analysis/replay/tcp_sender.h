@@ -89,6 +89,8 @@ private:
     void scheduleLossProbe();
     void onLossProbeTimer();
     bool rackTlp() const { return m_params.rackTlp && m_params.sack; }
+    bool prr() const { return m_params.prr && m_params.sack; }
+    void prrStep(std::uint32_t delivered, bool unaAdvanced);
     void armRto();
     void rttSample(std::int64_t rttNs);
     void enterRecovery();
@@ -120,7 +122,8 @@ private:
     std::int64_t m_nextSendNs = 0;        // pacing
     // RACK: send time, segment and RTT of the most recently sent segment delivered.
     std::int64_t m_rackXmitNs = -1, m_rackSegment = -1, m_rackRttNs = 0;
-    std::int64_t m_tlpHigh = -1;          // m_nxt when the outstanding probe went out
+    std::int64_t m_tlpHigh = -1;
+    std::uint64_t m_prrDelivered = 0, m_prrOut = 0; // RFC 6937, in segments          // m_nxt when the outstanding probe went out
     bool m_sendScheduled = false;
     bool m_done = false;
     std::int64_t m_doneNs = -1;

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The simulated sender's loss recovery options on small hand-made paths where what
+// must happen can be worked out by hand: Proportional Rate Reduction (RFC 6937) and
+// RACK-TLP (RFC 8985) against the classic RFC 6675 / RFC 6298 recovery.
+#include "analysis/replay/simulator.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+
+using namespace windscope::analysis::replay;
+
+namespace {
+
+// 20 Mb/s relay path (no 802.11 MAC), 20 ms each way (a 100 KB pipe), a 60 KB queue,
+// a receiver that keeps up: Reno's first slow start overflows the queue, then its
+// sawtooth takes about 3 s from half to full.
+Scenario relayPath()
+{
+    Scenario s;
+    s.durationS = 5;
+    s.path.bottleneckMbps = 20;
+    s.path.queueBytes = 60'000;
+    s.path.wiredDelayMs = 20;
+    s.sender.cc = "reno";
+    s.sender.sack = true;
+    s.receiver.bufferBytes = 1 << 22;
+    return s;
+}
+
+struct Recovery
+{
+    double startS = -1, endS = -1;
+};
+
+// The first fast recovery the sender went through from time from on, from its samples.
+Recovery firstRecovery(const SimResult& r, double from)
+{
+    Recovery out;
+    for (const SenderSample& x : r.samples) {
+        const double t = static_cast<double>(x.timeNs) / 1e9;
+        if (t < from)
+            continue;
+        if (x.state == windscope::analysis::cwnd::CaState::Recovery) {
+            if (out.startS < 0)
+                out.startS = t;
+            out.endS = t;
+        } else if (out.startS >= 0) {
+            break;
+        }
+    }
+    return out;
+}
+
+// The longest silence of the sender between its sends in [from, to).
+double longestSilenceS(const SimResult& r, double from, double to)
+{
+    double last = -1, longest = 0;
+    for (const TraceRecord& x : r.trace) {
+        const double t = static_cast<double>(x.timeNs) / 1e9;
+        if (!x.fromSender || t < from || t >= to)
+            continue;
+        if (last >= 0)
+            longest = std::max(longest, t - last);
+        last = t;
+    }
+    return longest;
+}
+
+} // namespace
+
+// A 2 ms drop at the radio at 1.5 s, while the transfer streams at the bottleneck
+// rate: a burst of a few segments lost, found by SACK. Reno halves: without PRR the window
+// drops to ssthresh at once, and the sender is silent until half its flight has been
+// acknowledged (half an RTT at the bottleneck's pace); with PRR it keeps sending one
+// segment for every two delivered, so no silence is longer than a few segment times
+// (0.6 ms each at 20 Mb/s).
+TEST(SenderRecovery, PrrSpreadsTheWindowReductionOverTheRoundTrip)
+{
+    double silenceWith = 0, silenceWithout = 0;
+    for (const bool prr : {false, true}) {
+        Scenario s = relayPath();
+        s.sender.prr = prr;
+        s.outageList = {{OutageKind::Scan, OutageMode::Drop, 1.5, 0.002}};
+        const SimResult r = simulate(s);
+        ASSERT_TRUE(r.ok()) << r.error;
+        EXPECT_EQ(r.sender.rtoTimeouts, 0u) << "prr " << prr;
+        const Recovery rec = firstRecovery(r, 1.5);
+        ASSERT_GE(rec.startS, 1.5) << "prr " << prr;
+        ASSERT_LT(rec.startS, 1.7) << "prr " << prr;
+        const double silence = longestSilenceS(r, rec.startS, rec.endS);
+        std::printf("prr %s: recovery %.4f-%.4f s, longest silence in it %.1f ms\n", prr ? "on " : "off", rec.startS,
+                    rec.endS, silence * 1000);
+        (prr ? silenceWith : silenceWithout) = silence;
+        // Either way the recovery ends at ssthresh (Linux tcp_end_cwnd_reduction()).
+        std::uint64_t afterCwnd = 0, ssthresh = 0;
+        for (const SenderSample& x : r.samples)
+            if (static_cast<double>(x.timeNs) / 1e9 > rec.endS) {
+                afterCwnd = x.cwndBytes;
+                ssthresh = x.ssthreshBytes;
+                break;
+            }
+        EXPECT_GT(ssthresh, 0u);
+        EXPECT_NEAR(static_cast<double>(afterCwnd), static_cast<double>(ssthresh), 2.0 * s.sender.mss)
+            << "prr " << prr;
+    }
+    const double segmentS = 1500 * 8 / 20e6;
+    EXPECT_LT(silenceWith, 4 * segmentS);
+    EXPECT_GT(silenceWithout, 4 * silenceWith);
+}
+
+// The tail of the first flight is lost and nothing follows it: no duplicate ACK can
+// start a recovery. Classic recovery waits for the retransmission timer (1 s before
+// any RTT sample, RFC 6298 2.1; here the first ACKs give one, so 200 ms plus); a tail
+// loss probe 2 SRTT after the last send draws a SACK that shows the loss, and a fast
+// recovery repairs it without a timeout.
+TEST(SenderRecovery, TailLossProbeRepairsALostTailWithoutATimeout)
+{
+    for (const bool rackTlp : {false, true}) {
+        Scenario s = relayPath();
+        s.bytes = 10ull * s.sender.mss; // the initial window: one flight
+        s.sender.rackTlp = rackTlp;
+        // An ACK for every segment: the minimum RTT is then one segment's, as the
+        // probe's is. (With an ACK every two segments the minimum includes a second
+        // segment's serialisation; the probe's RTT falls below it, and RACK, like
+        // Linux's tcp_rack_advance(), cannot tell the probe's SACK from the
+        // original's and leaves the repair to the timer.)
+        s.receiver.delayedAckSegments = 1;
+        // Segment i (1500 bytes on the wire) leaves the bottleneck at (i + 1) * 0.6 ms
+        // and meets the radio 20 ms later: 24.5 to 26.5 ms drops the last three of ten.
+        s.outageList = {{OutageKind::Scan, OutageMode::Drop, 0.0245, 0.002}};
+        const SimResult r = simulate(s);
+        ASSERT_TRUE(r.ok()) << r.error;
+        EXPECT_TRUE(r.completed) << "rack_tlp " << rackTlp;
+
+
+        EXPECT_EQ(r.path.outageDrops, 3u) << "rack_tlp " << rackTlp;
+        if (rackTlp) {
+            EXPECT_EQ(r.sender.lossProbes, 1u);
+            EXPECT_EQ(r.sender.rtoTimeouts, 0u);
+            EXPECT_LT(static_cast<double>(r.endNs) / 1e9, 0.25) << "completion, s";
+        } else {
+            EXPECT_EQ(r.sender.lossProbes, 0u);
+            EXPECT_EQ(r.sender.rtoTimeouts, 1u);
+            EXPECT_GT(static_cast<double>(r.endNs) / 1e9, 0.25) << "completion, s";
+        }
+    }
+}
