@@ -90,6 +90,7 @@ CalibrationError calibrationError(const Metrics& capture, const Metrics& baselin
     e.retransmissions = relCount(baseline.resentSegments, capture.resentSegments);
     e.rtoTimeouts = relCount(baseline.rtoTimeouts, capture.rtoTimeouts);
     e.threshold = threshold;
+    e.capturedGoodputBps = capture.goodputBps;
     e.exceeded = e.goodput > threshold;
     if (e.exceeded) {
         char buf[200];

@@ -55,6 +55,17 @@ struct CalibrationError
     // errors then measure the stand-in, and the warning says so.
     bool senderModelled = true;
     std::string warning;            // set when exceeded or the sender is not modelled
+    // A periodic scan's phase against the sender's rhythm decides which flights it
+    // meets, and small shifts of it change the outcome: the baseline run again with
+    // the scan shifted by each eighth of its period, the range of goodput it gave
+    // (phaseRuns 0: no periodic scan, not run).
+    std::uint32_t phaseRuns = 0;
+    double phaseGoodputMinBps = 0, phaseGoodputMaxBps = 0;
+    double capturedGoodputBps = 0;
+    bool captureWithinPhaseRange() const
+    {
+        return phaseRuns > 0 && capturedGoodputBps >= phaseGoodputMinBps && capturedGoodputBps <= phaseGoodputMaxBps;
+    }
 };
 
 CalibrationError calibrationError(const Metrics& capture, const Metrics& baseline, double threshold = 0.10);

@@ -1,6 +1,4 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include <cstdio>
-#include <cstdlib>
 #include "simulator.h"
 
 #include "fifo.h"
@@ -251,7 +249,7 @@ private:
         // Relay radio (the lab's): frames judged as they leave the bottleneck.
         if (m_outage) {
             if (m_outage->mode == OutageMode::Drop) {
-                ++m_result.path.outageDrops; if (std::getenv("WS_DEBUG_DROPS")) std::fprintf(stderr, "DROP %.6f %lld %d\n", m_queue.now() / 1e9, (long long)p.segment, (int)p.retransmission);
+                ++m_result.path.outageDrops;
                 for (auto& a : m_agents)
                     if (p.kind == Packet::Kind::Data)
                         a->wirelessDrop(p, true, *this);
@@ -284,7 +282,7 @@ private:
         }
         if (m_outage) {
             if (m_outage->mode == OutageMode::Drop) {
-                ++m_result.path.outageDrops; ++m_result.path.injectedAcks;
+                ++m_result.path.outageDrops;
                 return;
             }
             ++m_result.path.heldPackets;

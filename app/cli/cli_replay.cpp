@@ -103,6 +103,16 @@ void writeCalibration(analysis::JsonWriter& w, const rp::ReplayReport& report)
     w.field("threshold", e.threshold);
     w.field("exceeded", e.exceeded);
     w.field("sender_modelled", e.senderModelled);
+    w.field("phase_runs", static_cast<std::uint64_t>(e.phaseRuns));
+    w.key("goodput_phase_range_bps");
+    if (e.phaseRuns > 0) {
+        w.beginArray();
+        w.value(e.phaseGoodputMinBps);
+        w.value(e.phaseGoodputMaxBps);
+        w.endArray();
+    } else {
+        w.null();
+    }
     w.endObject();
 }
 
@@ -396,6 +406,11 @@ int runReplay(const std::vector<std::string>& args)
                     report.calibration->goodput * 100, report.calibration->completion * 100,
                     report.calibration->retransmissions * 100, report.calibration->rtoTimeouts * 100,
                     report.calibration->exceeded ? " (above threshold: fix results are indicative only)" : "");
+    if (report.calibration && report.calibration->phaseRuns > 0)
+        std::printf("baseline goodput over the scan's phase (%u shifts): %.0f to %.0f b/s%s\n",
+                    report.calibration->phaseRuns, report.calibration->phaseGoodputMinBps,
+                    report.calibration->phaseGoodputMaxBps,
+                    report.calibration->captureWithinPhaseRange() ? ", the capture's within" : "");
     for (const std::string& n : report.notes)
         std::printf("  %s\n", n.c_str());
     return 0;
