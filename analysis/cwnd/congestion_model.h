@@ -44,6 +44,13 @@ public:
     // retransmission: Linux tcp_try_undo_recovery()/tcp_try_undo_loss()) is undone.
     // RFC 6582 and ns-3's TcpSocketBase have no undo.
     virtual bool undoesSpuriousReductions() const { return true; }
+    // A rate-based model (BBR) sets the window itself on every ACK that delivered
+    // data, SACK-only ones and those of a recovery included (Linux's cong_control hook,
+    // which replaces cong_avoid and PRR): increaseWindow() is then called for all of
+    // them, and the sender keeps its hands off the window when a recovery starts.
+    virtual bool setsWindowOnEveryAck() const { return false; }
+    // The rate the sender paces at, bytes per second; 0: not paced by the model.
+    virtual double pacingRateBytesPerSecond(const SenderState&) const { return 0; }
     // undo_cwnd: the window restored when a reduction proved spurious; Linux
     // tcp_reno_undo_cwnd() (max(cwnd, prior_cwnd)) unless a model overrides it.
     virtual std::uint64_t undoCwnd(const SenderState& state) const
@@ -52,7 +59,7 @@ public:
     }
 };
 
-// "reno", "newreno", "cubic", "westwood-plus", "veno"; nullptr for an unknown name.
+// "reno", "newreno", "cubic", "westwood-plus", "veno", "bbr"; nullptr for an unknown name.
 std::unique_ptr<CongestionModel> makeCongestionModel(std::string_view name);
 // The models inference tries, in the order it tries them.
 const std::vector<std::string_view>& congestionModelNames();

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The model registry: a fixed table of names and constructors, no self-registration.
+#include "bbr.h"
 #include "congestion_model.h"
 #include "cubic.h"
 #include "newreno.h"
@@ -30,10 +31,12 @@ constexpr Entry kModels[] = {
 };
 
 // Models the replay engine's sender runs but inference does not try: their signature
-// in a capture (bandwidth-set or 4/5 reductions) is not separated from the others yet.
+// in a capture (bandwidth-set or 4/5 reductions) is not separated from the others yet;
+// a rate-based sender (BBR) is recognised by its own evidence, not by a window fit.
 constexpr Entry kSenderOnlyModels[] = {
     {"westwood-plus", construct<WestwoodPlusModel>},
     {"veno", construct<VenoModel>},
+    {"bbr", construct<BbrModel>},
 };
 
 } // namespace

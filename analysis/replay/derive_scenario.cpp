@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <map>
 #include <cmath>
 #include <cstdio>
 
@@ -235,6 +236,62 @@ void derivePeriodicOutages(const DerivationInput& in, DerivedScenario& out, doub
     out.notes.push_back(buf);
 }
 
+// The data a receiver holds above its cumulative ACK, from the SACK blocks it sent: a
+// plain scoreboard of merged ranges (relative sequence numbers).
+class SackedAbove
+{
+public:
+    std::int64_t deliveredAt(const dissect::CaptureTables& tables, std::size_t row, std::int64_t ack)
+    {
+        const auto& t = tables.tcp;
+        if (t.flags[row] & dissect::TcpColumns::kHasSideOptions) {
+            const std::uint32_t side = t.sideOptionsIndex(row);
+            if (side != dissect::TcpColumns::kNoSideOptions) {
+                const dissect::TcpSideOptions& o = tables.tcpSideOptions[side];
+                for (int b = 0; b < std::min<int>(o.sackBlockCount, 4); ++b) {
+                    // Edges within a window of the ACK (RFC 7323 2.3): signed offsets.
+                    const std::int64_t from = ack + static_cast<std::int32_t>(o.sackBlocks[2 * b] - t.ack[row]);
+                    const std::int64_t to = ack + static_cast<std::int32_t>(o.sackBlocks[2 * b + 1] - t.ack[row]);
+                    if (to > from && from > ack)
+                        add(from, to);
+                }
+            }
+        }
+        // Ranges the cumulative ACK has reached are no longer above it.
+        while (!m_ranges.empty() && m_ranges.begin()->first < ack) {
+            auto first = m_ranges.begin();
+            const std::int64_t end = first->second;
+            m_total -= end - first->first;
+            m_ranges.erase(first);
+            if (end > ack) {
+                m_ranges.emplace(ack, end);
+                m_total += end - ack;
+                break;
+            }
+        }
+        return ack + m_total;
+    }
+
+private:
+    void add(std::int64_t from, std::int64_t to)
+    {
+        auto it = m_ranges.upper_bound(from);
+        if (it != m_ranges.begin() && std::prev(it)->second >= from)
+            --it;
+        while (it != m_ranges.end() && it->first <= to) {
+            from = std::min(from, it->first);
+            to = std::max(to, it->second);
+            m_total -= it->second - it->first;
+            it = m_ranges.erase(it);
+        }
+        m_ranges.emplace(from, to);
+        m_total += to - from;
+    }
+
+    std::map<std::int64_t, std::int64_t> m_ranges; // start -> end
+    std::int64_t m_total = 0;
+};
+
 } // namespace
 
 DerivedScenario deriveScenario(const DerivationInput& in)
@@ -255,7 +312,10 @@ DerivedScenario deriveScenario(const DerivationInput& in)
     std::int64_t firstData = -1, lastData = 0;
     std::uint64_t dataRows = 0;
     bool carriedBy80211 = false; // an 802.11 frame of the capture carries the sender's data
-    std::vector<std::pair<std::int64_t, std::int64_t>> ackProgress; // (time, relative ack)
+    // (time, bytes delivered: the relative ACK and what was SACKed above it), so that
+    // a hole filled late does not count its whole window as delivered at that moment.
+    std::vector<std::pair<std::int64_t, std::int64_t>> ackProgress;
+    SackedAbove sacked;
     // Window updates: an ACK that acknowledges nothing new and opens the window (time,
     // bytes it opened by), i.e. what the application read since the last ACK.
     std::vector<std::pair<std::int64_t, std::uint64_t>> windowUpdates;
@@ -275,7 +335,7 @@ DerivedScenario deriveScenario(const DerivationInput& in)
                              std::binary_search(tables.wlan.frame.begin(), tables.wlan.frame.end(), t.frame[row]);
         } else if (dir != in.sender && (t.tcpFlags(row) & 0x010)) {
             const std::int64_t ackNow = tcp.relativeAck(t, row);
-            ackProgress.emplace_back(t.timeNs[row], ackNow);
+            ackProgress.emplace_back(t.timeNs[row], sacked.deliveredAt(tables, row, ackNow));
             const std::uint64_t windowNow = tcp.windowBytes(t, row);
             if (ackNow == lastAck && windowNow > lastWindow && t.payloadLength[row] == 0)
                 windowUpdates.emplace_back(t.timeNs[row], windowNow - lastWindow);
@@ -432,16 +492,16 @@ DerivedScenario deriveScenario(const DerivationInput& in)
                          in.inference->notFollowed == cwnd::NotFollowedReason::RateBased)) {
         char buf[300];
         std::snprintf(buf, sizeof buf,
-                      "the sender is rate-based (%.0f%% of its sends on its own clock, %.0f%% of its flight kept "
-                      "through loss: BBR-like), which the replay does not model",
+                      "sender.cc bbr: the sender is rate-based (%.0f%% of its sends on its own clock, %.0f%% of its "
+                      "flight kept through loss: BBR-like)",
                       in.inference->rateEvidence.unclockedSends * 100,
                       in.inference->rateEvidence.flightRetainedAfterLoss * 100);
-        out.senderNotModelled = buf;
-        out.notes.push_back(std::string("sender.cc cubic: a stand-in; ") + buf);
+        s.sender.cc = "bbr";
+        out.notes.push_back(buf);
     } else if (in.inference && !in.inference->model.empty()) {
-        if (in.inference->model == "bbr" || !cwnd::makeCongestionModel(in.inference->model)) {
-            out.notes.push_back("sender.cc cubic: the inference saw " + in.inference->model +
-                                ", which the simulator does not model");
+        if (!cwnd::makeCongestionModel(in.inference->model)) {
+            out.senderNotModelled = "the inference saw " + in.inference->model + ", which the simulator does not model";
+            out.notes.push_back("sender.cc cubic: a stand-in; " + out.senderNotModelled);
         } else {
             s.sender.cc = in.inference->model;
             if (in.inference->undetermined != cwnd::ModelUndetermined::None)
@@ -455,7 +515,7 @@ DerivedScenario deriveScenario(const DerivationInput& in)
     }
     // The Linux models recover as Linux does; NewReno, Westwood+ and Veno are written
     // after their papers and ns-3, which have no RACK-TLP.
-    s.sender.rackTlp = s.sender.sack && (s.sender.cc == "reno" || s.sender.cc == "cubic");
+    s.sender.rackTlp = s.sender.sack && (s.sender.cc == "reno" || s.sender.cc == "cubic" || s.sender.cc == "bbr");
     if (s.sender.rackTlp)
         out.notes.push_back("sender.rack_tlp on: Linux's loss recovery (RFC 8985) with its " + s.sender.cc + " model");
 

@@ -8,6 +8,7 @@ namespace windscope::analysis::replay {
 namespace {
 constexpr std::uint32_t kDupThresh = 3; // RFC 6675 DupThresh / RFC 5681 3.2
 constexpr std::int64_t kMs = 1'000'000;
+constexpr std::uint32_t kIpTcpHeaderBytes = 52; // IPv4 and TCP with timestamps
 } // namespace
 
 TcpSender::TcpSender(EventQueue& queue, const SenderParams& params, std::uint64_t totalSegments,
@@ -88,8 +89,13 @@ void TcpSender::transmit(std::int64_t index, bool retransmission)
     p.retransmission = retransmission;
     p.sentNs = now;
     p.id = ++m_packetIds;
-    if (m_params.paceMs > 0)
+    if (m_params.paceMs > 0) {
         m_nextSendNs = now + static_cast<std::int64_t>(m_params.paceMs * kMs);
+    } else if (const double rate = m_model->pacingRateBytesPerSecond(m_state); rate > 0) {
+        // The model's pacing rate, on the segment as it goes on the wire (Linux
+        // tcp_update_skb_after_send()).
+        m_nextSendNs = now + static_cast<std::int64_t>(static_cast<double>(m_state.mss + kIpTcpHeaderBytes) * 1e9 / rate);
+    }
     if (!m_rtoTimer.armed())
         armRto();
     m_samples.push_back({now, m_state.cwnd, m_state.ssthresh, static_cast<std::uint64_t>(m_pipe) * m_state.mss,
@@ -125,7 +131,7 @@ void TcpSender::sendWhatFits()
         return;
     const std::int64_t now = m_queue.now();
     while (true) {
-        if (m_params.paceMs > 0 && now < m_nextSendNs) {
+        if (now < m_nextSendNs) {
             if (!m_sendScheduled) {
                 m_sendScheduled = true;
                 m_queue.at(m_nextSendNs, [this] {
@@ -213,8 +219,9 @@ void TcpSender::enterRecovery()
     m_state.priorSsthresh = m_state.ssthresh;
     m_state.ssthresh = m_model->ssthresh(m_state, flightBytes());
     setCaState(cwnd::CaState::Recovery);
-    // With PRR the window comes down with the ACKs of the recovery (prrStep()).
-    if (!prr())
+    // With PRR the window comes down with the ACKs of the recovery (prrStep()); a
+    // rate-based model sets it itself.
+    if (!prr() && !m_model->setsWindowOnEveryAck())
         m_state.cwnd = m_state.ssthresh;
     m_prrDelivered = 0;
     m_prrOut = 0;
@@ -348,7 +355,7 @@ void TcpSender::onAck(const Packet& ack)
         m_state.sndNxt = m_nxt * m_state.mss;
         m_state.pipeBytes = static_cast<std::uint64_t>(m_pipe) * m_state.mss;
         m_model->pktsAcked(m_state, event);
-        if (m_state.state != cwnd::CaState::Recovery)
+        if (m_state.state != cwnd::CaState::Recovery || m_model->setsWindowOnEveryAck())
             m_model->increaseWindow(m_state, event);
         if (m_una >= m_nxt && !moreNewData()) {
             m_done = true;
@@ -405,6 +412,16 @@ void TcpSender::onAck(const Packet& ack)
             prrStep(std::max<std::uint32_t>(1, delivered), unaAdvanced);
     } else if (prr() && m_state.state == cwnd::CaState::Recovery) {
         prrStep(delivered, unaAdvanced);
+    }
+    // A rate-based model counts what SACKs delivered too (SND.UNA's advance was
+    // counted above).
+    if (!unaAdvanced && delivered > 0 && m_model->setsWindowOnEveryAck()) {
+        m_state.pipeBytes = static_cast<std::uint64_t>(m_pipe) * m_state.mss;
+        const cwnd::AckEvent event{.nowNs = now,
+                                   .ackedSegments = delivered,
+                                   .ackedBytes = static_cast<std::uint64_t>(delivered) * m_state.mss,
+                                   .rttNs = -1};
+        m_model->increaseWindow(m_state, event);
     }
     trySend();
     scheduleLossProbe();

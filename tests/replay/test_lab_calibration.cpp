@@ -116,12 +116,14 @@ TEST(LabCalibration, LinuxBaselineThroughputWithinTenPercent)
     };
     // reno-scan100's 10 ms scans, found in the sender's losses, come every 2.2 RTTs:
     // the baseline's goodput turns on which flights they meet (checked below over the
-    // scan's phase); the sniffer next to the AP shows them as 802.11 events.
+    // scan's phase), so its error moves with small changes of the path model; the
+    // sniffer next to the AP shows the scans as 802.11 events. bbr-scan200 runs the
+    // BBR model.
     const Case cases[] = {{"reno-clean", true},          {"reno-handoff", true},
-                          {"reno-scan100", false},       {"reno-scan100", true, "ap-wlan.pcap"},
+                          {"reno-scan100", true},        {"reno-scan100", true, "ap-wlan.pcap"},
                           {"cubic-scan200", true},       {"cubic-scan100hold", true},
                           {"cubic-wifi", true},          {"reno-loss05", true},
-                          {"bbr-scan200", false}};
+                          {"bbr-scan200", true}};
     std::printf("%-18s %-12s %8s %10s %7s %11s %7s\n", "linux run", "file", "capture", "baseline", "error",
                 "resent c/b", "rto c/b");
     for (const Case& c : cases) {
@@ -157,23 +159,18 @@ TEST(LabCalibration, LinuxBaselineThroughputWithinTenPercent)
                             static_cast<unsigned long long>(base.lossEpisodes),
                             static_cast<unsigned long long>(base.resentSegments));
         if (c.held) {
+            // BBR too: a rate-based model, chosen from the inference's evidence.
             EXPECT_TRUE(r.report.calibration->senderModelled) << c.run;
             EXPECT_LT(err, 0.10) << c.run;
             EXPECT_FALSE(r.report.calibration->exceeded) << c.run;
-        } else if (std::string(c.run).starts_with("bbr")) {
-            // No rate-based sender model: the calibration says so instead of offering
-            // the stand-in's error as a measure of the path model.
-            EXPECT_FALSE(r.report.calibration->senderModelled) << c.run;
-            EXPECT_TRUE(r.report.calibration->exceeded) << c.run;
-            EXPECT_NE(r.report.calibration->warning.find("rate-based"), std::string::npos) << c.run;
         } else if (err > 0.10) {
             // The warning the CLI shows must be there when the baseline is off.
             EXPECT_TRUE(r.report.calibration->exceeded) << c.run;
             EXPECT_FALSE(r.report.calibration->warning.empty()) << c.run;
         }
         // Where the derivation found the scans in the sender's losses, the baseline is
-        // also run over the scan's phase. reno-scan100's goodput swings by half over
-        // it, and the capture's falls inside: the warning says the error is that
+        // also run over the scan's phase. reno-scan100's capture lies inside that
+        // range; when the error is over the threshold, the warning says it is that
         // sensitivity.
         if (r.report.scenario.periodicScan.intervalMs > 0) {
             EXPECT_EQ(cal.phaseRuns, 8u) << c.run;
@@ -184,7 +181,8 @@ TEST(LabCalibration, LinuxBaselineThroughputWithinTenPercent)
         }
         if (std::string(c.run) == "reno-scan100" && std::string(c.file) == "sender.pcap") {
             EXPECT_TRUE(cal.captureWithinPhaseRange());
-            EXPECT_NE(cal.warning.find("sensitivity to that phase"), std::string::npos) << cal.warning;
+            if (cal.exceeded)
+                EXPECT_NE(cal.warning.find("sensitivity to that phase"), std::string::npos) << cal.warning;
         }
     }
 }
@@ -334,10 +332,9 @@ TEST(LabCalibration, PeriodicScansFromSenderLossesMatchTheInjectedOnes)
             EXPECT_GE(found.firstS, firstScanSim - 0.005) << run;
             EXPECT_NEAR(phase * 1000, 0, 5) << run << ": phase of the derived scans, ms";
         }
-        // BBR's probing makes its ACK rate no measure of the path (it is not modelled).
         // A scan in hold mode delays every frame behind it by up to its dwell: that is
         // the outage, not the queue, and the queue may read up to 10 ms longer.
-        if (!std::string(run).starts_with("bbr")) {
+        {
             const double rate = params->find("rate_mbit")->number();
             EXPECT_NEAR(path.bottleneckMbps, rate, 0.1 * rate) << run;
             const double limit = params->find("limit_bytes")->number();

@@ -15,10 +15,10 @@ constexpr std::uint32_t mss = 1448;
 constexpr std::int64_t ms = 1'000'000;
 } // namespace
 
-TEST(ReplayModels, RegistryHasAllFiveButInferenceTriesThree)
+TEST(ReplayModels, RegistryHasAllSixButInferenceTriesThree)
 {
     EXPECT_EQ(congestionModelNames().size(), 3u);
-    ASSERT_EQ(allCongestionModelNames().size(), 5u);
+    ASSERT_EQ(allCongestionModelNames().size(), 6u);
     for (std::string_view name : allCongestionModelNames()) {
         auto model = makeCongestionModel(name);
         ASSERT_NE(model, nullptr) << name;
