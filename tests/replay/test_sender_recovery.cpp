@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The simulated sender's loss recovery options on small hand-made paths where what
-// must happen can be worked out by hand: Proportional Rate Reduction (RFC 6937) and
-// RACK-TLP (RFC 8985) against the classic RFC 6675 / RFC 6298 recovery.
+// The simulated sender on small hand-made paths where what must happen can be worked
+// out by hand: its loss recovery options, Proportional Rate Reduction (RFC 6937) and
+// RACK-TLP (RFC 8985) against the classic RFC 6675 / RFC 6298 recovery, and the
+// rate-based BBR model against a loss-based one.
 #include "analysis/replay/simulator.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstdio>
+#include <vector>
 
 using namespace windscope::analysis::replay;
 
@@ -146,4 +148,72 @@ TEST(SenderRecovery, TailLossProbeRepairsALostTailWithoutATimeout)
             EXPECT_GT(static_cast<double>(r.endNs) / 1e9, 0.25) << "completion, s";
         }
     }
+}
+
+namespace {
+
+// Median RTT the sender saw over [from, to): from its data and the ACKs that first
+// covered them (the trace's records, no analysis).
+double medianRttS(const SimResult& r, double from, double to)
+{
+    std::vector<double> rtts;
+    std::vector<std::int64_t> sentNs;
+    for (const TraceRecord& x : r.trace) {
+        if (x.fromSender && x.packet.kind == Packet::Kind::Data && !x.packet.retransmission) {
+            const auto seg = static_cast<std::size_t>(x.packet.segment);
+            if (sentNs.size() <= seg)
+                sentNs.resize(seg + 1, -1);
+            sentNs[seg] = x.timeNs;
+        } else if (!x.fromSender && x.packet.ackSegment > 0) {
+            const auto seg = static_cast<std::size_t>(x.packet.ackSegment - 1);
+            const double t = static_cast<double>(x.timeNs) / 1e9;
+            if (seg < sentNs.size() && sentNs[seg] >= 0 && t >= from && t < to) {
+                rtts.push_back(static_cast<double>(x.timeNs - sentNs[seg]) / 1e9);
+                sentNs[seg] = -1;
+            }
+        }
+    }
+    if (rtts.empty())
+        return 0;
+    std::nth_element(rtts.begin(), rtts.begin() + static_cast<std::ptrdiff_t>(rtts.size() / 2), rtts.end());
+    return rtts[rtts.size() / 2];
+}
+
+} // namespace
+
+// BBR's two signatures against a loss-based sender on the same 20 Mb/s, 40 ms path
+// with a 200 KB queue (80 ms at the bottleneck rate): it fills the pipe without
+// filling the queue (CUBIC fills the queue until it overflows), and random loss does
+// not make it back off (1% loss costs CUBIC most of its rate).
+TEST(SenderModels, BbrFillsThePipeWithoutTheQueueAndShrugsOffRandomLoss)
+{
+    const auto run = [](const char* cc, double loss) {
+        Scenario s = relayPath();
+        s.durationS = 10;
+        s.path.queueBytes = 200'000;
+        s.path.lossFwd = loss;
+        s.sender.cc = cc;
+        s.sender.rackTlp = true;
+        const SimResult r = simulate(s);
+        EXPECT_TRUE(r.ok()) << r.error;
+        return r;
+    };
+    const double bottleneckPayloadBps = 20e6 * 1448 / 1500;
+    const SimResult bbr = run("bbr", 0), cubic = run("cubic", 0);
+    const auto goodput = [](const SimResult& r) {
+        return static_cast<double>(r.segments) * r.mss * 8 / (static_cast<double>(r.endNs) / 1e9);
+    };
+    const double bbrRtt = medianRttS(bbr, 2, 10), cubicRtt = medianRttS(cubic, 2, 10);
+    std::printf("clean: bbr %.2f Mb/s, median RTT %.1f ms; cubic %.2f Mb/s, median RTT %.1f ms\n", goodput(bbr) / 1e6,
+                bbrRtt * 1000, goodput(cubic) / 1e6, cubicRtt * 1000);
+    EXPECT_GT(goodput(bbr), 0.85 * bottleneckPayloadBps);
+    // Base RTT 40.6 ms; BBR keeps at most about one BDP queued in ProbeBW's up phase,
+    // CUBIC fills the 80 ms queue.
+    EXPECT_LT(bbrRtt, 0.060);
+    EXPECT_GT(cubicRtt, bbrRtt + 0.020);
+
+    const SimResult bbrLossy = run("bbr", 0.01), cubicLossy = run("cubic", 0.01);
+    std::printf("1%% loss: bbr %.2f Mb/s, cubic %.2f Mb/s\n", goodput(bbrLossy) / 1e6, goodput(cubicLossy) / 1e6);
+    EXPECT_GT(goodput(bbrLossy), 0.75 * bottleneckPayloadBps);
+    EXPECT_GT(goodput(bbrLossy), 2 * goodput(cubicLossy));
 }
