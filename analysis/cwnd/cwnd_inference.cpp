@@ -159,6 +159,11 @@ bool inferCwndOnRows(const dissect::CaptureTables& tables, const TcpAnalysis& an
             error = "unknown congestion-control model '" + options.model + "'";
             return false;
         }
+        if (forced->setsWindowOnEveryAck()) {
+            error = "model '" + options.model + "' is rate-based: the inference follows window-based models (a "
+                    "rate-based sender is recognised by its own evidence)";
+            return false;
+        }
     }
     const Connection& c = analysis.connections[connection];
     const FlowEvents flow = collectFlowEvents(tables, analysis, connection, sender, rows);
@@ -237,9 +242,16 @@ bool inferCwndAll(const dissect::CaptureTables& tables, const TcpAnalysis& analy
                   const CwndOptions& options, unsigned threads, std::vector<CwndInference>& out,
                   std::string& error)
 {
-    if (!options.model.empty() && !makeCongestionModel(options.model)) {
-        error = "unknown congestion-control model \"" + options.model + "\"";
-        return false;
+    if (!options.model.empty()) {
+        const auto model = makeCongestionModel(options.model);
+        if (!model) {
+            error = "unknown congestion-control model \"" + options.model + "\"";
+            return false;
+        }
+        if (model->setsWindowOnEveryAck()) {
+            error = "model \"" + options.model + "\" is rate-based: the inference follows window-based models";
+            return false;
+        }
     }
     const std::size_t n = analysis.connections.size();
     out.assign(n, CwndInference{});

@@ -31,7 +31,7 @@ const Entry kFixes[] = {
     {{"tx-inter-packet-delay", "MS", "sender leaves at least MS between data segments (paper 000: 1-10 ms)"},
      fixes::makeTxInterPacketDelay},
     {{"ampdu-max", "N", "A-MPDU of up to N MPDUs (paper 003: 1-8)"}, fixes::makeAmpduMax},
-    {{"cc", "reno|newreno|cubic|westwood-plus|veno", "sender congestion control (paper 002)"}, fixes::makeCc},
+    {{"cc", "reno|newreno|cubic|westwood-plus|veno|bbr", "sender congestion control (paper 002)"}, fixes::makeCc},
     {{"max-window", "BYTES", "send and receive buffers, hence the largest window (paper 002: 16 KB vs 2 MB)"},
      fixes::makeMaxWindow},
     {{"scan-aware-ap", "", "the AP holds frames already queued for a station that announced power save (paper 004)"},

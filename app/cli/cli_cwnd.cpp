@@ -62,13 +62,17 @@ int runCwnd(const std::vector<std::string>& args)
         std::fprintf(stderr, "windscope-cli cwnd: choose --json or --csv, not both\n");
         return 2;
     }
-    if (!options.model.empty() && !analysis::cwnd::makeCongestionModel(options.model)) {
-        std::string names;
-        for (std::string_view n : analysis::cwnd::congestionModelNames())
-            names += (names.empty() ? "" : ", ") + std::string(n);
-        std::fprintf(stderr, "windscope-cli cwnd: unknown model '%s' (models: %s)\n", options.model.c_str(),
-                     names.c_str());
-        return 2;
+    if (!options.model.empty()) {
+        const auto model = analysis::cwnd::makeCongestionModel(options.model);
+        if (!model || model->setsWindowOnEveryAck()) {
+            std::string names;
+            for (std::string_view n : analysis::cwnd::congestionModelNames())
+                names += (names.empty() ? "" : ", ") + std::string(n);
+            std::fprintf(stderr, "windscope-cli cwnd: %s model '%s' (models: %s)\n",
+                         model ? "the inference follows window-based models, not the rate-based" : "unknown",
+                         options.model.c_str(), names.c_str());
+            return 2;
+        }
     }
 
     LoadedFlow loaded;
