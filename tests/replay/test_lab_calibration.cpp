@@ -181,8 +181,9 @@ TEST(LabCalibration, LinuxBaselineThroughputWithinTenPercent)
         }
         if (std::string(c.run) == "reno-scan100" && std::string(c.file) == "sender.pcap") {
             EXPECT_TRUE(cal.captureWithinPhaseRange());
-            if (cal.exceeded)
+            if (cal.exceeded) {
                 EXPECT_NE(cal.warning.find("sensitivity to that phase"), std::string::npos) << cal.warning;
+            }
         }
     }
 }
