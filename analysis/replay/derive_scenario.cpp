@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "derive_scenario.h"
 
+#include "analysis/cwnd/scoreboard.h"
 #include "periodic_outages.h"
 #include "presets.h"
 
 #include <algorithm>
 #include <array>
-#include <map>
 #include <cmath>
 #include <cstdio>
 
@@ -236,13 +236,19 @@ void derivePeriodicOutages(const DerivationInput& in, DerivedScenario& out, doub
     out.notes.push_back(buf);
 }
 
-// The data a receiver holds above its cumulative ACK, from the SACK blocks it sent: a
-// plain scoreboard of merged ranges (relative sequence numbers).
-class SackedAbove
+// Bytes delivered to the receiver by an ACK: the cumulative ACK and what its SACK
+// blocks (RFC 2018) hold above it, kept on the cwnd inference's scoreboard.
+class DeliveredBytes
 {
 public:
-    std::int64_t deliveredAt(const dissect::CaptureTables& tables, std::size_t row, std::int64_t ack)
+    // sndNxt: the highest sequence the sender had sent (relative), which bounds a block.
+    std::int64_t at(const dissect::CaptureTables& tables, std::size_t row, std::int64_t ack, std::int64_t sndNxt)
     {
+        if (!m_started) {
+            m_board.reset(ack);
+            m_started = true;
+        }
+        m_board.advance(ack);
         const auto& t = tables.tcp;
         if (t.flags[row] & dissect::TcpColumns::kHasSideOptions) {
             const std::uint32_t side = t.sideOptionsIndex(row);
@@ -252,44 +258,17 @@ public:
                     // Edges within a window of the ACK (RFC 7323 2.3): signed offsets.
                     const std::int64_t from = ack + static_cast<std::int32_t>(o.sackBlocks[2 * b] - t.ack[row]);
                     const std::int64_t to = ack + static_cast<std::int32_t>(o.sackBlocks[2 * b + 1] - t.ack[row]);
-                    if (to > from && from > ack)
-                        add(from, to);
+                    bool dsack = false;
+                    m_board.sack(from, to, std::max(sndNxt, to), dsack);
                 }
             }
         }
-        // Ranges the cumulative ACK has reached are no longer above it.
-        while (!m_ranges.empty() && m_ranges.begin()->first < ack) {
-            auto first = m_ranges.begin();
-            const std::int64_t end = first->second;
-            m_total -= end - first->first;
-            m_ranges.erase(first);
-            if (end > ack) {
-                m_ranges.emplace(ack, end);
-                m_total += end - ack;
-                break;
-            }
-        }
-        return ack + m_total;
+        return std::max(ack, m_board.sndUna()) + static_cast<std::int64_t>(m_board.sackedBytes());
     }
 
 private:
-    void add(std::int64_t from, std::int64_t to)
-    {
-        auto it = m_ranges.upper_bound(from);
-        if (it != m_ranges.begin() && std::prev(it)->second >= from)
-            --it;
-        while (it != m_ranges.end() && it->first <= to) {
-            from = std::min(from, it->first);
-            to = std::max(to, it->second);
-            m_total -= it->second - it->first;
-            it = m_ranges.erase(it);
-        }
-        m_ranges.emplace(from, to);
-        m_total += to - from;
-    }
-
-    std::map<std::int64_t, std::int64_t> m_ranges; // start -> end
-    std::int64_t m_total = 0;
+    cwnd::Scoreboard m_board;
+    bool m_started = false;
 };
 
 } // namespace
@@ -315,7 +294,8 @@ DerivedScenario deriveScenario(const DerivationInput& in)
     // (time, bytes delivered: the relative ACK and what was SACKed above it), so that
     // a hole filled late does not count its whole window as delivered at that moment.
     std::vector<std::pair<std::int64_t, std::int64_t>> ackProgress;
-    SackedAbove sacked;
+    DeliveredBytes delivered;
+    std::int64_t sndNxt = 0; // relative
     // Window updates: an ACK that acknowledges nothing new and opens the window (time,
     // bytes it opened by), i.e. what the application read since the last ACK.
     std::vector<std::pair<std::int64_t, std::uint64_t>> windowUpdates;
@@ -326,6 +306,7 @@ DerivedScenario deriveScenario(const DerivationInput& in)
             continue;
         const int dir = tcp.directionOf(tables, row);
         if (dir == in.sender && t.payloadLength[row] > 0) {
+            sndNxt = std::max(sndNxt, tcp.relativeSeq(t, row) + static_cast<std::int64_t>(t.payloadLength[row]));
             maxPayload = std::max(maxPayload, t.payloadLength[row]);
             if (firstData < 0)
                 firstData = t.timeNs[row];
@@ -335,7 +316,7 @@ DerivedScenario deriveScenario(const DerivationInput& in)
                              std::binary_search(tables.wlan.frame.begin(), tables.wlan.frame.end(), t.frame[row]);
         } else if (dir != in.sender && (t.tcpFlags(row) & 0x010)) {
             const std::int64_t ackNow = tcp.relativeAck(t, row);
-            ackProgress.emplace_back(t.timeNs[row], sacked.deliveredAt(tables, row, ackNow));
+            ackProgress.emplace_back(t.timeNs[row], delivered.at(tables, row, ackNow, sndNxt));
             const std::uint64_t windowNow = tcp.windowBytes(t, row);
             if (ackNow == lastAck && windowNow > lastWindow && t.payloadLength[row] == 0)
                 windowUpdates.emplace_back(t.timeNs[row], windowNow - lastWindow);
