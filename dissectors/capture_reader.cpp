@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <stdio_ext.h>
 #include <algorithm>
 #include <fcntl.h>
 #include <memory>
@@ -328,6 +329,10 @@ std::unique_ptr<CaptureReader> CaptureReader::open(const std::string& path, std:
         error = path + ": not a pcap or pcapng capture file (starts with 0x" + magic + ")";
         return nullptr;
     }
+    // One thread at a time uses a reader, so the stream needs no lock of its own:
+    // stdio otherwise takes and releases one around each of libpcap's two freads per
+    // record, atomic operations once the process has more than one thread.
+    __fsetlocking(file.stream, FSETLOCKING_BYCALLER);
     char errbuf[PCAP_ERRBUF_SIZE] = {};
     pcap_t* pcap =
         pcap_fopen_offline_with_tstamp_precision(file.stream, PCAP_TSTAMP_PRECISION_NANO, errbuf);
