@@ -138,10 +138,10 @@ struct Decoded
     unsigned vhtBandwidthIndex = 0;
 };
 
-void readField(unsigned field, ByteView h, std::size_t o, Decoded& d)
+// Stores one field that is known to lie within the header. Inlined into both walks:
+// the call cost as much as the store on the common path.
+[[gnu::always_inline]] inline void storeField(unsigned field, ByteView h, std::size_t o, Decoded& d)
 {
-    if (!d.seen.first(field))
-        return;
     RadioInfo& r = d.radio;
     switch (field) {
     case kTsft:
@@ -234,6 +234,47 @@ void readField(unsigned field, ByteView h, std::size_t o, Decoded& d)
     }
 }
 
+void readField(unsigned field, ByteView h, std::size_t o, Decoded& d)
+{
+    if (d.seen.first(field))
+        storeField(field, h, o, d);
+}
+
+// Where the fields of a header with a single presence word lie, so that the walk with
+// its alignment and bounds arithmetic runs once per layout rather than once per frame:
+// a capture repeats a handful of layouts (data frames and acks from one driver, say).
+struct SingleWordLayout
+{
+    std::uint32_t present = ~0u; // no header has every bit set, so this matches none
+    std::size_t end = 0;         // just past the last field
+    std::array<std::uint8_t, kTlv> offset{};
+};
+
+// A single word without Ext, TLV or namespace bits announces only fixed-layout fields.
+bool singleWordOfFixedFields(std::uint32_t present)
+{
+    return (present >> kTlv) == 0;
+}
+
+const SingleWordLayout& singleWordLayout(std::uint32_t present)
+{
+    // Per thread, since decoders run on several; a few entries hold the usual mix.
+    thread_local std::array<SingleWordLayout, 8> cache;
+    SingleWordLayout& layout = cache[(present * 0x9e3779b1u) >> 29];
+    if (layout.present != present) {
+        layout.present = present;
+        std::size_t offset = 8;
+        for (std::uint32_t announced = present; announced != 0; announced &= announced - 1) {
+            const unsigned field = static_cast<unsigned>(__builtin_ctz(announced));
+            offset = alignUp(offset, kLayout[field].align);
+            layout.offset[field] = static_cast<std::uint8_t>(offset);
+            offset += kLayout[field].size;
+        }
+        layout.end = offset;
+    }
+    return layout;
+}
+
 void finishRate(Decoded& d)
 {
     RadioInfo& r = d.radio;
@@ -255,6 +296,22 @@ void finishRate(Decoded& d)
 // but not the frame: the 802.11 frame is still found at it_len.
 void walkFields(ByteView header, Frame& frame, Decoded& d)
 {
+    const std::uint32_t first = header.le32(4);
+    if (singleWordOfFixedFields(first)) {
+        const SingleWordLayout& layout = singleWordLayout(first);
+        if (layout.end <= header.size()) {
+            // Each field appears once: all are first, and Channel (bit 3) is known
+            // before XChannel (bit 18) as in the walk below.
+            d.seen.bits = first;
+            for (std::uint32_t announced = first; announced != 0; announced &= announced - 1) {
+                const unsigned field = static_cast<unsigned>(__builtin_ctz(announced));
+                storeField(field, header, layout.offset[field], d);
+            }
+            return;
+        }
+        // Fields run past it_len: the walk below stops where they do and says so.
+    }
+
     // Presence words chain while bit 31 (Ext) is set.
     std::size_t wordsEnd = 4;
     for (;;) {
