@@ -22,6 +22,14 @@ enum Option : std::uint8_t {
 // cut: the capture's snaplen ended inside the options, so running out is not damage.
 void decodeOptions(ByteView options, bool cut, TcpInfo& tcp, Frame& frame)
 {
+    // What most stacks put on every segment once timestamps are agreed (RFC 7323
+    // Appendix A): NOP, NOP, Timestamps. Read at once; the walk below gives the same.
+    if (options.size() == 12 && options.be32(0) == 0x0101080a) {
+        tcp.hasTimestamps = true;
+        tcp.tsVal = options.be32(4);
+        tcp.tsEcr = options.be32(8);
+        return;
+    }
     const Severity severity = cut ? Severity::Note : Severity::Error;
     std::size_t o = 0;
     while (o < options.size()) {
