@@ -37,7 +37,8 @@ private:
         Entry entry;
         IpAddress src, dst;
     };
-    static constexpr std::size_t kRecentSlots = 256;
+    static constexpr std::size_t kRecentSlots = 256; // a power of two
+    static std::size_t recentSlot(const IpInfo& ip, const TcpInfo& tcp);
     std::array<Recent, kRecentSlots> m_recent{};
     std::unordered_map<ConversationKey, std::uint32_t, ConversationHash> m_index;
     std::vector<ConversationKey> m_conversations;
