@@ -8,12 +8,6 @@ namespace windscope::analysis::detail {
 
 namespace {
 
-// RFC 7323 5.2 timestamp comparison (modular, like sequence numbers).
-bool tsNewer(std::uint32_t a, std::uint32_t b)
-{
-    return static_cast<std::int32_t>(a - b) > 0;
-}
-
 template <typename T> void popQueueFront(std::vector<T>& queue, std::size_t& head)
 {
     ++head;
@@ -86,11 +80,9 @@ void AckRttTracker::onSegment(std::int64_t start, std::int64_t end, std::int64_t
     m_highestEnd = std::max(m_highestEnd, end);
 }
 
-bool AckRttTracker::onAck(std::int64_t ack, std::int64_t timeNs, std::int64_t& rttNs,
-                          std::uint64_t& dataRow)
+bool AckRttTracker::onNewAck(std::int64_t ack, std::int64_t timeNs, std::int64_t& rttNs,
+                             std::uint64_t& dataRow)
 {
-    if (m_anyAck && ack <= m_highestAck)
-        return false; // duplicate or old acknowledgment
     const bool first = !m_anyAck;
     const std::int64_t previous = m_highestAck;
     m_anyAck = true;
@@ -123,11 +115,8 @@ void TimestampRttTracker::popFront()
     popQueueFront(m_sent, m_head);
 }
 
-void TimestampRttTracker::onSend(std::uint32_t tsVal, std::int64_t timeNs, std::uint64_t row)
+void TimestampRttTracker::onNewValue(std::uint32_t tsVal, std::int64_t timeNs, std::uint64_t row)
 {
-    // Keep the first segment carrying each value; ignore values going backwards.
-    if (m_anySent && (tsVal == m_lastSent || !tsNewer(tsVal, m_lastSent)))
-        return;
     m_anySent = true;
     m_lastSent = tsVal;
     if (m_sent.size() - m_head >= kMaxPending)
@@ -135,11 +124,9 @@ void TimestampRttTracker::onSend(std::uint32_t tsVal, std::int64_t timeNs, std::
     m_sent.push_back({tsVal, row, timeNs});
 }
 
-bool TimestampRttTracker::onEcho(std::uint32_t tsEcr, std::int64_t timeNs, std::int64_t& rttNs,
-                                 std::uint64_t& dataRow)
+bool TimestampRttTracker::onNewEcho(std::uint32_t tsEcr, std::int64_t timeNs, std::int64_t& rttNs,
+                                    std::uint64_t& dataRow)
 {
-    if (m_anyEcho && !tsNewer(tsEcr, m_lastEcho))
-        return false;
     m_anyEcho = true;
     m_lastEcho = tsEcr;
     while (m_head < m_sent.size() && tsNewer(tsEcr, m_sent[m_head].tsVal))

@@ -46,10 +46,17 @@ public:
     void onSegment(std::int64_t start, std::int64_t end, std::int64_t timeNs, std::uint64_t row);
     // An acknowledgment from the other side. Returns true with a sample when it is the
     // first to cover a segment's end exactly and covers no re-sent sequence space.
-    bool onAck(std::int64_t ack, std::int64_t timeNs, std::int64_t& rttNs, std::uint64_t& dataRow);
+    bool onAck(std::int64_t ack, std::int64_t timeNs, std::int64_t& rttNs, std::uint64_t& dataRow)
+    {
+        // Inline: every row with the ACK bit asks, and most are duplicates or old.
+        if (m_anyAck && ack <= m_highestAck)
+            return false;
+        return onNewAck(ack, timeNs, rttNs, dataRow);
+    }
     void reset();
 
 private:
+    bool onNewAck(std::int64_t ack, std::int64_t timeNs, std::int64_t& rttNs, std::uint64_t& dataRow);
     struct Sent
     {
         std::int64_t start, end, timeNs;
@@ -75,13 +82,29 @@ private:
 class TimestampRttTracker
 {
 public:
-    void onSend(std::uint32_t tsVal, std::int64_t timeNs, std::uint64_t row);
+    void onSend(std::uint32_t tsVal, std::int64_t timeNs, std::uint64_t row)
+    {
+        // Keep the first segment carrying each value; ignore values going backwards.
+        // Inline: most segments repeat the last value (TSval clocks tick in ms).
+        if (m_anySent && (tsVal == m_lastSent || !tsNewer(tsVal, m_lastSent)))
+            return;
+        onNewValue(tsVal, timeNs, row);
+    }
     // TSecr of a segment of the other side with the ACK bit (RFC 7323 3.2: TSecr is
     // only valid then). One sample per newly echoed value.
     bool onEcho(std::uint32_t tsEcr, std::int64_t timeNs, std::int64_t& rttNs,
-                std::uint64_t& dataRow);
+                std::uint64_t& dataRow)
+    {
+        if (m_anyEcho && !tsNewer(tsEcr, m_lastEcho))
+            return false;
+        return onNewEcho(tsEcr, timeNs, rttNs, dataRow);
+    }
 
 private:
+    // RFC 7323 5.2 timestamp comparison (modular, like sequence numbers).
+    static bool tsNewer(std::uint32_t a, std::uint32_t b) { return static_cast<std::int32_t>(a - b) > 0; }
+    void onNewValue(std::uint32_t tsVal, std::int64_t timeNs, std::uint64_t row);
+    bool onNewEcho(std::uint32_t tsEcr, std::int64_t timeNs, std::int64_t& rttNs, std::uint64_t& dataRow);
     struct Sent
     {
         std::uint32_t tsVal;
