@@ -423,7 +423,8 @@ void TcpSender::onAck(const Packet& ack)
                                    .rttNs = -1};
         m_model->increaseWindow(m_state, event);
     }
-    trySend();
+    // Linux tcp_ack() re-arms the probe timer on every ACK, whether or not it sent.
+    sendWhatFits();
     scheduleLossProbe();
 }
 
@@ -433,13 +434,16 @@ bool TcpSender::rackDetectLoss()
         return false;
     const std::int64_t now = m_queue.now();
     // Linux tcp_rack_reo_wnd() with no reordering seen: none in recovery or once
-    // DupThresh segments are SACKed, else a quarter of the minimum RTT.
-    std::int64_t sacked = 0;
-    for (std::int64_t i = m_una; i < m_nxt; ++i)
-        sacked += m_segments[static_cast<std::size_t>(i)].sacked ? 1 : 0;
-    const bool recovering = m_state.state == cwnd::CaState::Recovery || m_state.state == cwnd::CaState::Loss;
-    const std::int64_t reorderWindow =
-        recovering || sacked >= static_cast<std::int64_t>(kDupThresh) ? 0 : std::max<std::int64_t>(m_state.minRttNs, 0) / 4;
+    // DupThresh segments are SACKed, else a quarter of the minimum RTT. The SACKed
+    // segments are counted only as far as the answer needs.
+    std::int64_t reorderWindow = 0;
+    if (m_state.state != cwnd::CaState::Recovery && m_state.state != cwnd::CaState::Loss) {
+        std::uint32_t sacked = 0;
+        for (std::int64_t i = m_una; i < m_nxt && sacked < kDupThresh; ++i)
+            sacked += m_segments[static_cast<std::size_t>(i)].sacked ? 1 : 0;
+        if (sacked < kDupThresh)
+            reorderWindow = std::max<std::int64_t>(m_state.minRttNs, 0) / 4;
+    }
     bool marked = false;
     std::int64_t earliest = -1;
     for (std::int64_t i = m_una; i < m_nxt; ++i) {
