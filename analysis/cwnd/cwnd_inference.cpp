@@ -145,6 +145,21 @@ int dataSenderOf(const Connection& connection)
 
 namespace {
 
+// A model named by the caller, if the inference can follow it: a rate-based one sets
+// its window from its own estimates, which a window fit cannot replay (a rate-based
+// sender is recognised by its own evidence instead).
+std::unique_ptr<CongestionModel> followableModel(const std::string& name, std::string& error)
+{
+    auto model = makeCongestionModel(name);
+    if (!model)
+        error = "unknown congestion-control model '" + name + "'";
+    else if (model->setsWindowOnEveryAck())
+        error = "model '" + name + "' is rate-based: the inference follows window-based models";
+    else
+        return model;
+    return nullptr;
+}
+
 bool inferCwndOnRows(const dissect::CaptureTables& tables, const TcpAnalysis& analysis, std::size_t connection,
                      int sender, const CwndOptions& options, const std::vector<std::uint64_t>* rows,
                      CwndInference& out, std::string& error)
@@ -154,16 +169,9 @@ bool inferCwndOnRows(const dissect::CaptureTables& tables, const TcpAnalysis& an
     out.sender = sender;
     std::unique_ptr<CongestionModel> forced;
     if (!options.model.empty()) {
-        forced = makeCongestionModel(options.model);
-        if (!forced) {
-            error = "unknown congestion-control model '" + options.model + "'";
+        forced = followableModel(options.model, error);
+        if (!forced)
             return false;
-        }
-        if (forced->setsWindowOnEveryAck()) {
-            error = "model '" + options.model + "' is rate-based: the inference follows window-based models (a "
-                    "rate-based sender is recognised by its own evidence)";
-            return false;
-        }
     }
     const Connection& c = analysis.connections[connection];
     const FlowEvents flow = collectFlowEvents(tables, analysis, connection, sender, rows);
@@ -242,17 +250,8 @@ bool inferCwndAll(const dissect::CaptureTables& tables, const TcpAnalysis& analy
                   const CwndOptions& options, unsigned threads, std::vector<CwndInference>& out,
                   std::string& error)
 {
-    if (!options.model.empty()) {
-        const auto model = makeCongestionModel(options.model);
-        if (!model) {
-            error = "unknown congestion-control model \"" + options.model + "\"";
-            return false;
-        }
-        if (model->setsWindowOnEveryAck()) {
-            error = "model \"" + options.model + "\" is rate-based: the inference follows window-based models";
-            return false;
-        }
-    }
+    if (!options.model.empty() && !followableModel(options.model, error))
+        return false;
     const std::size_t n = analysis.connections.size();
     out.assign(n, CwndInference{});
     if (threads == 0)
