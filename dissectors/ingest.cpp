@@ -3,6 +3,7 @@
 
 #include "capture_reader.h"
 #include "dissector_set.h"
+#include "frame_record.h"
 #include "table_builder.h"
 
 #include <algorithm>
@@ -35,13 +36,15 @@ void reserveColumns(const CaptureReader& reader, CaptureTables& tables)
         static_cast<std::size_t>(std::min(bytes / kMinWlanRecord, kMaxReservedRows)));
 }
 
-// Frames decoded by the reading thread, handed to the table thread as a whole.
+// Frames decoded by the reading thread, handed to the table thread as a whole: packed
+// records, and beside them, in frame order, the rare parts the records flag.
 struct DecodedBatch
 {
-    static constexpr std::size_t kFrames = 512; // ~220 KB
-    std::array<Frame, kFrames> frames;
-    std::array<bool, kFrames> linkTypeKnown{};
-    std::array<ConversationIndex::Entry, kFrames> conversation{};
+    static constexpr std::size_t kFrames = 512; // 48 KB of records
+    std::array<FrameRecord, kFrames> records;
+    std::vector<TcpSideOptions> options;
+    std::vector<ManagementInfo> management;
+    std::vector<Annotation> errors;
     std::size_t count = 0;
     // How the batch ended: Packet when it is full and more may follow.
     CaptureReader::Status end = CaptureReader::Status::Packet;
@@ -195,12 +198,17 @@ void readAndDecode(CaptureReader& reader, BatchPipe<DecodedBatch>& pipe, Convers
 {
     const DissectorSet dissectors = DissectorSet::standard();
     RawPacket packet;
+    // Decoded here, where it stays in this core's cache; only its record moves on.
+    Frame frame;
     try {
         for (;;) {
             DecodedBatch* batch = pipe.takeEmpty();
             if (!batch)
                 return;
             batch->count = 0;
+            batch->options.clear();
+            batch->management.clear();
+            batch->errors.clear();
             batch->end = CaptureReader::Status::Packet;
             while (batch->count < DecodedBatch::kFrames) {
                 const CaptureReader::Status status = reader.next(packet);
@@ -210,16 +218,25 @@ void readAndDecode(CaptureReader& reader, BatchPipe<DecodedBatch>& pipe, Convers
                         batch->problem = reader.problem();
                     break;
                 }
-                Frame& frame = batch->frames[batch->count];
                 frame.reset(packet.number, packet.epochNs, packet.capturedLength, packet.originalLength,
                             packet.linkType);
                 if (packet.timestampClamped)
                     frame.annotate(Severity::Error, "frame.time",
                                    "timestamp outside the representable range (years 1677-2262)");
-                batch->linkTypeKnown[batch->count] =
-                    dissectors.decodeLinkLayer(ByteView(packet.data, packet.capturedLength), frame);
+                const bool known = dissectors.decodeLinkLayer(ByteView(packet.data, packet.capturedLength), frame);
+                ConversationIndex::Entry conversation;
                 if (ConversationIndex::numbers(frame))
-                    batch->conversation[batch->count] = conversations.of(frame.ip, frame.tcp);
+                    conversation = conversations.of(frame.ip, frame.tcp);
+                FrameRecord& record = batch->records[batch->count];
+                TcpSideOptions options;
+                const Annotation* firstError = nullptr;
+                packFrameRecord(frame, known, conversation, record, options, firstError);
+                if (record.has(FrameRecord::kTcpOptions))
+                    batch->options.push_back(options);
+                if (record.has(FrameRecord::kManagement))
+                    batch->management.push_back(frame.management);
+                if (record.has(FrameRecord::kMalformed))
+                    batch->errors.push_back(*firstError);
                 ++batch->count;
             }
             batch->bytesConsumed = reader.bytesConsumed();
@@ -292,18 +309,28 @@ bool ingestCapture(const std::string& path, const IngestOptions& options, Captur
         if (!batch)
             break; // the reading thread failed; rethrown below
         bytesConsumed = batch->bytesConsumed;
+        const TcpSideOptions* nextOptions = batch->options.data();
+        const ManagementInfo* nextManagement = batch->management.data();
+        const Annotation* nextError = batch->errors.data();
         for (std::size_t i = 0; i < batch->count && more; ++i) {
-            const Frame& frame = batch->frames[i];
-            builder.add(frame, batch->linkTypeKnown[i], batch->conversation[i]);
-            if (options.observer && frame.number >= nextReport) {
-                nextReport = frame.number + options.progressInterval;
-                progress.packets = frame.number;
+            const FrameRecord& record = batch->records[i];
+            FrameRecordSide side;
+            if (record.has(FrameRecord::kTcpOptions))
+                side.options = nextOptions++;
+            if (record.has(FrameRecord::kManagement))
+                side.management = nextManagement++;
+            if (record.has(FrameRecord::kMalformed))
+                side.firstError = nextError++;
+            builder.add(record, side);
+            if (options.observer && record.number >= nextReport) {
+                nextReport = record.number + options.progressInterval;
+                progress.packets = record.number;
                 progress.bytesConsumed = bytesConsumed;
                 options.observer->progress(progress);
                 if (options.observer->cancelRequested()) {
                     tables.summary.cancelled = true;
                     tables.summary.warnings.push_back(path + ": analysis cancelled after packet " +
-                                                      std::to_string(frame.number));
+                                                      std::to_string(record.number));
                     more = false;
                 }
             }

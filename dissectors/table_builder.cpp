@@ -10,13 +10,6 @@ namespace {
 
 constexpr std::uint32_t kNoAddress = WlanColumns::kNoAddress;
 
-std::uint64_t macBits(const MacAddress& m)
-{
-    std::uint64_t v = 0;
-    std::memcpy(&v, m.bytes.data(), m.bytes.size());
-    return v;
-}
-
 } // namespace
 
 bool Frame::malformed() const
@@ -48,168 +41,153 @@ void TableBuilder::add(const Frame& frame, bool linkTypeKnown)
     ConversationIndex::Entry conversation;
     if (ConversationIndex::numbers(frame))
         conversation = m_conversations.of(frame.ip, frame.tcp);
-    addFrame(frame, linkTypeKnown, conversation);
+    FrameRecord record;
+    TcpSideOptions options;
+    FrameRecordSide side;
+    packFrameRecord(frame, linkTypeKnown, conversation, record, options, side.firstError);
+    side.options = &options;
+    side.management = &frame.management;
+    add(record, side);
 }
 
-void TableBuilder::add(const Frame& frame, bool linkTypeKnown, ConversationIndex::Entry conversation)
-{
-    addFrame(frame, linkTypeKnown, conversation);
-}
-
-void TableBuilder::addFrame(const Frame& frame, bool linkTypeKnown, ConversationIndex::Entry conversation)
+void TableBuilder::add(const FrameRecord& record, const FrameRecordSide& side)
 {
     CaptureSummary& s = m_tables.summary;
     if (s.packets == 0)
-        s.firstEpochNs = s.lastEpochNs = frame.epochNs;
+        s.firstEpochNs = s.lastEpochNs = record.epochNs;
     ++s.packets;
-    s.lastEpochNs = std::max(s.lastEpochNs, frame.epochNs);
-    s.bytesCaptured += frame.capturedLength;
-    noteLinkType(frame.linkType, linkTypeKnown);
+    s.lastEpochNs = std::max(s.lastEpochNs, record.epochNs);
+    s.bytesCaptured += record.capturedLength;
+    const bool linkTypeKnown = record.has(FrameRecord::kLinkTypeKnown);
+    noteLinkType(record.linkType, linkTypeKnown);
     if (!linkTypeKnown)
         ++s.unknownLinkTypePackets;
 
     // A frame the radio flagged with a bad FCS is corrupt by definition: whatever its
     // decoders found wrong is counted as a bad FCS, not as a malformed packet.
-    const bool badFcs = frame.hasRadio && frame.radio.badFcs();
+    const bool badFcs = record.has(FrameRecord::kBadFcs);
     if (badFcs)
         ++s.badFcsFrames;
-    if (frame.malformed() && !badFcs) {
+    if (record.has(FrameRecord::kMalformed) && !badFcs) {
         ++s.malformedPackets;
         if (s.malformed.size() < CaptureSummary::kMaxMalformedRecords)
-            for (std::uint8_t i = 0; i < frame.annotationCount; ++i)
-                if (frame.annotations[i].severity == Severity::Error) {
-                    s.malformed.push_back({frame.number, frame.annotations[i]});
-                    break;
-                }
+            s.malformed.push_back({record.number, *side.firstError});
     }
 
     // Saturated: a damaged file can put two packets further apart than int64 ns holds.
     std::int64_t timeNs = 0;
-    if (__builtin_sub_overflow(frame.epochNs, s.firstEpochNs, &timeNs))
-        timeNs = frame.epochNs < s.firstEpochNs ? INT64_MIN : INT64_MAX;
+    if (__builtin_sub_overflow(record.epochNs, s.firstEpochNs, &timeNs))
+        timeNs = record.epochNs < s.firstEpochNs ? INT64_MIN : INT64_MAX;
     // A bad-FCS frame's TCP header cannot be trusted; a MAC duplicate is not new data.
-    const std::uint8_t wlanStatus = frame.hasWlan ? addWlan(frame, timeNs) : 0;
-    if (frame.hasTcp && !(wlanStatus & WlanColumns::kBadFcs))
-        addTcp(frame, timeNs, wlanStatus & WlanColumns::kMacDuplicate, conversation);
+    const std::uint8_t wlanStatus =
+        record.has(FrameRecord::kWlan) ? addWlan(record, side.management, timeNs) : 0;
+    if (record.has(FrameRecord::kTcp) && !(wlanStatus & WlanColumns::kBadFcs))
+        addTcp(record, side.options, timeNs, wlanStatus & WlanColumns::kMacDuplicate);
 }
 
-std::uint8_t TableBuilder::addWlan(const Frame& frame, std::int64_t timeNs)
+std::uint8_t TableBuilder::addWlan(const FrameRecord& record, const ManagementInfo* management,
+                                   std::int64_t timeNs)
 {
-    const WlanInfo& w = frame.wlan;
-    const RadioInfo& r = frame.radio;
     WlanColumns& t = m_tables.wlan;
     ++m_tables.summary.wlanFrames;
 
     std::uint8_t status = 0;
-    if (frame.hasRadio && r.badFcs())
+    if (record.has(FrameRecord::kBadFcs))
         status |= WlanColumns::kBadFcs;
-    const std::uint32_t set = addressSetOf(w);
+    const std::uint32_t set = addressSetOf(record);
     const WlanAddressSet& ids = t.addressSets.at(set);
     const std::uint32_t a1 = ids.mac[0], a2 = ids.mac[1];
-    if (!(status & WlanColumns::kBadFcs) && w.hasSequence && a2 != kNoAddress) {
+    if (!(status & WlanColumns::kBadFcs) && record.has(FrameRecord::kWlanSequence) && a2 != kNoAddress) {
         // Non-QoS data and management frames share one sequence counter per
         // transmitter (802.11-2020 10.3.2.14.2); QoS data counts per TID.
-        const std::uint8_t tid = w.hasQos ? w.tid() : 16;
-        if (m_duplicates.isDuplicate(a2, a1, tid, w.sequence, w.fragment, w.retry(), timeNs)) {
+        const auto sequence = static_cast<std::uint16_t>(record.sequenceControl >> 4);
+        const auto fragment = static_cast<std::uint8_t>(record.sequenceControl & 0x0f);
+        if (m_duplicates.isDuplicate(a2, a1, record.queue, sequence, fragment, record.retry(), timeNs)) {
             status |= WlanColumns::kMacDuplicate;
             ++m_tables.summary.macDuplicateFrames;
         }
     }
 
-    t.frame.push_back(frame.number);
+    t.frame.push_back(record.number);
     t.timeNs.push_back(timeNs);
-    t.frameControl.push_back(w.fc);
-    t.sequenceControl.push_back(
-        w.hasSequence ? static_cast<std::uint16_t>(w.sequence << 4 | w.fragment) : 0xffff);
-    t.duration.push_back(w.duration);
+    t.frameControl.push_back(record.frameControl);
+    t.sequenceControl.push_back(record.sequenceControl);
+    t.duration.push_back(record.duration);
     t.addresses.push_back(set);
-    t.signalDbm.push_back(frame.hasRadio && r.hasSignal ? r.signalDbm : WlanColumns::kNoSignal);
-    t.radioFlags.push_back(frame.hasRadio ? r.flags : 0);
-    t.mcs.push_back(frame.hasRadio && r.hasMcs ? r.mcsIndex
-                    : frame.hasRadio && r.hasVht ? r.vhtMcs
-                                                 : 0xff);
-    t.dataRateKbps.push_back(frame.hasRadio ? r.dataRateKbps : 0);
-    t.channelFreqMhz.push_back(frame.hasRadio ? r.channelFreqMhz : 0);
-    t.ampduReference.push_back(frame.hasRadio && r.hasAmpdu ? r.ampduReference + 1 : 0);
+    t.signalDbm.push_back(record.signalDbm);
+    t.radioFlags.push_back(record.radioFlags);
+    t.mcs.push_back(record.mcs);
+    t.dataRateKbps.push_back(record.dataRateKbps);
+    t.channelFreqMhz.push_back(record.channelFreqMhz);
+    t.ampduReference.push_back(record.ampduReference);
     t.status.push_back(status);
-    if (frame.hasManagement) {
-        const ManagementInfo& m = frame.management;
-        WlanManagementRecord record;
-        record.row = static_cast<std::uint32_t>(t.frame.size() - 1);
+    if (record.has(FrameRecord::kManagement)) {
+        const ManagementInfo& m = *management;
+        WlanManagementRecord managementRecord;
+        managementRecord.row = static_cast<std::uint32_t>(t.frame.size() - 1);
         if (m.hasSsid)
-            record.ssid = m_tables.ssids.intern(
+            managementRecord.ssid = m_tables.ssids.intern(
                 std::string(reinterpret_cast<const char*>(m.ssid.data()), m.ssidLength));
-        record.beaconIntervalTu = m.beaconIntervalTu;
-        record.capability = m.capability;
-        record.statusCode = m.statusCode;
-        record.reasonCode = m.reasonCode;
-        record.authAlgorithm = m.authAlgorithm;
-        record.authSequence = m.authSequence;
-        record.dsChannel = m.dsChannel;
-        record.actionCategory = m.actionCategory;
-        record.actionCode = m.actionCode;
-        m_tables.wlanManagement.push_back(record);
+        managementRecord.beaconIntervalTu = m.beaconIntervalTu;
+        managementRecord.capability = m.capability;
+        managementRecord.statusCode = m.statusCode;
+        managementRecord.reasonCode = m.reasonCode;
+        managementRecord.authAlgorithm = m.authAlgorithm;
+        managementRecord.authSequence = m.authSequence;
+        managementRecord.dsChannel = m.dsChannel;
+        managementRecord.actionCategory = m.actionCategory;
+        managementRecord.actionCode = m.actionCode;
+        m_tables.wlanManagement.push_back(managementRecord);
     }
     return status;
 }
 
-std::uint32_t TableBuilder::addressSetOf(const WlanInfo& w)
+std::uint32_t TableBuilder::addressSetOf(const FrameRecord& record)
 {
-    const std::uint8_t count = std::min<std::uint8_t>(w.addressCount, 3);
-    const std::array<std::uint64_t, 3> raw = {count >= 1 ? macBits(w.addr1) : 0,
-                                              count >= 2 ? macBits(w.addr2) : 0,
-                                              count >= 3 ? macBits(w.addr3) : 0};
-    const std::uint64_t mix = (raw[0] * 0x9e3779b97f4a7c15ull) ^ (raw[1] * 0xc2b2ae3d27d4eb4full) ^
-                              (raw[2] * 0x165667b19e3779f9ull) ^ count;
+    const std::uint8_t count = record.addressCount;
+    std::uint64_t low = 0, middle = 0;
+    std::uint16_t high = 0;
+    std::memcpy(&low, record.addresses.data(), 8);
+    std::memcpy(&middle, record.addresses.data() + 8, 8);
+    std::memcpy(&high, record.addresses.data() + 16, 2);
+    const std::uint64_t mix = (low * 0x9e3779b97f4a7c15ull) ^ (middle * 0xc2b2ae3d27d4eb4full) ^
+                              ((std::uint64_t(high) << 8 | count) * 0x165667b19e3779f9ull);
     RecentAddresses& entry = m_recentAddresses[(mix >> 40) & (kRecentSlots - 1)];
-    if (entry.valid && entry.count == count && entry.raw == raw)
+    if (entry.valid && entry.count == count && entry.raw == record.addresses)
         return entry.set;
 
     // Interned in address order, as each frame names them, so MAC ids follow first
     // appearance whether or not the cache hits.
     auto& macs = m_tables.macAddresses;
     WlanAddressSet ids;
-    ids.mac[0] = count >= 1 ? macs.intern(w.addr1) : kNoAddress;
-    ids.mac[1] = count >= 2 ? macs.intern(w.addr2) : kNoAddress;
-    ids.mac[2] = count >= 3 ? macs.intern(w.addr3) : kNoAddress;
-    entry = {true, raw, count, m_tables.wlan.addressSets.intern(ids)};
+    for (unsigned i = 0; i < 3; ++i)
+        ids.mac[i] = i < count ? macs.intern(record.address(i)) : kNoAddress;
+    entry = {true, record.addresses, count, m_tables.wlan.addressSets.intern(ids)};
     return entry.set;
 }
 
-void TableBuilder::addTcp(const Frame& frame, std::int64_t timeNs, bool macDuplicate,
-                          ConversationIndex::Entry conversation)
+void TableBuilder::addTcp(const FrameRecord& record, const TcpSideOptions* options, std::int64_t timeNs,
+                          bool macDuplicate)
 {
-    const TcpInfo& tcp = frame.tcp;
-    const IpInfo& ip = frame.ip;
-    if (ip.moreFragments || ip.fragmentOffset != 0) {
+    if (record.has(FrameRecord::kIpFragment)) {
         ++m_tables.summary.ipFragmentsSkipped;
         return;
     }
-    const bool srcIsA = conversation.srcIsA;
     if (macDuplicate) {
-        m_tables.macDuplicateTcp.push_back({frame.number, timeNs, conversation.conversation, !srcIsA});
+        m_tables.macDuplicateTcp.push_back(
+            {record.number, timeNs, record.conversation, (record.tcpFlags & TcpColumns::kDirectionBit) != 0});
         return;
     }
 
-    std::uint32_t side = TcpColumns::kNoSideOptions;
-    TcpSideOptions options;
-    if (tcp.mss || tcp.windowScale >= 0 || tcp.sackPermitted || tcp.sackBlockCount) {
-        side = m_sideOptions++;
-        options = {tcp.mss, tcp.windowScale, tcp.sackPermitted, tcp.sackBlockCount, tcp.sackBlocks};
-    }
-    std::uint16_t flags = tcp.flags;
-    if (!srcIsA)
-        flags |= TcpColumns::kDirectionBit;
-    if (tcp.hasTimestamps)
-        flags |= TcpColumns::kHasTimestamps;
-
-    const TcpRow row{frame.number, timeNs,       conversation.conversation, tcp.seq, tcp.ack, tcp.window,
-                     flags,        tcp.payloadLength, tcp.tsVal,                 tcp.tsEcr, side};
+    const bool hasOptions = record.has(FrameRecord::kTcpOptions);
+    const std::uint32_t side = hasOptions ? m_sideOptions++ : TcpColumns::kNoSideOptions;
+    const TcpRow row{record.number, timeNs,     record.conversation,  record.seq,   record.ack, record.window,
+                     record.tcpFlags, record.payloadLength, record.tsVal, record.tsEcr, side};
     if (m_tcpRows) {
-        m_tcpRows->add(row, side == TcpColumns::kNoSideOptions ? nullptr : &options);
+        m_tcpRows->add(row, hasOptions ? options : nullptr);
     } else {
-        if (side != TcpColumns::kNoSideOptions)
-            m_tables.tcpSideOptions.push_back(options);
+        if (hasOptions)
+            m_tables.tcpSideOptions.push_back(*options);
         m_tables.tcp.append(row);
     }
     ++m_tables.summary.tcpSegments;

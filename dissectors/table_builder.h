@@ -3,9 +3,11 @@
 
 #include "capture_tables.h"
 
-#include <array>
 #include "conversation_index.h"
+#include "frame_record.h"
 #include "mac_duplicate_filter.h"
+
+#include <array>
 
 namespace windscope::dissect {
 
@@ -27,30 +29,30 @@ public:
     explicit TableBuilder(CaptureTables& tables) : m_tables(tables) {}
     // Numbers the frame's TCP conversation itself.
     void add(const Frame& frame, bool linkTypeKnown);
-    // With the conversation numbered by the caller's index (ConversationIndex::of when
-    // ConversationIndex::numbers(frame)); the caller moves that index into the tables.
-    void add(const Frame& frame, bool linkTypeKnown, ConversationIndex::Entry conversation);
+    // A frame packed by packFrameRecord, its conversation numbered by the caller's
+    // index; the caller moves that index into the tables.
+    void add(const FrameRecord& record, const FrameRecordSide& side);
     void finish();
     // From now on TCP rows and their side options go to sink, not to the tables.
     void sendTcpRowsTo(TcpRowSink* sink) { m_tcpRows = sink; }
 
 private:
-    void addFrame(const Frame& frame, bool linkTypeKnown, ConversationIndex::Entry conversation);
     void noteLinkType(int linkType, bool known);
-    std::uint8_t addWlan(const Frame& frame, std::int64_t timeNs); // WlanColumns status bits
-    void addTcp(const Frame& frame, std::int64_t timeNs, bool macDuplicate, ConversationIndex::Entry conversation);
+    // Returns the WlanColumns status bits.
+    std::uint8_t addWlan(const FrameRecord& record, const ManagementInfo* management, std::int64_t timeNs);
+    void addTcp(const FrameRecord& record, const TcpSideOptions* options, std::int64_t timeNs, bool macDuplicate);
 
     // The same few address sets repeat frame after frame: a direct-mapped cache of the
     // raw addresses skips interning three MACs and the set on most frames.
     struct RecentAddresses
     {
         bool valid = false;
-        std::array<std::uint64_t, 3> raw{}; // 48-bit MACs, 0 beyond the frame's count
+        std::array<std::uint8_t, 18> raw{}; // addresses 1-3, 0 beyond the frame's count
         std::uint8_t count = 0;
         std::uint32_t set = 0;              // id in WlanColumns::addressSets
     };
     static constexpr std::size_t kRecentSlots = 256;
-    std::uint32_t addressSetOf(const WlanInfo& w);
+    std::uint32_t addressSetOf(const FrameRecord& record);
 
     CaptureTables& m_tables;
     std::array<RecentAddresses, kRecentSlots> m_recentAddresses{};
