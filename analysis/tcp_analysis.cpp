@@ -501,14 +501,38 @@ void Analyzer::flagLowWindows()
     }
     const dissect::TcpColumns& t = m_tables.tcp;
     SegmentColumns& out = m_result.segments;
+    // The window shift of each side, followed through its checkpoints in row order
+    // (what TcpAnalysis::windowBytes looks up per row, without the search).
+    struct ShiftCursor
+    {
+        int shift = -1;
+        std::size_t next = 0, end = 0; // its window-shift checkpoints still ahead
+    };
+    std::vector<ShiftCursor> cursors(out.decode.size());
+    for (std::size_t i = 0; i < cursors.size(); ++i)
+        cursors[i].shift = out.decode[i].windowShift;
+    const std::vector<SegmentDecodeCheckpoint>& checkpoints = out.checkpoints;
+    for (std::size_t i = 0; i < checkpoints.size();) {
+        std::size_t end = i;
+        while (end < checkpoints.size() && checkpoints[end].stream == checkpoints[i].stream)
+            ++end;
+        if (checkpoints[i].stream % 3 == SegmentDecodeCheckpoint::kWindowShift)
+            cursors[checkpoints[i].stream / 3] = {cursors[checkpoints[i].stream / 3].shift, i, end};
+        i = end;
+    }
     for (std::size_t row = 0; row < t.size(); ++row) {
         const std::uint16_t tcpFlags = t.tcpFlags(row);
         // Only segments whose window field is meaningful advertise a window.
         if (!(tcpFlags & th::kAck) || (tcpFlags & (th::kSyn | th::kRst)))
             continue;
-        ConnectionWork& c = m_work[out.connection[row]];
-        SideWork& s = c.side[t.fromB(row) ? 1 : 0];
-        const std::uint32_t window = m_result.windowBytes(t, row);
+        const std::uint32_t connection = out.connection[row];
+        const int fromB = t.fromB(row) ? 1 : 0;
+        ConnectionWork& c = m_work[connection];
+        SideWork& s = c.side[fromB];
+        ShiftCursor& cursor = cursors[2 * std::size_t(connection) + std::size_t(fromB)];
+        for (; cursor.next < cursor.end && checkpoints[cursor.next].row <= row; ++cursor.next)
+            cursor.shift = static_cast<int>(checkpoints[cursor.next].value);
+        const std::uint32_t window = decodeWindow(t.window[row], false, cursor.shift);
         const bool low = window > 0 && window < c.lowWindowThreshold;
         if (low) {
             out.flags[row] |= segment_flag::kLowWindow;
