@@ -26,8 +26,19 @@ void packWlan(const Frame& frame, FrameRecord& record)
     static_assert(offsetof(WlanInfo, addr3) == offsetof(WlanInfo, addr1) + 12 &&
                   sizeof(MacAddress) == 6);
     std::memcpy(record.addresses.data(), w.addr1.bytes.data(), 18);
-    if (count < 3)
-        std::memset(record.addresses.data() + 6 * count, 0, 18 - 6 * std::size_t(count));
+    switch (count) { // constant sizes, so each is a store or two
+    case 0:
+        std::memset(record.addresses.data(), 0, 18);
+        break;
+    case 1:
+        std::memset(record.addresses.data() + 6, 0, 12);
+        break;
+    case 2:
+        std::memset(record.addresses.data() + 12, 0, 6);
+        break;
+    default:
+        break;
+    }
 
     if (frame.hasRadio) {
         const RadioInfo& r = frame.radio;

@@ -138,9 +138,24 @@ struct Decoded
     unsigned vhtBandwidthIndex = 0;
 };
 
+// The bytes of fields whose whole extent both walks checked against it_len before
+// storing them, read without a second check (little-endian, as radiotap is).
+class CheckedFields
+{
+public:
+    explicit CheckedFields(ByteView header) : m_data(header.data()) {}
+    std::uint8_t u8(std::size_t o) const { return m_data[o]; }
+    std::uint16_t le16(std::size_t o) const { return static_cast<std::uint16_t>(m_data[o + 1] << 8 | m_data[o]); }
+    std::uint32_t le32(std::size_t o) const { return std::uint32_t(le16(o + 2)) << 16 | le16(o); }
+    std::uint64_t le64(std::size_t o) const { return std::uint64_t(le32(o + 4)) << 32 | le32(o); }
+
+private:
+    const std::uint8_t* m_data;
+};
+
 // Stores one field that is known to lie within the header. Inlined into both walks:
 // the call cost as much as the store on the common path.
-[[gnu::always_inline]] inline void storeField(unsigned field, ByteView h, std::size_t o, Decoded& d)
+[[gnu::always_inline]] inline void storeField(unsigned field, CheckedFields h, std::size_t o, Decoded& d)
 {
     RadioInfo& r = d.radio;
     switch (field) {
@@ -237,7 +252,7 @@ struct Decoded
 void readField(unsigned field, ByteView h, std::size_t o, Decoded& d)
 {
     if (d.seen.first(field))
-        storeField(field, h, o, d);
+        storeField(field, CheckedFields(h), o, d);
 }
 
 // Where the fields of a header with a single presence word lie, so that the walk with
@@ -303,9 +318,10 @@ void walkFields(ByteView header, Frame& frame, Decoded& d)
             // Each field appears once: all are first, and Channel (bit 3) is known
             // before XChannel (bit 18) as in the walk below.
             d.seen.bits = first;
+            const CheckedFields fields(header);
             for (std::uint32_t announced = first; announced != 0; announced &= announced - 1) {
                 const unsigned field = static_cast<unsigned>(__builtin_ctz(announced));
-                storeField(field, header, layout.offset[field], d);
+                storeField(field, fields, layout.offset[field], d);
             }
             return;
         }
