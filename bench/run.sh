@@ -10,6 +10,8 @@
 #   BENCH_PACKETS=N        TCP packets in the generated captures (default 3000000)
 #   BENCH_SKIP_TSHARK=1    leave tshark out (it takes minutes and GBs on 3M packets)
 #   BENCH_SKIP_TCPTRACE=1  leave tcptrace out
+#   BENCH_RUNS=N           runs of the floor, windscope and tcptrace per capture (default 3);
+#                          the median wall time and the largest peak RSS are reported
 #   WINDSCOPE_SHARED_DIR   the shared material (default ../shared next to the repo)
 set -euo pipefail
 
@@ -19,6 +21,8 @@ build=${1:-$repo/build/release}
 out=${2:-$repo/bench/out}
 shared=${WINDSCOPE_SHARED_DIR:-$repo/../shared}
 packets=${BENCH_PACKETS:-3000000}
+runs=${BENCH_RUNS:-3}
+[[ $runs =~ ^[1-9][0-9]*$ ]] || { echo "bench/run.sh: BENCH_RUNS must be a positive count" >&2; exit 1; }
 
 die() { echo "bench/run.sh: $*" >&2; exit 1; }
 
@@ -79,6 +83,29 @@ measure() {
     fi
 }
 
+# measure_runs NAME STDOUT_FILE COMMAND... : runs measure $runs times; sets m_seconds to the
+# median wall time, m_range to "min-max", m_kib to the largest peak RSS and m_status to
+# the first failure (a failed run ends the series).
+measure_runs() {
+    local name=$1 stdout=$2
+    shift 2
+    local times=() kib=0 i
+    for ((i = 0; i < runs; i++)); do
+        measure "$name" "$stdout" "$@"
+        if [[ $m_status != ok ]]; then
+            m_range=-
+            return 0
+        fi
+        times+=("$m_seconds")
+        ((m_kib > kib)) && kib=$m_kib
+    done
+    m_kib=$kib
+    read -r m_seconds m_range < <(printf '%s\n' "${times[@]}" | sort -g | awk '
+        { t[NR] = $1 }
+        END { m = NR % 2 ? t[(NR + 1) / 2] : (t[NR / 2] + t[NR / 2 + 1]) / 2
+              printf "%.3f %.3f-%.3f\n", m, t[1], t[NR] }')
+}
+
 results=$out/results.md
 cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//' || true)
 {
@@ -93,17 +120,19 @@ cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//' || true
     echo "  over base = (peak RSS - the same tool's peak RSS on a 10-packet capture) / packets,"
     echo "  i.e. what the packets cost beyond the fixed base of its libraries;"
     echo "  x floor = wall time / the libpcap read loop's wall time"
+    echo "- the floor, windscope and tcptrace run $runs times each: seconds is the median"
+    echo "  (the range beside it), peak MB the largest; tshark runs once"
 } >"$results"
 
-row() { # tool seconds kib status base_kib
-    local tool=$1 secs=$2 kib=$3 status=$4 base=${5:-0}
+row() { # tool seconds kib status base_kib range
+    local tool=$1 secs=$2 kib=$3 status=$4 base=${5:-0} range=${6:--}
     awk -v t="$tool" -v s="$secs" -v k="$kib" -v n="$capture_packets" -v f="$floor_seconds" -v st="$status" \
-        -v b="$base" 'BEGIN {
+        -v b="$base" -v r="$range" 'BEGIN {
         # A failed run has no throughput to speak of; its time and memory still show.
         rate = s > 0 && st == "ok" ? sprintf("%.0f", n / s) : "-"
         ratio = f > 0 && st == "ok" ? sprintf("%.1f", s / f) : "-"
         over = b > 0 && st == "ok" ? sprintf("%.1f", (k - b) * 1024 / n) : "-"
-        printf "| %-28s | %8.3f | %11s | %8.0f | %8.1f | %9s | %7s | %s |\n", t, s, rate, k * 1024 / 1e6, k * 1024 / n, over, ratio, st
+        printf "| %-28s | %8.3f | %11s | %11s | %8.0f | %8.1f | %9s | %7s | %s |\n", t, s, r, rate, k * 1024 / 1e6, k * 1024 / n, over, ratio, st
     }'
 }
 
@@ -129,7 +158,7 @@ for capture in "$eth" "$wlan"; do
     name=$(basename "$capture")
     # Read once so every tool finds the file in the page cache, not only the later ones.
     cat "$capture" >/dev/null
-    measure floor "$scratch/floor.out" "$floor" "$capture"
+    measure_runs floor "$scratch/floor.out" "$floor" "$capture"
     [[ $m_status == ok ]] || die "the libpcap floor could not read $capture"
     capture_packets=$(awk '{print $1; exit}' "$scratch/floor.out")
     floor_seconds=$m_seconds
@@ -138,14 +167,14 @@ for capture in "$eth" "$wlan"; do
         echo
         echo "## $name: $capture_packets packets, $size_mb MB"
         echo
-        echo "| tool                         |  seconds |   packets/s |  peak MB | B/packet | over base | x floor | status |"
-        echo "|------------------------------|---------:|------------:|---------:|---------:|----------:|--------:|--------|"
-        row "libpcap floor" "$m_seconds" "$m_kib" "$m_status"
+        echo "| tool                         |  seconds |       range |   packets/s |  peak MB | B/packet | over base | x floor | status |"
+        echo "|------------------------------|---------:|------------:|------------:|---------:|---------:|----------:|--------:|--------|"
+        row "libpcap floor" "$m_seconds" "$m_kib" "$m_status" 0 "$m_range"
     } >>"$results"
     echo "$name: $capture_packets packets"
 
-    measure windscope /dev/null "$cli" analyze "$capture" --json
-    row "windscope-cli analyze --json" "$m_seconds" "$m_kib" "$m_status" "$windscope_base" >>"$results"
+    measure_runs windscope /dev/null "$cli" analyze "$capture" --json
+    row "windscope-cli analyze --json" "$m_seconds" "$m_kib" "$m_status" "$windscope_base" "$m_range" >>"$results"
 
     if [[ ${BENCH_SKIP_TSHARK:-0} == 1 ]]; then
         echo "  tshark skipped (BENCH_SKIP_TSHARK=1)"
@@ -161,8 +190,8 @@ for capture in "$eth" "$wlan"; do
     elif ! command -v tcptrace >/dev/null; then
         echo "  tcptrace skipped: not installed (Debian: apt-get install tcptrace)"
     else
-        measure tcptrace /dev/null tcptrace -l -r "$capture"
-        row "tcptrace -l -r" "$m_seconds" "$m_kib" "$m_status" "$tcptrace_base" >>"$results"
+        measure_runs tcptrace /dev/null tcptrace -l -r "$capture"
+        row "tcptrace -l -r" "$m_seconds" "$m_kib" "$m_status" "$tcptrace_base" "$m_range" >>"$results"
     fi
 done
 
