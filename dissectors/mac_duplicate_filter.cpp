@@ -3,6 +3,16 @@
 
 namespace windscope::dissect {
 
+MacDuplicateFilter::History& MacDuplicateFilter::historyOf(const Key& key)
+{
+    Recent& recent = m_recent[(KeyHash{}(key) * 0x9e3779b97f4a7c15ull) >> 58];
+    if (recent.history && recent.key == key)
+        return *recent.history;
+    History& history = m_history[key];
+    recent = {key, &history};
+    return history;
+}
+
 bool MacDuplicateFilter::isDuplicate(std::uint32_t transmitter, std::uint32_t receiver,
                                      std::uint8_t tid,
                                      std::uint16_t sequence, std::uint8_t fragment, bool retry,
@@ -10,7 +20,7 @@ bool MacDuplicateFilter::isDuplicate(std::uint32_t transmitter, std::uint32_t re
 {
     const Key key{transmitter, receiver, tid};
     const std::uint16_t sequenceControl = static_cast<std::uint16_t>(sequence << 4 | fragment);
-    History& history = m_history[key];
+    History& history = historyOf(key);
     if (retry) {
         for (const Entry& e : history.entries)
             if (e.sequenceControl == sequenceControl && timeNs - e.timeNs <= kMaxAgeNs &&

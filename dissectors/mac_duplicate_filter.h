@@ -16,6 +16,14 @@ namespace windscope::dissect {
 class MacDuplicateFilter
 {
 public:
+    MacDuplicateFilter() = default;
+    // The recent-history cache points into the map: moving keeps the map's nodes,
+    // copying would not.
+    MacDuplicateFilter(const MacDuplicateFilter&) = delete;
+    MacDuplicateFilter& operator=(const MacDuplicateFilter&) = delete;
+    MacDuplicateFilter(MacDuplicateFilter&&) = default;
+    MacDuplicateFilter& operator=(MacDuplicateFilter&&) = default;
+
     // Returns true when this frame duplicates one already accepted.
     bool isDuplicate(std::uint32_t transmitter, std::uint32_t receiver, std::uint8_t tid,
                      std::uint16_t sequence,
@@ -48,9 +56,19 @@ private:
             return (std::uint64_t(k.transmitter) << 32 | k.receiver) * 0x9e3779b97f4a7c15ull ^ k.tid;
         }
     };
+    History& historyOf(const Key& key);
+
     // Keyed by receiver too: a QoS transmitter numbers each <RA, TID> separately
     // (802.11-2020 10.3.2.14.3), so an AP's frames to two stations can share numbers.
     std::unordered_map<Key, History, KeyHash> m_history;
+    // A few links carry most frames: a direct-mapped cache of their histories spares
+    // the map's lookup (a division by its bucket count) on most frames.
+    struct Recent
+    {
+        Key key{};
+        History* history = nullptr;
+    };
+    std::array<Recent, 64> m_recent{};
 };
 
 } // namespace windscope::dissect
