@@ -1,7 +1,23 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "dissector_set.h"
 
+#include <stdexcept>
+
 namespace windscope::dissect {
+
+void DispatchTable::index(std::uint32_t key, DecodeFn fn)
+{
+    if (m_entries.size() >= kSlots)
+        throw std::logic_error(std::string(m_name) + " table: more decoders than its index holds");
+    for (std::size_t slot = slotOf(key);; slot = (slot + 1) % kSlots) {
+        Slot& s = m_slots[slot];
+        if (!s.fn || s.key == key) {
+            if (!s.fn) // a key registered twice keeps its first decoder, as a scan would find
+                s = {key, fn};
+            return;
+        }
+    }
+}
 
 std::vector<std::uint32_t> DispatchTable::keys() const
 {

@@ -8,6 +8,7 @@
 #include "byte_view.h"
 #include "frame.h"
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -22,21 +23,37 @@ class DispatchTable
 {
 public:
     explicit DispatchTable(const char* name) : m_name(name) {}
-    void add(std::uint32_t key, DecodeFn fn) { m_entries.emplace_back(key, fn); }
+    void add(std::uint32_t key, DecodeFn fn)
+    {
+        m_entries.emplace_back(key, fn);
+        index(key, fn);
+    }
     DecodeFn find(std::uint32_t key) const
     {
-        // Tables hold a handful of entries; a linear scan beats hashing here.
-        for (const auto& [k, fn] : m_entries)
-            if (k == key)
-                return fn;
-        return nullptr;
+        // Every frame asks each layer's table once: an open-addressed index, not a
+        // scan (radiotap, registered late, took ten comparisons per frame).
+        for (std::size_t slot = slotOf(key);; slot = (slot + 1) % kSlots) {
+            const Slot& s = m_slots[slot];
+            if (!s.fn || s.key == key)
+                return s.fn;
+        }
     }
     const char* name() const { return m_name; }
     std::vector<std::uint32_t> keys() const;
 
 private:
+    static constexpr std::size_t kSlots = 64; // more than any table holds: probes end
+    struct Slot
+    {
+        std::uint32_t key = 0;
+        DecodeFn fn = nullptr;
+    };
+    static std::size_t slotOf(std::uint32_t key) { return (key * 0x9e3779b1u) >> 26; }
+    void index(std::uint32_t key, DecodeFn fn);
+
     const char* m_name;
-    std::vector<std::pair<std::uint32_t, DecodeFn>> m_entries;
+    std::vector<std::pair<std::uint32_t, DecodeFn>> m_entries; // in registration order
+    std::array<Slot, kSlots> m_slots{};
 };
 
 class DissectorSet
