@@ -233,7 +233,8 @@ private:
         }
         const double bytesPerNs = m_s.path.bottleneckMbps * 1e6 / 8 / 1e9;
         if (m_s.path.burstBytes == 0) {
-            m_linkFreeNs = std::max(m_linkFreeNs, now) + static_cast<std::int64_t>(size / bytesPerNs);
+            const auto serialise = static_cast<std::int64_t>(size * 8.0 / (m_s.path.bottleneckMbps * 1e6) * 1e9);
+            m_linkFreeNs = std::max(m_linkFreeNs, now) + serialise;
         } else {
             // Token bucket (Linux tbf): in order, each packet leaves as soon as the
             // bucket, refilled at the rate since the last departure and capped at the

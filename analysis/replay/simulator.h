@@ -25,7 +25,9 @@ struct TraceRecord
     Packet packet;
 };
 
-// A packet the path discarded, and where.
+// A packet the path discarded, and why: the bottleneck's queue was full, the station
+// was away (an outage; with the 802.11 model, retries while it was away), or the radio
+// lost it (random loss; with the 802.11 model, the retry limit reached otherwise).
 struct DropRecord
 {
     enum class Reason : std::uint8_t { Queue, Outage, Random };
