@@ -271,6 +271,81 @@ private:
     bool m_started = false;
 };
 
+// The bottleneck's burst and the path's delay variation, which set when each packet of
+// a flight meets the radio: a flight of ACK-clocked pairs crosses a token bucket (Linux
+// tbf) pair by pair, where a serialising link delays every second packet by one packet
+// time, and that time, added to every round trip, moves the flights against a periodic
+// outage. The lab's relay adds its own release lateness to every packet.
+void derivePathTiming(const DerivationInput& in, const std::vector<std::pair<std::int64_t, std::int64_t>>& ackProgress,
+                      double rateMbps, double rttMin, DerivedScenario& out)
+{
+    Scenario& s = out.scenario;
+    const dissect::CaptureTables& tables = *in.tables;
+    const TcpAnalysis& tcp = *in.tcp;
+    const auto& t = tables.tcp;
+    if (rateMbps <= 0)
+        return;
+    const double mss = s.sender.mss;
+    const double headerShare = (mss + 52) / mss;
+    // Burst: at the start of each busy period (an ACK delivering data after kIdle with
+    // none), how far the deliveries of the next kSpan run ahead of the rate: the most
+    // of (bytes delivered - rate x time) over that span. The bucket is full after a
+    // pause, so a token bucket lets its burst through at once; a serialising link one
+    // packet, which the receiver's delayed ACK reports with the next: two segments. The
+    // median over the busy periods; more than 2.5 segments is a bucket of that size.
+    constexpr std::int64_t kIdleNs = 5'000'000, kSpanNs = 10'000'000;
+    constexpr std::size_t kMinBusyStarts = 20;
+    const double bytesPerNs = rateMbps * 1e6 / 8 / 1e9; // payload
+    std::vector<double> ahead;
+    std::int64_t lastDelivery = -1;
+    for (std::size_t i = 1; i < ackProgress.size(); ++i) {
+        if (ackProgress[i].second <= ackProgress[i - 1].second)
+            continue;
+        const bool busyStart = lastDelivery >= 0 && ackProgress[i].first - lastDelivery >= kIdleNs;
+        lastDelivery = ackProgress[i].first;
+        if (!busyStart)
+            continue;
+        double most = 0;
+        for (std::size_t k = i; k < ackProgress.size() && ackProgress[k].first - ackProgress[i].first <= kSpanNs; ++k)
+            most = std::max(most, static_cast<double>(ackProgress[k].second - ackProgress[i - 1].second) -
+                                      static_cast<double>(ackProgress[k].first - ackProgress[i].first) * bytesPerNs);
+        ahead.push_back(most);
+    }
+    const double aheadBytes = percentile(ahead, 0.5);
+    if (ahead.size() >= kMinBusyStarts && aheadBytes > 2.5 * mss) {
+        s.path.burstBytes = static_cast<std::uint64_t>(std::llround(aheadBytes * headerShare));
+        out.notes.push_back(format("path.burst_bytes %.0f: a token bucket; at the start of a busy period the ACKs run "
+                                   "%.0f B ahead of the rate (median of %.0f)",
+                                   static_cast<double>(s.path.burstBytes), aheadBytes, static_cast<double>(ahead.size())));
+    } else {
+        out.notes.push_back(format("path.burst_bytes 0: a link serialising at the rate (the ACKs run %.0f B ahead at "
+                                   "the start of a busy period, median of %.0f)",
+                                   aheadBytes, static_cast<double>(ahead.size())));
+    }
+    // Delay variation: the RTT of segments sent while the flight was under half the
+    // path's BDP (no queue) rises above the minimum by the path's own variation. A
+    // uniform extra delay of up to J each way makes that rise triangular on [0, 2J):
+    // its 10th percentile is J sqrt(0.2).
+    constexpr std::size_t kMinSamples = 100;
+    const double bdpBytes = rateMbps * 1e6 / 8 * rttMin / 1000;
+    std::vector<double> rise;
+    for (const RttSample& r : tcp.rtt) {
+        const std::uint64_t row = r.dataRow();
+        if (tcp.segments.connection[row] != in.connection || tcp.directionOf(tables, row) != in.sender)
+            continue;
+        const std::uint32_t flight = tcp.segments.bytesInFlight[row];
+        if (flight > 0 && flight <= bdpBytes / 2)
+            rise.push_back(static_cast<double>(r.rttNs(t)) / 1e6 - rttMin);
+    }
+    if (rise.size() >= kMinSamples) {
+        const double p10 = percentile(rise, 0.10);
+        s.path.jitterMs = std::max(0.0, p10) / std::sqrt(0.2);
+        out.notes.push_back(format("path.jitter_ms %.3f: the RTT rises %.3f ms above the minimum at the 10th percentile "
+                                   "of %.0f samples sent under half the BDP",
+                                   s.path.jitterMs, p10, static_cast<double>(rise.size())));
+    }
+}
+
 } // namespace
 
 DerivedScenario deriveScenario(const DerivationInput& in)
@@ -501,6 +576,7 @@ DerivedScenario deriveScenario(const DerivationInput& in)
     // The Linux models recover as Linux does; NewReno, Westwood+ and Veno are written
     // after their papers and ns-3, which have no RACK-TLP.
     s.sender.rackTlp = s.sender.sack && (s.sender.cc == "reno" || s.sender.cc == "cubic" || s.sender.cc == "bbr");
+    s.sender.prr = s.sender.rackTlp;
     if (s.sender.rackTlp)
         out.notes.push_back("sender.rack_tlp on: Linux's loss recovery (RFC 8985) with its " + s.sender.cc + " model");
 
@@ -557,6 +633,11 @@ DerivedScenario deriveScenario(const DerivationInput& in)
                                        capacityMbps, phyRate));
         }
     }
+
+    // Where the path is a relay (no 802.11 model) and the ACKs pace at its rate (not at
+    // a slow reader's), its timing.
+    if (!s.mac.enabled && s.receiver.appReadBytes == 0)
+        derivePathTiming(in, ackProgress, rateMbps, rttMin, out);
 
     // Outages: 802.11 events of the station, else TCP-inferred ones. Simulated time 0
     // is the first data segment leaving the sender; an event seen at the radio is one

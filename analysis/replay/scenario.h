@@ -57,6 +57,11 @@ struct PathParams
 {
     double bottleneckMbps = 20;     // rate of the link in front of the wireless part
     std::uint64_t queueBytes = 50000; // its drop-tail queue
+    // 0: a link that serialises each packet at the rate. Otherwise a token bucket
+    // shaper (Linux tbf) in front of a faster link: tokens accrue at the rate up to
+    // this many bytes, and a packet leaves at once when the bucket holds its size, so
+    // after a pause a few packets pass back to back.
+    std::uint64_t burstBytes = 0;
     double wiredDelayMs = 20;       // one-way, sender <-> AP
     double wirelessDelayMs = 0;     // one-way, AP <-> station (propagation, driver)
     double reverseDelayMs = -1;     // one-way delay of the ACK path; -1: same as forward

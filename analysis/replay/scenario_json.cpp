@@ -26,6 +26,7 @@ void visitScenario(V& v, S& s)
     v.section("path", [&] {
         v.field("bottleneck_mbps", s.path.bottleneckMbps);
         v.field("queue_bytes", s.path.queueBytes);
+        v.field("burst_bytes", s.path.burstBytes);
         v.field("wired_delay_ms", s.path.wiredDelayMs);
         v.field("wireless_delay_ms", s.path.wirelessDelayMs);
         v.field("reverse_delay_ms", s.path.reverseDelayMs);

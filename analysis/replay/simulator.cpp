@@ -107,6 +107,7 @@ public:
                 [this](const Packet& p, bool downlink, bool away) {
                     if (away)
                         ++m_result.path.outageDrops;
+                    logDrop(away ? DropRecord::Reason::Outage : DropRecord::Reason::Random, downlink, p);
                     if (downlink && p.kind == Packet::Kind::Data)
                         for (auto& a : m_agents)
                             a->wirelessDrop(p, away, *this);
@@ -119,6 +120,7 @@ public:
         else
             m_radioRev.setSink([this](const Packet& a) { radioDeliveredUp(a); });
         m_result.mss = mss;
+        m_tokens = static_cast<double>(s.path.burstBytes); // the bucket starts full
     }
 
     SimResult run(const std::atomic<bool>* cancel)
@@ -209,6 +211,11 @@ public:
     }
 
 private:
+    void logDrop(DropRecord::Reason reason, bool downlink, const Packet& p)
+    {
+        m_result.drops.push_back({m_queue.now(), reason, downlink && p.kind != Packet::Kind::Ack, p});
+    }
+
     void fromSender(const Packet& p)
     {
         m_result.trace.push_back({m_queue.now(), true, p});
@@ -221,10 +228,28 @@ private:
         }
         if (m_queuedBytes + size > m_s.path.queueBytes && !m_inQueue.empty()) {
             ++m_result.path.queueDrops;
+            logDrop(DropRecord::Reason::Queue, true, p);
             return;
         }
-        const auto serialise = static_cast<std::int64_t>(size * 8.0 / (m_s.path.bottleneckMbps * 1e6) * 1e9);
-        m_linkFreeNs = std::max(m_linkFreeNs, now) + serialise;
+        const double bytesPerNs = m_s.path.bottleneckMbps * 1e6 / 8 / 1e9;
+        if (m_s.path.burstBytes == 0) {
+            const auto serialise = static_cast<std::int64_t>(size * 8.0 / (m_s.path.bottleneckMbps * 1e6) * 1e9);
+            m_linkFreeNs = std::max(m_linkFreeNs, now) + serialise;
+        } else {
+            // Token bucket (Linux tbf): in order, each packet leaves as soon as the
+            // bucket, refilled at the rate since the last departure and capped at the
+            // burst, holds its size.
+            const double cap = static_cast<double>(std::max<std::uint64_t>(m_s.path.burstBytes, size));
+            const std::int64_t start = std::max(m_linkFreeNs, now);
+            double tokens = std::min(cap, m_tokens + static_cast<double>(start - m_linkFreeNs) * bytesPerNs);
+            std::int64_t leave = start;
+            if (tokens < size) {
+                leave += static_cast<std::int64_t>(std::ceil((size - tokens) / bytesPerNs));
+                tokens = size;
+            }
+            m_tokens = tokens - size;
+            m_linkFreeNs = leave;
+        }
         m_inQueue.emplace_back(m_linkFreeNs, size);
         m_queuedBytes += size;
         m_wiredFwd.pushFrom(m_linkFreeNs, p);
@@ -250,6 +275,7 @@ private:
         if (m_outage) {
             if (m_outage->mode == OutageMode::Drop) {
                 ++m_result.path.outageDrops;
+                logDrop(DropRecord::Reason::Outage, true, p);
                 for (auto& a : m_agents)
                     if (p.kind == Packet::Kind::Data)
                         a->wirelessDrop(p, true, *this);
@@ -266,6 +292,7 @@ private:
     {
         if (m_rng.chance(m_s.path.lossFwd)) {
             ++m_result.path.randomDrops;
+            logDrop(DropRecord::Reason::Random, true, p);
             for (auto& a : m_agents)
                 if (p.kind == Packet::Kind::Data)
                     a->wirelessDrop(p, false, *this);
@@ -283,6 +310,7 @@ private:
         if (m_outage) {
             if (m_outage->mode == OutageMode::Drop) {
                 ++m_result.path.outageDrops;
+                logDrop(DropRecord::Reason::Outage, false, a);
                 return;
             }
             ++m_result.path.heldPackets;
@@ -296,6 +324,7 @@ private:
     {
         if (m_rng.chance(m_s.path.lossRev)) {
             ++m_result.path.randomDrops;
+            logDrop(DropRecord::Reason::Random, false, a);
             return;
         }
         for (auto& agent : m_agents)
@@ -349,7 +378,8 @@ private:
     std::unique_ptr<WifiChain> m_chain;
     std::deque<std::pair<std::int64_t, std::uint32_t>> m_inQueue; // (departure, bytes)
     std::uint64_t m_queuedBytes = 0;
-    std::int64_t m_linkFreeNs = 0;
+    std::int64_t m_linkFreeNs = 0;  // the last packet's departure from the bottleneck
+    double m_tokens = 0;            // token bucket: bytes left at that departure
     bool m_bsHold = false;
     std::deque<Packet> m_bsHeld, m_relayHeldDown, m_relayHeldUp;
     std::optional<Outage> m_outage;

@@ -25,6 +25,18 @@ struct TraceRecord
     Packet packet;
 };
 
+// A packet the path discarded, and why: the bottleneck's queue was full, the station
+// was away (an outage; with the 802.11 model, retries while it was away), or the radio
+// lost it (random loss; with the 802.11 model, the retry limit reached otherwise).
+struct DropRecord
+{
+    enum class Reason : std::uint8_t { Queue, Outage, Random };
+    std::int64_t timeNs = 0;
+    Reason reason = Reason::Queue;
+    bool data = true;        // false: an ACK on its way to the sender
+    Packet packet;
+};
+
 struct PathCounters
 {
     std::uint64_t queueDrops = 0;      // bottleneck drop-tail
@@ -39,6 +51,7 @@ struct SimResult
     Scenario scenario;                  // as run: fixes applied
     std::string error;                  // non-empty: the run did not happen
     std::vector<TraceRecord> trace;
+    std::vector<DropRecord> drops;      // every packet the path discarded, in time order
     std::vector<SenderSample> samples;
     SenderCounters sender;
     ReceiverCounters receiver;

@@ -115,7 +115,11 @@ void TcpReceiver::onPacket(const Packet& p)
     }
     if (seg == m_rcvNxt) {
         const bool hadHoles = !m_ooo.empty();
-        m_echoNs = p.sentNs; // RFC 7323 4.3: TS.Recent from the in-order segment
+        // RFC 7323 4.3 (Linux tcp_store_ts_recent()): TS.Recent from an in-order segment
+        // at or below the last ACK sent, so a delayed ACK echoes the earlier of the two
+        // segments it acknowledges and a segment filling a hole its own.
+        if (m_pendingSegments == 0)
+            m_echoNs = p.sentNs;
         ++m_rcvNxt;
         m_unread += p.length;
         // Fill from the out-of-order queue.

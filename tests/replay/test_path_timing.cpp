@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// When each packet meets the radio: the bottleneck as a serialising link or as a token
+// bucket (Linux tbf), and the timestamps the receiver echoes (RFC 7323 4.3). Small
+// hand-made paths whose timing can be worked out by hand.
+#include "analysis/replay/simulator.h"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+using namespace windscope::analysis::replay;
+
+namespace {
+
+// 20 Mb/s relay path, 20 ms each way: a 1500-byte packet (1448 B of payload and 52 of
+// headers) takes 0.6 ms at the bottleneck.
+Scenario relayPath(std::uint64_t burstBytes)
+{
+    Scenario s;
+    s.durationS = 2;
+    s.path.bottleneckMbps = 20;
+    s.path.queueBytes = 60'000;
+    s.path.burstBytes = burstBytes;
+    s.path.wiredDelayMs = 20;
+    s.sender.cc = "reno";
+    s.receiver.bufferBytes = 1 << 22;
+    return s;
+}
+
+constexpr double kPacketMs = 1500 * 8 / 20e6 * 1e3; // 0.6 ms
+
+// The RTT the first ACK shows: the initial window leaves at once, and the receiver
+// ACKs the first two segments when the second arrives.
+double firstAckMs(const SimResult& r)
+{
+    for (const TraceRecord& x : r.trace)
+        if (!x.fromSender)
+            return static_cast<double>(x.timeNs) / 1e6;
+    return -1;
+}
+
+} // namespace
+
+// A serialising link delivers the second segment of the initial window one packet
+// time after the first, and the delayed ACK waits for it: the first ACK comes 40 ms
+// plus two packet times after the burst left (each segment ends its serialisation
+// before it enters the delay). A token bucket of 5,000 B passes three packets at once
+// (Linux tbf with the lab's burst), so the ACK for the first two comes after 40 ms.
+TEST(PathTiming, TokenBucketPassesAPairAtOnce)
+{
+    const SimResult link = simulate(relayPath(0));
+    const SimResult bucket = simulate(relayPath(5000));
+    ASSERT_TRUE(link.ok()) << link.error;
+    ASSERT_TRUE(bucket.ok()) << bucket.error;
+    EXPECT_NEAR(firstAckMs(link), 40 + 2 * kPacketMs, 0.01);
+    EXPECT_NEAR(firstAckMs(bucket), 40, 0.01);
+}
+
+// Over a busy period the bucket forwards at its rate, never faster: Reno keeps the
+// queue busy through its sawtooth, so the goodput is close to the rate's payload share
+// (1448 of 1500 bytes) through both, and never above it.
+TEST(PathTiming, TokenBucketKeepsTheRate)
+{
+    Scenario a = relayPath(0), b = relayPath(5000);
+    a.durationS = b.durationS = 10;
+    const SimResult link = simulate(a), bucket = simulate(b);
+    ASSERT_TRUE(link.ok() && bucket.ok());
+    const double payloadRate = 20e6 * 1448 / 1500;
+    for (const SimResult* r : {&link, &bucket}) {
+        const double goodput = static_cast<double>(r->segments) * 1448 * 8 / (static_cast<double>(r->endNs) / 1e9);
+        EXPECT_LE(goodput, payloadRate);
+        EXPECT_GT(goodput, 0.9 * payloadRate);
+    }
+    // And both overflow the queue in slow start: drops are logged as queue drops.
+    std::uint64_t queueDrops = 0;
+    for (const DropRecord& d : bucket.drops)
+        queueDrops += d.reason == DropRecord::Reason::Queue && d.data ? 1 : 0;
+    EXPECT_EQ(queueDrops, bucket.path.queueDrops);
+    EXPECT_GT(queueDrops, 0u);
+}
+
+// The drop log holds what an outage discarded, at the radio, in time order.
+TEST(PathTiming, OutageDropsAreLogged)
+{
+    Scenario s = relayPath(5000);
+    s.periodicScan.intervalMs = 200;
+    s.periodicScan.dwellMs = 10;
+    s.periodicScan.firstS = 1.0;
+    s.periodicScan.mode = OutageMode::Drop;
+    const SimResult r = simulate(s);
+    ASSERT_TRUE(r.ok()) << r.error;
+    std::uint64_t outage = 0;
+    std::int64_t last = 0;
+    for (const DropRecord& d : r.drops) {
+        EXPECT_GE(d.timeNs, last);
+        last = d.timeNs;
+        if (d.reason != DropRecord::Reason::Outage)
+            continue;
+        ++outage;
+        // Inside one of the scans (radio time).
+        const double t = static_cast<double>(d.timeNs) / 1e9 - 1.0;
+        const double into = t - 0.2 * static_cast<double>(static_cast<long>(t / 0.2));
+        EXPECT_GE(t, 0);
+        EXPECT_LE(into, 0.010 + 1e-9);
+    }
+    EXPECT_EQ(outage, r.path.outageDrops);
+    EXPECT_GT(outage, 0u);
+}
+
+// RFC 7323 4.3, as Linux's receiver does (tcp_store_ts_recent() only for a segment at
+// or below the last ACK sent): a delayed ACK echoes the timestamp of the first of the
+// two segments it acknowledges, so the sender's RTT sample runs from the first. With
+// the sender pacing one segment a millisecond, the two are sent a millisecond apart.
+TEST(PathTiming, DelayedAckEchoesTheEarlierSegment)
+{
+    Scenario s = relayPath(0);
+    s.sender.paceMs = 1;
+    const SimResult r = simulate(s);
+    ASSERT_TRUE(r.ok()) << r.error;
+    std::vector<std::int64_t> sentAt;
+    for (const TraceRecord& x : r.trace)
+        if (x.fromSender && x.packet.kind == Packet::Kind::Data && !x.packet.retransmission) {
+            const auto seg = static_cast<std::size_t>(x.packet.segment);
+            if (sentAt.size() <= seg)
+                sentAt.resize(seg + 1, -1);
+            sentAt[seg] = x.timeNs;
+        }
+    std::int64_t previousAck = 0;
+    int checked = 0;
+    for (const TraceRecord& x : r.trace) {
+        if (x.fromSender)
+            continue;
+        const Packet& a = x.packet;
+        if (a.ackSegment == previousAck + 2 && a.sackCount == 0) {
+            const auto first = static_cast<std::size_t>(previousAck);
+            ASSERT_LT(first + 1, sentAt.size());
+            EXPECT_EQ(a.echoNs, sentAt[first]) << "ACK " << a.ackSegment;
+            EXPECT_LT(sentAt[first], sentAt[first + 1]);
+            ++checked;
+        }
+        previousAck = a.ackSegment;
+    }
+    EXPECT_GT(checked, 100);
+}
