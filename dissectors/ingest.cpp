@@ -15,6 +15,10 @@
 #include <string_view>
 #include <thread>
 
+#ifdef __linux__
+#include <sched.h>
+#endif
+
 namespace windscope::dissect {
 
 namespace {
@@ -251,7 +255,31 @@ void readAndDecode(CaptureReader& reader, BatchPipe<DecodedBatch>& pipe, Convers
     }
 }
 
+bool usesTcpThread(IngestOptions::TcpRowsThread choice)
+{
+    switch (choice) {
+    case IngestOptions::TcpRowsThread::Separate:
+        return true;
+    case IngestOptions::TcpRowsThread::Shared:
+        return false;
+    case IngestOptions::TcpRowsThread::Automatic:
+        break;
+    }
+    return usableCpuCount() >= 3;
+}
+
 } // namespace
+
+unsigned usableCpuCount()
+{
+#ifdef __linux__
+    cpu_set_t cpus;
+    CPU_ZERO(&cpus);
+    if (sched_getaffinity(0, sizeof cpus, &cpus) == 0)
+        return static_cast<unsigned>(std::max(1, CPU_COUNT(&cpus)));
+#endif
+    return std::max(1u, std::thread::hardware_concurrency());
+}
 
 bool ingestCapture(const std::string& path, const IngestOptions& options, CaptureTables& tables,
                    std::string& error)
@@ -275,12 +303,14 @@ bool ingestCapture(const std::string& path, const IngestOptions& options, Captur
     std::exception_ptr readFailure, tcpFailure;
     std::thread reading(readAndDecode, std::ref(*reader), std::ref(pipe), std::ref(conversations),
                         std::ref(readFailure));
-    // With an analysis following the TCP rows, a third thread appends them and runs it,
-    // so that the table thread goes on with the 802.11 rows meanwhile.
+    // With an analysis following the TCP rows, a third thread (given the CPUs) appends
+    // them and runs it, so that the table thread goes on with the 802.11 rows meanwhile;
+    // otherwise the table thread runs it after each batch of frames.
     BatchPipe<TcpRowBatch> tcpPipe;
     TcpRowHandOff handOff(tcpPipe);
     std::thread tcp;
-    if (options.rowsAppended) {
+    const bool tcpThread = options.rowsAppended && usesTcpThread(options.tcpRowsThread);
+    if (tcpThread) {
         tcp = std::thread(appendTcpRows, std::ref(tcpPipe), std::ref(tables), std::cref(options.rowsAppended),
                           std::ref(tcpFailure));
         builder.sendTcpRowsTo(&handOff);
@@ -343,6 +373,8 @@ bool ingestCapture(const std::string& path, const IngestOptions& options, Captur
             more = false;
         }
         pipe.giveEmpty(batch);
+        if (options.rowsAppended && !tcpThread && more)
+            options.rowsAppended(tables);
         if (tcp.joinable()) {
             handOff.flush(!more);
             more = more && !handOff.stopped();

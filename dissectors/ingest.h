@@ -4,7 +4,7 @@
 // One streaming pass over a capture file: read, decode, fill the columnar tables.
 // Reading and decoding run on a thread of their own, batches of frames ahead of the
 // caller's thread, which fills the tables; with IngestOptions::rowsAppended set, a third
-// thread appends the TCP rows and runs it.
+// thread appends the TCP rows and runs it where the process has the CPUs for it.
 
 #include "capture_tables.h"
 
@@ -42,7 +42,18 @@ struct IngestOptions
     // far are complete and do not change. CaptureTables::conversations and
     // ipAddresses are filled in before the last call. analysis::TcpAnalyzer runs here.
     std::function<void(const CaptureTables&)> rowsAppended;
+
+    // Where the TCP rows are appended and rowsAppended runs during the pass: on a thread
+    // of their own, or on the caller's thread between batches of frames. Automatic
+    // gives them their own thread when the process may run on three CPUs or more. On
+    // two, a third busy thread mostly preempts the reading thread, which sets the pace
+    // on 802.11 captures, and every hand-over between the three costs a wake-up.
+    enum class TcpRowsThread { Automatic, Separate, Shared };
+    TcpRowsThread tcpRowsThread = TcpRowsThread::Automatic;
 };
+
+// The CPUs this process may run on (its affinity mask), at least 1.
+unsigned usableCpuCount();
 
 // Reads path into tables. Returns false (and sets error) only when nothing could be
 // read at all: not a capture file, unreadable header. A file damaged or cut short

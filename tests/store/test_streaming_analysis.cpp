@@ -1,17 +1,24 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The TCP analysis that follows the reading (TcpAnalyzer fed batch by batch while a
-// second thread reads and decodes ahead) gives exactly what the analysis of the
+// second thread reads and decodes ahead), on a thread of its own or on the table
+// thread, gives exactly what the analysis of the
 // finished tables gives, on every public capture and on lab runs with port reuse,
 // window-scale checkpoints, MAC retries, truncation and malformed packets.
 #include "store_test_kit.h"
 #include "test_support.h"
 
 #include "analysis/tcp_analysis.h"
+#include "dissectors/ingest.h"
 
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <set>
+#include <thread>
+
+#ifdef __linux__
+#include <sched.h>
+#endif
 
 namespace windscope {
 namespace {
@@ -33,7 +40,28 @@ std::vector<std::filesystem::path> capturesToCompare()
     return files;
 }
 
-TEST(StreamingTcpAnalysis, EqualsTheAnalysisOfFinishedTables)
+using TcpRowsThread = dissect::IngestOptions::TcpRowsThread;
+
+// Both places the analysis can follow the reading from: its own thread (three CPUs or
+// more) and the table thread between batches (fewer).
+class StreamingTcpAnalysis : public ::testing::TestWithParam<TcpRowsThread>
+{
+protected:
+    dissect::IngestOptions ingestOptions() const
+    {
+        dissect::IngestOptions ingest;
+        ingest.tcpRowsThread = GetParam();
+        return ingest;
+    }
+};
+
+INSTANTIATE_TEST_SUITE_P(TcpRowsThread, StreamingTcpAnalysis,
+                         ::testing::Values(TcpRowsThread::Separate, TcpRowsThread::Shared),
+                         [](const ::testing::TestParamInfo<TcpRowsThread>& param) {
+                             return param.param == TcpRowsThread::Separate ? "OwnThread" : "TableThread";
+                         });
+
+TEST_P(StreamingTcpAnalysis, EqualsTheAnalysisOfFinishedTables)
 {
     const auto files = capturesToCompare();
     ASSERT_GE(files.size(), 4u);
@@ -47,7 +75,8 @@ TEST(StreamingTcpAnalysis, EqualsTheAnalysisOfFinishedTables)
 
         dissect::CaptureTables followed;
         analysis::TcpAnalysis streamed;
-        ASSERT_TRUE(analysis::readAndAnalyzeTcp(file.string(), {}, followed, streamed, error)) << error;
+        ASSERT_TRUE(analysis::readAndAnalyzeTcp(file.string(), ingestOptions(), followed, streamed, error))
+            << error;
         test::expectSameTables(whole, followed);
         test::expectSameTcp(afterwards, streamed);
         withTcp += whole.tcp.size() > 0;
@@ -57,12 +86,12 @@ TEST(StreamingTcpAnalysis, EqualsTheAnalysisOfFinishedTables)
 
 // The analysis really follows the reading: it is handed the rows in several batches,
 // each a prefix of the next, before the file ends.
-TEST(StreamingTcpAnalysis, RowsArriveInBatchesWhileReading)
+TEST_P(StreamingTcpAnalysis, RowsArriveInBatchesWhileReading)
 {
     const auto file = test::labDir("linux/reno-clean") / "sender.pcap";
     WINDSCOPE_REQUIRE_FILE(file);
     std::vector<std::size_t> rowsSeen;
-    dissect::IngestOptions ingest;
+    dissect::IngestOptions ingest = ingestOptions();
     ingest.rowsAppended = [&](const dissect::CaptureTables& t) { rowsSeen.push_back(t.tcp.size()); };
     dissect::CaptureTables tables;
     analysis::TcpAnalysis tcp;
@@ -76,7 +105,32 @@ TEST(StreamingTcpAnalysis, RowsArriveInBatchesWhileReading)
     EXPECT_EQ(tcp.segments.flags.size(), tables.tcp.size());
 }
 
-TEST(StreamingTcpAnalysis, RowsAfterFinishAreRefused)
+// Where the analysis runs follows the CPUs this process may use, not the machine's.
+TEST(IngestThreads, UsableCpusFollowTheAffinityMask)
+{
+    const unsigned usable = dissect::usableCpuCount();
+    EXPECT_GE(usable, 1u);
+#ifdef __linux__
+    cpu_set_t saved;
+    ASSERT_EQ(sched_getaffinity(0, sizeof saved, &saved), 0);
+    EXPECT_EQ(usable, static_cast<unsigned>(CPU_COUNT(&saved)));
+    int first = 0;
+    while (!CPU_ISSET(first, &saved))
+        ++first;
+    // Narrowed on a thread of its own so the test process keeps its CPUs.
+    unsigned narrowed = 0;
+    std::thread([&] {
+        cpu_set_t one;
+        CPU_ZERO(&one);
+        CPU_SET(first, &one);
+        if (sched_setaffinity(0, sizeof one, &one) == 0)
+            narrowed = dissect::usableCpuCount();
+    }).join();
+    EXPECT_EQ(narrowed, 1u);
+#endif
+}
+
+TEST(StreamingTcpAnalyzer, RowsAfterFinishAreRefused)
 {
     dissect::CaptureTables tables;
     std::string error;
