@@ -8,6 +8,7 @@
 #include "replay_dialog.h"
 #include "replay_runner.h"
 #include "report_dialog.h"
+#include "sweep_window.h"
 #include "plots/plot_export.h"
 #include "plots/plot_stack.h"
 #include "plots/time_axis.h"
@@ -78,6 +79,8 @@ void MainWindow::buildMenus()
                         [this] { compareSelected(); });
     analysis->addAction(tr("&Replay and compare selected connection…"), QKeySequence(Qt::CTRL | Qt::Key_R), this,
                         &MainWindow::replayDialog);
+    analysis->addAction(tr("S&weep a replay parameter…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R), this,
+                        [this] { openSweep(); });
     analysis->addSeparator();
     analysis->addAction(m_annotations->bookmarkAction());
     analysis->addAction(m_annotations->noteAction());
@@ -409,6 +412,19 @@ ReplayRunner* MainWindow::compareWithReplay(ReplayRequest request)
     });
     runner->start();
     return runner;
+}
+
+SweepWindow* MainWindow::openSweep()
+{
+    CaptureView* v = currentView();
+    std::shared_ptr<const CaptureAnalysis> capture = v && v->isLoaded() ? v->capture() : nullptr;
+    const int connection = capture ? v->selectedConnection() : -1;
+    const QString name =
+        connection >= 0 ? connectionText(*capture, static_cast<std::size_t>(connection)) : QString();
+    auto* window = new SweepWindow(connection >= 0 ? capture : nullptr, connection, name, this);
+    window->setAttribute(Qt::WA_DeleteOnClose);
+    window->show();
+    return window;
 }
 
 } // namespace windscope::gui

@@ -22,6 +22,7 @@ class CompareWindow;
 class PlotPanel;
 class ProjectController;
 class ReplayRunner;
+class SweepWindow;
 struct ReplayRequest;
 
 class MainWindow : public QMainWindow
@@ -47,6 +48,9 @@ public:
     // it) off the GUI thread; when it is done, a comparison of the capture and the run
     // opens (compareOpened). nullptr (and a status message) without a selection.
     ReplayRunner* compareWithReplay(ReplayRequest request);
+    // Opens a sweep window for the current capture's selected connection (or, with no
+    // selection, for the presets); nullptr when no capture is open.
+    SweepWindow* openSweep();
     // Applied to the next capture that finishes loading instead of the default choice.
     void setInitialSelection(const Selection& selection) { m_initialSelection = selection; }
     // Shows load errors in a message box (off in tests, which read CaptureView::errorText).

@@ -24,31 +24,29 @@ QString validateReplayRequest(const ReplayRequest& request)
     return {};
 }
 
-std::shared_ptr<const ReplayOutcome> runReplay(const CaptureAnalysis& capture, const ReplayRequest& request,
-                                               QString& error)
+bool replayReportFor(const CaptureAnalysis& capture, const ReplayRequest& request, rp::ReplayReport& report,
+                     QString& error)
 {
     error = validateReplayRequest(request);
     if (!error.isEmpty())
-        return nullptr;
+        return false;
     rp::ReplayOptions options;
     for (const QString& fix : request.fixes)
         options.fixes.push_back(fix.toStdString());
-    auto outcome = std::make_shared<ReplayOutcome>();
-    outcome->request = request;
     if (!request.preset.isEmpty()) {
         rp::Scenario scenario;
         rp::makePreset(request.preset.toStdString(), scenario);
-        outcome->report = rp::replayScenario(scenario, options);
+        report = rp::replayScenario(scenario, options);
     } else {
         if (request.connection >= capture.tcp.connections.size()) {
             error = QObject::tr("no connection %1 in the capture").arg(request.connection);
-            return nullptr;
+            return false;
         }
         const analysis::Connection& c = capture.tcp.connections[request.connection];
         const int sender = analysis::cwnd::dataSenderOf(c);
         if (c.direction[sender].dataPackets < 2) {
             error = QObject::tr("connection %1 carries no data from its sender").arg(request.connection);
-            return nullptr;
+            return false;
         }
         analysis::cwnd::CwndInference inference;
         std::string message;
@@ -56,12 +54,22 @@ std::shared_ptr<const ReplayOutcome> runReplay(const CaptureAnalysis& capture, c
             analysis::cwnd::inferCwnd(capture.tables, capture.tcp, request.connection, sender, {}, inference, message);
         const rp::DerivationInput input{&capture.tables, &capture.tcp, request.connection, sender, &capture.events,
                                         inferred ? &inference : nullptr};
-        outcome->report = rp::replayCapture(input, options);
+        report = rp::replayCapture(input, options);
     }
-    if (!outcome->report.error.empty()) {
-        error = QString::fromStdString(outcome->report.error);
+    if (!report.error.empty()) {
+        error = QString::fromStdString(report.error);
+        return false;
+    }
+    return true;
+}
+
+std::shared_ptr<const ReplayOutcome> runReplay(const CaptureAnalysis& capture, const ReplayRequest& request,
+                                               QString& error)
+{
+    auto outcome = std::make_shared<ReplayOutcome>();
+    outcome->request = request;
+    if (!replayReportFor(capture, request, outcome->report, error))
         return nullptr;
-    }
     outcome->fixed = !request.fixes.isEmpty();
     const rp::SimResult& run = outcome->fixed ? outcome->report.fixedRun : outcome->report.baselineRun;
     auto analysed = std::make_shared<CaptureAnalysis>();

@@ -40,6 +40,11 @@ struct ReplayOutcome
 // Checks the fix names and values (makeFix) and the preset; empty when all are valid.
 QString validateReplayRequest(const ReplayRequest& request);
 
+// The scenario (derived from the request's connection, or its preset), the calibrated
+// baseline and the fixed run, on the calling thread; false with error set.
+bool replayReportFor(const CaptureAnalysis& capture, const ReplayRequest& request,
+                     analysis::replay::ReplayReport& report, QString& error);
+
 // The replay on the calling thread (what the worker runs).
 std::shared_ptr<const ReplayOutcome> runReplay(const CaptureAnalysis& capture, const ReplayRequest& request,
                                                QString& error);

@@ -13,6 +13,7 @@
 #include "model/correlation_table_model.h"
 #include "replay_runner.h"
 #include "report_dialog.h"
+#include "sweep_window.h"
 #include "main_window.h"
 #include "model/connection_filter_model.h"
 #include "model/connection_table_model.h"
@@ -31,6 +32,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
+#include <QDir>
 #include <QDoubleSpinBox>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -756,6 +758,116 @@ private slots:
         QVERIFY(rangesEqual(compare->stackB()->panels().front()->xAxis->range(),
                             compare->stackA()->panels().front()->xAxis->range()));
         compare->close();
+    }
+
+    void sweepReplayParameter()
+    {
+        MainWindow w;
+        CaptureView* view = openSample(w);
+        QVERIFY(view);
+        const int connection = view->selectedConnection();
+        SweepWindow* sweep = w.openSweep();
+        QVERIFY(sweep);
+        QVERIFY(QTest::qWaitForWindowExposed(sweep));
+        QVERIFY(!sweep->setParameter(QStringLiteral("no-such-parameter")));
+        QVERIFY(sweep->setParameter(QStringLiteral("handoff-duration")));
+
+        // A range that runs backwards is refused, with the reason shown.
+        sweep->setRange(2000, 250, 250);
+        QVERIFY(!sweep->start());
+        QVERIFY2(sweep->statusText().contains(QStringLiteral("from <= to")), qPrintable(sweep->statusText()));
+
+        sweep->setRange(250, 2000, 250);
+        QSignalSpy done(sweep, &SweepWindow::finished);
+        QSignalSpy progress(sweep, &SweepWindow::progressed);
+        QVERIFY(sweep->start());
+        QVERIFY(!sweep->start()); // one sweep at a time
+        QVERIFY(done.wait(120000) || !done.isEmpty());
+        QVERIFY(sweep->outcome().has_value());
+        const SweepOutcome& outcome = *sweep->outcome();
+        QVERIFY(!outcome.cancelled);
+        QCOMPARE(outcome.points.size(), std::size_t{8});
+        QCOMPARE(sweep->table()->rowCount(), 8);
+        QVERIFY(!progress.isEmpty());
+        QCOMPARE(progress.last().at(0).toInt(), 8);
+        // goodput, completion time, and the capture's and the baseline's goodput.
+        QCOMPARE(sweep->plot()->graphCount(), 4);
+        QCOMPARE(sweep->plot()->graph(0)->data()->size(), 8);
+        // The longer the station is away, the less the connection delivers.
+        for (std::size_t i = 1; i < outcome.points.size(); ++i)
+            QVERIFY(outcome.points[i].metrics.goodputBps <= outcome.points[i - 1].metrics.goodputBps);
+        QVERIFY(outcome.points.front().metrics.goodputBps > outcome.points.back().metrics.goodputBps);
+        QVERIFY(outcome.reference.capture.has_value());
+        QVERIFY(sweep->statusText().contains(QStringLiteral("8 points")));
+
+        // The table as windscope-cli writes the same sweep, run independently.
+        QTemporaryDir dir;
+        QString error;
+        const QString csv = dir.filePath(QStringLiteral("sweep.csv"));
+        QVERIFY2(sweep->exportCsv(csv, &error), qPrintable(error));
+        QProcess cli;
+        cli.start(QStringLiteral(WINDSCOPE_CLI),
+                  {QStringLiteral("replay"), QStringLiteral(WINDSCOPE_SAMPLE_CAPTURE), QStringLiteral("--flow"),
+                   QString::number(connection), QStringLiteral("--sweep"),
+                   QStringLiteral("handoff-duration=250:2000:250"), QStringLiteral("--csv")});
+        QVERIFY(cli.waitForFinished(120000));
+        QCOMPARE(cli.exitCode(), 0);
+        QFile written(csv);
+        QVERIFY(written.open(QIODevice::ReadOnly));
+        QCOMPARE(written.readAll(), cli.readAllStandardOutput());
+
+        // The figure, at a journal column's width.
+        const ExportPreset preset = *exportPreset(QStringLiteral("single-column"));
+        const QString png = dir.filePath(QStringLiteral("sweep.png"));
+        QVERIFY2(sweep->exportFigure(png, preset, &error), qPrintable(error));
+        const QImage image(png);
+        QVERIFY(!image.isNull());
+        QCOMPARE(image.width(), static_cast<int>(std::lround(std::lround(85 / 25.4 * 96) * 300 / 96.0)));
+        const QString pdf = dir.filePath(QStringLiteral("sweep.pdf"));
+        QVERIFY2(sweep->exportFigure(pdf, preset, &error), qPrintable(error));
+        QFile pdfFile(pdf);
+        QVERIFY(pdfFile.open(QIODevice::ReadOnly));
+        QVERIFY(pdfFile.read(5) == "%PDF-");
+        QVERIFY(!sweep->exportFigure(dir.filePath(QStringLiteral("sweep.txt")), preset, &error));
+        QVERIFY(error.contains(QStringLiteral("unknown figure format")));
+        if (const QByteArray shots = qgetenv("WINDSCOPE_SCREENSHOT_DIR"); !shots.isEmpty())
+        {
+            sweep->grab().save(QDir(QString::fromLocal8Bit(shots)).filePath(QStringLiteral("sweep-window.png")));
+            sweep->exportFigure(QDir(QString::fromLocal8Bit(shots)).filePath(QStringLiteral("sweep-figure.png")), preset,
+                                &error);
+        }
+        sweep->close();
+    }
+
+    void cancelSweep()
+    {
+        MainWindow w;
+        CaptureView* view = openSample(w);
+        QVERIFY(view);
+        SweepWindow* sweep = w.openSweep();
+        QVERIFY(sweep);
+        QVERIFY(sweep->setParameter(QStringLiteral("seed")));
+        sweep->setRange(1, 4000, 1);
+        QSignalSpy done(sweep, &SweepWindow::finished);
+        QSignalSpy progress(sweep, &SweepWindow::progressed);
+        QVERIFY(sweep->start());
+        QVERIFY(sweep->isRunning());
+        QVERIFY(progress.wait(60000) || !progress.isEmpty());
+        sweep->cancel();
+        QVERIFY(done.wait(60000) || !done.isEmpty());
+        QVERIFY(!sweep->isRunning());
+        QVERIFY(sweep->outcome().has_value());
+        QVERIFY(sweep->outcome()->cancelled);
+        std::size_t finished = 0;
+        for (const auto& p : sweep->outcome()->points)
+            finished += p.error.empty();
+        QVERIFY(finished > 0);
+        QVERIFY(finished < 4000);
+        QVERIFY2(sweep->statusText().contains(QStringLiteral("Cancelled")), qPrintable(sweep->statusText()));
+        // Finished points are in the table; the rest say they were cancelled.
+        QCOMPARE(sweep->table()->rowCount(), 4000);
+        QCOMPARE(sweep->plot()->graph(0)->data()->size(), static_cast<int>(finished));
+        sweep->close();
     }
 
     void reportFromGui()

@@ -128,51 +128,44 @@ bool svgExportAvailable()
 #endif
 }
 
-QImage renderPlotsImage(const QList<PlotPanel*>& panels, const ExportPreset& preset)
+QImage renderFigureImage(int width, int height, int dpi, const PaintFigure& paint)
 {
-    if (panels.isEmpty())
+    if (width <= 0 || height <= 0)
         return {};
-    const Layout layout = layoutFor(panels, preset);
-    if (layout.width <= 0 || layout.total <= 0)
-        return {};
-    const double scale = preset.dpi / kLogicalDpi;
-    QImage image(static_cast<int>(std::lround(layout.width * scale)),
-                 static_cast<int>(std::lround(layout.total * scale)), QImage::Format_ARGB32_Premultiplied);
+    const double scale = dpi / kLogicalDpi;
+    QImage image(static_cast<int>(std::lround(width * scale)), static_cast<int>(std::lround(height * scale)),
+                 QImage::Format_ARGB32_Premultiplied);
     image.fill(Qt::white);
     {
         QCPPainter painter(&image);
         painter.setRenderHint(QPainter::Antialiasing);
         painter.setRenderHint(QPainter::TextAntialiasing);
         painter.scale(scale, scale);
-        paintPanels(painter, panels, layout, preset, scale);
+        paint(painter, scale);
     }
     // Resolution is recorded only after painting: fonts are sized at 96 dpi above.
-    const int dotsPerMeter = static_cast<int>(std::lround(preset.dpi / 0.0254));
+    const int dotsPerMeter = static_cast<int>(std::lround(dpi / 0.0254));
     image.setDotsPerMeterX(dotsPerMeter);
     image.setDotsPerMeterY(dotsPerMeter);
     return image;
 }
 
-bool exportPlots(const QList<PlotPanel*>& panels, const QString& path, const ExportPreset& preset,
-                 QString* error)
+bool writeFigure(const QString& path, int width, int height, int dpi, const PaintFigure& paint, QString* error)
 {
     auto fail = [&](const QString& message) {
         if (error)
             *error = message;
         return false;
     };
-    if (panels.isEmpty())
-        return fail(QObject::tr("nothing to export"));
     const std::optional<ExportFormat> format = exportFormatFor(path);
     if (!format)
         return fail(QObject::tr("%1: unknown figure format (use .png, .pdf or .svg)").arg(path));
-    const Layout layout = layoutFor(panels, preset);
-    if (layout.width <= 0 || layout.total <= 0)
+    if (width <= 0 || height <= 0)
         return fail(QObject::tr("the plots have no size to export"));
 
     switch (*format) {
     case ExportFormat::Png: {
-        const QImage image = renderPlotsImage(panels, preset);
+        const QImage image = renderFigureImage(width, height, dpi, paint);
         if (image.isNull())
             return fail(QObject::tr("the plots have no size to export"));
         if (!image.save(path, "PNG"))
@@ -183,7 +176,7 @@ bool exportPlots(const QList<PlotPanel*>& panels, const QString& path, const Exp
         QPdfWriter writer(path);
         writer.setResolution(static_cast<int>(kLogicalDpi));
         writer.setCreator(QStringLiteral("Windscope"));
-        const QSizeF pageMm(layout.width / kLogicalDpi * 25.4, layout.total / kLogicalDpi * 25.4);
+        const QSizeF pageMm(width / kLogicalDpi * 25.4, height / kLogicalDpi * 25.4);
         writer.setPageSize(QPageSize(pageMm, QPageSize::Millimeter, QString(), QPageSize::ExactMatch));
         writer.setPageMargins(QMarginsF(0, 0, 0, 0));
         QCPPainter painter;
@@ -191,7 +184,7 @@ bool exportPlots(const QList<PlotPanel*>& panels, const QString& path, const Exp
             return fail(QObject::tr("%1: could not write the PDF file").arg(path));
         painter.setMode(QCPPainter::pmVectorized);
         painter.setMode(QCPPainter::pmNoCaching);
-        paintPanels(painter, panels, layout, preset, 2.0);
+        paint(painter, 2.0);
         painter.end();
         return true;
     }
@@ -199,8 +192,8 @@ bool exportPlots(const QList<PlotPanel*>& panels, const QString& path, const Exp
 #ifdef WINDSCOPE_HAVE_QT_SVG
         QSvgGenerator svg;
         svg.setFileName(path);
-        svg.setSize(QSize(layout.width, layout.total));
-        svg.setViewBox(QRect(0, 0, layout.width, layout.total));
+        svg.setSize(QSize(width, height));
+        svg.setViewBox(QRect(0, 0, width, height));
         svg.setResolution(static_cast<int>(kLogicalDpi));
         svg.setTitle(QStringLiteral("Windscope plots"));
         QCPPainter painter;
@@ -208,7 +201,7 @@ bool exportPlots(const QList<PlotPanel*>& panels, const QString& path, const Exp
             return fail(QObject::tr("%1: could not write the SVG file").arg(path));
         painter.setMode(QCPPainter::pmVectorized);
         painter.setMode(QCPPainter::pmNoCaching);
-        paintPanels(painter, panels, layout, preset, 2.0);
+        paint(painter, 2.0);
         painter.end();
         return true;
 #else
@@ -217,6 +210,42 @@ bool exportPlots(const QList<PlotPanel*>& panels, const QString& path, const Exp
     }
     }
     return false;
+}
+
+int figureWidth(const ExportPreset& preset, int screenWidth)
+{
+    return preset.id == QLatin1String("screen") ? screenWidth
+                                                : static_cast<int>(std::lround(mmToLogical(preset.widthMm)));
+}
+
+int figureHeight(const ExportPreset& preset, double heightMm, int screenHeight)
+{
+    return preset.id == QLatin1String("screen") ? screenHeight : static_cast<int>(std::lround(mmToLogical(heightMm)));
+}
+
+QImage renderPlotsImage(const QList<PlotPanel*>& panels, const ExportPreset& preset)
+{
+    if (panels.isEmpty())
+        return {};
+    const Layout layout = layoutFor(panels, preset);
+    return renderFigureImage(layout.width, layout.total, preset.dpi, [&](QCPPainter& painter, double scale) {
+        paintPanels(painter, panels, layout, preset, scale);
+    });
+}
+
+bool exportPlots(const QList<PlotPanel*>& panels, const QString& path, const ExportPreset& preset,
+                 QString* error)
+{
+    if (panels.isEmpty()) {
+        if (error)
+            *error = QObject::tr("nothing to export");
+        return false;
+    }
+    const Layout layout = layoutFor(panels, preset);
+    // Vector formats lay the panels out for a print resolution of twice the logical one.
+    return writeFigure(path, layout.width, layout.total, preset.dpi,
+                       [&](QCPPainter& painter, double scale) { paintPanels(painter, panels, layout, preset, scale); },
+                       error);
 }
 
 bool exportSeriesCsv(const analysis::ConnectionSeries& series, const QString& path, QString* error)

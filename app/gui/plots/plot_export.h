@@ -9,7 +9,10 @@
 #include <QList>
 #include <QString>
 
+#include <functional>
 #include <optional>
+
+class QCPPainter;
 
 namespace windscope::analysis {
 struct ConnectionSeries;
@@ -43,6 +46,16 @@ bool exportPlots(const QList<PlotPanel*>& panels, const QString& path, const Exp
                  QString* error);
 // The PNG rendering of exportPlots() (preset.dpi), null when there is nothing to draw.
 QImage renderPlotsImage(const QList<PlotPanel*>& panels, const ExportPreset& preset);
+// Any figure: paint draws into width x height logical pixels (1/96 inch) with the given
+// pixel scale (the PNG's dpi / 96, 2 for vector formats); the format is the path's suffix.
+using PaintFigure = std::function<void(QCPPainter& painter, double pixelScale)>;
+bool writeFigure(const QString& path, int width, int height, int dpi, const PaintFigure& paint, QString* error);
+QImage renderFigureImage(int width, int height, int dpi, const PaintFigure& paint);
+// A figure's size in logical pixels for a preset: the column width and the given height,
+// or the on-screen size for the "screen" preset.
+int figureWidth(const ExportPreset& preset, int screenWidth);
+int figureHeight(const ExportPreset& preset, double heightMm, int screenHeight);
+
 // The plotted series of a connection (analysis::writeSeriesCsv).
 bool exportSeriesCsv(const analysis::ConnectionSeries& series, const QString& path, QString* error);
 

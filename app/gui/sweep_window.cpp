@@ -1,0 +1,542 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "sweep_window.h"
+
+#include "analysis/replay/fix.h"
+#include "analysis/replay/presets.h"
+#include "plots/plot_export.h"
+
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QTextDocumentFragment>
+#include <QThread>
+#include <QVBoxLayout>
+
+#include <qcustomplot.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace windscope::gui {
+
+namespace rp = analysis::replay;
+
+namespace {
+
+// A range to start from for each parameter, and its unit, so the window opens with a
+// sweep worth running; the user edits them.
+struct ParameterDefault
+{
+    const char* name;
+    double from, to, step;
+    const char* unit;
+    int decimals;
+};
+
+const ParameterDefault kDefaults[] = {
+    {"scan-interval", 100, 400, 50, "ms", 0},      {"scan-dwell", 5, 40, 5, "ms", 0},
+    {"rx-app-buffer", 512, 32768, 4096, "B", 0},  {"tx-inter-packet-delay", 0, 10, 1, "ms", 1},
+    {"ampdu-max", 1, 16, 1, "MPDUs", 0},          {"max-window", 16384, 262144, 16384, "B", 0},
+    {"handoff-duration", 200, 2000, 200, "ms", 0}, {"loss", 0, 0.02, 0.0025, "", 4},
+    {"bottleneck-mbps", 5, 50, 5, "Mb/s", 1},     {"wired-delay-ms", 5, 100, 5, "ms", 1},
+    {"hops", 1, 5, 1, "hops", 0},                 {"phy-rate-mbps", 6, 54, 6, "Mb/s", 1},
+    {"seed", 1, 8, 1, "", 0},
+};
+
+const ParameterDefault* defaultsFor(const QString& name)
+{
+    for (const ParameterDefault& d : kDefaults)
+        if (name == QLatin1String(d.name))
+            return &d;
+    return nullptr;
+}
+
+QString axisLabel(const QString& name)
+{
+    const ParameterDefault* d = defaultsFor(name);
+    return d && *d->unit ? QStringLiteral("%1 (%2)").arg(name, QString::fromLatin1(d->unit)) : name;
+}
+
+QTableWidgetItem* numberItem(const QString& text, double sortValue)
+{
+    auto* item = new QTableWidgetItem(text);
+    item->setData(Qt::UserRole, sortValue);
+    item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    item->setFlags(item->flags() & ~Qt::ItemIsEditable);
+    return item;
+}
+
+QString percentChange(double value, double reference)
+{
+    if (!(reference > 0))
+        return {};
+    return QStringLiteral("%1%2%").arg(value >= reference ? QStringLiteral("+") : QString())
+        .arg((value / reference - 1) * 100, 0, 'f', 1);
+}
+
+} // namespace
+
+bool runReplaySweep(const CaptureAnalysis& capture, const ReplayRequest& request, const rp::SweepSpec& spec,
+                    SweepOutcome& outcome, QString& error,
+                    const std::function<void(std::size_t, std::size_t)>& progress, const std::atomic<bool>* cancel)
+{
+    // The reference: the baseline calibrated against the capture, without the fixes,
+    // which apply to every point of the sweep instead (as windscope-cli replay --sweep).
+    ReplayRequest reference = request;
+    reference.fixes.clear();
+    outcome = {};
+    outcome.spec = spec;
+    if (!replayReportFor(capture, reference, outcome.reference, error))
+        return false;
+    rp::Scenario base = outcome.reference.scenario;
+    for (const QString& fix : request.fixes)
+        base.fixes.push_back(fix.toStdString());
+    outcome.points = rp::runSweep(base, spec, progress, cancel);
+    outcome.cancelled = cancel && cancel->load();
+    return true;
+}
+
+SweepWindow::SweepWindow(std::shared_ptr<const CaptureAnalysis> capture, int connection,
+                         const QString& connectionName, QWidget* parent)
+    : QWidget(parent, Qt::Window), m_capture(std::move(capture)), m_connection(connection),
+      m_source(new QComboBox(this)), m_fixes(new QLineEdit(this)), m_parameter(new QComboBox(this)),
+      m_from(new QDoubleSpinBox(this)), m_to(new QDoubleSpinBox(this)), m_step(new QDoubleSpinBox(this)),
+      m_run(new QPushButton(tr("&Run"), this)), m_cancel(new QPushButton(tr("Cancel"), this)),
+      m_exportCsv(new QPushButton(tr("Export table (CSV)…"), this)),
+      m_exportFigure(new QPushButton(tr("Export figure…"), this)), m_progress(new QProgressBar(this)),
+      m_status(new QLabel(this)), m_table(new QTableWidget(this)), m_plot(new QCustomPlot(this))
+{
+    setWindowTitle(connection >= 0 ? tr("Sweep: connection %1 (%2)").arg(connection).arg(connectionName)
+                                   : tr("Sweep a replay parameter"));
+    if (m_capture && connection >= 0)
+        m_source->addItem(tr("Derived from connection %1 (%2)").arg(connection).arg(connectionName), QString());
+    for (const auto& p : rp::presetCatalog())
+        m_source->addItem(tr("Preset %1: %2")
+                              .arg(QString::fromUtf8(p.name.data(), static_cast<qsizetype>(p.name.size())),
+                                   QString::fromUtf8(p.summary.data(), static_cast<qsizetype>(p.summary.size()))),
+                          QString::fromUtf8(p.name.data(), static_cast<qsizetype>(p.name.size())));
+    for (const std::string& name : rp::sweepParameterNames())
+        m_parameter->addItem(QString::fromStdString(name));
+    for (QDoubleSpinBox* box : {m_from, m_to, m_step}) {
+        box->setRange(0, 1e9);
+        box->setDecimals(4);
+    }
+    m_fixes->setPlaceholderText(tr("none (fixes applied at every point, e.g. scan-aware-ap)"));
+    connect(m_parameter, &QComboBox::currentTextChanged, this, [this](const QString& name) {
+        if (const ParameterDefault* d = defaultsFor(name)) {
+            for (QDoubleSpinBox* box : {m_from, m_to, m_step})
+                box->setDecimals(std::max(d->decimals, 1));
+            setRange(d->from, d->to, d->step);
+        }
+        updateHint();
+    });
+    for (QDoubleSpinBox* box : {m_from, m_to, m_step})
+        connect(box, &QDoubleSpinBox::valueChanged, this, &SweepWindow::updateHint);
+
+    auto* range = new QHBoxLayout;
+    range->addWidget(new QLabel(tr("from"), this));
+    range->addWidget(m_from);
+    range->addWidget(new QLabel(tr("to"), this));
+    range->addWidget(m_to);
+    range->addWidget(new QLabel(tr("step"), this));
+    range->addWidget(m_step);
+    auto* form = new QFormLayout;
+    form->addRow(tr("Scenario"), m_source);
+    form->addRow(tr("Fixes"), m_fixes);
+    form->addRow(tr("Parameter"), m_parameter);
+    form->addRow(tr("Values"), range);
+
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(m_run);
+    buttons->addWidget(m_cancel);
+    buttons->addWidget(m_progress, 1);
+    buttons->addWidget(m_exportCsv);
+    buttons->addWidget(m_exportFigure);
+    m_cancel->setEnabled(false);
+    m_exportCsv->setEnabled(false);
+    m_exportFigure->setEnabled(false);
+    m_progress->setRange(0, 1);
+    m_progress->setValue(0);
+    m_status->setWordWrap(true);
+    m_status->setTextFormat(Qt::RichText);
+
+    const QStringList headers = {tr("value"),      tr("goodput (Mb/s)"), tr("vs capture"),   tr("vs baseline"),
+                                 tr("completion (s)"), tr("retransmissions"), tr("RTO timeouts"), tr("note")};
+    m_table->setColumnCount(static_cast<int>(headers.size()));
+    m_table->setHorizontalHeaderLabels(headers);
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+
+    m_plot->setMinimumHeight(260);
+    m_plot->yAxis2->setVisible(true);
+    m_plot->legend->setVisible(true);
+    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
+    m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    styleFor(nullptr);
+
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(m_plot);
+    split->addWidget(m_table);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addLayout(buttons);
+    layout->addWidget(m_status);
+    layout->addWidget(split, 1);
+
+    connect(m_run, &QPushButton::clicked, this, [this] { start(); });
+    connect(m_cancel, &QPushButton::clicked, this, &SweepWindow::cancel);
+    connect(m_exportCsv, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export sweep table"), QString(),
+                                                          tr("CSV (*.csv)"));
+        QString error;
+        if (!path.isEmpty() && !exportCsv(path, &error))
+            QMessageBox::warning(this, tr("Export failed"), error);
+    });
+    connect(m_exportFigure, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export sweep figure"), QString(),
+                                                          tr("Figures (*.pdf *.png *.svg)"));
+        if (path.isEmpty())
+            return;
+        QString error;
+        const ExportPreset preset = *exportPreset(QStringLiteral("single-column"));
+        if (!exportFigure(path, preset, &error))
+            QMessageBox::warning(this, tr("Export failed"), error);
+    });
+    setParameter(QStringLiteral("scan-interval"));
+    resize(900, 760);
+}
+
+SweepWindow::~SweepWindow()
+{
+    m_cancelFlag.store(true);
+    if (m_thread)
+        m_thread->wait();
+}
+
+void SweepWindow::setScenario(const QString& preset)
+{
+    const int index = m_source->findData(preset);
+    if (index >= 0)
+        m_source->setCurrentIndex(index);
+}
+
+void SweepWindow::setFixes(const QString& fixes) { m_fixes->setText(fixes); }
+
+bool SweepWindow::setParameter(const QString& name)
+{
+    const int index = m_parameter->findText(name);
+    if (index < 0)
+        return false;
+    if (index == m_parameter->currentIndex())
+        emit m_parameter->currentTextChanged(name);
+    m_parameter->setCurrentIndex(index);
+    return true;
+}
+
+void SweepWindow::setRange(double from, double to, double step)
+{
+    m_from->setValue(from);
+    m_to->setValue(to);
+    m_step->setValue(step);
+}
+
+void SweepWindow::updateHint()
+{
+    if (isRunning())
+        return;
+    const double step = m_step->value();
+    const double span = m_to->value() - m_from->value();
+    if (step > 0 && span >= 0)
+        m_run->setText(tr("&Run %1 points").arg(static_cast<qint64>(std::floor(span / step + 1e-9)) + 1));
+    else
+        m_run->setText(tr("&Run"));
+}
+
+bool SweepWindow::isRunning() const { return m_thread != nullptr; }
+
+QString SweepWindow::statusText() const { return QTextDocumentFragment::fromHtml(m_status->text()).toPlainText(); }
+
+bool SweepWindow::start()
+{
+    if (isRunning())
+        return false;
+    const QString text = QStringLiteral("%1=%2:%3:%4")
+                             .arg(m_parameter->currentText())
+                             .arg(m_from->value(), 0, 'g', 10)
+                             .arg(m_to->value(), 0, 'g', 10)
+                             .arg(m_step->value(), 0, 'g', 10);
+    rp::SweepSpec spec;
+    std::string problem;
+    ReplayRequest request;
+    request.connection = static_cast<std::size_t>(std::max(m_connection, 0));
+    request.preset = m_source->currentData().toString();
+    request.fixes = m_fixes->text().split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    QString invalid = validateReplayRequest(request);
+    if (invalid.isEmpty() && !rp::parseSweep(text.toStdString(), spec, problem))
+        invalid = QString::fromStdString(problem).replace(QStringLiteral("--sweep "), QString());
+    if (invalid.isEmpty() && request.preset.isEmpty() && !m_capture)
+        invalid = tr("no capture to derive the scenario from: choose a preset");
+    if (!invalid.isEmpty()) {
+        m_status->setText(QStringLiteral("<span style='color:#b00'>%1</span>").arg(invalid.toHtmlEscaped()));
+        return false;
+    }
+    const auto count = static_cast<int>(std::floor((spec.to - spec.from) / spec.step + 1e-9)) + 1;
+    m_cancelFlag.store(false);
+    m_pending.reset();
+    m_pendingError.clear();
+    m_progress->setRange(0, count);
+    m_progress->setValue(0);
+    m_run->setEnabled(false);
+    m_cancel->setEnabled(true);
+    m_status->setText(tr("Deriving the scenario and calibrating the baseline, then %1 runs on every core…").arg(count));
+    auto elapsed = std::make_shared<QElapsedTimer>();
+    elapsed->start();
+    std::shared_ptr<const CaptureAnalysis> capture = m_capture;
+    m_thread = QThread::create([this, capture, request, spec] {
+        SweepOutcome outcome;
+        QString error;
+        static const CaptureAnalysis empty;
+        const bool ok = runReplaySweep(
+            capture ? *capture : empty, request, spec, outcome, error,
+            [this](std::size_t done, std::size_t total) {
+                QMetaObject::invokeMethod(
+                    this, [this, done, total] {
+                        m_progress->setValue(static_cast<int>(done));
+                        emit progressed(static_cast<int>(done), static_cast<int>(total));
+                    },
+                    Qt::QueuedConnection);
+            },
+            &m_cancelFlag);
+        if (ok)
+            m_pending = std::move(outcome);
+        else
+            m_pendingError = error;
+    });
+    m_thread->setObjectName(QStringLiteral("sweep"));
+    connect(m_thread, &QThread::finished, this, [this, elapsed] {
+        m_thread->deleteLater();
+        m_thread = nullptr;
+        m_run->setEnabled(true);
+        m_cancel->setEnabled(false);
+        updateHint();
+        if (!m_pending) {
+            m_status->setText(QStringLiteral("<span style='color:#b00'>%1</span>")
+                                  .arg(tr("Sweep failed: %1").arg(m_pendingError).toHtmlEscaped()));
+            emit finished();
+            return;
+        }
+        m_outcome = std::move(m_pending);
+        m_pending.reset();
+        showOutcome();
+        std::size_t done = 0;
+        for (const rp::SweepPoint& p : m_outcome->points)
+            done += p.error != "cancelled";
+        QString summary = m_outcome->cancelled
+                           ? tr("Cancelled: %1 of %2 points finished.").arg(done).arg(m_outcome->points.size())
+                           : tr("%1 points in %2 s.").arg(done).arg(static_cast<double>(elapsed->elapsed()) / 1000.0, 0, 'f', 1);
+        const rp::ReplayReport& ref = m_outcome->reference;
+        if (ref.capture)
+            summary += QLatin1Char(' ') + tr("Capture %1 Mb/s, baseline %2 Mb/s.")
+                                           .arg(ref.capture->goodputBps / 1e6, 0, 'f', 3)
+                                           .arg(ref.baseline.goodputBps / 1e6, 0, 'f', 3);
+        else
+            summary += QLatin1Char(' ') + tr("Baseline %1 Mb/s.").arg(ref.baseline.goodputBps / 1e6, 0, 'f', 3);
+        summary = summary.toHtmlEscaped();
+        if (ref.calibration && ref.calibration->exceeded)
+            summary += QStringLiteral("<br><span style='color:#b00'>%1</span>")
+                        .arg(QString::fromStdString(ref.calibration->warning).toHtmlEscaped());
+        m_status->setText(summary);
+        emit finished();
+    });
+    m_thread->start();
+    return true;
+}
+
+void SweepWindow::cancel()
+{
+    if (!isRunning())
+        return;
+    m_cancelFlag.store(true);
+    m_status->setText(tr("Cancelling: the runs under way stop at their next check…"));
+}
+
+void SweepWindow::closeEvent(QCloseEvent* event)
+{
+    cancel();
+    QWidget::closeEvent(event);
+}
+
+void SweepWindow::showOutcome()
+{
+    const SweepOutcome& o = *m_outcome;
+    const QString parameter = QString::fromStdString(o.spec.parameter);
+    const double captureBps = o.reference.capture ? o.reference.capture->goodputBps : 0;
+    const double baselineBps = o.reference.baseline.goodputBps;
+
+    m_table->setSortingEnabled(false);
+    m_table->setRowCount(static_cast<int>(o.points.size()));
+    QVector<double> x, goodput, completion;
+    for (std::size_t i = 0; i < o.points.size(); ++i) {
+        const rp::SweepPoint& p = o.points[i];
+        const int row = static_cast<int>(i);
+        m_table->setItem(row, 0, numberItem(QString::number(p.value, 'g', 10), p.value));
+        const bool ok = p.error.empty();
+        const rp::Metrics& m = p.metrics;
+        m_table->setItem(row, 1, numberItem(ok ? QString::number(m.goodputBps / 1e6, 'f', 3) : QString(), m.goodputBps));
+        m_table->setItem(row, 2, numberItem(ok ? percentChange(m.goodputBps, captureBps) : QString(), m.goodputBps));
+        m_table->setItem(row, 3, numberItem(ok ? percentChange(m.goodputBps, baselineBps) : QString(), m.goodputBps));
+        m_table->setItem(row, 4, numberItem(ok ? QString::number(m.completionS, 'f', 3) : QString(), m.completionS));
+        m_table->setItem(row, 5, numberItem(ok ? QString::number(m.retransmissions) : QString(),
+                                            static_cast<double>(m.retransmissions)));
+        m_table->setItem(row, 6, numberItem(ok ? QString::number(m.rtoTimeouts) : QString(),
+                                            static_cast<double>(m.rtoTimeouts)));
+        auto* note = new QTableWidgetItem(QString::fromStdString(p.error));
+        note->setFlags(note->flags() & ~Qt::ItemIsEditable);
+        m_table->setItem(row, 7, note);
+        if (ok) {
+            x << p.value;
+            goodput << m.goodputBps / 1e6;
+            completion << m.completionS;
+        }
+    }
+    m_table->resizeColumnsToContents();
+
+    m_plot->clearGraphs();
+    QCPGraph* g = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis);
+    g->setName(tr("goodput"));
+    g->setData(x, goodput, true);
+    QCPGraph* c = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis2);
+    c->setName(tr("completion time"));
+    c->setData(x, completion, true);
+    const double lo = o.spec.from, hi = std::max(o.spec.to, o.spec.from + o.spec.step * 1e-3);
+    auto reference = [&](const QString& name, double mbps) {
+        QCPGraph* r = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis);
+        r->setName(name);
+        r->setData({lo, hi}, {mbps, mbps}, true);
+        return r;
+    };
+    if (captureBps > 0)
+        reference(tr("capture goodput"), captureBps / 1e6);
+    reference(tr("baseline goodput"), baselineBps / 1e6);
+    m_plot->xAxis->setLabel(axisLabel(parameter));
+    m_plot->yAxis->setLabel(tr("goodput (Mb/s)"));
+    m_plot->yAxis2->setLabel(tr("completion time (s)"));
+    styleFor(nullptr);
+    const double pad = (hi - lo) * 0.04;
+    m_plot->xAxis->setRange(lo - pad, hi + pad);
+    bool found = false;
+    QCPRange gr = g->getValueRange(found);
+    double top = std::max({found ? gr.upper : 0.0, captureBps / 1e6, baselineBps / 1e6});
+    m_plot->yAxis->setRange(0, top > 0 ? top * 1.15 : 1);
+    const QCPRange cr = c->getValueRange(found);
+    m_plot->yAxis2->setRange(0, found && cr.upper > 0 ? cr.upper * 1.15 : 1);
+    m_plot->replot();
+    m_exportCsv->setEnabled(true);
+    m_exportFigure->setEnabled(true);
+}
+
+void SweepWindow::styleFor(const ExportPreset* preset)
+{
+    // On screen in colour; for print the preset's font size and line styles that stay
+    // apart in grayscale (solid with circles, dashed with squares, dotted, dash-dot).
+    const bool gray = preset && preset->grayscale;
+    const double width = preset && preset->id != QLatin1String("screen") ? 0.8 : 1.5;
+    QFont font = this->font();
+    if (preset)
+        font.setPointSizeF(preset->fontPt);
+    for (QCPAxis* axis : {m_plot->xAxis, m_plot->yAxis, m_plot->yAxis2}) {
+        axis->setLabelFont(font);
+        axis->setTickLabelFont(font);
+    }
+    m_plot->legend->setFont(font);
+    const QColor colours[] = {gray ? Qt::black : QColor(31, 119, 180), gray ? Qt::black : QColor(214, 39, 40),
+                              gray ? QColor(90, 90, 90) : QColor(44, 160, 44),
+                              gray ? QColor(90, 90, 90) : QColor(127, 127, 127)};
+    const Qt::PenStyle styles[] = {Qt::SolidLine, Qt::DashLine, Qt::DotLine, Qt::DashDotLine};
+    const QCPScatterStyle::ScatterShape shapes[] = {QCPScatterStyle::ssCircle, QCPScatterStyle::ssSquare,
+                                                    QCPScatterStyle::ssNone, QCPScatterStyle::ssNone};
+    for (int i = 0; i < m_plot->graphCount(); ++i) {
+        QCPGraph* graph = m_plot->graph(i);
+        // The reference lines come after the two series; the capture's may be absent.
+        int k = std::min(i, 3);
+        if (i >= 2 && graph->name() == tr("baseline goodput"))
+            k = 3;
+        else if (i >= 2)
+            k = 2;
+        QPen pen(colours[k], width, styles[k]);
+        graph->setPen(pen);
+        graph->setScatterStyle(QCPScatterStyle(shapes[k], colours[k], preset ? 4 : 6));
+    }
+}
+
+bool SweepWindow::exportCsv(const QString& path, QString* error) const
+{
+    if (!m_outcome) {
+        if (error)
+            *error = tr("no sweep to export");
+        return false;
+    }
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate | QIODevice::Text)) {
+        if (error)
+            *error = tr("%1: %2").arg(path, file.errorString());
+        return false;
+    }
+    // The columns and number formats of windscope-cli replay --sweep (CSV).
+    QByteArray out = QByteArray::fromStdString(m_outcome->spec.parameter) +
+                     ",goodput_bps,completion_s,retransmissions,rto_timeouts\n";
+    for (const rp::SweepPoint& p : m_outcome->points) {
+        if (!p.error.empty())
+            continue;
+        char line[160];
+        std::snprintf(line, sizeof line, "%.10g,%.0f,%.6f,%llu,%llu\n", p.value, p.metrics.goodputBps,
+                      p.metrics.completionS, static_cast<unsigned long long>(p.metrics.retransmissions),
+                      static_cast<unsigned long long>(p.metrics.rtoTimeouts));
+        out += line;
+    }
+    if (file.write(out) != out.size()) {
+        if (error)
+            *error = tr("%1: %2").arg(path, file.errorString());
+        return false;
+    }
+    return true;
+}
+
+bool SweepWindow::exportFigure(const QString& path, const ExportPreset& preset, QString* error)
+{
+    if (!m_outcome) {
+        if (error)
+            *error = tr("no sweep to export");
+        return false;
+    }
+    styleFor(&preset);
+    const int width = figureWidth(preset, m_plot->width());
+    const int height = figureHeight(preset, preset.widthMm * 0.62, m_plot->height());
+    const bool ok = writeFigure(
+        path, width, height, preset.dpi,
+        [&](QCPPainter& painter, double) { m_plot->toPainter(&painter, width, height); }, error);
+    styleFor(nullptr);
+    m_plot->replot();
+    return ok;
+}
+
+} // namespace windscope::gui
