@@ -9,6 +9,7 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 
 namespace windscope::analysis::replay {
 
@@ -400,6 +401,63 @@ StandingQueueRate standingQueueRate(const std::vector<std::pair<std::int64_t, st
     return out;
 }
 
+// Zero-window ACKs from a base station (paper 001's ACK control, the lab's B zwa
+// variants): an ACK that repeats the last one's acknowledgement with window 0 right
+// after a full window was offered, then nothing from the receiver's side, not even
+// answers to the sender's persist probes (a live receiver answers each with its
+// window, RFC 9293 3.8.6.1), until an ACK with the same acknowledgement reopens the
+// window. A receiver whose reader stalls closes its window as data arrives, its
+// acknowledgement moving, and answers the probes. The episode is an outage the sender
+// sat out in persist: the base station answered for the absent station and held the
+// downlink, as the ap-zero-window-ack fix does. Times are the base station's: the
+// capture's minus the wired one-way delay the ACKs crossed.
+struct ZeroWindowHold
+{
+    std::int64_t closeNs = 0, reopenNs = 0;
+    std::uint32_t unansweredProbes = 0;
+};
+
+std::vector<ZeroWindowHold> zeroWindowHolds(const DerivationInput& in, std::uint64_t maxWindow)
+{
+    const dissect::CaptureTables& tables = *in.tables;
+    const TcpAnalysis& tcp = *in.tcp;
+    const auto& t = tables.tcp;
+    std::vector<ZeroWindowHold> holds;
+    std::optional<ZeroWindowHold> open;
+    std::int64_t lastAck = -1, closedAck = -1;
+    std::uint64_t lastWindow = 0;
+    for (std::size_t row = 0; row < t.size(); ++row) {
+        if (tcp.segments.connection[row] != in.connection)
+            continue;
+        const int dir = tcp.directionOf(tables, row);
+        if (dir == in.sender) {
+            // A persist probe: no payload, or the sender's one-byte window probe.
+            if (open && t.payloadLength[row] <= 1 && !(t.tcpFlags(row) & 0x07))
+                ++open->unansweredProbes;
+            continue;
+        }
+        if (!(t.tcpFlags(row) & 0x010))
+            continue;
+        const std::int64_t ack = tcp.relativeAck(t, row);
+        const std::uint64_t window = tcp.windowBytes(t, row);
+        if (open) {
+            // The first ACK after the close ends the episode: a base station's reopens
+            // at the same acknowledgement after probes went unanswered.
+            if (ack == closedAck && window > 0 && open->unansweredProbes > 0) {
+                open->reopenNs = t.timeNs[row];
+                holds.push_back(*open);
+            }
+            open.reset();
+        } else if (window == 0 && ack == lastAck && 2 * lastWindow >= maxWindow) {
+            open = ZeroWindowHold{t.timeNs[row], 0, 0};
+            closedAck = ack;
+        }
+        lastAck = ack;
+        lastWindow = window;
+    }
+    return holds;
+}
+
 } // namespace
 
 DerivedScenario deriveScenario(const DerivationInput& in)
@@ -766,6 +824,31 @@ DerivedScenario deriveScenario(const DerivationInput& in)
             s.outageList.push_back(o);
             (o.kind == OutageKind::Scan ? scans : o.kind == OutageKind::Handoff ? handoffs : other)++;
         }
+    }
+    // Zero-window episodes from a base station: handoffs with the base station's hold
+    // and zero-window ACKs in the baseline.
+    const std::vector<ZeroWindowHold> holds = zeroWindowHolds(in, acks.maxWindowBytes);
+    for (const ZeroWindowHold& h : holds) {
+        Outage o;
+        o.kind = OutageKind::Handoff;
+        o.mode = OutageMode::Drop; // what the old AP still had is lost
+        const double reverseShiftS = s.path.wiredDelayMs / 1000;
+        o.startS = std::max(0.0, static_cast<double>(h.closeNs - out.firstDataNs) / 1e9 - reverseShiftS);
+        o.durationS = static_cast<double>(h.reopenNs - h.closeNs) / 1e9;
+        s.outageList.push_back(o);
+        ++handoffs;
+        out.notes.push_back(format("outage %.3f s for %.3f s: zero-window ACK control at the base station (a window "
+                                   "closed without new data acknowledged, %.0f persist probes unanswered, reopened at "
+                                   "the same acknowledgement)",
+                                   o.startS, o.durationS, h.unansweredProbes));
+    }
+    if (!holds.empty()) {
+        std::sort(s.outageList.begin(), s.outageList.end(),
+                  [](const Outage& a, const Outage& b) { return a.startS < b.startS; });
+        if (std::find(s.fixes.begin(), s.fixes.end(), "ap-zero-window-ack") == s.fixes.end())
+            s.fixes.push_back("ap-zero-window-ack");
+        out.notes.push_back("fixes ap-zero-window-ack: the capture's base station already answers the handoffs with "
+                            "zero-window ACKs and holds the downlink; the baseline does the same");
     }
     out.notes.push_back(format("outages: %.0f scans, %.0f handoffs or TCP-inferred outages, %.0f power-save periods",
                                scans, handoffs, other));
