@@ -9,6 +9,7 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 
 namespace windscope::analysis::replay {
 
@@ -346,6 +347,117 @@ void derivePathTiming(const DerivationInput& in, const std::vector<std::pair<std
     }
 }
 
+// The bottleneck's rate while its queue stood: over windows of 20 ms in which every RTT
+// sample (by the time its ACK came back) stayed above the minimum by more than
+// riseMs, the bottleneck never idled, so what the ACKs delivered is its service rate.
+// The median of those windows: a bottleneck with a variable service time (an 802.11
+// hop's backoff and retries) delivers faster than its mean over some windows and
+// slower over others, and a high percentile of all windows reads its fast ones; a
+// flow that fills the path for only a part of the run (one slow-start overshoot on
+// a long path) has most of its windows below the rate. 0 when fewer than kMinWindows.
+struct StandingQueueRate
+{
+    double mbps = 0; // payload
+    std::size_t windows = 0;
+};
+
+StandingQueueRate standingQueueRate(const std::vector<std::pair<std::int64_t, std::int64_t>>& ackProgress,
+                                    const std::vector<std::pair<std::int64_t, double>>& rttByAck, double rttMinMs,
+                                    double riseMs)
+{
+    constexpr std::int64_t kWindowNs = 20'000'000;
+    constexpr std::size_t kMinWindows = 10;
+    StandingQueueRate out;
+    std::vector<double> rates;
+    std::size_t j = 0, r = 0;
+    std::int64_t lastStartNs = -kWindowNs;
+    for (std::size_t i = 0; i < ackProgress.size(); ++i) {
+        // Windows that do not overlap: each stretch of the queue counts once.
+        if (ackProgress[i].first - lastStartNs < kWindowNs)
+            continue;
+        while (j < ackProgress.size() && ackProgress[j].first - ackProgress[i].first < kWindowNs)
+            ++j;
+        if (j >= ackProgress.size())
+            break;
+        while (r < rttByAck.size() && rttByAck[r].first < ackProgress[i].first)
+            ++r;
+        std::size_t samples = 0;
+        bool standing = true;
+        for (std::size_t k = r; k < rttByAck.size() && rttByAck[k].first <= ackProgress[j].first; ++k) {
+            ++samples;
+            standing = standing && rttByAck[k].second - rttMinMs > riseMs;
+        }
+        if (!standing || samples < 2)
+            continue;
+        lastStartNs = ackProgress[i].first;
+        const double bytes = static_cast<double>(ackProgress[j].second - ackProgress[i].second);
+        const double secs = static_cast<double>(ackProgress[j].first - ackProgress[i].first) / 1e9;
+        if (secs > 0 && bytes > 0)
+            rates.push_back(bytes * 8 / secs / 1e6);
+    }
+    out.windows = rates.size();
+    if (rates.size() >= kMinWindows)
+        out.mbps = percentile(rates, 0.5);
+    return out;
+}
+
+// Zero-window ACKs from a base station (paper 001's ACK control, the lab's B zwa
+// variants): an ACK that repeats the last one's acknowledgement with window 0 right
+// after a full window was offered, then nothing from the receiver's side, not even
+// answers to the sender's persist probes (a live receiver answers each with its
+// window, RFC 9293 3.8.6.1), until an ACK with the same acknowledgement reopens the
+// window. A receiver whose reader stalls closes its window as data arrives, its
+// acknowledgement moving, and answers the probes. The episode is an outage the sender
+// sat out in persist: the base station answered for the absent station and held the
+// downlink, as the ap-zero-window-ack fix does. Times are the base station's: the
+// capture's minus the wired one-way delay the ACKs crossed.
+struct ZeroWindowHold
+{
+    std::int64_t closeNs = 0, reopenNs = 0;
+    std::uint32_t unansweredProbes = 0;
+};
+
+std::vector<ZeroWindowHold> zeroWindowHolds(const DerivationInput& in, std::uint64_t maxWindow)
+{
+    const dissect::CaptureTables& tables = *in.tables;
+    const TcpAnalysis& tcp = *in.tcp;
+    const auto& t = tables.tcp;
+    std::vector<ZeroWindowHold> holds;
+    std::optional<ZeroWindowHold> open;
+    std::int64_t lastAck = -1, closedAck = -1;
+    std::uint64_t lastWindow = 0;
+    for (std::size_t row = 0; row < t.size(); ++row) {
+        if (tcp.segments.connection[row] != in.connection)
+            continue;
+        const int dir = tcp.directionOf(tables, row);
+        if (dir == in.sender) {
+            // A persist probe: no payload, or the sender's one-byte window probe.
+            if (open && t.payloadLength[row] <= 1 && !(t.tcpFlags(row) & 0x07))
+                ++open->unansweredProbes;
+            continue;
+        }
+        if (!(t.tcpFlags(row) & 0x010))
+            continue;
+        const std::int64_t ack = tcp.relativeAck(t, row);
+        const std::uint64_t window = tcp.windowBytes(t, row);
+        if (open) {
+            // The first ACK after the close ends the episode: a base station's reopens
+            // at the same acknowledgement after probes went unanswered.
+            if (ack == closedAck && window > 0 && open->unansweredProbes > 0) {
+                open->reopenNs = t.timeNs[row];
+                holds.push_back(*open);
+            }
+            open.reset();
+        } else if (window == 0 && ack == lastAck && 2 * lastWindow >= maxWindow) {
+            open = ZeroWindowHold{t.timeNs[row], 0, 0};
+            closedAck = ack;
+        }
+        lastAck = ack;
+        lastWindow = window;
+    }
+    return holds;
+}
+
 } // namespace
 
 DerivedScenario deriveScenario(const DerivationInput& in)
@@ -480,6 +592,33 @@ DerivedScenario deriveScenario(const DerivationInput& in)
     double rateMbps = std::max(rate20, rate5);
     if (rateMbps <= 0)
         rateMbps = data.goodputBps > 0 ? data.goodputBps / 1e6 : 10;
+    // Where the RTT shows the queue standing long enough, its delivery rate instead: a
+    // quarter of the largest sustained rise above the minimum is well clear of the
+    // path's own delay variation and of a queue only passing through.
+    std::vector<std::pair<std::int64_t, double>> rttByAck;
+    for (const RttSample& r : tcp.rtt)
+        if (tcp.segments.connection[r.dataRow()] == in.connection && tcp.directionOf(tables, r.dataRow()) == in.sender)
+            rttByAck.emplace_back(t.timeNs[r.ackRow()], static_cast<double>(r.rttNs(t)) / 1e6);
+    std::sort(rttByAck.begin(), rttByAck.end());
+    const double standingRiseMs = std::max(1.0, (rttSustainedMax - rttMin) / 4);
+    const StandingQueueRate standing = standingQueueRate(ackProgress, rttByAck, rttMin, standingRiseMs);
+    // A constant-rate link (a tbf, a serialising link) reads about the same both ways,
+    // and the percentile stays. Above the standing rate by more than 5%, the percentile
+    // read the fast tail of a variable service; below it, the flow filled the path for
+    // only a part of the run. A busy bottleneck delivers at least the goodput: a lower
+    // reading is windows of loss recovery, not a queue.
+    const bool standingReadable = standing.mbps > 0 && standing.mbps * 1e6 >= data.goodputBps;
+    if (standingReadable && (rateMbps > 1.05 * standing.mbps || rateMbps < standing.mbps)) {
+        out.notes.push_back(format("path.bottleneck: delivered rate %.3f Mb/s payload while the queue stood (median of "
+                                   "%.0f windows of 20 ms with every RTT over %.1f ms above the minimum)",
+                                   standing.mbps, static_cast<double>(standing.windows), standingRiseMs) +
+                            format(", not the percentile's %.3f", rateMbps));
+        rateMbps = standing.mbps;
+    } else if (standingReadable) {
+        out.notes.push_back(format("path.bottleneck: the delivered rate while the queue stood, %.3f Mb/s payload "
+                                   "(median of %.0f windows of 20 ms), agrees with the percentile",
+                                   standing.mbps, static_cast<double>(standing.windows)));
+    }
     // The rate is payload; the bottleneck serialises headers too.
     const double headerShare = static_cast<double>(s.sender.mss + 52) / s.sender.mss;
     s.path.bottleneckMbps = rateMbps * headerShare;
@@ -685,6 +824,31 @@ DerivedScenario deriveScenario(const DerivationInput& in)
             s.outageList.push_back(o);
             (o.kind == OutageKind::Scan ? scans : o.kind == OutageKind::Handoff ? handoffs : other)++;
         }
+    }
+    // Zero-window episodes from a base station: handoffs with the base station's hold
+    // and zero-window ACKs in the baseline.
+    const std::vector<ZeroWindowHold> holds = zeroWindowHolds(in, acks.maxWindowBytes);
+    for (const ZeroWindowHold& h : holds) {
+        Outage o;
+        o.kind = OutageKind::Handoff;
+        o.mode = OutageMode::Drop; // what the old AP still had is lost
+        const double reverseShiftS = s.path.wiredDelayMs / 1000;
+        o.startS = std::max(0.0, static_cast<double>(h.closeNs - out.firstDataNs) / 1e9 - reverseShiftS);
+        o.durationS = static_cast<double>(h.reopenNs - h.closeNs) / 1e9;
+        s.outageList.push_back(o);
+        ++handoffs;
+        out.notes.push_back(format("outage %.3f s for %.3f s: zero-window ACK control at the base station (a window "
+                                   "closed without new data acknowledged, %.0f persist probes unanswered, reopened at "
+                                   "the same acknowledgement)",
+                                   o.startS, o.durationS, h.unansweredProbes));
+    }
+    if (!holds.empty()) {
+        std::sort(s.outageList.begin(), s.outageList.end(),
+                  [](const Outage& a, const Outage& b) { return a.startS < b.startS; });
+        if (std::find(s.fixes.begin(), s.fixes.end(), "ap-zero-window-ack") == s.fixes.end())
+            s.fixes.push_back("ap-zero-window-ack");
+        out.notes.push_back("fixes ap-zero-window-ack: the capture's base station already answers the handoffs with "
+                            "zero-window ACKs and holds the downlink; the baseline does the same");
     }
     out.notes.push_back(format("outages: %.0f scans, %.0f handoffs or TCP-inferred outages, %.0f power-save periods",
                                scans, handoffs, other));

@@ -136,6 +136,13 @@ struct SenderParams
     // sends at the ACKs' pace (RFC 6675), as the published setups did.
     bool prr = false;
     double minRtoMs = 200;             // Linux TCP_RTO_MIN
+    // How the minimum bounds the RTO. false: Linux __tcp_set_rto(), srtt + max(4 rttvar,
+    // min_rto), so an RTO is always at least min_rto above the smoothed RTT. true: RFC
+    // 6298 2.4 as ns-3 and the BSDs do, max(min_rto, srtt + 4 rttvar): on a long path
+    // the RTO sits a few milliseconds above the RTT, and a retransmission that meets a
+    // full queue times out spuriously. An RTO then halves the data in flight by RFC
+    // 6675's pipe (ns-3 TcpSocketBase::ReTxTimeout()), not all that is outstanding.
+    bool rtoRfc6298 = false;
     double initialRtoMs = 1000;        // RFC 6298 2.1
     double maxRtoMs = 120000;          // Linux TCP_RTO_MAX
     double paceMs = 0;                 // minimum gap between data segments (0: none)

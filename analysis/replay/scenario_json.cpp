@@ -75,6 +75,7 @@ void visitScenario(V& v, S& s)
         v.field("rack_tlp", s.sender.rackTlp);
         v.field("prr", s.sender.prr);
         v.field("min_rto_ms", s.sender.minRtoMs);
+        v.field("rto_rfc6298", s.sender.rtoRfc6298);
         v.field("initial_rto_ms", s.sender.initialRtoMs);
         v.field("max_rto_ms", s.sender.maxRtoMs);
         v.field("pace_ms", s.sender.paceMs);

@@ -205,8 +205,11 @@ void TcpSender::rttSample(std::int64_t rttNs)
     // Linux __tcp_set_rto(): srtt + rttvar where rttvar is at least tcp_rto_min, i.e.
     // srtt + max(4 * mdev, rto_min); RFC 6298 2.4's max(1 s, ...) floor is Linux's 200 ms.
     const auto minRto = static_cast<std::int64_t>(m_params.minRtoMs * kMs);
-    m_rtoNs = std::min<std::int64_t>(m_srttNs + std::max(4 * m_rttvarNs, minRto),
-                                     static_cast<std::int64_t>(m_params.maxRtoMs * kMs));
+    // RFC 6298 2.4 (ns-3 TcpSocketBase: a 1 ms clock granularity G, max(min, srtt +
+    // max(G, 4 rttvar))).
+    const std::int64_t rto = m_params.rtoRfc6298 ? std::max(minRto, m_srttNs + std::max(4 * m_rttvarNs, kMs))
+                                                 : m_srttNs + std::max(4 * m_rttvarNs, minRto);
+    m_rtoNs = std::min<std::int64_t>(rto, static_cast<std::int64_t>(m_params.maxRtoMs * kMs));
     if (m_state.minRttNs < 0 || rttNs < m_state.minRttNs)
         m_state.minRttNs = rttNs;
 }
@@ -561,7 +564,11 @@ void TcpSender::onRtoTimer()
     if (m_state.state != cwnd::CaState::Loss) {
         m_state.priorCwnd = m_state.cwnd;
         m_state.priorSsthresh = m_state.ssthresh;
-        m_state.ssthresh = m_model->ssthresh(m_state, flightBytes());
+        // ns-3 TcpSocketBase::ReTxTimeout() halves what RFC 6675 counts in the pipe
+        // (after a PRR recovery about cwnd), not everything outstanding.
+        const std::uint64_t flight =
+            m_params.rtoRfc6298 ? static_cast<std::uint64_t>(m_pipe) * m_state.mss : flightBytes();
+        m_state.ssthresh = m_model->ssthresh(m_state, flight);
     }
     setCaState(cwnd::CaState::Loss);
     m_state.cwnd = m_state.mss;
