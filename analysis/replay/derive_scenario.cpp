@@ -179,7 +179,9 @@ void derivePeriodicOutages(const DerivationInput& in, DerivedScenario& out, doub
         std::sort(resends.begin(), resends.end());
     }
     const char* where = downstream.downstream ? "holes at the receiver" : "sender's losses";
-    const PeriodicOutageFit fit = detectPeriodicOutages(tx);
+    PeriodicOutageOptions options;
+    options.placedLosses = downstream.downstream;
+    const PeriodicOutageFit fit = detectPeriodicOutages(tx, options);
     if (!fit.found) {
         if (fit.periodS > 0)
             out.notes.push_back(format("periodic outages: none (%.0f loss bursts; the strongest period, %.1f ms, "
