@@ -615,6 +615,13 @@ DerivedScenario deriveScenario(const DerivationInput& in)
     } else {
         out.notes.push_back("sender.cc cubic: no cwnd inference, Linux's default");
     }
+    if (downstream.downstream && in.inference && s.sender.cc != "bbr" && out.senderNotModelled.empty()) {
+        std::string note;
+        if (const std::string byWindow = modelByWindowAmongNearTies(*in.inference, note); !byWindow.empty()) {
+            s.sender.cc = byWindow;
+            out.notes.push_back(note);
+        }
+    }
     // The Linux models recover as Linux does; NewReno, Westwood+ and Veno are written
     // after their papers and ns-3, which have no RACK-TLP.
     s.sender.rackTlp = s.sender.sack && (s.sender.cc == "reno" || s.sender.cc == "cubic" || s.sender.cc == "bbr");

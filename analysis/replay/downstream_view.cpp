@@ -233,6 +233,33 @@ HoleEpisodes holeEpisodes(const DownstreamView& view)
     return out;
 }
 
+std::string modelByWindowAmongNearTies(const cwnd::CwndInference& inference, std::string& note)
+{
+    if (inference.modelOverridden || inference.fits.size() < 2 || inference.rateEvidence.rateBased)
+        return {};
+    const cwnd::ModelFit* chosen = nullptr;
+    for (const cwnd::ModelFit& f : inference.fits)
+        if (f.model == inference.model)
+            chosen = &f;
+    if (!chosen)
+        return {};
+    const double best = inference.fits.front().cost();
+    const cwnd::ModelFit* byWindow = chosen;
+    for (const cwnd::ModelFit& f : inference.fits)
+        if (f.cost() <= best * (1 + kNearTie) && f.meanGap < byWindow->meanGap)
+            byWindow = &f;
+    if (byWindow == chosen)
+        return {};
+    char buf[300];
+    std::snprintf(buf, sizeof buf,
+                  "sender.cc %s: downstream of the losses the fits nearly tie (cost %.3f against %.3f for %s, within "
+                  "%.0f%%); its window matches the flight at the ends of the bursts best (mean gap %.3f against %.3f)",
+                  std::string(byWindow->model).c_str(), byWindow->cost(), chosen->cost(),
+                  std::string(chosen->model).c_str(), kNearTie * 100, byWindow->meanGap, chosen->meanGap);
+    note = buf;
+    return std::string(byWindow->model);
+}
+
 bool countLossesFromHoles(const DerivationInput& input, Metrics& capture)
 {
     const DownstreamView view = readDownstreamView(input, 0);

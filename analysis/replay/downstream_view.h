@@ -68,6 +68,17 @@ struct HoleEpisodes
 };
 HoleEpisodes holeEpisodes(const DownstreamView& view);
 
+// The congestion-control model to run for a downstream capture, where the cwnd
+// inference's fits nearly tie: their costs weigh the sends beyond the model's window
+// double, and downstream a send's time is the arrival less an estimated one-way delay,
+// while the holes hide the lost sends: that count is the less reliable part there. Of
+// the fits within kNearTie of the best cost, the one whose window matches the flight
+// best at the ends of its bursts (the smallest mean gap) is taken. Empty when the
+// inference's choice stands (no near tie, a model forced by the user, a rate-based
+// sender); note says what was chosen and why.
+inline constexpr double kNearTie = 0.10;
+std::string modelByWindowAmongNearTies(const cwnd::CwndInference& inference, std::string& note);
+
 // A downstream capture's metrics as the calibration compares them: loss episodes are
 // counted from the holes (the capture shows no resends of what the sender lost twice,
 // and its data-to-ACK times are the receiver's turnaround, not the queue). Leaves the
