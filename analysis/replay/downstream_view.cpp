@@ -111,12 +111,7 @@ DownstreamView readDownstreamView(const DerivationInput& in, std::int64_t firstD
     struct Gap
     {
         std::int64_t afterNs, revealedNs, bytes;
-        double recentStepNs; // mean spacing of the last arrivals before the hole; 0 unknown
     };
-    // The flight arrived at the pace of the ACKs that released it (pairs, when the
-    // receiver acknowledges every second segment): the segments the hole took would
-    // have followed at the spacing of the arrivals just before it.
-    constexpr std::size_t kRecentArrivals = 4;
     std::vector<Gap> gaps;
     std::vector<std::pair<std::int64_t, std::int64_t>> firstArrivals; // (time, bytes)
     for (std::size_t row = 0; row < t.size(); ++row) {
@@ -141,14 +136,8 @@ DownstreamView readDownstreamView(const DerivationInput& in, std::int64_t firstD
         const std::int64_t now = t.timeNs[row];
         if (highestEnd < 0)
             highestEnd = seq;
-        if (seq > highestEnd) {
-            double recentStep = 0;
-            if (firstArrivals.size() > kRecentArrivals)
-                recentStep = static_cast<double>(firstArrivals.back().first -
-                                                 firstArrivals[firstArrivals.size() - 1 - kRecentArrivals].first) /
-                             kRecentArrivals;
-            gaps.push_back({previousArrivalNs < 0 ? now : previousArrivalNs, now, seq - highestEnd, recentStep});
-        }
+        if (seq > highestEnd)
+            gaps.push_back({previousArrivalNs < 0 ? now : previousArrivalNs, now, seq - highestEnd});
         if (end > highestEnd) {
             if (seq >= highestEnd)
                 firstArrivals.emplace_back(now, len);
@@ -171,14 +160,17 @@ DownstreamView readDownstreamView(const DerivationInput& in, std::int64_t firstD
         view.arrivals.push_back({static_cast<double>(now - firstDataNs) / 1e9, false});
         previousArrivalNs = now;
     }
-    // The missing segments after the arrival before each hole, at the pace of the
-    // arrivals before it, never faster than the path's busy pace, and spread no further
-    // than the arrival that revealed the hole.
+    // The missing segments after the arrival before each hole, at the path's busy pace
+    // (a scan cuts a flight where the radio met it; what it took would have followed
+    // the last arrival at the rate the bottleneck passes a flight), and spread no
+    // further than the arrival that revealed the hole. The pace of the arrivals just
+    // before the hole (an ACK clock in congestion avoidance, pairs a few milliseconds
+    // apart) spread the holes of one scan beyond its window.
     const double pace = busyPaceNsPerByte(firstArrivals);
     for (const Gap& g : gaps) {
         const std::int64_t segments = std::max<std::int64_t>(1, (g.bytes + mss - 1) / std::max<std::uint32_t>(1, mss));
         const double span = static_cast<double>(g.revealedNs - g.afterNs);
-        const double paced = std::max(g.recentStepNs, pace * static_cast<double>(mss));
+        const double paced = pace * static_cast<double>(mss);
         const double spread = span / static_cast<double>(segments + 1);
         const double step = paced > 0 ? std::min(spread, paced) : spread;
         for (std::int64_t i = 0; i < segments; ++i) {
