@@ -25,7 +25,8 @@ double percentileOf(std::vector<double> v, double p)
 {
     if (v.empty())
         return 0;
-    const auto k = static_cast<std::size_t>(std::clamp(p, 0.0, 1.0) * static_cast<double>(v.size() - 1));
+    const auto k =
+        static_cast<std::size_t>(std::clamp(p, 0.0, 1.0) * static_cast<double>(v.size() - 1));
     std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(k), v.end());
     return v[k];
 }
@@ -75,17 +76,20 @@ DownstreamView readDownstreamView(const DerivationInput& in, std::int64_t firstD
     // Downstream of the losses: on the path, and the handshake's round trip to the
     // receiver is its own turnaround (under a millisecond, or a tenth of the whole).
     const std::int64_t total = vantage.upstreamRttNs + vantage.downstreamRttNs;
-    if (vantage.point != cwnd::VantagePoint::Path || vantage.upstreamRttNs <= 0 || vantage.downstreamRttNs < 0 ||
+    if (vantage.point != cwnd::VantagePoint::Path || vantage.upstreamRttNs <= 0 ||
+        vantage.downstreamRttNs < 0 ||
         vantage.downstreamRttNs > std::max<std::int64_t>(kMsNs, total / 10)) {
         view.basis = std::string("vantage point ") + cwnd::vantagePointName(vantage.point);
         return view;
     }
     view.downstream = true;
     char buf[200];
-    std::snprintf(buf, sizeof buf,
-                  "captured next to the receiver (handshake: %.3f ms to the sender and back, %.3f ms to the "
-                  "receiver and back)",
-                  static_cast<double>(vantage.upstreamRttNs) / 1e6, static_cast<double>(vantage.downstreamRttNs) / 1e6);
+    std::snprintf(
+        buf, sizeof buf,
+        "captured next to the receiver (handshake: %.3f ms to the sender and back, %.3f ms to the "
+        "receiver and back)",
+        static_cast<double>(vantage.upstreamRttNs) / 1e6,
+        static_cast<double>(vantage.downstreamRttNs) / 1e6);
     view.basis = buf;
 
     const dissect::CaptureTables& tables = *in.tables;
@@ -102,9 +106,10 @@ DownstreamView readDownstreamView(const DerivationInput& in, std::int64_t firstD
             tsFirstRaw = raw;
             return std::int64_t{0};
         }
-        return near + static_cast<std::int32_t>(raw - (tsFirstRaw + static_cast<std::uint32_t>(near)));
+        return near +
+               static_cast<std::int32_t>(raw - (tsFirstRaw + static_cast<std::uint32_t>(near)));
     };
-    std::int64_t highestEnd = -1;      // relative sequence past the highest data seen
+    std::int64_t highestEnd = -1; // relative sequence past the highest data seen
     std::int64_t lastEchoUsed = std::numeric_limits<std::int64_t>::min();
     std::int64_t previousArrivalNs = -1;
     std::uint32_t mss = 0;
@@ -121,7 +126,8 @@ DownstreamView readDownstreamView(const DerivationInput& in, std::int64_t firstD
         const int dir = tcp.directionOf(tables, row);
         if (dir != in.sender) {
             if (hasTs && (t.tcpFlags(row) & 0x010)) {
-                const std::int64_t ts = unwrapNear(t.tsVal[row], acks.empty() ? 0 : acks.back().tsVal);
+                const std::int64_t ts =
+                    unwrapNear(t.tsVal[row], acks.empty() ? 0 : acks.back().tsVal);
                 if (acks.empty() || ts > acks.back().tsVal)
                     acks.push_back({ts, t.timeNs[row], tcp.relativeAck(t, row)});
             }
@@ -137,7 +143,8 @@ DownstreamView readDownstreamView(const DerivationInput& in, std::int64_t firstD
         if (highestEnd < 0)
             highestEnd = seq;
         if (seq > highestEnd)
-            gaps.push_back({previousArrivalNs < 0 ? now : previousArrivalNs, now, seq - highestEnd});
+            gaps.push_back(
+                {previousArrivalNs < 0 ? now : previousArrivalNs, now, seq - highestEnd});
         if (end > highestEnd) {
             if (seq >= highestEnd)
                 firstArrivals.emplace_back(now, len);
@@ -145,10 +152,12 @@ DownstreamView readDownstreamView(const DerivationInput& in, std::int64_t firstD
             if (hasTs && seq >= highestEnd && !acks.empty()) {
                 const std::int64_t echo = unwrapNear(t.tsEcr[row], acks.back().tsVal);
                 if (echo > lastEchoUsed) {
-                    const auto it = std::lower_bound(acks.begin(), acks.end(), echo,
-                                                     [](const AckByTsVal& a, std::int64_t v) { return a.tsVal < v; });
+                    const auto it = std::lower_bound(
+                        acks.begin(), acks.end(), echo,
+                        [](const AckByTsVal& a, std::int64_t v) { return a.tsVal < v; });
                     if (it != acks.end() && it->tsVal == echo && it->timeNs < now) {
-                        view.rtt.push_back({now, static_cast<double>(now - it->timeNs) / 1e6, end - it->ack});
+                        view.rtt.push_back(
+                            {now, static_cast<double>(now - it->timeNs) / 1e6, end - it->ack});
                         lastEchoUsed = echo;
                     }
                 }
@@ -168,19 +177,22 @@ DownstreamView readDownstreamView(const DerivationInput& in, std::int64_t firstD
     // apart) spread the holes of one scan beyond its window.
     const double pace = busyPaceNsPerByte(firstArrivals);
     for (const Gap& g : gaps) {
-        const std::int64_t segments = std::max<std::int64_t>(1, (g.bytes + mss - 1) / std::max<std::uint32_t>(1, mss));
+        const std::int64_t segments =
+            std::max<std::int64_t>(1, (g.bytes + mss - 1) / std::max<std::uint32_t>(1, mss));
         const double span = static_cast<double>(g.revealedNs - g.afterNs);
         const double paced = pace * static_cast<double>(mss);
         const double spread = span / static_cast<double>(segments + 1);
         const double step = paced > 0 ? std::min(spread, paced) : spread;
         for (std::int64_t i = 0; i < segments; ++i) {
-            const auto expected = g.afterNs + static_cast<std::int64_t>(step * static_cast<double>(i + 1));
+            const auto expected =
+                g.afterNs + static_cast<std::int64_t>(step * static_cast<double>(i + 1));
             view.missing.push_back({expected, g.revealedNs});
             view.arrivals.push_back({static_cast<double>(expected - firstDataNs) / 1e9, true});
         }
     }
-    std::stable_sort(view.arrivals.begin(), view.arrivals.end(),
-                     [](const TransmissionTime& a, const TransmissionTime& b) { return a.timeS < b.timeS; });
+    std::stable_sort(
+        view.arrivals.begin(), view.arrivals.end(),
+        [](const TransmissionTime& a, const TransmissionTime& b) { return a.timeS < b.timeS; });
     return view;
 }
 
@@ -217,8 +229,9 @@ HoleEpisodes holeEpisodes(const DownstreamView& view)
         ++out.episodes;
         episodeStart = holes[i];
         // The last round trip measured before the hole.
-        const auto it = std::upper_bound(view.rtt.begin(), view.rtt.end(), holes[i],
-                                         [](std::int64_t v, const UpstreamRttSample& r) { return v < r.dataNs; });
+        const auto it = std::upper_bound(
+            view.rtt.begin(), view.rtt.end(), holes[i],
+            [](std::int64_t v, const UpstreamRttSample& r) { return v < r.dataNs; });
         if (it == view.rtt.begin() || std::prev(it)->rttMs <= halfQueueMs)
             ++out.offQueue;
     }
@@ -244,10 +257,13 @@ std::string modelByWindowAmongNearTies(const cwnd::CwndInference& inference, std
         return {};
     char buf[300];
     std::snprintf(buf, sizeof buf,
-                  "sender.cc %s: downstream of the losses the fits nearly tie (cost %.3f against %.3f for %s, within "
-                  "%.0f%%); its window matches the flight at the ends of the bursts best (mean gap %.3f against %.3f)",
+                  "sender.cc %s: downstream of the losses the fits nearly tie (cost %.3f against "
+                  "%.3f for %s, within "
+                  "%.0f%%); its window matches the flight at the ends of the bursts best (mean gap "
+                  "%.3f against %.3f)",
                   std::string(byWindow->model).c_str(), byWindow->cost(), chosen->cost(),
-                  std::string(chosen->model).c_str(), kNearTie * 100, byWindow->meanGap, chosen->meanGap);
+                  std::string(chosen->model).c_str(), kNearTie * 100, byWindow->meanGap,
+                  chosen->meanGap);
     note = buf;
     return std::string(byWindow->model);
 }

@@ -27,25 +27,25 @@ namespace windscope::analysis::replay {
 // The receiver's ACK to the first data it released: what the sender's RTT was.
 struct UpstreamRttSample
 {
-    std::int64_t dataNs = 0;       // capture time of the released data segment
-    double rttMs = 0;              // from the ACK (first one with the echoed TSval)
-    std::int64_t flightBytes = 0;  // released data's end minus that ACK's ack number
+    std::int64_t dataNs = 0;      // capture time of the released data segment
+    double rttMs = 0;             // from the ACK (first one with the echoed TSval)
+    std::int64_t flightBytes = 0; // released data's end minus that ACK's ack number
 };
 
 // A segment that never reached the capture point first time: the hole it left.
 struct MissingSegment
 {
-    std::int64_t expectedNs = 0;   // when it would have arrived (between its neighbours)
-    std::int64_t revealedNs = 0;   // arrival of the segment past the hole
+    std::int64_t expectedNs = 0; // when it would have arrived (between its neighbours)
+    std::int64_t revealedNs = 0; // arrival of the segment past the hole
 };
 
 struct DownstreamView
 {
     bool downstream = false;
-    std::string basis;             // why the capture is (or is not) taken as downstream
-    std::int64_t upstreamRttNs = -1;   // handshake, capture to sender and back
-    std::int64_t downstreamRttNs = -1; // handshake, capture to receiver and back
-    std::vector<UpstreamRttSample> rtt; // by time
+    std::string basis;                   // why the capture is (or is not) taken as downstream
+    std::int64_t upstreamRttNs = -1;     // handshake, capture to sender and back
+    std::int64_t downstreamRttNs = -1;   // handshake, capture to receiver and back
+    std::vector<UpstreamRttSample> rtt;  // by time
     std::vector<MissingSegment> missing; // by expected time
     // Every first arrival and every missing segment, relative to the first data
     // segment's arrival (lost: missing), for the periodic-outage detector.
