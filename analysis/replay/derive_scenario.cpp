@@ -2,6 +2,7 @@
 #include "derive_scenario.h"
 
 #include "analysis/cwnd/scoreboard.h"
+#include "downstream_view.h"
 #include "periodic_outages.h"
 #include "presets.h"
 
@@ -94,6 +95,35 @@ ReadRhythm readRhythm(const std::vector<std::pair<std::int64_t, std::uint64_t>>&
     return r;
 }
 
+// The sender's round trips as the capture shows them: where it was taken near the
+// sender, the data to its ACK; downstream of the losses (downstream_view.h) the
+// receiver's ACK to the data it released, plus the receiver's own turnaround from the
+// handshake: the data-to-ACK time there is only that turnaround.
+struct SenderRtt
+{
+    std::int64_t dataNs = 0;      // capture time of the data segment
+    double ms = 0;
+    std::int64_t flightBytes = 0; // in flight when the data was sent
+};
+
+std::vector<SenderRtt> senderRttSamples(const DerivationInput& in, const DownstreamView& downstream)
+{
+    std::vector<SenderRtt> out;
+    if (downstream.downstream && !downstream.rtt.empty()) {
+        const double turnaroundMs = static_cast<double>(std::max<std::int64_t>(0, downstream.downstreamRttNs)) / 1e6;
+        for (const UpstreamRttSample& r : downstream.rtt)
+            out.push_back({r.dataNs, r.rttMs + turnaroundMs, r.flightBytes});
+        return out;
+    }
+    const dissect::CaptureTables& tables = *in.tables;
+    const TcpAnalysis& tcp = *in.tcp;
+    for (const RttSample& r : tcp.rtt)
+        if (tcp.segments.connection[r.dataRow()] == in.connection && tcp.directionOf(tables, r.dataRow()) == in.sender)
+            out.push_back({tables.tcp.timeNs[r.dataRow()], static_cast<double>(r.rttNs(tables.tcp)) / 1e6,
+                           tcp.segments.bytesInFlight[r.dataRow()]});
+    return out;
+}
+
 // Periodic outages from the sender's losses, for a connection no 802.11 frame carries:
 // a background scan (paper 004) is invisible there except in the phase its losses
 // cluster at (periodic_outages.h). A pattern found becomes the scenario's periodic
@@ -106,8 +136,11 @@ struct InferredOutage
     std::int64_t startNs = 0, endNs = 0;
 };
 
+// Downstream of the losses the same detector folds the holes instead: each missing
+// segment at the time it would have arrived, among the segments that did.
 void derivePeriodicOutages(const DerivationInput& in, DerivedScenario& out, double rttMinMs,
-                           const std::vector<InferredOutage>& inferred)
+                           const std::vector<InferredOutage>& inferred, const DownstreamView& downstream,
+                           const std::vector<SenderRtt>& senderRtt)
 {
     const dissect::CaptureTables& tables = *in.tables;
     const TcpAnalysis& tcp = *in.tcp;
@@ -117,8 +150,14 @@ void derivePeriodicOutages(const DerivationInput& in, DerivedScenario& out, doub
     // first sequence number) was sent again later. The resends pair with the
     // transmission they repeat, for the loss episodes below.
     std::vector<TransmissionTime> tx;
-    std::vector<std::pair<std::int64_t, std::size_t>> resends; // (time, index of the repeated one)
-    {
+    // (time the loss showed, when the lost transmission was sent or would have arrived)
+    std::vector<std::pair<std::int64_t, double>> resends;
+    if (downstream.downstream) {
+        tx = downstream.arrivals;
+        for (const MissingSegment& m : downstream.missing)
+            resends.emplace_back(m.revealedNs, static_cast<double>(m.expectedNs - out.firstDataNs) / 1e9);
+        std::sort(resends.begin(), resends.end());
+    } else {
         std::vector<std::pair<std::int64_t, std::size_t>> bySeq; // (relative seq, index), unsorted
         std::vector<std::int64_t> sendNs;
         for (std::size_t row = 0; row < t.size(); ++row) {
@@ -136,11 +175,14 @@ void derivePeriodicOutages(const DerivationInput& in, DerivedScenario& out, doub
         for (std::size_t i = 1; i < bySeq.size(); ++i)
             if (bySeq[i].first == bySeq[i - 1].first) {
                 tx[bySeq[i - 1].second].lost = true;
-                resends.emplace_back(sendNs[bySeq[i].second], bySeq[i - 1].second);
+                resends.emplace_back(sendNs[bySeq[i].second], tx[bySeq[i - 1].second].timeS);
             }
         std::sort(resends.begin(), resends.end());
     }
-    const PeriodicOutageFit fit = detectPeriodicOutages(tx);
+    const char* where = downstream.downstream ? "holes at the receiver" : "sender's losses";
+    PeriodicOutageOptions options;
+    options.placedLosses = downstream.downstream;
+    const PeriodicOutageFit fit = detectPeriodicOutages(tx, options);
     if (!fit.found) {
         if (fit.periodS > 0)
             out.notes.push_back(format("periodic outages: none (%.0f loss bursts; the strongest period, %.1f ms, "
@@ -157,7 +199,8 @@ void derivePeriodicOutages(const DerivationInput& in, DerivedScenario& out, doub
     // one more than a mean RTT after the start of the last; one is explained when a
     // transmission it repeats fell in a window.
     const Connection& c = tcp.connections[in.connection];
-    const auto episodeNs = static_cast<std::int64_t>(std::max(1.0, c.direction[in.sender].rttAvgMs) * 1e6);
+    const double rttAvgMs = downstream.downstream ? holeEpisodes(downstream).meanRttMs : c.direction[in.sender].rttAvgMs;
+    const auto episodeNs = static_cast<std::int64_t>(std::max(1.0, rttAvgMs) * 1e6);
     std::uint64_t episodes = 0, explained = 0;
     std::int64_t episodeStart = 0;
     bool episodeExplained = false;
@@ -168,21 +211,20 @@ void derivePeriodicOutages(const DerivationInput& in, DerivedScenario& out, doub
             episodeStart = resends[i].first;
             episodeExplained = false;
         }
-        episodeExplained = episodeExplained || fit.covers(tx[resends[i].second].timeS, 0.0005);
+        episodeExplained = episodeExplained || fit.covers(resends[i].second, 0.0005);
     }
     explained += episodeExplained ? 1 : 0;
     // The windows are where the sends were lost; the outage is where they met the
     // radio: one wired one-way delay later, plus the queue they waited in (the median
     // RTT rise of the sends around the windows).
-    std::vector<std::pair<std::int64_t, double>> rise; // (send time, RTT above the minimum, ms)
-    for (const RttSample& r : tcp.rtt)
-        if (tcp.segments.connection[r.dataRow()] == in.connection && tcp.directionOf(tables, r.dataRow()) == in.sender)
-            rise.emplace_back(t.timeNs[r.dataRow()], static_cast<double>(r.rttNs(t)) / 1e6 - rttMinMs);
+    // Downstream, the holes are where the data met the outage, past the queue: one
+    // wired one-way delay after the sender (simulated time 0 is when the first data
+    // segment left it, which the capture saw that delay later).
     std::vector<double> nearWindows;
-    for (const auto& [sendNs, ms] : rise)
-        if (fit.covers(static_cast<double>(sendNs - out.firstDataNs) / 1e9, fit.periodS / 4))
-            nearWindows.push_back(ms);
-    const double queueMs = percentile(nearWindows, 0.5);
+    for (const SenderRtt& r : senderRtt)
+        if (fit.covers(static_cast<double>(r.dataNs - out.firstDataNs) / 1e9, fit.periodS / 4))
+            nearWindows.push_back(r.ms - rttMinMs);
+    const double queueMs = downstream.downstream ? 0 : percentile(nearWindows, 0.5);
     const double shiftS = (s.path.wiredDelayMs + queueMs) / 1000;
     PeriodicScan& scan = s.periodicScan;
     scan.intervalMs = fit.periodS * 1000;
@@ -200,7 +242,7 @@ void derivePeriodicOutages(const DerivationInput& in, DerivedScenario& out, doub
     // a window took its whole flight (and maybe its retransmission), not an outage of
     // its own: most of the sends lost around it fell in windows. A longer outage (a
     // handoff) loses sends at every phase.
-    const double rttS = std::max(1.0, c.direction[in.sender].rttAvgMs) / 1000;
+    const double rttS = std::max(1.0, rttAvgMs) / 1000;
     std::vector<std::size_t> explainedSilences;
     // The window's edges are uncertain by the queue's variation (sends of one phase
     // met the radio at different times): half a dwell either side still counts.
@@ -223,13 +265,13 @@ void derivePeriodicOutages(const DerivationInput& in, DerivedScenario& out, doub
         s.outageList.erase(s.outageList.begin() + static_cast<std::ptrdiff_t>(*it));
     char buf[900];
     std::snprintf(buf, sizeof buf,
-                  "periodic_scan: %.1f ms off every %.2f ms from %.2f s (drop), detected in the sender's losses: "
+                  "periodic_scan: %.1f ms off every %.2f ms from %.2f s (drop), detected in the %s: "
                   "%zu loss bursts concentrate at one phase of that period (R %.2f, Rayleigh Z %.1f against %.1f "
                   "for a false detection rate of 1%% over the periods 50-500 ms); its windows, where %.0f%% of "
                   "the sends were lost, hold %zu of the bursts, %zu of %zu lost sends and %llu of %llu loss "
                   "episodes; shifted %.1f ms to the radio (wired delay and queue); %zu of the %zu TCP-inferred "
                   "outages left out (ACK silences after losses in its windows: retransmission timeouts)",
-                  scan.dwellMs, scan.intervalMs, scan.firstS, fit.events, fit.concentration, fit.rayleighZ,
+                  scan.dwellMs, scan.intervalMs, scan.firstS, where, fit.events, fit.concentration, fit.rayleighZ,
                   fit.thresholdZ, fit.windowLossShare * 100, fit.explainedEvents, fit.explainedLost,
                   fit.lostTransmissions, static_cast<unsigned long long>(explained),
                   static_cast<unsigned long long>(episodes), shiftS * 1000, explainedSilences.size(),
@@ -277,13 +319,10 @@ private:
 // tbf) pair by pair, where a serialising link delays every second packet by one packet
 // time, and that time, added to every round trip, moves the flights against a periodic
 // outage. The lab's relay adds its own release lateness to every packet.
-void derivePathTiming(const DerivationInput& in, const std::vector<std::pair<std::int64_t, std::int64_t>>& ackProgress,
-                      double rateMbps, double rttMin, DerivedScenario& out)
+void derivePathTiming(const std::vector<std::pair<std::int64_t, std::int64_t>>& ackProgress, double rateMbps,
+                      double rttMin, const std::vector<SenderRtt>& senderRtt, DerivedScenario& out)
 {
     Scenario& s = out.scenario;
-    const dissect::CaptureTables& tables = *in.tables;
-    const TcpAnalysis& tcp = *in.tcp;
-    const auto& t = tables.tcp;
     if (rateMbps <= 0)
         return;
     const double mss = s.sender.mss;
@@ -330,14 +369,9 @@ void derivePathTiming(const DerivationInput& in, const std::vector<std::pair<std
     constexpr std::size_t kMinSamples = 100;
     const double bdpBytes = rateMbps * 1e6 / 8 * rttMin / 1000;
     std::vector<double> rise;
-    for (const RttSample& r : tcp.rtt) {
-        const std::uint64_t row = r.dataRow();
-        if (tcp.segments.connection[row] != in.connection || tcp.directionOf(tables, row) != in.sender)
-            continue;
-        const std::uint32_t flight = tcp.segments.bytesInFlight[row];
-        if (flight > 0 && flight <= bdpBytes / 2)
-            rise.push_back(static_cast<double>(r.rttNs(t)) / 1e6 - rttMin);
-    }
+    for (const SenderRtt& r : senderRtt)
+        if (r.flightBytes > 0 && static_cast<double>(r.flightBytes) <= bdpBytes / 2)
+            rise.push_back(r.ms - rttMin);
     if (rise.size() >= kMinSamples) {
         const double p10 = percentile(rise, 0.10);
         s.path.jitterMs = std::max(0.0, p10) / std::sqrt(0.2);
@@ -522,11 +556,19 @@ DerivedScenario deriveScenario(const DerivationInput& in)
     out.notes.push_back("bytes " + std::to_string(s.bytes) + ": unique bytes the sender delivered");
     s.durationS = std::max(1.0, static_cast<double>(lastData - out.firstDataNs) / 1e9);
 
-    // RTT: minimum and spread of the samples of the sender's data.
+    // RTT: minimum and spread of the samples of the sender's data (downstream of the
+    // losses, of the receiver's ACKs to the data they released).
+    const DownstreamView downstream = readDownstreamView(in, out.firstDataNs);
+    const std::vector<SenderRtt> senderRtt = senderRttSamples(in, downstream);
     std::vector<double> rtts;
-    for (const RttSample& r : tcp.rtt)
-        if (tcp.segments.connection[r.dataRow()] == in.connection && tcp.directionOf(tables, r.dataRow()) == in.sender)
-            rtts.push_back(static_cast<double>(r.rttNs(t)) / 1e6);
+    for (const SenderRtt& r : senderRtt)
+        rtts.push_back(r.ms);
+    if (downstream.downstream)
+        out.notes.push_back("vantage: " + downstream.basis +
+                            format("; %.0f round trips from the receiver's ACKs to the data they released (TSecr), "
+                                   "%.0f segments missing first time (holes)",
+                                   static_cast<double>(downstream.rtt.size()),
+                                   static_cast<double>(downstream.missing.size())));
     const double rttMin = rtts.empty() ? (c.handshakeRttNs > 0 ? static_cast<double>(c.handshakeRttNs) / 1e6 : 50)
                                        : percentile(rtts, 0.0);
     const double rttP95 = rtts.empty() ? rttMin : percentile(rtts, 0.95);
@@ -712,6 +754,13 @@ DerivedScenario deriveScenario(const DerivationInput& in)
     } else {
         out.notes.push_back("sender.cc cubic: no cwnd inference, Linux's default");
     }
+    if (downstream.downstream && in.inference && s.sender.cc != "bbr" && out.senderNotModelled.empty()) {
+        std::string note;
+        if (const std::string byWindow = modelByWindowAmongNearTies(*in.inference, note); !byWindow.empty()) {
+            s.sender.cc = byWindow;
+            out.notes.push_back(note);
+        }
+    }
     // The Linux models recover as Linux does; NewReno, Westwood+ and Veno are written
     // after their papers and ns-3, which have no RACK-TLP.
     s.sender.rackTlp = s.sender.sack && (s.sender.cc == "reno" || s.sender.cc == "cubic" || s.sender.cc == "bbr");
@@ -776,7 +825,7 @@ DerivedScenario deriveScenario(const DerivationInput& in)
     // Where the path is a relay (no 802.11 model) and the ACKs pace at its rate (not at
     // a slow reader's), its timing.
     if (!s.mac.enabled && s.receiver.appReadBytes == 0)
-        derivePathTiming(in, ackProgress, rateMbps, rttMin, out);
+        derivePathTiming(ackProgress, rateMbps, rttMin, senderRtt, out);
 
     // Outages: 802.11 events of the station, else TCP-inferred ones. Simulated time 0
     // is the first data segment leaving the sender; an event seen at the radio is one
@@ -800,7 +849,8 @@ DerivedScenario deriveScenario(const DerivationInput& in)
                       e.retriesToStation > 0)
                          ? OutageMode::Drop
                          : OutageMode::Hold;
-            const double shift = wlan ? radioShiftS : 0;
+            // Downstream of the path the capture sees the outage where the radio did.
+            const double shift = wlan || downstream.downstream ? radioShiftS : 0;
             o.startS = std::max(0.0, static_cast<double>(e.startNs - out.firstDataNs) / 1e9 + shift);
             std::int64_t endNs = e.endNs;
             if (e.kind == WlanEventKind::OutageInferred) {
@@ -853,7 +903,7 @@ DerivedScenario deriveScenario(const DerivationInput& in)
     out.notes.push_back(format("outages: %.0f scans, %.0f handoffs or TCP-inferred outages, %.0f power-save periods",
                                scans, handoffs, other));
     if (!carriedBy80211)
-        derivePeriodicOutages(in, out, rttMin, inferred);
+        derivePeriodicOutages(in, out, rttMin, inferred, downstream, senderRtt);
     return out;
 }
 

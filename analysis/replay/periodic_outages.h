@@ -44,6 +44,12 @@ struct PeriodicOutageOptions
     // Of the loss bursts, the share the windows must hold (other causes of loss may
     // add the rest: random loss, a full queue).
     double minExplainedShare = 0.25;
+    // The lost times are placed, not seen: a downstream capture's holes, each at when
+    // the missing segment would have arrived between its neighbours, a cycle's later
+    // holes spread after its first. The period is then refined on the first loss of
+    // each cycle (linePeriod), and the window grows from where most sends were lost
+    // (the bins before it hold the last arrivals of every flight it cut).
+    bool placedLosses = false;
 };
 
 struct PeriodicOutageFit

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "replay_session.h"
 
+#include "downstream_view.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -73,6 +75,8 @@ ReplayReport replayCapture(const DerivationInput& input, const ReplayOptions& op
     report.notes = derived.notes;
     const Connection& c = input.tcp->connections[input.connection];
     report.capture = metricsOf(*input.tables, *input.tcp, input.connection, input.sender);
+    // Downstream of the losses, the loss episodes are the holes (downstream_view.h).
+    countLossesFromHoles(input, *report.capture);
     report.baselineRun = simulate(report.scenario);
     if (!report.baselineRun.ok()) {
         report.error = report.baselineRun.error;

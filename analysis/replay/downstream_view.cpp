@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "downstream_view.h"
+
+#include "analysis/cwnd/flow_events.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+namespace windscope::analysis::replay {
+
+namespace {
+
+constexpr std::int64_t kMsNs = 1'000'000;
+
+cwnd::Vantage vantageOf(const DerivationInput& in)
+{
+    if (in.inference)
+        return in.inference->vantage;
+    return cwnd::collectFlowEvents(*in.tables, *in.tcp, in.connection, in.sender).vantage;
+}
+
+double percentileOf(std::vector<double> v, double p)
+{
+    if (v.empty())
+        return 0;
+    const auto k =
+        static_cast<std::size_t>(std::clamp(p, 0.0, 1.0) * static_cast<double>(v.size() - 1));
+    std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(k), v.end());
+    return v[k];
+}
+
+// An ACK the receiver sent, by the TSval it carried first (TSval unwrapped from the
+// first one seen): the data echoing that TSval was released by it or by a later ACK of
+// the same clock tick.
+struct AckByTsVal
+{
+    std::int64_t tsVal = 0;
+    std::int64_t timeNs = 0;
+    std::int64_t ack = 0;
+};
+
+// The pace at which data arrives while the path is busy: the 90th percentile of the
+// bytes per 20 ms window over the first arrivals, as ns per byte. A segment missing
+// between two arrivals would have come at that pace after the one before it (a scan
+// takes the tail of a flight, and the next flight comes a round trip later).
+double busyPaceNsPerByte(const std::vector<std::pair<std::int64_t, std::int64_t>>& arrivals)
+{
+    constexpr std::int64_t kWindowNs = 20 * kMsNs;
+    std::vector<double> rates; // bytes per ns
+    std::size_t j = 0;
+    std::int64_t bytes = 0;
+    for (std::size_t i = 0; i < arrivals.size(); ++i) {
+        while (j < arrivals.size() && arrivals[j].first - arrivals[i].first < kWindowNs) {
+            bytes += arrivals[j].second;
+            ++j;
+        }
+        if (j >= arrivals.size())
+            break;
+        rates.push_back(static_cast<double>(bytes) / static_cast<double>(kWindowNs));
+        bytes -= arrivals[i].second;
+    }
+    const double rate = percentileOf(rates, 0.9);
+    return rate > 0 ? 1 / rate : 0;
+}
+
+} // namespace
+
+DownstreamView readDownstreamView(const DerivationInput& in, std::int64_t firstDataNs)
+{
+    DownstreamView view;
+    const cwnd::Vantage vantage = vantageOf(in);
+    view.upstreamRttNs = vantage.upstreamRttNs;
+    view.downstreamRttNs = vantage.downstreamRttNs;
+    // Downstream of the losses: on the path, and the handshake's round trip to the
+    // receiver is its own turnaround (under a millisecond, or a tenth of the whole).
+    const std::int64_t total = vantage.upstreamRttNs + vantage.downstreamRttNs;
+    if (vantage.point != cwnd::VantagePoint::Path || vantage.upstreamRttNs <= 0 ||
+        vantage.downstreamRttNs < 0 ||
+        vantage.downstreamRttNs > std::max<std::int64_t>(kMsNs, total / 10)) {
+        view.basis = std::string("vantage point ") + cwnd::vantagePointName(vantage.point);
+        return view;
+    }
+    view.downstream = true;
+    char buf[200];
+    std::snprintf(
+        buf, sizeof buf,
+        "captured next to the receiver (handshake: %.3f ms to the sender and back, %.3f ms to the "
+        "receiver and back)",
+        static_cast<double>(vantage.upstreamRttNs) / 1e6,
+        static_cast<double>(vantage.downstreamRttNs) / 1e6);
+    view.basis = buf;
+
+    const dissect::CaptureTables& tables = *in.tables;
+    const TcpAnalysis& tcp = *in.tcp;
+    const auto& t = tables.tcp;
+    std::vector<AckByTsVal> acks;
+    // TSvals unwrapped relative to the first one, near a value already unwrapped (RFC
+    // 7323 5.2: signed differences within half the space).
+    bool tsStarted = false;
+    std::uint32_t tsFirstRaw = 0;
+    const auto unwrapNear = [&](std::uint32_t raw, std::int64_t near) {
+        if (!tsStarted) {
+            tsStarted = true;
+            tsFirstRaw = raw;
+            return std::int64_t{0};
+        }
+        return near +
+               static_cast<std::int32_t>(raw - (tsFirstRaw + static_cast<std::uint32_t>(near)));
+    };
+    std::int64_t highestEnd = -1; // relative sequence past the highest data seen
+    std::int64_t lastEchoUsed = std::numeric_limits<std::int64_t>::min();
+    std::int64_t previousArrivalNs = -1;
+    std::uint32_t mss = 0;
+    struct Gap
+    {
+        std::int64_t afterNs, revealedNs, bytes;
+    };
+    std::vector<Gap> gaps;
+    std::vector<std::pair<std::int64_t, std::int64_t>> firstArrivals; // (time, bytes)
+    for (std::size_t row = 0; row < t.size(); ++row) {
+        if (tcp.segments.connection[row] != in.connection)
+            continue;
+        const bool hasTs = t.flags[row] & dissect::TcpColumns::kHasTimestamps;
+        const int dir = tcp.directionOf(tables, row);
+        if (dir != in.sender) {
+            if (hasTs && (t.tcpFlags(row) & 0x010)) {
+                const std::int64_t ts =
+                    unwrapNear(t.tsVal[row], acks.empty() ? 0 : acks.back().tsVal);
+                if (acks.empty() || ts > acks.back().tsVal)
+                    acks.push_back({ts, t.timeNs[row], tcp.relativeAck(t, row)});
+            }
+            continue;
+        }
+        const std::uint32_t len = t.payloadLength[row];
+        if (len == 0)
+            continue;
+        mss = std::max(mss, len);
+        const std::int64_t seq = tcp.relativeSeq(t, row);
+        const std::int64_t end = seq + static_cast<std::int64_t>(len);
+        const std::int64_t now = t.timeNs[row];
+        if (highestEnd < 0)
+            highestEnd = seq;
+        if (seq > highestEnd)
+            gaps.push_back(
+                {previousArrivalNs < 0 ? now : previousArrivalNs, now, seq - highestEnd});
+        if (end > highestEnd) {
+            if (seq >= highestEnd)
+                firstArrivals.emplace_back(now, len);
+            // New data: the first segment echoing an ACK's TSval was released by it.
+            if (hasTs && seq >= highestEnd && !acks.empty()) {
+                const std::int64_t echo = unwrapNear(t.tsEcr[row], acks.back().tsVal);
+                if (echo > lastEchoUsed) {
+                    const auto it = std::lower_bound(
+                        acks.begin(), acks.end(), echo,
+                        [](const AckByTsVal& a, std::int64_t v) { return a.tsVal < v; });
+                    if (it != acks.end() && it->tsVal == echo && it->timeNs < now) {
+                        view.rtt.push_back(
+                            {now, static_cast<double>(now - it->timeNs) / 1e6, end - it->ack});
+                        lastEchoUsed = echo;
+                    }
+                }
+            }
+            highestEnd = end;
+        } else {
+            ++view.filledHoles;
+        }
+        view.arrivals.push_back({static_cast<double>(now - firstDataNs) / 1e9, false});
+        previousArrivalNs = now;
+    }
+    // The missing segments after the arrival before each hole, at the path's busy pace
+    // (a scan cuts a flight where the radio met it; what it took would have followed
+    // the last arrival at the rate the bottleneck passes a flight), and spread no
+    // further than the arrival that revealed the hole. The pace of the arrivals just
+    // before the hole (an ACK clock in congestion avoidance, pairs a few milliseconds
+    // apart) spread the holes of one scan beyond its window.
+    const double pace = busyPaceNsPerByte(firstArrivals);
+    for (const Gap& g : gaps) {
+        const std::int64_t segments =
+            std::max<std::int64_t>(1, (g.bytes + mss - 1) / std::max<std::uint32_t>(1, mss));
+        const double span = static_cast<double>(g.revealedNs - g.afterNs);
+        const double paced = pace * static_cast<double>(mss);
+        const double spread = span / static_cast<double>(segments + 1);
+        const double step = paced > 0 ? std::min(spread, paced) : spread;
+        for (std::int64_t i = 0; i < segments; ++i) {
+            const auto expected =
+                g.afterNs + static_cast<std::int64_t>(step * static_cast<double>(i + 1));
+            view.missing.push_back({expected, g.revealedNs});
+            view.arrivals.push_back({static_cast<double>(expected - firstDataNs) / 1e9, true});
+        }
+    }
+    std::stable_sort(
+        view.arrivals.begin(), view.arrivals.end(),
+        [](const TransmissionTime& a, const TransmissionTime& b) { return a.timeS < b.timeS; });
+    return view;
+}
+
+HoleEpisodes holeEpisodes(const DownstreamView& view)
+{
+    HoleEpisodes out;
+    if (view.rtt.empty() && view.upstreamRttNs <= 0)
+        return out;
+    std::vector<double> values;
+    double sum = 0;
+    for (const UpstreamRttSample& r : view.rtt) {
+        values.push_back(r.rttMs);
+        sum += r.rttMs;
+    }
+    out.meanRttMs = values.empty() ? static_cast<double>(view.upstreamRttNs) / 1e6
+                                   : sum / static_cast<double>(values.size());
+    // As Metrics::lossEpisodesOffQueue: under the midpoint of the minimum and the 95th
+    // percentile, at least 1 ms above the minimum.
+    double halfQueueMs = std::numeric_limits<double>::max();
+    if (!values.empty()) {
+        const double low = percentileOf(values, 0), p95 = percentileOf(values, 0.95);
+        halfQueueMs = low + std::max((p95 - low) / 2, 1.0);
+    }
+    const auto episodeNs = static_cast<std::int64_t>(std::max(1.0, out.meanRttMs) * 1e6);
+    std::vector<std::int64_t> holes; // when each hole showed (its first arrival past it)
+    for (const MissingSegment& m : view.missing)
+        if (holes.empty() || m.revealedNs != holes.back())
+            holes.push_back(m.revealedNs);
+    std::sort(holes.begin(), holes.end());
+    std::int64_t episodeStart = 0;
+    for (std::size_t i = 0; i < holes.size(); ++i) {
+        if (i > 0 && holes[i] - episodeStart <= episodeNs)
+            continue;
+        ++out.episodes;
+        episodeStart = holes[i];
+        // The last round trip measured before the hole.
+        const auto it = std::upper_bound(
+            view.rtt.begin(), view.rtt.end(), holes[i],
+            [](std::int64_t v, const UpstreamRttSample& r) { return v < r.dataNs; });
+        if (it == view.rtt.begin() || std::prev(it)->rttMs <= halfQueueMs)
+            ++out.offQueue;
+    }
+    return out;
+}
+
+std::string modelByWindowAmongNearTies(const cwnd::CwndInference& inference, std::string& note)
+{
+    if (inference.modelOverridden || inference.fits.size() < 2 || inference.rateEvidence.rateBased)
+        return {};
+    const cwnd::ModelFit* chosen = nullptr;
+    for (const cwnd::ModelFit& f : inference.fits)
+        if (f.model == inference.model)
+            chosen = &f;
+    if (!chosen)
+        return {};
+    const double best = inference.fits.front().cost();
+    const cwnd::ModelFit* byWindow = chosen;
+    for (const cwnd::ModelFit& f : inference.fits)
+        if (f.cost() <= best * (1 + kNearTie) && f.meanGap < byWindow->meanGap)
+            byWindow = &f;
+    if (byWindow == chosen)
+        return {};
+    char buf[300];
+    std::snprintf(buf, sizeof buf,
+                  "sender.cc %s: downstream of the losses the fits nearly tie (cost %.3f against "
+                  "%.3f for %s, within "
+                  "%.0f%%); its window matches the flight at the ends of the bursts best (mean gap "
+                  "%.3f against %.3f)",
+                  std::string(byWindow->model).c_str(), byWindow->cost(), chosen->cost(),
+                  std::string(chosen->model).c_str(), kNearTie * 100, byWindow->meanGap,
+                  chosen->meanGap);
+    note = buf;
+    return std::string(byWindow->model);
+}
+
+bool countLossesFromHoles(const DerivationInput& input, Metrics& capture)
+{
+    const DownstreamView view = readDownstreamView(input, 0);
+    if (!view.downstream)
+        return false;
+    const HoleEpisodes e = holeEpisodes(view);
+    capture.lossEpisodes = e.episodes;
+    capture.lossEpisodesOffQueue = e.offQueue;
+    return true;
+}
+
+} // namespace windscope::analysis::replay

@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// A connection captured downstream of the path's losses: at the receiver, or on a hop
+// so close to it that the receiver's ACKs answer the data at once (the cwnd
+// inference's vantage point: on the path, with a downstream round trip that is the
+// receiver's own turnaround). There the sender's view has to be read from what reaches
+// the receiver:
+// - a segment lost upstream is a hole in the sequence (Wireshark's "previous segment
+//   not captured"), filled later by its retransmission; the missing segment would
+//   have arrived between its neighbours, which is when it met the outage or the
+//   queue that dropped it;
+// - the round trip is the receiver's ACK to the first data segment it released (the
+//   data echoes the ACK's TSval, RFC 7323), one upstream round trip plus the queue;
+//   the data-to-ACK time the capture also shows is the receiver's own turnaround.
+
+#include "derive_scenario.h"
+#include "metrics.h"
+#include "periodic_outages.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace windscope::analysis::replay {
+
+// The receiver's ACK to the first data it released: what the sender's RTT was.
+struct UpstreamRttSample
+{
+    std::int64_t dataNs = 0;      // capture time of the released data segment
+    double rttMs = 0;             // from the ACK (first one with the echoed TSval)
+    std::int64_t flightBytes = 0; // released data's end minus that ACK's ack number
+};
+
+// A segment that never reached the capture point first time: the hole it left.
+struct MissingSegment
+{
+    std::int64_t expectedNs = 0; // when it would have arrived (between its neighbours)
+    std::int64_t revealedNs = 0; // arrival of the segment past the hole
+};
+
+struct DownstreamView
+{
+    bool downstream = false;
+    std::string basis;                   // why the capture is (or is not) taken as downstream
+    std::int64_t upstreamRttNs = -1;     // handshake, capture to sender and back
+    std::int64_t downstreamRttNs = -1;   // handshake, capture to receiver and back
+    std::vector<UpstreamRttSample> rtt;  // by time
+    std::vector<MissingSegment> missing; // by expected time
+    // Every first arrival and every missing segment, relative to the first data
+    // segment's arrival (lost: missing), for the periodic-outage detector.
+    std::vector<TransmissionTime> arrivals;
+    // Retransmissions that arrived: the capture's resends as the receiver sees them.
+    std::uint64_t filledHoles = 0;
+};
+
+// Reads the view when the capture is downstream (downstream false otherwise, with
+// the reason in basis). firstDataNs: the first data segment's capture time.
+DownstreamView readDownstreamView(const DerivationInput& input, std::int64_t firstDataNs);
+
+// Loss episodes from the holes (metrics.h: runs of losses, a new one more than a mean
+// RTT after the start of the last), and those that began while the ACK-to-data round
+// trip said the queue was less than half full.
+struct HoleEpisodes
+{
+    std::uint64_t episodes = 0, offQueue = 0;
+    double meanRttMs = 0;
+};
+HoleEpisodes holeEpisodes(const DownstreamView& view);
+
+// The congestion-control model to run for a downstream capture, where the cwnd
+// inference's fits nearly tie: their costs weigh the sends beyond the model's window
+// double, and downstream a send's time is the arrival less an estimated one-way delay,
+// while the holes hide the lost sends: that count is the less reliable part there. Of
+// the fits within kNearTie of the best cost, the one whose window matches the flight
+// best at the ends of its bursts (the smallest mean gap) is taken. Empty when the
+// inference's choice stands (no near tie, a model forced by the user, a rate-based
+// sender); note says what was chosen and why.
+inline constexpr double kNearTie = 0.10;
+std::string modelByWindowAmongNearTies(const cwnd::CwndInference& inference, std::string& note);
+
+// A downstream capture's metrics as the calibration compares them: loss episodes are
+// counted from the holes (the capture shows no resends of what the sender lost twice,
+// and its data-to-ACK times are the receiver's turnaround, not the queue). Leaves the
+// metrics of any other capture as they are; returns whether it changed them.
+bool countLossesFromHoles(const DerivationInput& input, Metrics& capture);
+
+} // namespace windscope::analysis::replay
