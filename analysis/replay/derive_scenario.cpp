@@ -509,6 +509,7 @@ DerivedScenario deriveScenario(const DerivationInput& in)
 
     // Rows of the connection, by direction.
     std::uint32_t maxPayload = 0;
+    std::uint32_t maxFlight = 0; // most bytes in flight the sender had
     std::int64_t firstData = -1, lastData = 0;
     std::uint64_t dataRows = 0;
     bool carriedBy80211 = false; // an 802.11 frame of the capture carries the sender's data
@@ -529,6 +530,7 @@ DerivedScenario deriveScenario(const DerivationInput& in)
         if (dir == in.sender && t.payloadLength[row] > 0) {
             sndNxt = std::max(sndNxt, tcp.relativeSeq(t, row) + static_cast<std::int64_t>(t.payloadLength[row]));
             maxPayload = std::max(maxPayload, t.payloadLength[row]);
+            maxFlight = std::max(maxFlight, tcp.segments.bytesInFlight[row]);
             if (firstData < 0)
                 firstData = t.timeNs[row];
             lastData = t.timeNs[row];
@@ -678,6 +680,20 @@ DerivedScenario deriveScenario(const DerivationInput& in)
                                "over the minimum) at the bottleneck rate",
                                static_cast<double>(s.path.queueBytes), queueMs, static_cast<double>(kSustained)));
     s.path.jitterMs = 0;
+    // A sender that never had more in flight than a fixed window (its receive window or
+    // send buffer), delivered about that window per round trip and lost nothing never
+    // met the path's limit: the rate read above is what the window let through, a lower
+    // bound. A fix that lifts the window is then held by that bound, not by the path.
+    const double windowRateBps = rttMin > 0 ? static_cast<double>(maxFlight) * 8 / (rttMin / 1000) : 0;
+    if (maxFlight > 0 && data.retransmissions == 0 && data.goodputBps >= 0.8 * windowRateBps) {
+        out.pathRateUnseen = format("the sender never had more than %.0f B in flight (%.3f Mb/s over the %.1f ms "
+                                    "base RTT), ",
+                                    static_cast<double>(maxFlight), windowRateBps / 1e6, rttMin) +
+                             format("delivered %.3f Mb/s and lost nothing: the path carried all it was offered, so "
+                                    "its rate is at least %.3f Mb/s but not known beyond",
+                                    data.goodputBps / 1e6, s.path.bottleneckMbps);
+        out.notes.push_back("path.bottleneck_mbps: a lower bound; " + out.pathRateUnseen);
+    }
 
     // Receiver: its buffer is the largest window it advertised; a reader that keeps the
     // window low or closed drains at the rate the data got through.

@@ -37,6 +37,9 @@ struct DerivedScenario
     // Empty when the simulator has a model of the capture's sender; else why not (a
     // rate-based sender such as BBR: the baseline then runs a loss-based stand-in).
     std::string senderNotModelled;
+    // Empty when the capture shows the path's rate; else why it does not (a sender held
+    // by a fixed window throughout): the derived rate is then a lower bound.
+    std::string pathRateUnseen;
 };
 
 DerivedScenario deriveScenario(const DerivationInput& input);

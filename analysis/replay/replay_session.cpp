@@ -144,6 +144,16 @@ ReplayReport replayCapture(const DerivationInput& input, const ReplayOptions& op
                     ", and the fix results are not predictions for this sender";
     }
     runFixed(report, options);
+    if (!derived.pathRateUnseen.empty() && report.fixed && report.fixed->goodputBps > 1.1 * report.baseline.goodputBps) {
+        char buf[200];
+        std::snprintf(buf, sizeof buf,
+                      "the fixed run goes %.0f%% faster than the baseline on a path whose rate the capture only "
+                      "bounds from below (%.3f Mb/s assumed): ",
+                      (report.fixed->goodputBps / report.baseline.goodputBps - 1) * 100,
+                      report.scenario.path.bottleneckMbps);
+        report.warnings.push_back(buf + derived.pathRateUnseen +
+                                  "; its gain is a lower bound (sweep bottleneck-mbps to see how it grows with the path)");
+    }
     return report;
 }
 

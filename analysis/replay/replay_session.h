@@ -31,6 +31,9 @@ struct ReplayReport
     Metrics baseline;
     std::optional<Metrics> fixed;        // absent without fixes
     std::optional<CalibrationError> calibration;
+    // What the fixed run's figures do not say by themselves (e.g. a fix that lifts the
+    // window on a path whose rate the capture only bounds from below).
+    std::vector<std::string> warnings;
     SimResult baselineRun, fixedRun;
     std::string error;
 };

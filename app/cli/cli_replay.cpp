@@ -134,6 +134,8 @@ std::string replayJson(const rp::ReplayReport& report, const std::vector<std::st
     w.key("warnings").beginArray();
     if (report.calibration && report.calibration->exceeded)
         w.value(report.calibration->warning);
+    for (const std::string& warning : report.warnings)
+        w.value(warning);
     w.endArray();
     w.field("scenario", report.scenario.name);
     w.key("notes").beginArray();
@@ -336,6 +338,8 @@ int runReplay(const std::vector<std::string>& args)
         return 0;
     if (report.calibration && report.calibration->exceeded)
         std::fprintf(stderr, "windscope-cli replay: warning: %s\n", report.calibration->warning.c_str());
+    for (const std::string& warning : report.warnings)
+        std::fprintf(stderr, "windscope-cli replay: warning: %s\n", warning.c_str());
 
     const std::string scenarioName =
         !preset.empty() ? preset

@@ -392,14 +392,20 @@ ReplayRunner* MainWindow::compareWithReplay(ReplayRequest request)
                 CompareSide b{outcome->run, 0, outcome->name, outcome->request.preset.isEmpty()};
                 auto* window = new CompareWindow(a, b, this);
                 const auto& report = outcome->report;
+                QString note;
                 if (report.calibration && report.calibration->exceeded)
-                    window->setNote(QStringLiteral("<span style='color:#b00'>%1</span>")
-                                        .arg(QString::fromStdString(report.calibration->warning).toHtmlEscaped()));
+                    note = QStringLiteral("<span style='color:#b00'>%1</span>")
+                               .arg(QString::fromStdString(report.calibration->warning).toHtmlEscaped());
                 else if (report.calibration)
-                    window->setNote(tr("Baseline calibration error: goodput %1%, completion %2%, retransmissions %3%")
-                                        .arg(report.calibration->goodput * 100, 0, 'f', 1)
-                                        .arg(report.calibration->completion * 100, 0, 'f', 1)
-                                        .arg(report.calibration->retransmissions * 100, 0, 'f', 1));
+                    note = tr("Baseline calibration error: goodput %1%, completion %2%, retransmissions %3%")
+                               .arg(report.calibration->goodput * 100, 0, 'f', 1)
+                               .arg(report.calibration->completion * 100, 0, 'f', 1)
+                               .arg(report.calibration->retransmissions * 100, 0, 'f', 1);
+                for (const std::string& warning : report.warnings)
+                    note += QStringLiteral("<br><span style='color:#b00'>%1</span>")
+                                .arg(QString::fromStdString(warning).toHtmlEscaped());
+                if (!note.isEmpty())
+                    window->setNote(note);
                 window->setAttribute(Qt::WA_DeleteOnClose);
                 window->show();
                 emit compareOpened(window);
