@@ -19,8 +19,8 @@ constexpr std::uint32_t kPhaseRuns = 8;
 
 constexpr double Metrics::*kFigures[] = {&Metrics::goodputBps, &Metrics::completionS};
 constexpr std::uint64_t Metrics::*kCounts[] = {
-    &Metrics::retransmissions, &Metrics::rtoTimeouts,   &Metrics::bytes,
-    &Metrics::outOfOrder,      &Metrics::resentSegments, &Metrics::lossEpisodes,
+    &Metrics::retransmissions,      &Metrics::rtoTimeouts,    &Metrics::bytes,
+    &Metrics::outOfOrder,           &Metrics::resentSegments, &Metrics::lossEpisodes,
     &Metrics::lossEpisodesOffQueue, &Metrics::dataPackets};
 
 struct RunOutcome
@@ -33,7 +33,8 @@ struct RunOutcome
 // index, as runSweep does, and each result lands at its scenario's index, so what comes
 // out does not depend on the number of threads or on which thread ran what. Without
 // keepTraces a run keeps only its metrics (and error).
-std::vector<RunOutcome> runAll(const std::vector<Scenario>& scenarios, unsigned threads, bool keepTraces)
+std::vector<RunOutcome> runAll(const std::vector<Scenario>& scenarios, unsigned threads,
+                               bool keepTraces)
 {
     std::vector<RunOutcome> out(scenarios.size());
     if (scenarios.empty())
@@ -101,9 +102,11 @@ Metrics extremeOf(const std::vector<Metrics>& runs, bool pickLarger)
     Metrics out = runs.empty() ? Metrics{} : runs.front();
     for (const Metrics& m : runs) {
         for (auto figure : kFigures)
-            out.*figure = pickLarger ? std::max(out.*figure, m.*figure) : std::min(out.*figure, m.*figure);
+            out.*figure =
+                pickLarger ? std::max(out.*figure, m.*figure) : std::min(out.*figure, m.*figure);
         for (auto count : kCounts)
-            out.*count = pickLarger ? std::max(out.*count, m.*count) : std::min(out.*count, m.*count);
+            out.*count =
+                pickLarger ? std::max(out.*count, m.*count) : std::min(out.*count, m.*count);
     }
     return out;
 }
@@ -125,8 +128,8 @@ SeedRuns summarise(std::vector<std::uint64_t> seeds, std::vector<Metrics> perSee
 
 // The scenario once per seed; the run closest to the mean kept in `kept`. False with
 // error when a run failed.
-bool runOverSeeds(const Scenario& scenario, const std::vector<std::uint64_t>& seeds, unsigned threads, SeedRuns& out,
-                  SimResult& kept, std::string& error)
+bool runOverSeeds(const Scenario& scenario, const std::vector<std::uint64_t>& seeds,
+                  unsigned threads, SeedRuns& out, SimResult& kept, std::string& error)
 {
     std::vector<Scenario> runs(seeds.size(), scenario);
     for (std::size_t i = 0; i < seeds.size(); ++i)
@@ -154,12 +157,14 @@ void runFixed(ReplayReport& report, const ReplayOptions& options)
     // The baseline's seeds, so that seed k of the fix meets the draws seed k of the
     // baseline met (common random numbers): the pairs differ by the fix, not the luck.
     SeedRuns runs;
-    if (!runOverSeeds(fixed, report.baselineSeeds.seeds, options.threads, runs, report.fixedRun, report.error))
+    if (!runOverSeeds(fixed, report.baselineSeeds.seeds, options.threads, runs, report.fixedRun,
+                      report.error))
         return;
     FixEffect effect;
     effect.goodputRatio = runs.mean.goodputBps / std::max(1.0, report.baseline.goodputBps);
     for (std::size_t i = 0; i < runs.perSeed.size(); ++i) {
-        const double ratio = runs.perSeed[i].goodputBps / std::max(1.0, report.baselineSeeds.perSeed[i].goodputBps);
+        const double ratio =
+            runs.perSeed[i].goodputBps / std::max(1.0, report.baselineSeeds.perSeed[i].goodputBps);
         effect.perSeedRatioMin = i == 0 ? ratio : std::min(effect.perSeedRatioMin, ratio);
         effect.perSeedRatioMax = i == 0 ? ratio : std::max(effect.perSeedRatioMax, ratio);
     }
@@ -188,7 +193,8 @@ void calibrateOverSeeds(ReplayReport& report)
     if (e.exceeded && e.captureWithinSeedRange()) {
         char buf[200];
         std::snprintf(buf, sizeof buf,
-                      "; the capture's goodput lies within the baseline's range over its %u seeds (%.3f to %.3f "
+                      "; the capture's goodput lies within the baseline's range over its %u seeds "
+                      "(%.3f to %.3f "
                       "Mb/s): one capture is one draw of the scenario's random elements (",
                       e.seedRuns, e.seedGoodputMinBps / 1e6, e.seedGoodputMaxBps / 1e6);
         e.warning += buf + joined(randomElements(report.scenario)) + ")";
@@ -238,7 +244,8 @@ void calibrateOverScanPhase(ReplayReport& report, const ReplayOptions& options)
     if (e.exceeded && e.senderModelled && e.captureWithinPhaseRange()) {
         char buf[300];
         std::snprintf(buf, sizeof buf,
-                      "; the capture's goodput lies within the baseline's range over the scan's phase (%.3f to %.3f "
+                      "; the capture's goodput lies within the baseline's range over the scan's "
+                      "phase (%.3f to %.3f "
                       "Mb/s over %u shifts): the error is the outcome's sensitivity to that phase",
                       e.phaseGoodputMinBps / 1e6, e.phaseGoodputMaxBps / 1e6, e.phaseRuns);
         e.warning += buf;
@@ -298,20 +305,24 @@ ReplayReport replayCapture(const DerivationInput& input, const ReplayOptions& op
     // the mean over the seeds (random loss is itself a random element), so the rate is
     // fitted to what the scenario predicts, not to one draw of it.
     const auto goodputError = [&](const Metrics& m) {
-        return std::fabs(m.goodputBps - report.capture->goodputBps) / std::max(1.0, report.capture->goodputBps);
+        return std::fabs(m.goodputBps - report.capture->goodputBps) /
+               std::max(1.0, report.capture->goodputBps);
     };
     const auto episodeError = [&](const Metrics& m) {
         const double cap = static_cast<double>(report.capture->lossEpisodes);
         return std::fabs(static_cast<double>(m.lossEpisodes) - cap) / std::max(1.0, cap);
     };
-    const std::uint64_t capEpisodes = report.capture->lossEpisodes, simEpisodes = report.baseline.lossEpisodes;
-    const bool offQueueLoss = report.capture->lossEpisodesOffQueue > report.baseline.lossEpisodesOffQueue + 2;
+    const std::uint64_t capEpisodes = report.capture->lossEpisodes,
+                        simEpisodes = report.baseline.lossEpisodes;
+    const bool offQueueLoss =
+        report.capture->lossEpisodesOffQueue > report.baseline.lossEpisodesOffQueue + 2;
     const double dataPackets = static_cast<double>(c.direction[input.sender].dataPackets);
     if (options.fitLoss && offQueueLoss && capEpisodes > simEpisodes && dataPackets > 0) {
         double loss = 0;
         std::uint64_t episodesNow = simEpisodes;
         for (int step = 0; step < kLossFitSteps && episodesNow < capEpisodes; ++step) {
-            loss = std::min(0.2, loss + static_cast<double>(capEpisodes - episodesNow) / dataPackets);
+            loss =
+                std::min(0.2, loss + static_cast<double>(capEpisodes - episodesNow) / dataPackets);
             ReplayReport refit;
             refit.scenario = report.scenario;
             refit.scenario.path.lossFwd = loss;
@@ -319,7 +330,8 @@ ReplayReport replayCapture(const DerivationInput& input, const ReplayOptions& op
                 break;
             const Metrics& m = refit.baseline;
             episodesNow = m.lossEpisodesOffQueue;
-            if (goodputError(m) < goodputError(report.baseline) && episodeError(m) < episodeError(report.baseline)) {
+            if (goodputError(m) < goodputError(report.baseline) &&
+                episodeError(m) < episodeError(report.baseline)) {
                 report.scenario = std::move(refit.scenario);
                 report.baselineSeeds = std::move(refit.baselineSeeds);
                 report.baselineRun = std::move(refit.baselineRun);
@@ -328,7 +340,8 @@ ReplayReport replayCapture(const DerivationInput& input, const ReplayOptions& op
         }
         char buf[240];
         std::snprintf(buf, sizeof buf,
-                      "path.loss_fwd %.5f: fitted (the capture has %llu loss episodes, %llu segments resent; the "
+                      "path.loss_fwd %.5f: fitted (the capture has %llu loss episodes, %llu "
+                      "segments resent; the "
                       "baseline without random loss %llu episodes)",
                       report.scenario.path.lossFwd, static_cast<unsigned long long>(capEpisodes),
                       static_cast<unsigned long long>(report.capture->resentSegments),
@@ -343,8 +356,11 @@ ReplayReport replayCapture(const DerivationInput& input, const ReplayOptions& op
         e.senderModelled = false;
         e.exceeded = true;
         char buf[120];
-        std::snprintf(buf, sizeof buf, " (goodput %.1f%% off) measures the stand-in, not the path model", e.goodput * 100);
-        e.warning = derived.senderNotModelled + ": the baseline runs CUBIC in its place, so its error" + buf +
+        std::snprintf(buf, sizeof buf,
+                      " (goodput %.1f%% off) measures the stand-in, not the path model",
+                      e.goodput * 100);
+        e.warning = derived.senderNotModelled +
+                    ": the baseline runs CUBIC in its place, so its error" + buf +
                     ", and the fix results are not predictions for this sender";
     }
     runFixed(report, options);

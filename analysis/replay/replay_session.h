@@ -26,7 +26,7 @@ constexpr std::uint32_t kDefaultSeedRuns = 8;
 struct ReplayOptions
 {
     std::vector<std::string> fixes;
-    double warnThreshold = 0.10;  // calibration error on goodput that triggers the warning
+    double warnThreshold = 0.10; // calibration error on goodput that triggers the warning
     // Fit the random loss rate once: when the baseline retransmits clearly less than
     // the capture, add the missing retransmissions as random loss on the radio hop and
     // run the baseline again.
@@ -34,7 +34,7 @@ struct ReplayOptions
     // Runs of a scenario with a random element, seeds scenario.seed, +1, ...; 1: the
     // scenario's own seed once, as a single draw. A deterministic scenario runs once.
     std::uint32_t seedRuns = kDefaultSeedRuns;
-    unsigned threads = 0;         // simulations at once; 0: std::thread::hardware_concurrency()
+    unsigned threads = 0; // simulations at once; 0: std::thread::hardware_concurrency()
 };
 
 // The scenario's random elements, by their scenario keys ("path.loss_fwd",
@@ -44,8 +44,8 @@ std::vector<std::string> randomElements(const Scenario& scenario);
 // One scenario run over a list of seeds.
 struct SeedRuns
 {
-    std::vector<std::uint64_t> seeds;  // one seed when the scenario has no random element
-    std::vector<Metrics> perSeed;      // in the order of seeds
+    std::vector<std::uint64_t> seeds; // one seed when the scenario has no random element
+    std::vector<Metrics> perSeed;     // in the order of seeds
     // Over the seeds: the mean of each figure (counts rounded to the nearest whole),
     // and the smallest and largest value of each.
     Metrics mean, min, max;
@@ -54,7 +54,6 @@ struct SeedRuns
     // average trace.
     std::size_t kept = 0;
     std::uint64_t keptSeed() const { return seeds.empty() ? 0 : seeds[kept]; }
-    bool captureWithin(double goodputBps) const { return goodputBps >= min.goodputBps && goodputBps <= max.goodputBps; }
 };
 
 // What the fixes change, over the seeds the baseline ran (the same ones).
@@ -71,14 +70,14 @@ struct FixEffect
 
 struct ReplayReport
 {
-    Scenario scenario;                   // baseline scenario (after fitting)
+    Scenario scenario; // baseline scenario (after fitting)
     std::vector<std::string> notes;
-    std::optional<Metrics> capture;      // absent when run from a scenario alone
-    Metrics baseline;                    // the mean over baselineSeeds (one run: that run)
-    std::optional<Metrics> fixed;        // absent without fixes; the mean over fixedSeeds
-    std::optional<CalibrationError> calibration;  // against the baseline's mean
+    std::optional<Metrics> capture;              // absent when run from a scenario alone
+    Metrics baseline;                            // the mean over baselineSeeds (one run: that run)
+    std::optional<Metrics> fixed;                // absent without fixes; the mean over fixedSeeds
+    std::optional<CalibrationError> calibration; // against the baseline's mean
     SeedRuns baselineSeeds;
-    std::optional<SeedRuns> fixedSeeds;  // the same seeds as baselineSeeds
+    std::optional<SeedRuns> fixedSeeds; // the same seeds as baselineSeeds
     std::optional<FixEffect> fixEffect;
     // The kept runs' traces (SeedRuns::kept), for plots and exports.
     SimResult baselineRun, fixedRun;
