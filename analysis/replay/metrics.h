@@ -58,13 +58,24 @@ struct CalibrationError
     // A periodic scan's phase against the sender's rhythm decides which flights it
     // meets, and small shifts of it change the outcome: the baseline run again with
     // the scan shifted by each eighth of its period, the range of goodput it gave
-    // (phaseRuns 0: no periodic scan, not run).
+    // (phaseRuns 0: no periodic scan, not run). Each shift is the mean over the same
+    // seeds as the baseline, so the range is the phase's effect, not the draws'.
     std::uint32_t phaseRuns = 0;
     double phaseGoodputMinBps = 0, phaseGoodputMaxBps = 0;
     double capturedGoodputBps = 0;
     bool captureWithinPhaseRange() const
     {
         return phaseRuns > 0 && capturedGoodputBps >= phaseGoodputMinBps && capturedGoodputBps <= phaseGoodputMaxBps;
+    }
+    // The baseline is the mean over seedRuns seeds when the scenario has a random
+    // element (1: one run, deterministic or asked for); the range of goodput over them.
+    // A capture is one draw too: inside that range, its distance from the mean is no
+    // more than another seed's.
+    std::uint32_t seedRuns = 1;
+    double seedGoodputMinBps = 0, seedGoodputMaxBps = 0;
+    bool captureWithinSeedRange() const
+    {
+        return seedRuns > 1 && capturedGoodputBps >= seedGoodputMinBps && capturedGoodputBps <= seedGoodputMaxBps;
     }
 };
 

@@ -4,18 +4,151 @@
 #include "downstream_view.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdio>
+#include <thread>
 
 namespace windscope::analysis::replay {
 
 namespace {
 
-// Refinements of the fitted random loss rate (each one simulation).
+// Refinements of the fitted random loss rate (each one run over the seeds).
 constexpr int kLossFitSteps = 3;
 // Runs of a baseline with a periodic scan, the scan shifted by 1/kPhaseRuns of its
 // period each.
 constexpr std::uint32_t kPhaseRuns = 8;
+
+constexpr double Metrics::*kFigures[] = {&Metrics::goodputBps, &Metrics::completionS};
+constexpr std::uint64_t Metrics::*kCounts[] = {
+    &Metrics::retransmissions,      &Metrics::rtoTimeouts,    &Metrics::bytes,
+    &Metrics::outOfOrder,           &Metrics::resentSegments, &Metrics::lossEpisodes,
+    &Metrics::lossEpisodesOffQueue, &Metrics::dataPackets};
+
+struct RunOutcome
+{
+    SimResult run;
+    Metrics metrics;
+};
+
+// Runs every scenario, up to `threads` at once: a shared counter hands out the next
+// index, as runSweep does, and each result lands at its scenario's index, so what comes
+// out does not depend on the number of threads or on which thread ran what. Without
+// keepTraces a run keeps only its metrics (and error).
+std::vector<RunOutcome> runAll(const std::vector<Scenario>& scenarios, unsigned threads,
+                               bool keepTraces)
+{
+    std::vector<RunOutcome> out(scenarios.size());
+    if (scenarios.empty())
+        return out;
+    threads = threads ? threads : std::max(1u, std::thread::hardware_concurrency());
+    threads = static_cast<unsigned>(std::min<std::size_t>(threads, scenarios.size()));
+    std::atomic<std::size_t> next{0};
+    auto worker = [&] {
+        for (std::size_t i = next++; i < scenarios.size(); i = next++) {
+            RunOutcome& o = out[i];
+            o.run = simulate(scenarios[i]);
+            if (o.run.ok())
+                o.metrics = metricsOf(o.run);
+            if (!keepTraces) {
+                SimResult metricsOnly;
+                metricsOnly.error = std::move(o.run.error);
+                o.run = std::move(metricsOnly);
+            }
+        }
+    };
+    std::vector<std::thread> pool;
+    for (unsigned t = 1; t < threads; ++t)
+        pool.emplace_back(worker);
+    worker();
+    for (std::thread& t : pool)
+        t.join();
+    return out;
+}
+
+// The seeds a scenario runs over: its own, and the next ones when it has a random
+// element.
+std::vector<std::uint64_t> seedsFor(const Scenario& scenario, std::uint32_t runs)
+{
+    std::vector<std::uint64_t> seeds{scenario.seed};
+    if (runs > 1 && !randomElements(scenario).empty())
+        for (std::uint32_t k = 1; k < runs; ++k)
+            seeds.push_back(scenario.seed + k);
+    return seeds;
+}
+
+Metrics meanOf(const std::vector<Metrics>& runs)
+{
+    Metrics mean;
+    if (runs.empty())
+        return mean;
+    const auto n = static_cast<double>(runs.size());
+    for (auto figure : kFigures) {
+        double sum = 0;
+        for (const Metrics& m : runs)
+            sum += m.*figure;
+        mean.*figure = sum / n;
+    }
+    for (auto count : kCounts) {
+        double sum = 0;
+        for (const Metrics& m : runs)
+            sum += static_cast<double>(m.*count);
+        mean.*count = static_cast<std::uint64_t>(std::llround(sum / n));
+    }
+    return mean;
+}
+
+// Each figure's smallest (largest: pickLarger) value over the runs.
+Metrics extremeOf(const std::vector<Metrics>& runs, bool pickLarger)
+{
+    Metrics out = runs.empty() ? Metrics{} : runs.front();
+    for (const Metrics& m : runs) {
+        for (auto figure : kFigures)
+            out.*figure =
+                pickLarger ? std::max(out.*figure, m.*figure) : std::min(out.*figure, m.*figure);
+        for (auto count : kCounts)
+            out.*count =
+                pickLarger ? std::max(out.*count, m.*count) : std::min(out.*count, m.*count);
+    }
+    return out;
+}
+
+SeedRuns summarise(std::vector<std::uint64_t> seeds, std::vector<Metrics> perSeed)
+{
+    SeedRuns s;
+    s.seeds = std::move(seeds);
+    s.perSeed = std::move(perSeed);
+    s.mean = meanOf(s.perSeed);
+    s.min = extremeOf(s.perSeed, false);
+    s.max = extremeOf(s.perSeed, true);
+    for (std::size_t i = 1; i < s.perSeed.size(); ++i)
+        if (std::fabs(s.perSeed[i].goodputBps - s.mean.goodputBps) <
+            std::fabs(s.perSeed[s.kept].goodputBps - s.mean.goodputBps))
+            s.kept = i;
+    return s;
+}
+
+// The scenario once per seed; the run closest to the mean kept in `kept`. False with
+// error when a run failed.
+bool runOverSeeds(const Scenario& scenario, const std::vector<std::uint64_t>& seeds,
+                  unsigned threads, SeedRuns& out, SimResult& kept, std::string& error)
+{
+    std::vector<Scenario> runs(seeds.size(), scenario);
+    for (std::size_t i = 0; i < seeds.size(); ++i)
+        runs[i].seed = seeds[i];
+    std::vector<RunOutcome> done = runAll(runs, threads, true);
+    std::vector<Metrics> perSeed;
+    for (RunOutcome& o : done) {
+        if (!o.run.ok()) {
+            error = o.run.error;
+            return false;
+        }
+        perSeed.push_back(o.metrics);
+    }
+    out = summarise(seeds, std::move(perSeed));
+    kept = std::move(done[out.kept].run);
+    return true;
+}
 
 void runFixed(ReplayReport& report, const ReplayOptions& options)
 {
@@ -23,19 +156,60 @@ void runFixed(ReplayReport& report, const ReplayOptions& options)
         return;
     Scenario fixed = report.scenario;
     fixed.fixes.insert(fixed.fixes.end(), options.fixes.begin(), options.fixes.end());
-    report.fixedRun = simulate(fixed);
-    if (!report.fixedRun.ok()) {
-        report.error = report.fixedRun.error;
+    // The baseline's seeds, so that seed k of the fix meets the draws seed k of the
+    // baseline met (common random numbers): the pairs differ by the fix, not the luck.
+    SeedRuns runs;
+    if (!runOverSeeds(fixed, report.baselineSeeds.seeds, options.threads, runs, report.fixedRun,
+                      report.error))
         return;
+    FixEffect effect;
+    effect.goodputRatio = runs.mean.goodputBps / std::max(1.0, report.baseline.goodputBps);
+    for (std::size_t i = 0; i < runs.perSeed.size(); ++i) {
+        const double ratio =
+            runs.perSeed[i].goodputBps / std::max(1.0, report.baselineSeeds.perSeed[i].goodputBps);
+        effect.perSeedRatioMin = i == 0 ? ratio : std::min(effect.perSeedRatioMin, ratio);
+        effect.perSeedRatioMax = i == 0 ? ratio : std::max(effect.perSeedRatioMax, ratio);
     }
-    report.fixed = metricsOf(report.fixedRun);
+    report.fixed = runs.mean;
+    report.fixedSeeds = std::move(runs);
+    report.fixEffect = effect;
+}
+
+std::string joined(const std::vector<std::string>& items)
+{
+    std::string out;
+    for (const std::string& item : items)
+        out += (out.empty() ? "" : ", ") + item;
+    return out;
+}
+
+// The baseline's spread over its seeds, and the warning's word on it: a capture inside
+// that range is no further from the mean than another draw of the same scenario.
+void calibrateOverSeeds(ReplayReport& report)
+{
+    CalibrationError& e = *report.calibration;
+    const SeedRuns& runs = report.baselineSeeds;
+    e.seedRuns = static_cast<std::uint32_t>(runs.seeds.size());
+    e.seedGoodputMinBps = runs.min.goodputBps;
+    e.seedGoodputMaxBps = runs.max.goodputBps;
+    if (e.exceeded && e.captureWithinSeedRange()) {
+        char buf[200];
+        std::snprintf(buf, sizeof buf,
+                      "; the capture's goodput lies within the baseline's range over its %u seeds "
+                      "(%.3f to %.3f "
+                      "Mb/s): one capture is one draw of the scenario's random elements (",
+                      e.seedRuns, e.seedGoodputMinBps / 1e6, e.seedGoodputMaxBps / 1e6);
+        e.warning += buf + joined(randomElements(report.scenario)) + ")";
+    }
 }
 
 // How much the baseline's goodput depends on where the periodic scan falls in the
 // sender's rhythm: the scan's start shifted by each eighth of its period, the rest of
 // the scenario unchanged. The derived phase is known to a few milliseconds, and which
-// flights a 10 ms scan meets, and so how often the window is cut, turns on less.
-void calibrateOverScanPhase(ReplayReport& report)
+// flights a 10 ms scan meets, and so how often the window is cut, turns on less. Each
+// shift runs over the baseline's seeds and counts with its mean, so the range is what
+// the phase does to the prediction (unshifted: the baseline's mean).
+void calibrateOverScanPhase(ReplayReport& report, const ReplayOptions& options)
 {
     const PeriodicScan& scan = report.scenario.periodicScan;
     if (scan.intervalMs <= 0 || !report.calibration)
@@ -43,29 +217,70 @@ void calibrateOverScanPhase(ReplayReport& report)
     CalibrationError& e = *report.calibration;
     e.phaseRuns = kPhaseRuns;
     e.phaseGoodputMinBps = e.phaseGoodputMaxBps = report.baseline.goodputBps;
-    for (std::uint32_t k = 1; k < kPhaseRuns; ++k) {
-        Scenario shifted = report.scenario;
-        shifted.periodicScan.firstS += scan.intervalMs / 1000 * k / kPhaseRuns;
-        if (shifted.periodicScan.untilS > 0)
-            shifted.periodicScan.untilS += scan.intervalMs / 1000 * k / kPhaseRuns;
-        const SimResult run = simulate(shifted);
-        if (!run.ok())
+    const std::vector<std::uint64_t>& seeds = report.baselineSeeds.seeds;
+    std::vector<Scenario> runs;
+    for (std::uint32_t k = 1; k < kPhaseRuns; ++k)
+        for (const std::uint64_t seed : seeds) {
+            Scenario shifted = report.scenario;
+            shifted.seed = seed;
+            shifted.periodicScan.firstS += scan.intervalMs / 1000 * k / kPhaseRuns;
+            if (shifted.periodicScan.untilS > 0)
+                shifted.periodicScan.untilS += scan.intervalMs / 1000 * k / kPhaseRuns;
+            runs.push_back(std::move(shifted));
+        }
+    const std::vector<RunOutcome> done = runAll(runs, options.threads, false);
+    for (std::size_t k = 0; k + 1 < kPhaseRuns; ++k) {
+        double sum = 0;
+        bool ok = true;
+        for (std::size_t i = 0; i < seeds.size(); ++i) {
+            const RunOutcome& o = done[k * seeds.size() + i];
+            ok = ok && o.run.ok();
+            sum += o.metrics.goodputBps;
+        }
+        if (!ok)
             continue;
-        const double goodput = metricsOf(run).goodputBps;
+        const double goodput = sum / static_cast<double>(seeds.size());
         e.phaseGoodputMinBps = std::min(e.phaseGoodputMinBps, goodput);
         e.phaseGoodputMaxBps = std::max(e.phaseGoodputMaxBps, goodput);
     }
     if (e.exceeded && e.senderModelled && e.captureWithinPhaseRange()) {
         char buf[300];
         std::snprintf(buf, sizeof buf,
-                      "; the capture's goodput lies within the baseline's range over the scan's phase (%.3f to %.3f "
+                      "; the capture's goodput lies within the baseline's range over the scan's "
+                      "phase (%.3f to %.3f "
                       "Mb/s over %u shifts): the error is the outcome's sensitivity to that phase",
                       e.phaseGoodputMinBps / 1e6, e.phaseGoodputMaxBps / 1e6, e.phaseRuns);
         e.warning += buf;
     }
 }
 
+// The baseline of `scenario` over its seeds into the report. False with report.error.
+bool runBaseline(ReplayReport& report, const ReplayOptions& options)
+{
+    if (!runOverSeeds(report.scenario, seedsFor(report.scenario, options.seedRuns), options.threads,
+                      report.baselineSeeds, report.baselineRun, report.error))
+        return false;
+    report.baseline = report.baselineSeeds.mean;
+    return true;
+}
+
 } // namespace
+
+std::vector<std::string> randomElements(const Scenario& scenario)
+{
+    std::vector<std::string> out;
+    if (scenario.path.lossFwd > 0)
+        out.emplace_back("path.loss_fwd");
+    if (scenario.path.lossRev > 0)
+        out.emplace_back("path.loss_rev");
+    if (scenario.path.jitterMs > 0)
+        out.emplace_back("path.jitter_ms");
+    if (scenario.mac.enabled && scenario.mac.cwMin > 0)
+        out.emplace_back("mac backoff");
+    if (scenario.mac.enabled && scenario.mac.frameErrorRate > 0)
+        out.emplace_back("mac.frame_error_rate");
+    return out;
+}
 
 ReplayReport replayCapture(const DerivationInput& input, const ReplayOptions& options)
 {
@@ -77,12 +292,8 @@ ReplayReport replayCapture(const DerivationInput& input, const ReplayOptions& op
     report.capture = metricsOf(*input.tables, *input.tcp, input.connection, input.sender);
     // Downstream of the losses, the loss episodes are the holes (downstream_view.h).
     countLossesFromHoles(input, *report.capture);
-    report.baselineRun = simulate(report.scenario);
-    if (!report.baselineRun.ok()) {
-        report.error = report.baselineRun.error;
+    if (!runBaseline(report, options))
         return report;
-    }
-    report.baseline = metricsOf(report.baselineRun);
     // Random loss the capture shows beyond what the baseline reproduces. Only when the
     // capture has loss episodes away from a full queue (Metrics::lossEpisodesOffQueue)
     // that the baseline lacks: more drops at a full queue are congestion, which the
@@ -94,38 +305,47 @@ ReplayReport replayCapture(const DerivationInput& input, const ReplayOptions& op
     // but cuts the window once, an independent loss is one segment an episode. A rate
     // is kept only when it brings the baseline closer to the capture in goodput and in
     // episodes both: closer episodes at a worse goodput say the losses were not
-    // independent (bursts the outage timeline already stands for).
+    // independent (bursts the outage timeline already stands for). Every figure here is
+    // the mean over the seeds (random loss is itself a random element), so the rate is
+    // fitted to what the scenario predicts, not to one draw of it.
     const auto goodputError = [&](const Metrics& m) {
-        return std::fabs(m.goodputBps - report.capture->goodputBps) / std::max(1.0, report.capture->goodputBps);
+        return std::fabs(m.goodputBps - report.capture->goodputBps) /
+               std::max(1.0, report.capture->goodputBps);
     };
     const auto episodeError = [&](const Metrics& m) {
         const double cap = static_cast<double>(report.capture->lossEpisodes);
         return std::fabs(static_cast<double>(m.lossEpisodes) - cap) / std::max(1.0, cap);
     };
-    const std::uint64_t capEpisodes = report.capture->lossEpisodes, simEpisodes = report.baseline.lossEpisodes;
-    const bool offQueueLoss = report.capture->lossEpisodesOffQueue > report.baseline.lossEpisodesOffQueue + 2;
+    const std::uint64_t capEpisodes = report.capture->lossEpisodes,
+                        simEpisodes = report.baseline.lossEpisodes;
+    const bool offQueueLoss =
+        report.capture->lossEpisodesOffQueue > report.baseline.lossEpisodesOffQueue + 2;
     const double dataPackets = static_cast<double>(c.direction[input.sender].dataPackets);
     if (options.fitLoss && offQueueLoss && capEpisodes > simEpisodes && dataPackets > 0) {
         double loss = 0;
         std::uint64_t episodesNow = simEpisodes;
         for (int step = 0; step < kLossFitSteps && episodesNow < capEpisodes; ++step) {
-            loss = std::min(0.2, loss + static_cast<double>(capEpisodes - episodesNow) / dataPackets);
-            Scenario refit = report.scenario;
-            refit.path.lossFwd = loss;
-            SimResult again = simulate(refit);
-            if (!again.ok())
+            loss =
+                std::min(0.2, loss + static_cast<double>(capEpisodes - episodesNow) / dataPackets);
+            ReplayReport refit;
+            refit.scenario = report.scenario;
+            refit.scenario.path.lossFwd = loss;
+            if (!runBaseline(refit, options))
                 break;
-            const Metrics m = metricsOf(again);
+            const Metrics& m = refit.baseline;
             episodesNow = m.lossEpisodesOffQueue;
-            if (goodputError(m) < goodputError(report.baseline) && episodeError(m) < episodeError(report.baseline)) {
-                report.scenario = refit;
-                report.baselineRun = std::move(again);
+            if (goodputError(m) < goodputError(report.baseline) &&
+                episodeError(m) < episodeError(report.baseline)) {
+                report.scenario = std::move(refit.scenario);
+                report.baselineSeeds = std::move(refit.baselineSeeds);
+                report.baselineRun = std::move(refit.baselineRun);
                 report.baseline = m;
             }
         }
         char buf[240];
         std::snprintf(buf, sizeof buf,
-                      "path.loss_fwd %.5f: fitted (the capture has %llu loss episodes, %llu segments resent; the "
+                      "path.loss_fwd %.5f: fitted (the capture has %llu loss episodes, %llu "
+                      "segments resent; the "
                       "baseline without random loss %llu episodes)",
                       report.scenario.path.lossFwd, static_cast<unsigned long long>(capEpisodes),
                       static_cast<unsigned long long>(report.capture->resentSegments),
@@ -133,14 +353,18 @@ ReplayReport replayCapture(const DerivationInput& input, const ReplayOptions& op
         report.notes.push_back(buf);
     }
     report.calibration = calibrationError(*report.capture, report.baseline, options.warnThreshold);
-    calibrateOverScanPhase(report);
+    calibrateOverSeeds(report);
+    calibrateOverScanPhase(report, options);
     if (!derived.senderNotModelled.empty()) {
         CalibrationError& e = *report.calibration;
         e.senderModelled = false;
         e.exceeded = true;
         char buf[120];
-        std::snprintf(buf, sizeof buf, " (goodput %.1f%% off) measures the stand-in, not the path model", e.goodput * 100);
-        e.warning = derived.senderNotModelled + ": the baseline runs CUBIC in its place, so its error" + buf +
+        std::snprintf(buf, sizeof buf,
+                      " (goodput %.1f%% off) measures the stand-in, not the path model",
+                      e.goodput * 100);
+        e.warning = derived.senderNotModelled +
+                    ": the baseline runs CUBIC in its place, so its error" + buf +
                     ", and the fix results are not predictions for this sender";
     }
     runFixed(report, options);
@@ -161,12 +385,8 @@ ReplayReport replayScenario(const Scenario& scenario, const ReplayOptions& optio
 {
     ReplayReport report;
     report.scenario = scenario;
-    report.baselineRun = simulate(scenario);
-    if (!report.baselineRun.ok()) {
-        report.error = report.baselineRun.error;
+    if (!runBaseline(report, options))
         return report;
-    }
-    report.baseline = metricsOf(report.baselineRun);
     runFixed(report, options);
     return report;
 }

@@ -40,6 +40,8 @@ constexpr const char* kUsage =
     "usage: windscope-cli replay FILE --flow ID|ADDR:PORT-ADDR:PORT [--fix NAME[=VALUE]]... [--json]\n"
     "       windscope-cli replay --scenario FILE.json | --preset NAME [--fix NAME[=VALUE]]... [--json]\n"
     "  options: --sweep PARAM=from:to:step [--threads N] [--csv]   one run per value, all cores\n"
+    "           --seed-runs N            seeds a scenario with a random element runs over (default 8; 1: one run)\n"
+    "           --threads N              simulations at once (default: all cores)\n"
     "           --dump-scenario PATH|-   write the (derived) baseline scenario as JSON\n"
     "           --threshold PCT          calibration warning threshold on goodput (default 10)\n"
     "           --no-fit-loss            do not fit the random loss rate to the capture\n"
@@ -103,6 +105,16 @@ void writeCalibration(analysis::JsonWriter& w, const rp::ReplayReport& report)
     w.field("threshold", e.threshold);
     w.field("exceeded", e.exceeded);
     w.field("sender_modelled", e.senderModelled);
+    w.field("seed_runs", static_cast<std::uint64_t>(e.seedRuns));
+    w.key("goodput_seed_range_bps");
+    if (e.seedRuns > 1) {
+        w.beginArray();
+        w.value(e.seedGoodputMinBps);
+        w.value(e.seedGoodputMaxBps);
+        w.endArray();
+    } else {
+        w.null();
+    }
     w.field("phase_runs", static_cast<std::uint64_t>(e.phaseRuns));
     w.key("goodput_phase_range_bps");
     if (e.phaseRuns > 0) {
@@ -110,6 +122,67 @@ void writeCalibration(analysis::JsonWriter& w, const rp::ReplayReport& report)
         w.value(e.phaseGoodputMinBps);
         w.value(e.phaseGoodputMaxBps);
         w.endArray();
+    } else {
+        w.null();
+    }
+    w.endObject();
+}
+
+void writeRange(analysis::JsonWriter& w, const char* key, double low, double high)
+{
+    w.key(key).beginArray();
+    w.value(low);
+    w.value(high);
+    w.endArray();
+}
+
+// One scenario over its seeds: the range of each contract figure, each seed's goodput,
+// and the run kept as the trace (its seed and its own figures).
+void writeSeedRuns(analysis::JsonWriter& w, const char* key, const rp::SeedRuns* runs)
+{
+    w.key(key);
+    if (!runs) {
+        w.null();
+        return;
+    }
+    w.beginObject();
+    writeRange(w, "goodput_bps", runs->min.goodputBps, runs->max.goodputBps);
+    writeRange(w, "completion_s", runs->min.completionS, runs->max.completionS);
+    writeRange(w, "retransmissions", static_cast<double>(runs->min.retransmissions),
+               static_cast<double>(runs->max.retransmissions));
+    writeRange(w, "rto_timeouts", static_cast<double>(runs->min.rtoTimeouts), static_cast<double>(runs->max.rtoTimeouts));
+    w.key("per_seed_goodput_bps").beginArray();
+    for (const rp::Metrics& m : runs->perSeed)
+        w.value(m.goodputBps);
+    w.endArray();
+    w.field("kept_seed", runs->keptSeed());
+    writeMetrics(w, "kept", runs->perSeed.empty() ? nullptr : &runs->perSeed[runs->kept]);
+    w.endObject();
+}
+
+// {"count", "seeds", "random_elements", "baseline": S, "fixed": S, "fix_effect"}: how
+// the baseline and the fixes were averaged (baseline and fixed M are the means).
+void writeSeeds(analysis::JsonWriter& w, const rp::ReplayReport& report)
+{
+    const rp::SeedRuns& base = report.baselineSeeds;
+    w.key("seed_runs").beginObject();
+    w.field("count", static_cast<std::uint64_t>(base.seeds.size()));
+    w.key("seeds").beginArray();
+    for (const std::uint64_t seed : base.seeds)
+        w.value(seed);
+    w.endArray();
+    w.key("random_elements").beginArray();
+    for (const std::string& e : rp::randomElements(report.scenario))
+        w.value(e);
+    w.endArray();
+    writeSeedRuns(w, "baseline", &base);
+    writeSeedRuns(w, "fixed", report.fixedSeeds ? &*report.fixedSeeds : nullptr);
+    w.key("fix_effect");
+    if (report.fixEffect) {
+        w.beginObject();
+        w.field("goodput_ratio", report.fixEffect->goodputRatio);
+        writeRange(w, "per_seed_goodput_ratio", report.fixEffect->perSeedRatioMin, report.fixEffect->perSeedRatioMax);
+        w.endObject();
     } else {
         w.null();
     }
@@ -127,6 +200,7 @@ std::string replayJson(const rp::ReplayReport& report, const std::vector<std::st
     writeMetrics(w, "baseline", &report.baseline);
     writeMetrics(w, "fixed", report.fixed ? &*report.fixed : nullptr);
     writeCalibration(w, report);
+    writeSeeds(w, report);
     w.key("fixes").beginArray();
     for (const std::string& f : fixes)
         w.value(f);
@@ -243,7 +317,14 @@ int runReplay(const std::vector<std::string>& args)
             threads = static_cast<unsigned>(std::strtoul(args[++i].c_str(), nullptr, 10));
         else if (a == "--threshold" && hasNext)
             options.warnThreshold = std::strtod(args[++i].c_str(), nullptr) / 100;
-        else if (a == "--no-fit-loss")
+        else if (a == "--seed-runs" && hasNext) {
+            const long runs = std::strtol(args[++i].c_str(), nullptr, 10);
+            if (runs < 1 || runs > 1000) {
+                std::fprintf(stderr, "windscope-cli replay: --seed-runs takes 1 to 1000\n");
+                return 2;
+            }
+            options.seedRuns = static_cast<std::uint32_t>(runs);
+        } else if (a == "--no-fit-loss")
             options.fitLoss = false;
         else if (a == "--list-presets") {
             for (const rp::PresetInfo& p : rp::presetCatalog())
@@ -285,6 +366,7 @@ int runReplay(const std::vector<std::string>& args)
         return 2;
     }
     sweep.threads = threads;
+    options.threads = threads;
 
     // The baseline scenario: derived from the capture, or given.
     rp::ReplayReport report;
@@ -405,6 +487,21 @@ int runReplay(const std::vector<std::string>& args)
     printMetricsRow("baseline", report.baseline);
     if (report.fixed)
         printMetricsRow("fixed", *report.fixed);
+    const rp::SeedRuns& seeds = report.baselineSeeds;
+    if (seeds.seeds.size() > 1) {
+        std::string random;
+        for (const std::string& e : rp::randomElements(report.scenario))
+            random += (random.empty() ? "" : ", ") + e;
+        std::printf("baseline and fixed: means over seeds %llu to %llu (random: %s); baseline goodput %.0f to %.0f "
+                    "b/s over the seeds, trace kept: seed %llu\n",
+                    static_cast<unsigned long long>(seeds.seeds.front()),
+                    static_cast<unsigned long long>(seeds.seeds.back()), random.c_str(), seeds.min.goodputBps,
+                    seeds.max.goodputBps, static_cast<unsigned long long>(seeds.keptSeed()));
+        if (report.fixEffect)
+            std::printf("fix effect on goodput: %.3fx (ratio of the means), %.3fx to %.3fx per seed\n",
+                        report.fixEffect->goodputRatio, report.fixEffect->perSeedRatioMin,
+                        report.fixEffect->perSeedRatioMax);
+    }
     if (report.calibration)
         std::printf("calibration error: goodput %.1f%%, completion %.1f%%, retransmissions %.1f%%, timeouts %.1f%%%s\n",
                     report.calibration->goodput * 100, report.calibration->completion * 100,

@@ -401,6 +401,25 @@ ReplayRunner* MainWindow::compareWithReplay(ReplayRequest request)
                                .arg(report.calibration->goodput * 100, 0, 'f', 1)
                                .arg(report.calibration->completion * 100, 0, 'f', 1)
                                .arg(report.calibration->retransmissions * 100, 0, 'f', 1);
+                // With a random element the figures above are means over the seeds, and
+                // the window shows one real run of them: say which, and how far they spread.
+                const auto& seeds = outcome->fixed && report.fixedSeeds ? *report.fixedSeeds : report.baselineSeeds;
+                if (seeds.seeds.size() > 1) {
+                    QString spread = tr("%1 is one run (seed %2, %3 Mb/s) of %4: their mean %5 Mb/s, %6 to %7 Mb/s")
+                                         .arg(outcome->name)
+                                         .arg(seeds.keptSeed())
+                                         .arg(seeds.perSeed[seeds.kept].goodputBps / 1e6, 0, 'f', 2)
+                                         .arg(seeds.seeds.size())
+                                         .arg(seeds.mean.goodputBps / 1e6, 0, 'f', 2)
+                                         .arg(seeds.min.goodputBps / 1e6, 0, 'f', 2)
+                                         .arg(seeds.max.goodputBps / 1e6, 0, 'f', 2);
+                    if (report.fixEffect)
+                        spread += tr("; the fix: %1x goodput (ratio of the means), %2x to %3x per seed")
+                                      .arg(report.fixEffect->goodputRatio, 0, 'f', 3)
+                                      .arg(report.fixEffect->perSeedRatioMin, 0, 'f', 3)
+                                      .arg(report.fixEffect->perSeedRatioMax, 0, 'f', 3);
+                    note += (note.isEmpty() ? QString() : QStringLiteral("<br>")) + spread.toHtmlEscaped();
+                }
                 for (const std::string& warning : report.warnings)
                     note += QStringLiteral("<br><span style='color:#b00'>%1</span>")
                                 .arg(QString::fromStdString(warning).toHtmlEscaped());

@@ -4,6 +4,7 @@
 // analysing it, and the wall time of a 32-point sweep on all cores.
 #include "analysis/replay/metrics.h"
 #include "analysis/replay/presets.h"
+#include "analysis/replay/replay_session.h"
 #include "analysis/replay/simulator.h"
 #include "analysis/replay/sweep.h"
 
@@ -103,5 +104,17 @@ int main()
     runSweep(scan, spec);
     t1 = std::chrono::steady_clock::now();
     std::printf("  same sweep on one thread: %.3f s wall\n", seconds(t1 - t0));
+
+    // A replay of a scenario with a random element (the 50 Mb/s run's random loss): its
+    // baseline over the default seeds on all cores against one run.
+    for (const std::uint32_t seedRuns : {1u, kDefaultSeedRuns}) {
+        ReplayOptions options;
+        options.seedRuns = seedRuns;
+        t0 = std::chrono::steady_clock::now();
+        const ReplayReport report = replayScenario(s, options);
+        t1 = std::chrono::steady_clock::now();
+        std::printf("replay of the 50 Mb/s run, %u seed run%s, %u threads: %.3f s wall (goodput %.2f Mb/s)\n", seedRuns,
+                    seedRuns == 1 ? "" : "s", cores, seconds(t1 - t0), report.baseline.goodputBps / 1e6);
+    }
     return 0;
 }

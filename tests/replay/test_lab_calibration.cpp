@@ -79,20 +79,25 @@ struct LabReplay
     double captureGoodput = 0;
 };
 
-// The capture's bulk connection replayed with the given fixes.
-LabReplay replayLab(const std::filesystem::path& file, const std::vector<std::string>& fixes = {})
+// The capture's bulk connection replayed with the given options (fixes, seeds).
+LabReplay replayLab(const std::filesystem::path& file, const ReplayOptions& options)
 {
     LabReplay out;
     LabConnection lab;
     if (!openLab(file, lab, out.error))
         return out;
-    ReplayOptions options;
-    options.fixes = fixes;
     out.report = replayCapture(lab.input(), options);
     out.ok = out.report.error.empty() && out.report.capture && out.report.calibration;
     out.error = out.report.error;
     out.captureGoodput = out.report.capture ? out.report.capture->goodputBps : 0;
     return out;
+}
+
+LabReplay replayLab(const std::filesystem::path& file, const std::vector<std::string>& fixes = {})
+{
+    ReplayOptions options;
+    options.fixes = fixes;
+    return replayLab(file, options);
 }
 
 JsonValue readJson(const std::filesystem::path& file)
@@ -120,15 +125,20 @@ TEST(LabCalibration, LinuxBaselineThroughputWithinTenPercent)
     // losses and replayed on the derived path (the tbf's bucket, the relay's delay
     // variation): a scan takes about the segments the lab's did
     // (ScanLossesPerScanMatchTheRelays). Which flights a scan meets still turns on a
-    // few milliseconds: cubic-wifi's baseline loses a second to a scan that meets the
-    // third retransmission after its second handoff, and its goodput over the scan's
-    // phase spans 2.0 to 2.5 Mb/s: a known gap, reported. The sniffer next to the AP
-    // shows reno-scan100's scans as 802.11 events. bbr-scan200 runs the BBR model.
+    // few milliseconds, and the baseline of a scenario with a random element (the
+    // relay's delay variation, random loss) is the mean over its seeds: one run is one
+    // draw, and cubic-wifi's single runs spread from 2.1 to 2.6 Mb/s (seed 1, 2.04
+    // Mb/s, was 15 % low; the mean is 2 % off, from sender.pcap and ap-wlan.pcap
+    // alike). reno-scan100's sender.pcap is a known gap the mean shows: seed 1 (1.73
+    // Mb/s) sat at the top of its draws, their mean over 8 seeds is 11 % low (over 32,
+    // 15 %) with the derived 12 ms dwell, and 23 % fast with the lab's 10 ms; its
+    // capture lies within the range over the seeds. The sniffer next to the AP shows
+    // reno-scan100's scans as 802.11 events. bbr-scan200 runs the BBR model.
     const Case cases[] = {{"reno-clean", true},          {"reno-handoff", true},
-                          {"reno-scan100", true},        {"reno-scan100", true, "ap-wlan.pcap"},
+                          {"reno-scan100", false},       {"reno-scan100", true, "ap-wlan.pcap"},
                           {"cubic-scan200", true},       {"cubic-scan100hold", true},
-                          {"cubic-wifi", false},         {"reno-loss05", true},
-                          {"bbr-scan200", true}};
+                          {"cubic-wifi", true},          {"cubic-wifi", true, "ap-wlan.pcap"},
+                          {"reno-loss05", true},         {"bbr-scan200", true}};
     std::printf("%-18s %-12s %8s %10s %7s %11s %7s\n", "linux run", "file", "capture", "baseline", "error",
                 "resent c/b", "rto c/b");
     for (const Case& c : cases) {
@@ -154,6 +164,12 @@ TEST(LabCalibration, LinuxBaselineThroughputWithinTenPercent)
                     static_cast<unsigned long long>(cap.rtoTimeouts), static_cast<unsigned long long>(base.rtoTimeouts),
                     c.held ? "" : "  (known gap)");
         const CalibrationError& cal = *r.report.calibration;
+        const SeedRuns& seeds = r.report.baselineSeeds;
+        if (seeds.seeds.size() > 1)
+            std::printf("  baseline over %zu seeds: %.3f to %.3f Mb/s (trace kept: seed %llu)%s\n", seeds.seeds.size(),
+                        seeds.min.goodputBps / 1e6, seeds.max.goodputBps / 1e6,
+                        static_cast<unsigned long long>(seeds.keptSeed()),
+                        cal.captureWithinSeedRange() ? ", the capture's within" : "");
         if (cal.phaseRuns > 0)
             std::printf("  baseline over the scan's phase (%u shifts): %.3f to %.3f Mb/s%s\n", cal.phaseRuns,
                         cal.phaseGoodputMinBps / 1e6, cal.phaseGoodputMaxBps / 1e6,
@@ -172,7 +188,18 @@ TEST(LabCalibration, LinuxBaselineThroughputWithinTenPercent)
             // The warning the CLI shows must be there when the baseline is off.
             EXPECT_TRUE(r.report.calibration->exceeded) << c.run;
             EXPECT_FALSE(r.report.calibration->warning.empty()) << c.run;
+            // A known gap of a random scenario: the capture is still one of its draws,
+            // and the warning says so.
+            if (seeds.seeds.size() > 1) {
+                EXPECT_TRUE(cal.captureWithinSeedRange()) << c.run;
+                EXPECT_NE(cal.warning.find("range over its 8 seeds"), std::string::npos) << cal.warning;
+            }
         }
+        // The scenarios with a random element run over 8 seeds (the relay's delay
+        // variation is one on every Linux relay path but reno-clean's, reno-handoff's
+        // and cubic-scan100hold's).
+        EXPECT_EQ(seeds.seeds.size(), randomElements(r.report.scenario).empty() ? 1u : 8u) << c.run;
+        EXPECT_EQ(cal.seedRuns, seeds.seeds.size()) << c.run;
         // Where the derivation found the scans in the sender's losses, the baseline is
         // also run over the scan's phase.
         if (r.report.scenario.periodicScan.intervalMs > 0) {
@@ -276,22 +303,30 @@ TEST(LabCalibration, ScanLossesPerScanMatchTheRelays)
         ASSERT_TRUE(r.ok) << run << ": " << r.error;
         const PeriodicScan& scan = r.report.scenario.periodicScan;
         ASSERT_GT(scan.intervalMs, 0) << run;
-        const SimResult& sim = r.report.baselineRun;
-        std::map<std::int64_t, std::uint64_t> perScan;
-        for (const DropRecord& d : sim.drops)
-            if (d.reason == DropRecord::Reason::Outage && d.data) {
-                const double t = static_cast<double>(d.timeNs) / 1e9 - scan.firstS;
-                ++perScan[static_cast<std::int64_t>(std::floor(t / (scan.intervalMs / 1000)))];
-            }
-        const auto simScans = static_cast<std::uint64_t>(
-            std::ceil((static_cast<double>(sim.endNs) / 1e9 - scan.firstS) / (scan.intervalMs / 1000)));
-        std::uint64_t simHits = 0;
-        for (const auto& [k, n] : perScan)
-            simHits += n;
+        // Pooled over the baseline's seeds: which flights meet a scan is what the
+        // relay's delay variation draws, and the baseline is their mean.
+        std::uint64_t simHits = 0, simHitScans = 0, simScans = 0;
+        for (const std::uint64_t seed : r.report.baselineSeeds.seeds) {
+            Scenario seeded = r.report.scenario;
+            seeded.seed = seed;
+            const SimResult sim = simulate(seeded);
+            ASSERT_TRUE(sim.ok()) << run << ": " << sim.error;
+            std::map<std::int64_t, std::uint64_t> perScan;
+            for (const DropRecord& d : sim.drops)
+                if (d.reason == DropRecord::Reason::Outage && d.data) {
+                    const double t = static_cast<double>(d.timeNs) / 1e9 - scan.firstS;
+                    ++perScan[static_cast<std::int64_t>(std::floor(t / (scan.intervalMs / 1000)))];
+                }
+            simScans += static_cast<std::uint64_t>(
+                std::ceil((static_cast<double>(sim.endNs) / 1e9 - scan.firstS) / (scan.intervalMs / 1000)));
+            for (const auto& [k, n] : perScan)
+                simHits += n;
+            simHitScans += perScan.size();
+        }
         const double labPerHit = static_cast<double>(labHits) / static_cast<double>(labHit);
-        const double simPerHit = static_cast<double>(simHits) / static_cast<double>(std::max<std::size_t>(1, perScan.size()));
+        const double simPerHit = static_cast<double>(simHits) / static_cast<double>(std::max<std::uint64_t>(1, simHitScans));
         const double labShare = static_cast<double>(labHit) / static_cast<double>(labScans);
-        const double simShare = static_cast<double>(perScan.size()) / static_cast<double>(std::max<std::uint64_t>(1, simScans));
+        const double simShare = static_cast<double>(simHitScans) / static_cast<double>(std::max<std::uint64_t>(1, simScans));
         std::printf("%-14s %8.0f%% / %4.0f%% %6.2f / %.2f (%.0f / %.1f) %7llu / %-6llu\n", run, labShare * 100,
                     simShare * 100, labPerHit, simPerHit, labDwellMs, scan.dwellMs,
                     static_cast<unsigned long long>(r.report.capture->resentSegments),
@@ -313,6 +348,12 @@ TEST(LabCalibration, ScanLossesPerScanMatchTheRelays)
 // is what the calibration fits where the capture has loss episodes the path's own
 // drops do not make: the fit spreads the missing episodes as independent losses, so it
 // finds the lab's rate only where the replay's scans and queue cost what the lab's did.
+// The capture holds one draw of that rate: the relay's drops.csv lists the frames it
+// dropped at random, and on cubic-wifi they were 19 of 4,511 (0.42 %, 22.6 expected).
+// The fit reads the rate from that count and no better, so it must come within 15 % of
+// the lab's rate or within the count's own standard error (1 / sqrt(expected)) if that
+// is larger: 21 % on cubic-wifi, where the fit on the mean over the seeds makes up the
+// 19 episodes exactly (0.421 %), 14 % on reno-loss05.
 TEST(LabCalibration, FittedRandomLossIsTheRelays)
 {
     for (const char* run : {"reno-loss05", "cubic-wifi"}) {
@@ -320,11 +361,134 @@ TEST(LabCalibration, FittedRandomLossIsTheRelays)
         WINDSCOPE_REQUIRE_FILE(dir / "sender.pcap");
         const JsonValue meta = readJson(dir / "meta.json");
         const double lab = meta.find("parameters")->find("loss_fwd")->number();
+        std::uint64_t randomDrops = 0;
+        {
+            std::ifstream drops(dir / "drops.csv");
+            for (std::string line; std::getline(drops, line);)
+                randomDrops += line.find(",fwd,random,") != std::string::npos;
+        }
         const LabReplay r = replayLab(dir / "sender.pcap");
         ASSERT_TRUE(r.ok) << run << ": " << r.error;
-        std::printf("%s: loss_fwd %.5f fitted, %.5f in the lab\n", run, r.report.scenario.path.lossFwd, lab);
-        EXPECT_NEAR(r.report.scenario.path.lossFwd, lab, 0.15 * lab) << run;
+        const double dataPackets = static_cast<double>(r.report.capture->dataPackets);
+        ASSERT_GT(dataPackets, 0) << run;
+        const double tolerance = std::max(0.15, 1 / std::sqrt(lab * dataPackets));
+        std::printf("%s: loss_fwd %.5f fitted, %.5f in the lab (%llu random drops of %.0f data frames: %.5f), "
+                    "tolerance %.0f%%\n",
+                    run, r.report.scenario.path.lossFwd, lab, static_cast<unsigned long long>(randomDrops), dataPackets,
+                    static_cast<double>(randomDrops) / dataPackets, tolerance * 100);
+        EXPECT_NEAR(r.report.scenario.path.lossFwd, lab, tolerance * lab) << run;
     }
+}
+
+// The baseline and each fix over the seeds: the same result whatever the number of
+// threads, the mean inside the range of the runs, the kept trace one of them (the one
+// closest to the mean), the fix over the baseline's seeds, one run for a scenario
+// without a random element or when asked for one.
+TEST(LabCalibration, SeedRunsAreDeterministicAndConsistent)
+{
+    const auto file = test::labDir("linux/cubic-wifi") / "sender.pcap";
+    WINDSCOPE_REQUIRE_FILE(file);
+    ReplayOptions options;
+    options.fixes = {"scan-interval=400"};
+    options.threads = 1;
+    const LabReplay one = replayLab(file, options);
+    options.threads = 3;
+    const LabReplay three = replayLab(file, options);
+    ASSERT_TRUE(one.ok) << one.error;
+    ASSERT_TRUE(three.ok) << three.error;
+    const ReplayReport& a = one.report;
+    const ReplayReport& b = three.report;
+
+    // Deterministic: the thread count changes nothing, to the bit.
+    ASSERT_TRUE(a.fixedSeeds && b.fixedSeeds);
+    EXPECT_EQ(a.baselineSeeds.seeds, b.baselineSeeds.seeds);
+    ASSERT_EQ(a.baselineSeeds.perSeed.size(), b.baselineSeeds.perSeed.size());
+    for (std::size_t i = 0; i < a.baselineSeeds.perSeed.size(); ++i) {
+        EXPECT_EQ(a.baselineSeeds.perSeed[i].goodputBps, b.baselineSeeds.perSeed[i].goodputBps) << i;
+        EXPECT_EQ(a.baselineSeeds.perSeed[i].resentSegments, b.baselineSeeds.perSeed[i].resentSegments) << i;
+        EXPECT_EQ(a.fixedSeeds->perSeed[i].goodputBps, b.fixedSeeds->perSeed[i].goodputBps) << i;
+    }
+    EXPECT_EQ(a.baseline.goodputBps, b.baseline.goodputBps);
+    EXPECT_EQ(a.fixed->goodputBps, b.fixed->goodputBps);
+    EXPECT_EQ(a.scenario.path.lossFwd, b.scenario.path.lossFwd);
+    EXPECT_EQ(a.calibration->phaseGoodputMinBps, b.calibration->phaseGoodputMinBps);
+    EXPECT_EQ(a.calibration->phaseGoodputMaxBps, b.calibration->phaseGoodputMaxBps);
+    EXPECT_EQ(a.baselineSeeds.kept, b.baselineSeeds.kept);
+    EXPECT_EQ(a.baselineRun.trace.size(), b.baselineRun.trace.size());
+
+    // Random loss and the relay's delay variation: seeds 1 to 8, and the fix over the
+    // same ones.
+    const std::vector<std::uint64_t> expectedSeeds{1, 2, 3, 4, 5, 6, 7, 8};
+    EXPECT_EQ(a.baselineSeeds.seeds, expectedSeeds);
+    EXPECT_EQ(a.fixedSeeds->seeds, a.baselineSeeds.seeds);
+    EXPECT_EQ(randomElements(a.scenario), (std::vector<std::string>{"path.loss_fwd", "path.jitter_ms"}));
+
+    for (const auto* runs : {&a.baselineSeeds, &*a.fixedSeeds}) {
+        const SimResult& kept = runs == &a.baselineSeeds ? a.baselineRun : a.fixedRun;
+        // The mean inside the range, the range the runs'.
+        EXPECT_LE(runs->min.goodputBps, runs->mean.goodputBps);
+        EXPECT_GE(runs->max.goodputBps, runs->mean.goodputBps);
+        EXPECT_LE(runs->min.resentSegments, runs->mean.resentSegments);
+        EXPECT_GE(runs->max.resentSegments, runs->mean.resentSegments);
+        double sum = 0;
+        for (const Metrics& m : runs->perSeed) {
+            sum += m.goodputBps;
+            EXPECT_GE(m.goodputBps, runs->min.goodputBps);
+            EXPECT_LE(m.goodputBps, runs->max.goodputBps);
+        }
+        EXPECT_DOUBLE_EQ(runs->mean.goodputBps, sum / static_cast<double>(runs->perSeed.size()));
+        // The kept trace is a real run: the kept seed's, and the closest to the mean.
+        EXPECT_EQ(kept.scenario.seed, runs->keptSeed());
+        EXPECT_EQ(metricsOf(kept).goodputBps, runs->perSeed[runs->kept].goodputBps);
+        for (const Metrics& m : runs->perSeed)
+            EXPECT_LE(std::fabs(runs->perSeed[runs->kept].goodputBps - runs->mean.goodputBps),
+                      std::fabs(m.goodputBps - runs->mean.goodputBps));
+    }
+    // The report's figures are the means; the calibration is taken against them.
+    EXPECT_EQ(a.baseline.goodputBps, a.baselineSeeds.mean.goodputBps);
+    EXPECT_EQ(a.fixed->goodputBps, a.fixedSeeds->mean.goodputBps);
+    EXPECT_DOUBLE_EQ(a.calibration->goodput,
+                     std::fabs(a.baseline.goodputBps - a.capture->goodputBps) / a.capture->goodputBps);
+    EXPECT_EQ(a.calibration->seedRuns, 8u);
+    EXPECT_EQ(a.calibration->seedGoodputMinBps, a.baselineSeeds.min.goodputBps);
+    EXPECT_EQ(a.calibration->seedGoodputMaxBps, a.baselineSeeds.max.goodputBps);
+    // Each seed's run is the scenario run with that seed; the fix's, with the fix.
+    for (const std::size_t i : {std::size_t{0}, a.baselineSeeds.seeds.size() - 1}) {
+        Scenario seeded = a.scenario;
+        seeded.seed = a.baselineSeeds.seeds[i];
+        EXPECT_EQ(metricsOf(simulate(seeded)).goodputBps, a.baselineSeeds.perSeed[i].goodputBps) << i;
+        seeded.fixes = options.fixes;
+        EXPECT_EQ(metricsOf(simulate(seeded)).goodputBps, a.fixedSeeds->perSeed[i].goodputBps) << i;
+    }
+    // The effect: the ratio of the means, inside the range of the per-seed ratios.
+    ASSERT_TRUE(a.fixEffect);
+    EXPECT_DOUBLE_EQ(a.fixEffect->goodputRatio, a.fixed->goodputBps / a.baseline.goodputBps);
+    EXPECT_LE(a.fixEffect->perSeedRatioMin, a.fixEffect->goodputRatio);
+    EXPECT_GE(a.fixEffect->perSeedRatioMax, a.fixEffect->goodputRatio);
+    std::printf("cubic-wifi: baseline %.3f Mb/s (%.3f to %.3f over seeds 1-8, kept seed %llu); scan-interval=400 "
+                "%.3fx (%.3fx to %.3fx per seed)\n",
+                a.baseline.goodputBps / 1e6, a.baselineSeeds.min.goodputBps / 1e6, a.baselineSeeds.max.goodputBps / 1e6,
+                static_cast<unsigned long long>(a.baselineSeeds.keptSeed()), a.fixEffect->goodputRatio,
+                a.fixEffect->perSeedRatioMin, a.fixEffect->perSeedRatioMax);
+
+    // One seed when asked for: the scenario's own, once.
+    options.seedRuns = 1;
+    const LabReplay single = replayLab(file, options);
+    ASSERT_TRUE(single.ok) << single.error;
+    EXPECT_EQ(single.report.baselineSeeds.seeds, std::vector<std::uint64_t>{1});
+    EXPECT_EQ(single.report.fixedSeeds->seeds, std::vector<std::uint64_t>{1});
+    EXPECT_EQ(single.report.calibration->seedRuns, 1u);
+    EXPECT_EQ(single.report.baseline.goodputBps, metricsOf(single.report.baselineRun).goodputBps);
+
+    // A scenario without a random element runs once whatever is asked: reno-clean's
+    // relay path has neither loss nor delay variation.
+    const auto clean = test::labDir("linux/reno-clean") / "sender.pcap";
+    WINDSCOPE_REQUIRE_FILE(clean);
+    const LabReplay deterministic = replayLab(clean);
+    ASSERT_TRUE(deterministic.ok) << deterministic.error;
+    EXPECT_TRUE(randomElements(deterministic.report.scenario).empty());
+    EXPECT_EQ(deterministic.report.baselineSeeds.seeds.size(), 1u);
+    EXPECT_EQ(deterministic.report.calibration->seedRuns, 1u);
 }
 
 // The slow reader's read size comes from the rhythm of its window updates: E's handheld
