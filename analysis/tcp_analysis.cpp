@@ -116,6 +116,20 @@ struct SideWork
     bool anyTransmission = false;
     std::int64_t lastTransmissionNs = 0;
     RtoEstimator rto;
+    // The retransmission timer as RFC 6298 (5.1, 5.3) and Linux run it: restarted by
+    // an ACK that advances the peer's cumulative acknowledgement and by a
+    // (re)transmission of the segment at it (the head). A timeout inside a loss
+    // recovery resends the head while the sender is still busy resending others, so
+    // no silence shows it; its timer does (see measure()).
+    bool anyCumulativeAck = false;
+    std::int64_t cumulativeAck = 0; // highest relative ACK from the peer
+    std::int64_t timerStartNs = 0;
+    // A head retransmission the timer could have sent, confirmed when the sender
+    // answers no ACK until the head is acknowledged (a window of one segment after a
+    // timeout; a loss recovery answers the duplicate ACKs).
+    bool timeoutCandidate = false;
+    std::size_t timeoutCandidateIndex = 0;
+    std::int64_t timeoutCandidateSeq = 0;
     // RTT of this side's data.
     AckRttTracker ackRtt;
     TimestampRttTracker tsRtt;
@@ -435,6 +449,19 @@ void Analyzer::measure(std::size_t row, std::uint32_t index, ConnectionWork& c, 
         c.handshakeRttNs = timeNs - c.lastSynNs;
     }
 
+    // The peer's retransmission timer restarts with an ACK that advances its head; a
+    // timeout candidate of the peer whose head this acknowledges was a timeout.
+    if (ack && (!peer.anyCumulativeAck || relAck > peer.cumulativeAck)) {
+        if (peer.timeoutCandidate && relAck > peer.timeoutCandidateSeq) {
+            m_result.segments.flags[peer.timeoutCandidateIndex] |= segment_flag::kRtoTimeout;
+            ++peer.stats.rtoTimeouts;
+        }
+        peer.timeoutCandidate = false;
+        peer.anyCumulativeAck = true;
+        peer.cumulativeAck = relAck;
+        peer.timerStartNs = timeNs;
+    }
+
     // RTT: this row acknowledges (and echoes) the peer's data, and sends its own.
     std::int64_t rttNs = 0;
     std::uint64_t dataRow = 0;
@@ -456,12 +483,38 @@ void Analyzer::measure(std::size_t row, std::uint32_t index, ConnectionWork& c, 
         const bool persisting = rev.window == 0 || (flags & segment_flag::kZeroWindowProbe);
         const bool timerCandidate = (flags & segment_flag::kRetransmission) &&
                                     !(flags & segment_flag::kFastRetransmission) && !persisting;
-        if (timerCandidate && s.anyTransmission &&
-            timeNs - s.lastTransmissionNs >
-                s.rto.timeoutThresholdNs(m_options.rtoFloorNs, m_options.rtoSrttFactor)) {
+        const bool afterSilence =
+            timerCandidate && s.anyTransmission &&
+            timeNs - s.lastTransmissionNs > s.rto.timeoutThresholdNs(m_options.rtoFloorNs, m_options.rtoSrttFactor);
+        if (afterSilence) {
             flags |= segment_flag::kRtoTimeout;
             ++st.rtoTimeouts;
         }
+        // The segment after a timeout candidate decides it: the head again (the timer,
+        // backed off) confirms it, anything else sent before the head was acknowledged
+        // answered an ACK, which a sender with one segment of window does not.
+        if (s.timeoutCandidate) {
+            if (relSeq == s.timeoutCandidateSeq && (flags & segment_flag::kRetransmission)) {
+                m_result.segments.flags[s.timeoutCandidateIndex] |= segment_flag::kRtoTimeout;
+                ++st.rtoTimeouts;
+            }
+            s.timeoutCandidate = false;
+        }
+        // A retransmission of the head at least the minimum RTO after the timer's last
+        // restart: the timer may have fired though the sender never fell silent (RFC
+        // 6298's bound, max(min RTO, SRTT + 4 RTTVAR), sits just above the RTT on a long
+        // path, and a retransmission queued behind a full buffer outlives it). The
+        // minimum less the capture's microsecond rounding: ns-3 fires at exactly 200 ms.
+        const bool head = s.anyCumulativeAck && relSeq == s.cumulativeAck;
+        constexpr std::int64_t kTimestampRoundingNs = 1'000'000;
+        if (!afterSilence && head && (flags & segment_flag::kRetransmission) && !persisting &&
+            timeNs - s.timerStartNs >= m_options.rtoFloorNs - kTimestampRoundingNs) {
+            s.timeoutCandidate = true;
+            s.timeoutCandidateIndex = m_result.segments.flags.size(); // this row's, pushed next
+            s.timeoutCandidateSeq = relSeq;
+        }
+        if (head || !s.anyTransmission)
+            s.timerStartNs = timeNs;
         s.anyTransmission = true;
         s.lastTransmissionNs = timeNs;
     }

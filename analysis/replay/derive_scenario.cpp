@@ -492,6 +492,117 @@ std::vector<ZeroWindowHold> zeroWindowHolds(const DerivationInput& in, std::uint
     return holds;
 }
 
+// The RTO rule read from the sender's own timeouts (kRtoTimeout rows, the first of
+// each backoff chain): how long its retransmission timer ran, from its last restart
+// (an ACK advancing the head, or the head's previous transmission, RFC 6298 5.3 and
+// 5.5) to the timeout, against the smoothed RTT the capture's samples give at that
+// moment. Linux bounds the RTO below by SRTT + the minimum (__tcp_set_rto()); RFC 6298
+// (ns-3, the BSDs) by the minimum alone, max(min RTO, SRTT + 4 RTTVAR), so a timer
+// that ran out less than half the minimum above the SRTT is RFC 6298's. The shortest
+// such timer bounds the minimum RTO from above.
+struct RtoRuleReading
+{
+    std::size_t timeouts = 0;    // first timeouts of their chains, with an RTT before them
+    std::size_t underLinuxBound = 0;
+    double shortestTimerMs = 0;
+    double srttAtShortestMs = 0;
+};
+
+RtoRuleReading readRtoRule(const DerivationInput& in, double minRtoMs)
+{
+    const dissect::CaptureTables& tables = *in.tables;
+    const TcpAnalysis& tcp = *in.tcp;
+    const auto& t = tables.tcp;
+    RtoRuleReading out;
+    // The sender's RTT samples in the order their ACKs came.
+    std::vector<std::pair<std::int64_t, double>> samples; // (ACK time, RTT ms)
+    for (const RttSample& r : tcp.rtt)
+        if (tcp.segments.connection[r.dataRow()] == in.connection && tcp.directionOf(tables, r.dataRow()) == in.sender)
+            samples.emplace_back(t.timeNs[r.ackRow()], static_cast<double>(r.rttNs(t)) / 1e6);
+    std::sort(samples.begin(), samples.end());
+    std::size_t nextSample = 0;
+    double srtt = -1, rttvar = 0;
+    bool anyAck = false;
+    std::int64_t cumulativeAck = 0, timerStartNs = 0;
+    // Last transmission of each sequence number, and whether it was a timeout.
+    std::vector<std::pair<std::int64_t, std::pair<std::int64_t, bool>>> lastSend; // seq -> (time, timeout)
+    const auto findSend = [&](std::int64_t seq) {
+        return std::lower_bound(lastSend.begin(), lastSend.end(), seq,
+                                [](const auto& e, std::int64_t v) { return e.first < v; });
+    };
+    for (std::size_t row = 0; row < t.size(); ++row) {
+        if (tcp.segments.connection[row] != in.connection)
+            continue;
+        const std::int64_t now = t.timeNs[row];
+        for (; nextSample < samples.size() && samples[nextSample].first <= now; ++nextSample) {
+            const double r = samples[nextSample].second; // RFC 6298 2.2 / 2.3
+            rttvar = srtt < 0 ? r / 2 : 0.75 * rttvar + 0.25 * std::fabs(srtt - r);
+            srtt = srtt < 0 ? r : 0.875 * srtt + 0.125 * r;
+        }
+        if (tcp.directionOf(tables, row) != in.sender) {
+            const std::int64_t ack = tcp.relativeAck(t, row);
+            if ((t.tcpFlags(row) & 0x010) && (!anyAck || ack > cumulativeAck)) {
+                anyAck = true;
+                cumulativeAck = ack;
+                timerStartNs = now;
+            }
+            continue;
+        }
+        if (t.payloadLength[row] == 0)
+            continue;
+        const std::int64_t seq = tcp.relativeSeq(t, row);
+        const bool timeout = tcp.segments.flags[row] & segment_flag::kRtoTimeout;
+        auto it = findSend(seq);
+        const bool sentBefore = it != lastSend.end() && it->first == seq;
+        if (timeout && srtt > 0 && !(sentBefore && it->second.second)) {
+            const std::int64_t startNs = sentBefore ? std::max(timerStartNs, it->second.first) : timerStartNs;
+            const double timerMs = static_cast<double>(now - startNs) / 1e6;
+            if (out.timeouts == 0 || timerMs < out.shortestTimerMs) {
+                out.shortestTimerMs = timerMs;
+                out.srttAtShortestMs = srtt;
+            }
+            ++out.timeouts;
+            out.underLinuxBound += timerMs < srtt + minRtoMs / 2 ? 1 : 0;
+        }
+        if (sentBefore)
+            it->second = {now, timeout};
+        else
+            lastSend.insert(it, {seq, {now, timeout}});
+        if (anyAck && seq == cumulativeAck)
+            timerStartNs = now;
+    }
+    return out;
+}
+
+// Applies what readRtoRule() found: RFC 6298's bound when every first timeout of the
+// capture ran out under Linux's, with a minimum no longer than the shortest of them.
+void deriveRtoRule(const DerivationInput& in, DerivedScenario& out)
+{
+    Scenario& s = out.scenario;
+    const RtoRuleReading r = readRtoRule(in, s.sender.minRtoMs);
+    if (r.timeouts == 0) {
+        out.notes.push_back("sender.rto: Linux's bound, srtt + max(4 rttvar, min_rto) (no timeout in the capture to "
+                            "read it from)");
+        return;
+    }
+    if (r.underLinuxBound < r.timeouts) {
+        out.notes.push_back(format("sender.rto: Linux's bound, srtt + max(4 rttvar, min_rto): %.0f of the capture's "
+                                   "%.0f first timeouts ran at least half the minimum above the SRTT",
+                                   static_cast<double>(r.timeouts - r.underLinuxBound),
+                                   static_cast<double>(r.timeouts)) +
+                            format(" (shortest %.1f ms at an SRTT of %.1f ms)", r.shortestTimerMs,
+                                   r.srttAtShortestMs));
+        return;
+    }
+    s.sender.rtoRfc6298 = true;
+    s.sender.minRtoMs = std::min(s.sender.minRtoMs, r.shortestTimerMs);
+    out.notes.push_back(format("sender.rto_rfc6298 on, min_rto_ms %.0f: all %.0f first timeouts of the capture ran out "
+                               "under Linux's bound (shortest %.1f ms",
+                               s.sender.minRtoMs, static_cast<double>(r.timeouts), r.shortestTimerMs) +
+                        format(" at an SRTT of %.1f ms): max(min_rto, srtt + 4 rttvar) as RFC 6298",
+                               r.srttAtShortestMs));
+}
+
 } // namespace
 
 DerivedScenario deriveScenario(const DerivationInput& in)
@@ -781,6 +892,7 @@ DerivedScenario deriveScenario(const DerivationInput& in)
     // after their papers and ns-3, which have no RACK-TLP.
     s.sender.rackTlp = s.sender.sack && (s.sender.cc == "reno" || s.sender.cc == "cubic" || s.sender.cc == "bbr");
     s.sender.prr = s.sender.rackTlp;
+    deriveRtoRule(in, out);
     if (s.sender.rackTlp)
         out.notes.push_back("sender.rack_tlp on: Linux's loss recovery (RFC 8985) with its " + s.sender.cc + " model");
 

@@ -333,6 +333,40 @@ TEST(TcpAnalysis, RtoThresholdFollowsSmoothedRtt)
     EXPECT_EQ(b.segments.flags[retransmission], sf::kRetransmission);
 }
 
+// A timeout inside a loss recovery: the sender keeps resending while duplicate ACKs
+// arrive, so it never falls silent, but the head's fast retransmission goes unanswered
+// for the minimum RTO and is sent again; after it the sender answers no duplicate ACK
+// (one segment of window) until the head is acknowledged.
+TEST(TcpAnalysis, HeadResentAfterTheMinimumRtoInRecoveryIsRtoTimeout)
+{
+    const auto script = [](bool answersDupAck) {
+        Script s;
+        for (std::uint32_t i = 0; i < 5; ++i)
+            s.add({.seq = 1000 + 100 * i, .ack = 1, .len = 100, .ms = static_cast<double>(i)});
+        for (int i = 0; i < 3; ++i)
+            s.add({.fromB = true, .seq = 1, .ack = 1000, .ms = 50.0 + i});
+        s.add({.seq = 1000, .ack = 1, .len = 100, .ms = 52.5}); // fast retransmission
+        s.add({.fromB = true, .seq = 1, .ack = 1000, .ms = 53});
+        s.add({.seq = 1500, .ack = 1, .len = 100, .ms = 53.1});
+        s.add({.fromB = true, .seq = 1, .ack = 1000, .ms = 150});
+        s.add({.seq = 1100, .ack = 1, .len = 100, .ms = 150.1}); // still busy resending
+        const std::size_t again = s.add({.seq = 1000, .ack = 1, .len = 100, .ms = 262.5});
+        s.add({.fromB = true, .seq = 1, .ack = 1000, .ms = 263});
+        if (answersDupAck)
+            s.add({.seq = 1600, .ack = 1, .len = 100, .ms = 263.1});
+        s.add({.fromB = true, .seq = 1, .ack = 1600, .ms = 320});
+        return std::make_pair(s.analyze(), again);
+    };
+    const auto [timeout, again] = script(false);
+    EXPECT_TRUE(timeout.segments.flags[again] & sf::kRtoTimeout);
+    EXPECT_EQ(timeout.connections[0].direction[0].rtoTimeouts, 1u);
+    // A sender that answers the next duplicate ACK still has a window: a recovery
+    // resending a lost retransmission (RACK), not a timeout.
+    const auto [recovery, resent] = script(true);
+    EXPECT_FALSE(recovery.segments.flags[resent] & sf::kRtoTimeout);
+    EXPECT_EQ(recovery.connections[0].direction[0].rtoTimeouts, 0u);
+}
+
 TEST(TcpAnalysis, PortReuseOpensNewConnection)
 {
     Script s;
@@ -778,6 +812,40 @@ TEST(TcpAnalysisLab, RtoTimeoutsMatchLinuxTimeouts)
             EXPECT_NEAR(ours[i], truth[i], 0.001)
                 << run << " RTO " << i; // tracepoint vs pcap clock
     }
+    EXPECT_GT(runs, 0u);
+}
+
+// ns-3's own record of its RTOs (tcp_events.csv, rto_timeout) on the server-link
+// captures: A's and D's single timeout inside a loss recovery (RFC 6298's RTO, a few
+// milliseconds above the RTT, expired while the sender was still resending), B's
+// handoff timeouts (the first fires exactly 200 ms after the last ACK, with segments
+// sent after that ACK: a silence of 129 ms).
+TEST(TcpAnalysisLab, RtoTimeoutsMatchNs3Timeouts)
+{
+    std::size_t runs = 0;
+    for (const char* run : {"A-scan-none", "A-scan-T200", "A-scan-T200-fix", "B-handoff-baseline",
+                            "B-handoff-zwa-hold", "D-wan-newreno-2m", "D-wan-cubic-16k", "E-slowrx-r512"}) {
+        const auto dir = test::labDir("ns3/" + std::string(run));
+        const auto sender = dir / "wired-server.pcap";
+        if (!std::filesystem::exists(sender))
+            continue;
+        ++runs;
+        std::vector<double> truth;
+        std::ifstream in(dir / "tcp_events.csv");
+        for (std::string line; std::getline(in, line);)
+            if (line.find(",rto_timeout,") != std::string::npos)
+                truth.push_back(std::stod(line.substr(0, line.find(','))));
+        const dissect::CaptureTables t = ingestOrFail(sender);
+        const TcpAnalysis a = analyzeTcp(t);
+        std::vector<double> ours;
+        for (std::size_t row = 0; row < t.tcp.size(); ++row)
+            if (a.segments.flags[row] & sf::kRtoTimeout)
+                ours.push_back(static_cast<double>(t.summary.firstEpochNs + t.tcp.timeNs[row]) / 1e9);
+        ASSERT_EQ(ours.size(), truth.size()) << run;
+        for (std::size_t i = 0; i < truth.size(); ++i)
+            EXPECT_NEAR(ours[i], truth[i], 0.001) << run << " RTO " << i;
+    }
+    WINDSCOPE_REQUIRE_FILE(test::labDir("ns3/D-wan-newreno-2m") / "wired-server.pcap");
     EXPECT_GT(runs, 0u);
 }
 
