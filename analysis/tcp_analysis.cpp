@@ -130,6 +130,10 @@ struct SideWork
     bool timeoutCandidate = false;
     std::size_t timeoutCandidateIndex = 0;
     std::int64_t timeoutCandidateSeq = 0;
+    // The head was retransmitted since the peer's cumulative ACK last advanced. Its
+    // first retransmission after duplicate ACKs is the fast retransmit, not the timer,
+    // however late a capture behind a queue (at the access point) sees it.
+    bool headResent = false;
     // RTT of this side's data.
     AckRttTracker ackRtt;
     TimestampRttTracker tsRtt;
@@ -457,6 +461,7 @@ void Analyzer::measure(std::size_t row, std::uint32_t index, ConnectionWork& c, 
             ++peer.stats.rtoTimeouts;
         }
         peer.timeoutCandidate = false;
+        peer.headResent = false;
         peer.anyCumulativeAck = true;
         peer.cumulativeAck = relAck;
         peer.timerStartNs = timeNs;
@@ -507,7 +512,9 @@ void Analyzer::measure(std::size_t row, std::uint32_t index, ConnectionWork& c, 
         // minimum less the capture's microsecond rounding: ns-3 fires at exactly 200 ms.
         const bool head = s.anyCumulativeAck && relSeq == s.cumulativeAck;
         constexpr std::int64_t kTimestampRoundingNs = 1'000'000;
-        if (!afterSilence && head && (flags & segment_flag::kRetransmission) && !persisting &&
+        const bool headRetransmission = head && (flags & segment_flag::kRetransmission);
+        const bool fastRetransmit = headRetransmission && (flags & segment_flag::kFastRetransmission) && !s.headResent;
+        if (!afterSilence && headRetransmission && !fastRetransmit && !persisting &&
             timeNs - s.timerStartNs >= m_options.rtoFloorNs - kTimestampRoundingNs) {
             s.timeoutCandidate = true;
             s.timeoutCandidateIndex = m_result.segments.flags.size(); // this row's, pushed next
@@ -515,6 +522,7 @@ void Analyzer::measure(std::size_t row, std::uint32_t index, ConnectionWork& c, 
         }
         if (head || !s.anyTransmission)
             s.timerStartNs = timeNs;
+        s.headResent = s.headResent || headRetransmission;
         s.anyTransmission = true;
         s.lastTransmissionNs = timeNs;
     }

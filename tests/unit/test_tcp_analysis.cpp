@@ -868,3 +868,39 @@ TEST(TcpAnalysis, PersistProbesAreNotRtoTimeouts)
     EXPECT_EQ(c.direction[1].rtoTimeouts, 0u);
     EXPECT_EQ(c.direction[0].rtoTimeouts, 0u);
 }
+
+// Seen from the access point's radio, behind its queue, a fast retransmit arrives as late
+// as the retransmission timer would have fired (ns-3's A runs queue about 200 ms there):
+// it is the head's first retransmission after duplicate ACKs, never a timeout. What the
+// radio flags as a timeout was sent no earlier than the sender's own (tcp_events.csv).
+TEST(TcpAnalysisLab, FastRetransmitSeenLateBehindTheApQueueIsNoTimeout)
+{
+    std::size_t runs = 0;
+    for (const char* run : {"A-scan-none", "A-scan-T200", "A-scan-T200-fix"}) {
+        const auto dir = test::labDir("ns3/" + std::string(run));
+        const auto radio = dir / "wifi-ap.pcap";
+        if (!std::filesystem::exists(radio))
+            continue;
+        ++runs;
+        double firstTimeout = 0;
+        std::ifstream in(dir / "tcp_events.csv");
+        for (std::string line; std::getline(in, line);)
+            if (line.find(",rto_timeout,") != std::string::npos && firstTimeout == 0)
+                firstTimeout = std::stod(line.substr(0, line.find(',')));
+        ASSERT_GT(firstTimeout, 0) << run;
+        const dissect::CaptureTables t = ingestOrFail(radio);
+        const TcpAnalysis a = analyzeTcp(t);
+        std::size_t fastRetransmits = 0;
+        for (std::size_t row = 0; row < t.tcp.size(); ++row) {
+            const auto flags = a.segments.flags[row];
+            fastRetransmits += (flags & sf::kFastRetransmission) != 0;
+            if (flags & sf::kRtoTimeout) {
+                const double at = static_cast<double>(t.summary.firstEpochNs + t.tcp.timeNs[row]) / 1e9;
+                EXPECT_GE(at, firstTimeout) << run << ": a timeout before the sender's first";
+            }
+        }
+        EXPECT_GT(fastRetransmits, 0u) << run;
+    }
+    WINDSCOPE_REQUIRE_FILE(test::labDir("ns3/A-scan-none") / "wifi-ap.pcap");
+    EXPECT_GT(runs, 0u);
+}
