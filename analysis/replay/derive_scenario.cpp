@@ -961,10 +961,20 @@ DerivedScenario deriveScenario(const DerivationInput& in)
     const double radioShiftS = (s.path.wiredDelayMs) / 1000;
     std::uint32_t scans = 0, handoffs = 0, other = 0;
     std::vector<InferredOutage> inferred;
+    // A station that went to another AP and came back: two handoffs, and what the radio
+    // here reported while it was away (retries to no one) is no outage of the path.
+    const std::vector<StationAbsence> absences = stationAbsences(in, downstream);
+    const auto duringAbsence = [&](std::int64_t fromNs, std::int64_t toNs) {
+        return std::any_of(absences.begin(), absences.end(), [&](const StationAbsence& a) {
+            return fromNs < a.returnedNs && toNs > a.leftNs;
+        });
+    };
     if (in.events) {
         const bool wlan = !tables.wlan.frame.empty();
         for (const WlanEvent& e : in.events->events) {
             if (e.kind == WlanEventKind::OutageInferred && e.connection != static_cast<std::int32_t>(in.connection))
+                continue;
+            if (duringAbsence(e.startNs, e.endNs))
                 continue;
             Outage o;
             o.kind = e.kind == WlanEventKind::Handoff     ? OutageKind::Handoff
@@ -1003,6 +1013,37 @@ DerivedScenario deriveScenario(const DerivationInput& in)
             (o.kind == OutageKind::Scan ? scans : o.kind == OutageKind::Handoff ? handoffs : other)++;
         }
     }
+    for (const StationAbsence& a : absences) {
+        const auto toSim = [&](std::int64_t ns) {
+            return std::max(0.0, static_cast<double>(ns - out.firstDataNs) / 1e9 + radioShiftS);
+        };
+        const OutageMode mode = a.held ? OutageMode::Hold : OutageMode::Drop;
+        for (const auto& [from, to] : {std::pair{a.leftNs, a.backElsewhereNs}, std::pair{a.leftElsewhereNs, a.returnedNs}}) {
+            Outage o;
+            o.kind = OutageKind::Handoff;
+            o.mode = mode;
+            o.startS = toSim(from);
+            o.durationS = static_cast<double>(to - from) / 1e9;
+            if (o.durationS <= 0)
+                continue;
+            s.outageList.push_back(o);
+            ++handoffs;
+        }
+        char buf[600];
+        std::snprintf(buf, sizeof buf,
+                      "outages: the station left this AP at %.3f s and came back at %.3f s; the sender's data passed "
+                      "every window offered here, so it was served by another AP from %.3f s to %.3f s (the first and "
+                      "last of its ACKs the sender echoed, TSecr): handoffs of %.3f s and %.3f s (%s; data on its "
+                      "return %s)",
+                      toSim(a.leftNs), toSim(a.returnedNs), toSim(a.backElsewhereNs), toSim(a.leftElsewhereNs),
+                      static_cast<double>(a.backElsewhereNs - a.leftNs) / 1e9,
+                      static_cast<double>(a.returnedNs - a.leftElsewhereNs) / 1e9, a.held ? "hold" : "drop",
+                      a.held ? "held more than half the outage, not resent" : "not held");
+        out.notes.push_back(buf);
+    }
+    if (!absences.empty())
+        std::sort(s.outageList.begin(), s.outageList.end(),
+                  [](const Outage& a, const Outage& b) { return a.startS < b.startS; });
     // Zero-window episodes from a base station: handoffs with the base station's hold
     // and zero-window ACKs in the baseline.
     const std::vector<ZeroWindowHold> holds = zeroWindowHolds(in, acks.maxWindowBytes);

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <optional>
 
 namespace windscope::analysis::replay {
 
@@ -266,6 +267,129 @@ std::string modelByWindowAmongNearTies(const cwnd::CwndInference& inference, std
                   chosen->meanGap);
     note = buf;
     return std::string(byWindow->model);
+}
+
+std::vector<StationAbsence> stationAbsences(const DerivationInput& in, const DownstreamView& view)
+{
+    std::vector<StationAbsence> out;
+    if (!view.downstream || view.upstreamRttNs <= 0)
+        return out;
+    const dissect::CaptureTables& tables = *in.tables;
+    const TcpAnalysis& tcp = *in.tcp;
+    const auto& t = tables.tcp;
+    struct Ack
+    {
+        std::int64_t timeNs, tsVal; // the receiver's clock, from its first TSval
+    };
+    struct Data
+    {
+        std::int64_t timeNs, tsVal, tsEcr; // tsVal on the sender's clock, tsEcr on the receiver's
+        bool pastEdge, firstSeen;
+    };
+    std::vector<Ack> acks;
+    std::vector<Data> data;
+    std::optional<std::uint32_t> receiverFirst, senderFirst;
+    const auto sinceFirst = [](std::optional<std::uint32_t>& first, std::uint32_t raw) {
+        if (!first)
+            first = raw;
+        return static_cast<std::int64_t>(static_cast<std::int32_t>(raw - *first));
+    };
+    std::int64_t rightEdge = -1, highestEnd = -1;
+    std::uint32_t mss = 1;
+    for (std::size_t row = 0; row < t.size(); ++row) {
+        if (tcp.segments.connection[row] != in.connection ||
+            !(t.flags[row] & dissect::TcpColumns::kHasTimestamps))
+            continue;
+        if (tcp.directionOf(tables, row) != in.sender) {
+            if (!(t.tcpFlags(row) & 0x010))
+                continue;
+            acks.push_back({t.timeNs[row], sinceFirst(receiverFirst, t.tsVal[row])});
+            rightEdge = std::max(rightEdge, tcp.relativeAck(t, row) +
+                                                static_cast<std::int64_t>(tcp.windowBytes(t, row)));
+            continue;
+        }
+        const std::uint32_t len = t.payloadLength[row];
+        if (len == 0 || !receiverFirst)
+            continue;
+        mss = std::max(mss, len);
+        const std::int64_t end = tcp.relativeSeq(t, row) + static_cast<std::int64_t>(len);
+        data.push_back({t.timeNs[row], sinceFirst(senderFirst, t.tsVal[row]),
+                        sinceFirst(receiverFirst, t.tsEcr[row]),
+                        rightEdge >= 0 && end > rightEdge + mss, end > highestEnd});
+        highestEnd = std::max(highestEnd, end);
+    }
+    if (acks.size() < 2 || data.size() < 2)
+        return out;
+    // Each clock's rate and offset against the capture's: the receiver is next to the
+    // capture, so its ACKs show its clock as it ran; the sender's data show its clock
+    // plus the path's delay, least on an empty path.
+    const auto tickNs = [](std::int64_t dt, std::int64_t dts) {
+        return dts > 0 ? static_cast<double>(dt) / static_cast<double>(dts) : 0.0;
+    };
+    const double receiverTick =
+        tickNs(acks.back().timeNs - acks.front().timeNs, acks.back().tsVal - acks.front().tsVal);
+    const double senderTick =
+        tickNs(data.back().timeNs - data.front().timeNs, data.back().tsVal - data.front().tsVal);
+    if (receiverTick <= 0 || senderTick <= 0)
+        return out;
+    double receiverOffset = std::numeric_limits<double>::max(),
+           senderOffset = std::numeric_limits<double>::max();
+    for (const Ack& a : acks)
+        receiverOffset = std::min(receiverOffset, static_cast<double>(a.timeNs) -
+                                                      receiverTick * static_cast<double>(a.tsVal));
+    for (const Data& d : data)
+        senderOffset = std::min(senderOffset, static_cast<double>(d.timeNs) -
+                                                  senderTick * static_cast<double>(d.tsVal));
+    const auto onReceiverClock = [&](std::int64_t ts) {
+        return static_cast<std::int64_t>(receiverOffset + receiverTick * static_cast<double>(ts));
+    };
+    // A silence shorter than this is the radio's own (retries, a scan) or a timeout.
+    const std::int64_t minAbsenceNs = std::max<std::int64_t>(200 * kMsNs, 4 * view.upstreamRttNs);
+    std::size_t i = 0;
+    while (i < data.size()) {
+        if (!data[i].pastEdge) {
+            ++i;
+            continue;
+        }
+        const std::int64_t firstPast = data[i].timeNs;
+        const auto after =
+            std::upper_bound(acks.begin(), acks.end(), firstPast,
+                             [](std::int64_t v, const Ack& a) { return v < a.timeNs; });
+        if (after == acks.begin() || after == acks.end())
+            break;
+        const Ack& last = *std::prev(after);
+        StationAbsence a;
+        a.leftNs = last.timeNs;
+        a.returnedNs = after->timeNs;
+        std::int64_t firstEcho = std::numeric_limits<std::int64_t>::max(), lastEcho = last.tsVal;
+        std::size_t j = i;
+        for (; j < data.size() && data[j].timeNs < a.returnedNs; ++j) {
+            if (data[j].tsEcr > last.tsVal)
+                firstEcho = std::min(firstEcho, data[j].tsEcr);
+            lastEcho = std::max(lastEcho, data[j].tsEcr);
+        }
+        i = j;
+        if (a.returnedNs - a.leftNs < minAbsenceNs)
+            continue;
+        a.backElsewhereNs = firstEcho == std::numeric_limits<std::int64_t>::max()
+                                ? std::max(a.leftNs, firstPast - view.upstreamRttNs)
+                                : std::clamp(onReceiverClock(firstEcho), a.leftNs, a.returnedNs);
+        a.leftElsewhereNs = std::clamp(onReceiverClock(lastEcho), a.backElsewhereNs, a.returnedNs);
+        // Held: new data arriving with the station's return, delayed by more than half
+        // the second outage beyond what the path delays data at its emptiest.
+        const double halfOutage = static_cast<double>(a.returnedNs - a.leftElsewhereNs) / 2;
+        for (std::size_t k = 0; k < data.size(); ++k) {
+            const Data& d = data[k];
+            if (d.timeNs < a.returnedNs - view.upstreamRttNs || d.timeNs >= a.returnedNs ||
+                !d.firstSeen)
+                continue;
+            const double delay = static_cast<double>(d.timeNs) - senderOffset -
+                                 senderTick * static_cast<double>(d.tsVal);
+            a.held = a.held || delay > halfOutage;
+        }
+        out.push_back(a);
+    }
+    return out;
 }
 
 bool countLossesFromHoles(const DerivationInput& input, Metrics& capture)

@@ -79,6 +79,27 @@ HoleEpisodes holeEpisodes(const DownstreamView& view);
 inline constexpr double kNearTie = 0.10;
 std::string modelByWindowAmongNearTies(const cwnd::CwndInference& inference, std::string& note);
 
+// A station that left this capture's AP for another one and came back (bridged APs of
+// one network): while it was away the sender's data, still forwarded here, passes the
+// right edge of every window the receiver offered here (its ACKs reached the sender by
+// the other AP), and the radio here has no one to deliver it to. The absence is two
+// handoff outages with the other AP's service between them, dated on the receiver's
+// clock as the sender echoed it (TSecr): the first ACK it echoed that this capture
+// never saw is when the station was back on the other AP, the last one it echoed
+// before the station reappeared here is when it left that AP.
+struct StationAbsence
+{
+    std::int64_t leftNs = 0;          // last ACK from the receiver seen here
+    std::int64_t backElsewhereNs = 0; // its first ACK by the other AP
+    std::int64_t leftElsewhereNs = 0; // its last ACK by the other AP
+    std::int64_t returnedNs = 0;      // its first ACK seen here again
+    // Data that reached the station on its return had been sent more than half the
+    // second outage before it arrived, and not resent: the path held the downlink.
+    bool held = false;
+};
+std::vector<StationAbsence> stationAbsences(const DerivationInput& input,
+                                            const DownstreamView& view);
+
 // A downstream capture's metrics as the calibration compares them: loss episodes are
 // counted from the holes (the capture shows no resends of what the sender lost twice,
 // and its data-to-ACK times are the receiver's turnaround, not the queue). Leaves the
