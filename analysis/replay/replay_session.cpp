@@ -66,17 +66,6 @@ std::vector<RunOutcome> runAll(const std::vector<Scenario>& scenarios, unsigned 
     return out;
 }
 
-// The seeds a scenario runs over: its own, and the next ones when it has a random
-// element.
-std::vector<std::uint64_t> seedsFor(const Scenario& scenario, std::uint32_t runs)
-{
-    std::vector<std::uint64_t> seeds{scenario.seed};
-    if (runs > 1 && !randomElements(scenario).empty())
-        for (std::uint32_t k = 1; k < runs; ++k)
-            seeds.push_back(scenario.seed + k);
-    return seeds;
-}
-
 Metrics meanOf(const std::vector<Metrics>& runs)
 {
     Metrics mean;
@@ -113,21 +102,6 @@ Metrics extremeOf(const std::vector<Metrics>& runs, bool pickLarger)
     return out;
 }
 
-SeedRuns summarise(std::vector<std::uint64_t> seeds, std::vector<Metrics> perSeed)
-{
-    SeedRuns s;
-    s.seeds = std::move(seeds);
-    s.perSeed = std::move(perSeed);
-    s.mean = meanOf(s.perSeed);
-    s.min = extremeOf(s.perSeed, false);
-    s.max = extremeOf(s.perSeed, true);
-    for (std::size_t i = 1; i < s.perSeed.size(); ++i)
-        if (std::fabs(s.perSeed[i].goodputBps - s.mean.goodputBps) <
-            std::fabs(s.perSeed[s.kept].goodputBps - s.mean.goodputBps))
-            s.kept = i;
-    return s;
-}
-
 // The scenario once per seed; the run closest to the mean kept in `kept`. False with
 // error when a run failed.
 bool runOverSeeds(const Scenario& scenario, const std::vector<std::uint64_t>& seeds,
@@ -145,7 +119,7 @@ bool runOverSeeds(const Scenario& scenario, const std::vector<std::uint64_t>& se
         }
         perSeed.push_back(o.metrics);
     }
-    out = summarise(seeds, std::move(perSeed));
+    out = summariseSeedRuns(seeds, std::move(perSeed));
     kept = std::move(done[out.kept].run);
     return true;
 }
@@ -280,6 +254,30 @@ std::vector<std::string> randomElements(const Scenario& scenario)
     if (scenario.mac.enabled && scenario.mac.frameErrorRate > 0)
         out.emplace_back("mac.frame_error_rate");
     return out;
+}
+
+std::vector<std::uint64_t> seedsFor(const Scenario& scenario, std::uint32_t runs)
+{
+    std::vector<std::uint64_t> seeds{scenario.seed};
+    if (runs > 1 && !randomElements(scenario).empty())
+        for (std::uint32_t k = 1; k < runs; ++k)
+            seeds.push_back(scenario.seed + k);
+    return seeds;
+}
+
+SeedRuns summariseSeedRuns(std::vector<std::uint64_t> seeds, std::vector<Metrics> perSeed)
+{
+    SeedRuns s;
+    s.seeds = std::move(seeds);
+    s.perSeed = std::move(perSeed);
+    s.mean = meanOf(s.perSeed);
+    s.min = extremeOf(s.perSeed, false);
+    s.max = extremeOf(s.perSeed, true);
+    for (std::size_t i = 1; i < s.perSeed.size(); ++i)
+        if (std::fabs(s.perSeed[i].goodputBps - s.mean.goodputBps) <
+            std::fabs(s.perSeed[s.kept].goodputBps - s.mean.goodputBps))
+            s.kept = i;
+    return s;
 }
 
 ReplayReport replayCapture(const DerivationInput& input, const ReplayOptions& options)

@@ -56,6 +56,12 @@ struct SeedRuns
     std::uint64_t keptSeed() const { return seeds.empty() ? 0 : seeds[kept]; }
 };
 
+// The seeds a scenario runs over: its own, and the next runs - 1 when it has a random
+// element.
+std::vector<std::uint64_t> seedsFor(const Scenario& scenario, std::uint32_t runs);
+// The runs' mean, range and kept run.
+SeedRuns summariseSeedRuns(std::vector<std::uint64_t> seeds, std::vector<Metrics> perSeed);
+
 // What the fixes change, over the seeds the baseline ran (the same ones).
 struct FixEffect
 {

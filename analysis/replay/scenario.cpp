@@ -64,7 +64,25 @@ std::vector<Outage> Scenario::outages() const
         }
     }
     std::sort(out.begin(), out.end(), [](const Outage& a, const Outage& b) { return a.startS < b.startS; });
-    return out;
+    // A station is away for one reason at a time: outages that overlap (a scan event
+    // inside a handoff lengthened by hand or by a sweep, two sources of the same
+    // absence) become one spanning both, so that the first to end does not bring the
+    // station back while the other is still under way. The longer one names it.
+    std::vector<Outage> merged;
+    for (const Outage& o : out) {
+        if (merged.empty() || o.startS >= merged.back().endS()) {
+            merged.push_back(o);
+            continue;
+        }
+        Outage& away = merged.back();
+        const double end = std::max(away.endS(), o.endS());
+        if (o.durationS > away.durationS) {
+            away.kind = o.kind;
+            away.mode = o.mode;
+        }
+        away.durationS = end - away.startS;
+    }
+    return merged;
 }
 
 std::string Scenario::validate() const

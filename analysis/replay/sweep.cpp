@@ -113,7 +113,7 @@ std::vector<SweepPoint> runSweep(const Scenario& base, const SweepSpec& spec,
     std::vector<SweepPoint> points;
     const auto count = static_cast<std::size_t>(std::floor((spec.to - spec.from) / spec.step + 1e-9)) + 1;
     for (std::size_t i = 0; i < count; ++i)
-        points.push_back({spec.from + static_cast<double>(i) * spec.step, {}, {}});
+        points.push_back({spec.from + static_cast<double>(i) * spec.step, {}, {}, {}});
     unsigned threads = spec.threads ? spec.threads : std::max(1u, std::thread::hardware_concurrency());
     threads = static_cast<unsigned>(std::min<std::size_t>(threads, count));
     std::atomic<std::size_t> next{0}, done{0};
@@ -127,11 +127,21 @@ std::vector<SweepPoint> runSweep(const Scenario& base, const SweepSpec& spec,
             Scenario s = base;
             SweepPoint& p = points[i];
             if (applySweepValue(s, spec.parameter, p.value, p.error)) {
-                const SimResult r = simulate(s, cancel);
-                if (r.ok())
-                    p.metrics = metricsOf(r);
-                else
-                    p.error = r.error;
+                const std::vector<std::uint64_t> seeds = seedsFor(s, spec.parameter == "seed" ? 1 : spec.seedRuns);
+                std::vector<Metrics> perSeed;
+                for (const std::uint64_t seed : seeds) {
+                    s.seed = seed;
+                    const SimResult r = simulate(s, cancel);
+                    if (!r.ok()) {
+                        p.error = r.error;
+                        break;
+                    }
+                    perSeed.push_back(metricsOf(r));
+                }
+                if (p.error.empty()) {
+                    p.runs = summariseSeedRuns(seeds, std::move(perSeed));
+                    p.metrics = p.runs.mean;
+                }
             }
             if (p.error == "cancelled")
                 continue; // stopped part way: neither finished nor progress

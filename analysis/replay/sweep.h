@@ -7,6 +7,7 @@
 // sweepParameterNames() (handoff-duration, loss, seed, ...).
 
 #include "metrics.h"
+#include "replay_session.h"
 #include "scenario.h"
 
 #include <atomic>
@@ -21,12 +22,17 @@ struct SweepSpec
     std::string parameter;
     double from = 0, to = 0, step = 1;
     unsigned threads = 0;            // 0: std::thread::hardware_concurrency()
+    // Each point is the mean over these seeds (the scenario's and the next ones, the
+    // same at every point), as the baseline is, when the scenario has a random element;
+    // 1: the scenario's seed once. A sweep of the seed itself runs each point once.
+    std::uint32_t seedRuns = kDefaultSeedRuns;
 };
 
 struct SweepPoint
 {
     double value = 0;
-    Metrics metrics;
+    Metrics metrics; // the mean over runs.seeds
+    SeedRuns runs;
     std::string error;
 };
 

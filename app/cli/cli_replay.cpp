@@ -238,9 +238,11 @@ std::string sweepJson(const rp::ReplayReport& report, const rp::SweepSpec& sweep
             continue;
         w.beginObject();
         w.field("value", p.value);
-        if (p.error.empty())
+        if (p.error.empty()) {
             writeMetrics(w, "result", &p.metrics);
-        else
+            w.field("seed_runs", static_cast<std::uint64_t>(p.runs.seeds.size()));
+            writeRange(w, "goodput_range_bps", p.runs.min.goodputBps, p.runs.max.goodputBps);
+        } else
             w.field("error", p.error);
         w.endObject();
     }
@@ -366,6 +368,7 @@ int runReplay(const std::vector<std::string>& args)
         return 2;
     }
     sweep.threads = threads;
+    sweep.seedRuns = options.seedRuns;
     options.threads = threads;
 
     // The baseline scenario: derived from the capture, or given.

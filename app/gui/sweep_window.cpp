@@ -174,8 +174,9 @@ SweepWindow::SweepWindow(std::shared_ptr<const CaptureAnalysis> capture, int con
     m_status->setWordWrap(true);
     m_status->setTextFormat(Qt::RichText);
 
-    const QStringList headers = {tr("value"),      tr("goodput (Mb/s)"), tr("vs capture"),   tr("vs baseline"),
-                                 tr("completion (s)"), tr("retransmissions"), tr("RTO timeouts"), tr("note")};
+    const QStringList headers = {tr("value"),           tr("goodput (Mb/s)"),  tr("over the seeds"),
+                                 tr("vs capture"),      tr("vs baseline"),     tr("completion (s)"),
+                                 tr("retransmissions"), tr("RTO timeouts"),    tr("note")};
     m_table->setColumnCount(static_cast<int>(headers.size()));
     m_table->setHorizontalHeaderLabels(headers);
     m_table->verticalHeader()->hide();
@@ -394,36 +395,50 @@ void SweepWindow::showOutcome()
 
     m_table->setSortingEnabled(false);
     m_table->setRowCount(static_cast<int>(o.points.size()));
-    QVector<double> x, goodput, completion;
+    QVector<double> x, goodput, below, above, completion;
     for (std::size_t i = 0; i < o.points.size(); ++i) {
         const rp::SweepPoint& p = o.points[i];
         const int row = static_cast<int>(i);
         m_table->setItem(row, 0, numberItem(QString::number(p.value, 'g', 10), p.value));
         const bool ok = p.error.empty();
         const rp::Metrics& m = p.metrics;
+        const std::size_t seeds = p.runs.seeds.size();
         m_table->setItem(row, 1, numberItem(ok ? QString::number(m.goodputBps / 1e6, 'f', 3) : QString(), m.goodputBps));
-        m_table->setItem(row, 2, numberItem(ok ? percentChange(m.goodputBps, captureBps) : QString(), m.goodputBps));
-        m_table->setItem(row, 3, numberItem(ok ? percentChange(m.goodputBps, baselineBps) : QString(), m.goodputBps));
-        m_table->setItem(row, 4, numberItem(ok ? QString::number(m.completionS, 'f', 3) : QString(), m.completionS));
-        m_table->setItem(row, 5, numberItem(ok ? QString::number(m.retransmissions) : QString(),
+        m_table->setItem(row, 2, numberItem(ok && seeds > 1 ? tr("%1 to %2 (%3 seeds)")
+                                                                  .arg(p.runs.min.goodputBps / 1e6, 0, 'f', 3)
+                                                                  .arg(p.runs.max.goodputBps / 1e6, 0, 'f', 3)
+                                                                  .arg(seeds)
+                                                            : (ok ? tr("one run") : QString()),
+                                            p.runs.max.goodputBps - p.runs.min.goodputBps));
+        m_table->setItem(row, 3, numberItem(ok ? percentChange(m.goodputBps, captureBps) : QString(), m.goodputBps));
+        m_table->setItem(row, 4, numberItem(ok ? percentChange(m.goodputBps, baselineBps) : QString(), m.goodputBps));
+        m_table->setItem(row, 5, numberItem(ok ? QString::number(m.completionS, 'f', 3) : QString(), m.completionS));
+        m_table->setItem(row, 6, numberItem(ok ? QString::number(m.retransmissions) : QString(),
                                             static_cast<double>(m.retransmissions)));
-        m_table->setItem(row, 6, numberItem(ok ? QString::number(m.rtoTimeouts) : QString(),
+        m_table->setItem(row, 7, numberItem(ok ? QString::number(m.rtoTimeouts) : QString(),
                                             static_cast<double>(m.rtoTimeouts)));
         auto* note = new QTableWidgetItem(QString::fromStdString(p.error));
         note->setFlags(note->flags() & ~Qt::ItemIsEditable);
-        m_table->setItem(row, 7, note);
+        m_table->setItem(row, 8, note);
         if (ok) {
             x << p.value;
             goodput << m.goodputBps / 1e6;
+            below << (m.goodputBps - p.runs.min.goodputBps) / 1e6;
+            above << (p.runs.max.goodputBps - m.goodputBps) / 1e6;
             completion << m.completionS;
         }
     }
     m_table->resizeColumnsToContents();
 
-    m_plot->clearGraphs();
+    m_plot->clearPlottables();
     QCPGraph* g = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis);
     g->setName(tr("goodput"));
     g->setData(x, goodput, true);
+    // The spread over the seeds each point is the mean of (none for one run).
+    m_errorBars = new QCPErrorBars(m_plot->xAxis, m_plot->yAxis);
+    m_errorBars->removeFromLegend();
+    m_errorBars->setDataPlottable(g);
+    m_errorBars->setData(below, above);
     QCPGraph* c = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis2);
     c->setName(tr("completion time"));
     c->setData(x, completion, true);
@@ -444,8 +459,10 @@ void SweepWindow::showOutcome()
     const double pad = (hi - lo) * 0.04;
     m_plot->xAxis->setRange(lo - pad, hi + pad);
     bool found = false;
-    QCPRange gr = g->getValueRange(found);
-    double top = std::max({found ? gr.upper : 0.0, captureBps / 1e6, baselineBps / 1e6});
+    double top = std::max(captureBps, baselineBps) / 1e6;
+    for (std::size_t i = 0; i < o.points.size(); ++i)
+        if (o.points[i].error.empty())
+            top = std::max(top, o.points[i].runs.max.goodputBps / 1e6);
     m_plot->yAxis->setRange(0, top > 0 ? top * 1.15 : 1);
     const QCPRange cr = c->getValueRange(found);
     m_plot->yAxis2->setRange(0, found && cr.upper > 0 ? cr.upper * 1.15 : 1);
@@ -486,6 +503,8 @@ void SweepWindow::styleFor(const ExportPreset* preset)
         graph->setPen(pen);
         graph->setScatterStyle(QCPScatterStyle(shapes[k], colours[k], preset ? 4 : 6));
     }
+    if (m_errorBars)
+        m_errorBars->setPen(QPen(colours[0], width * 0.7));
 }
 
 bool SweepWindow::exportCsv(const QString& path, QString* error) const

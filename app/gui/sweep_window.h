@@ -21,6 +21,7 @@
 #include <vector>
 
 class QComboBox;
+class QCPErrorBars;
 class QCustomPlot;
 class QDoubleSpinBox;
 class QLabel;
@@ -111,6 +112,7 @@ private:
     QLabel* m_status;
     QTableWidget* m_table;
     QCustomPlot* m_plot;
+    QCPErrorBars* m_errorBars = nullptr; // owned by m_plot
 
     QThread* m_thread = nullptr;
     std::atomic<bool> m_cancelFlag{false};

@@ -142,3 +142,52 @@ TEST(PathTiming, DelayedAckEchoesTheEarlierSegment)
     }
     EXPECT_GT(checked, 100);
 }
+
+// Outages that overlap are one absence: a scan inside a handoff must not bring the
+// station back when the scan ends. A 2 s handoff with a scan in its first second drops
+// everything for the whole 2 s, and a longer handoff costs more, never the same.
+TEST(PathTiming, OverlappingOutagesAreOneAbsence)
+{
+    Scenario s = relayPath(0);
+    s.durationS = 8;
+    s.outageList = {{OutageKind::Handoff, OutageMode::Drop, 2.0, 2.0}, {OutageKind::Scan, OutageMode::Drop, 2.5, 0.01}};
+    const std::vector<Outage> away = s.outages();
+    ASSERT_EQ(away.size(), 1u);
+    EXPECT_EQ(away[0].kind, OutageKind::Handoff);
+    EXPECT_DOUBLE_EQ(away[0].startS, 2.0);
+    EXPECT_DOUBLE_EQ(away[0].endS(), 4.0);
+
+    // A scan reaching past the handoff's end lengthens the absence to its end.
+    s.outageList = {{OutageKind::Handoff, OutageMode::Drop, 2.0, 1.0}, {OutageKind::Scan, OutageMode::Drop, 2.995, 0.01}};
+    ASSERT_EQ(s.outages().size(), 1u);
+    EXPECT_NEAR(s.outages()[0].endS(), 3.005, 1e-12);
+
+    // Simulated: nothing reaches the receiver between 2.0 s and 4.0 s.
+    s.outageList = {{OutageKind::Handoff, OutageMode::Drop, 2.0, 2.0}, {OutageKind::Scan, OutageMode::Drop, 2.5, 0.01}};
+    const SimResult r = simulate(s);
+    ASSERT_TRUE(r.ok()) << r.error;
+    for (const DropRecord& d : r.drops)
+        EXPECT_TRUE(d.reason != DropRecord::Reason::Outage || (d.timeNs >= 2'000'000'000 && d.timeNs < 4'000'000'000));
+    std::size_t droppedAfterTheScan = 0;
+    for (const DropRecord& d : r.drops)
+        droppedAfterTheScan += d.reason == DropRecord::Reason::Outage && d.timeNs > 2'600'000'000;
+    EXPECT_GT(droppedAfterTheScan, 0u) << "the scan's end brought the station back";
+
+    // A longer handoff, with scans before and after it, delays a transfer of a fixed
+    // size further (how much, the retransmission timer's backoff rounds: the sender
+    // resumes with the first retransmission after the handoff).
+    auto completion = [](double handoff) {
+        Scenario f = relayPath(0);
+        f.durationS = 30;
+        f.bytes = 20'000'000;
+        f.outageList = {{OutageKind::Handoff, OutageMode::Drop, 2.0, handoff}};
+        for (double t = 1.0; t < 12; t += 0.2)
+            if (t < 2.0 - 0.05 || t > 2.0 + 0.5 + 0.05)
+                f.outageList.push_back({OutageKind::Scan, OutageMode::Hold, t, 0.01});
+        const SimResult run = simulate(f);
+        EXPECT_TRUE(run.ok()) << run.error;
+        return run.trace.empty() ? 0.0 : static_cast<double>(run.trace.back().timeNs) / 1e9;
+    };
+    const double oneSecond = completion(1.0), threeSeconds = completion(3.0);
+    EXPECT_GT(threeSeconds, oneSecond + 1.0) << "a scan inside the handoff ended it";
+}
