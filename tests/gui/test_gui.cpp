@@ -808,6 +808,13 @@ private slots:
         QVERIFY(outcome.points.front().metrics.goodputBps > outcome.points.back().metrics.goodputBps);
         QVERIFY(outcome.reference.capture.has_value());
         QVERIFY(sweep->statusText().contains(QStringLiteral("8 points")));
+        // Each point is the mean over the baseline's own seeds, with their spread.
+        for (const auto& p : outcome.points) {
+            QCOMPARE(p.runs.seeds, outcome.reference.baselineSeeds.seeds);
+            QVERIFY(p.runs.min.goodputBps <= p.metrics.goodputBps && p.metrics.goodputBps <= p.runs.max.goodputBps);
+        }
+        if (outcome.reference.baselineSeeds.seeds.size() > 1)
+            QVERIFY(sweep->table()->item(0, 2)->text().contains(QStringLiteral("seeds")));
 
         // The table as windscope-cli writes the same sweep, run independently.
         QTemporaryDir dir;
