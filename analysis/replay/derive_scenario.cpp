@@ -10,6 +10,7 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <optional>
 
 namespace windscope::analysis::replay {
@@ -121,6 +122,23 @@ std::vector<SenderRtt> senderRttSamples(const DerivationInput& in, const Downstr
         if (tcp.segments.connection[r.dataRow()] == in.connection && tcp.directionOf(tables, r.dataRow()) == in.sender)
             out.push_back({tables.tcp.timeNs[r.dataRow()], static_cast<double>(r.rttNs(tables.tcp)) / 1e6,
                            tcp.segments.bytesInFlight[r.dataRow()]});
+    return out;
+}
+
+// The samples the path's delay variation is read from: the sender's own, or downstream
+// the receiver's whole loops (its ACK to the ACK drawn by the data it released,
+// DownstreamView::loopRtt), which time the segment of each flight the sender's samples
+// time. The first segment a receiver's ACK released (the RTT samples downstream)
+// crosses the relay ahead of its mate and reads the variation at a third of the
+// sender's (lab cubic-scan200: 0.09 against 0.27 ms).
+std::vector<SenderRtt> delayVariationSamples(const DownstreamView& downstream, const std::vector<SenderRtt>& senderRtt)
+{
+    if (!downstream.downstream || downstream.loopRtt.empty())
+        return senderRtt;
+    std::vector<SenderRtt> out;
+    out.reserve(downstream.loopRtt.size());
+    for (const UpstreamRttSample& r : downstream.loopRtt)
+        out.push_back({r.dataNs, r.rttMs, r.flightBytes});
     return out;
 }
 
@@ -320,7 +338,7 @@ private:
 // time, and that time, added to every round trip, moves the flights against a periodic
 // outage. The lab's relay adds its own release lateness to every packet.
 void derivePathTiming(const std::vector<std::pair<std::int64_t, std::int64_t>>& ackProgress, double rateMbps,
-                      double rttMin, const std::vector<SenderRtt>& senderRtt, DerivedScenario& out)
+                      double rttMin, const std::vector<SenderRtt>& variationRtt, DerivedScenario& out)
 {
     Scenario& s = out.scenario;
     if (rateMbps <= 0)
@@ -365,13 +383,17 @@ void derivePathTiming(const std::vector<std::pair<std::int64_t, std::int64_t>>& 
     // Delay variation: the RTT of segments sent while the flight was under half the
     // path's BDP (no queue) rises above the minimum by the path's own variation. A
     // uniform extra delay of up to J each way makes that rise triangular on [0, 2J):
-    // its 10th percentile is J sqrt(0.2).
+    // its 10th percentile is J sqrt(0.2). Read from the samples that run the loop the
+    // sender's own do (delayVariationSamples), above their own minimum.
     constexpr std::size_t kMinSamples = 100;
     const double bdpBytes = rateMbps * 1e6 / 8 * rttMin / 1000;
+    double variationMin = std::numeric_limits<double>::max();
+    for (const SenderRtt& r : variationRtt)
+        variationMin = std::min(variationMin, r.ms);
     std::vector<double> rise;
-    for (const SenderRtt& r : senderRtt)
+    for (const SenderRtt& r : variationRtt)
         if (r.flightBytes > 0 && static_cast<double>(r.flightBytes) <= bdpBytes / 2)
-            rise.push_back(r.ms - rttMin);
+            rise.push_back(r.ms - variationMin);
     if (rise.size() >= kMinSamples) {
         const double p10 = percentile(rise, 0.10);
         s.path.jitterMs = std::max(0.0, p10) / std::sqrt(0.2);
@@ -953,7 +975,7 @@ DerivedScenario deriveScenario(const DerivationInput& in)
     // Where the path is a relay (no 802.11 model) and the ACKs pace at its rate (not at
     // a slow reader's), its timing.
     if (!s.mac.enabled && s.receiver.appReadBytes == 0)
-        derivePathTiming(ackProgress, rateMbps, rttMin, senderRtt, out);
+        derivePathTiming(ackProgress, rateMbps, rttMin, delayVariationSamples(downstream, senderRtt), out);
 
     // Outages: 802.11 events of the station, else TCP-inferred ones. Simulated time 0
     // is the first data segment leaving the sender; an event seen at the radio is one

@@ -120,12 +120,27 @@ DownstreamView readDownstreamView(const DerivationInput& in, std::int64_t firstD
     };
     std::vector<Gap> gaps;
     std::vector<std::pair<std::int64_t, std::int64_t>> firstArrivals; // (time, bytes)
+    // The last arrival, when it was in order and released by a known ACK: the ACK it
+    // draws (the receiver's next packet, acknowledging its end) closes a loop.
+    struct OpenLoop
+    {
+        bool open = false;
+        std::int64_t dataNs = 0, end = 0, releasingAckNs = 0, releasingAck = 0;
+    };
+    OpenLoop openLoop;
     for (std::size_t row = 0; row < t.size(); ++row) {
         if (tcp.segments.connection[row] != in.connection)
             continue;
         const bool hasTs = t.flags[row] & dissect::TcpColumns::kHasTimestamps;
         const int dir = tcp.directionOf(tables, row);
         if (dir != in.sender) {
+            if (openLoop.open && (t.tcpFlags(row) & 0x010) &&
+                tcp.relativeAck(t, row) == openLoop.end)
+                view.loopRtt.push_back(
+                    {openLoop.dataNs,
+                     static_cast<double>(t.timeNs[row] - openLoop.releasingAckNs) / 1e6,
+                     openLoop.end - openLoop.releasingAck});
+            openLoop.open = false;
             if (hasTs && (t.tcpFlags(row) & 0x010)) {
                 const std::int64_t ts =
                     unwrapNear(t.tsVal[row], acks.empty() ? 0 : acks.back().tsVal);
@@ -143,6 +158,7 @@ DownstreamView readDownstreamView(const DerivationInput& in, std::int64_t firstD
         const std::int64_t now = t.timeNs[row];
         if (highestEnd < 0)
             highestEnd = seq;
+        openLoop.open = false;
         if (seq > highestEnd)
             gaps.push_back(
                 {previousArrivalNs < 0 ? now : previousArrivalNs, now, seq - highestEnd});
@@ -152,15 +168,17 @@ DownstreamView readDownstreamView(const DerivationInput& in, std::int64_t firstD
             // New data: the first segment echoing an ACK's TSval was released by it.
             if (hasTs && seq >= highestEnd && !acks.empty()) {
                 const std::int64_t echo = unwrapNear(t.tsEcr[row], acks.back().tsVal);
-                if (echo > lastEchoUsed) {
-                    const auto it = std::lower_bound(
-                        acks.begin(), acks.end(), echo,
-                        [](const AckByTsVal& a, std::int64_t v) { return a.tsVal < v; });
-                    if (it != acks.end() && it->tsVal == echo && it->timeNs < now) {
+                const auto it = std::lower_bound(
+                    acks.begin(), acks.end(), echo,
+                    [](const AckByTsVal& a, std::int64_t v) { return a.tsVal < v; });
+                if (it != acks.end() && it->tsVal == echo && it->timeNs < now) {
+                    if (echo > lastEchoUsed) {
                         view.rtt.push_back(
                             {now, static_cast<double>(now - it->timeNs) / 1e6, end - it->ack});
                         lastEchoUsed = echo;
                     }
+                    if (seq == highestEnd)
+                        openLoop = OpenLoop{true, now, end, it->timeNs, it->ack};
                 }
             }
             highestEnd = end;

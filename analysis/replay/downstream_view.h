@@ -42,10 +42,16 @@ struct MissingSegment
 struct DownstreamView
 {
     bool downstream = false;
-    std::string basis;                   // why the capture is (or is not) taken as downstream
-    std::int64_t upstreamRttNs = -1;     // handshake, capture to sender and back
-    std::int64_t downstreamRttNs = -1;   // handshake, capture to receiver and back
-    std::vector<UpstreamRttSample> rtt;  // by time
+    std::string basis;                  // why the capture is (or is not) taken as downstream
+    std::int64_t upstreamRttNs = -1;    // handshake, capture to sender and back
+    std::int64_t downstreamRttNs = -1;  // handshake, capture to receiver and back
+    std::vector<UpstreamRttSample> rtt; // by time
+    // Whole loops as the sender's own samples run them: the receiver's ACK to the ACK
+    // drawn by an in-order segment it released (ms: ACK to ACK). The sender times a
+    // segment that drew an ACK, the second of a delayed-ACK pair, which crosses the relay
+    // behind its mate, plus the receiver's turnaround; the first released segment
+    // crosses ahead of it and reads the path's delay variation low (by time).
+    std::vector<UpstreamRttSample> loopRtt;
     std::vector<MissingSegment> missing; // by expected time
     // Every first arrival and every missing segment, relative to the first data
     // segment's arrival (lost: missing), for the periodic-outage detector.

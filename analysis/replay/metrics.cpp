@@ -78,6 +78,57 @@ Metrics metricsOf(const SimResult& run)
     return metricsOf(tables, analysis, 0, cwnd::dataSenderOf(analysis.connections[0]));
 }
 
+void countLossesAtReceiver(const SimResult& run, Metrics& m)
+{
+    std::vector<std::uint64_t> dropped;
+    for (const DropRecord& d : run.drops)
+        if (d.data)
+            dropped.push_back(d.packet.id);
+    std::sort(dropped.begin(), dropped.end());
+    // The sender's round trips by the time of their ACK (the ACK's echo of the data's
+    // send time), for the episode length and the queue at each episode's start.
+    std::vector<std::pair<std::int64_t, std::int64_t>> rtt;
+    double sum = 0;
+    for (const TraceRecord& r : run.trace)
+        if (!r.fromSender && r.packet.kind == Packet::Kind::Ack && r.packet.echoNs >= 0 &&
+            r.timeNs > r.packet.echoNs) {
+            rtt.emplace_back(r.timeNs, r.timeNs - r.packet.echoNs);
+            sum += static_cast<double>(r.timeNs - r.packet.echoNs);
+        }
+    std::int64_t halfQueueNs = std::numeric_limits<std::int64_t>::max();
+    if (!rtt.empty()) {
+        std::vector<std::int64_t> values;
+        for (const auto& r : rtt)
+            values.push_back(r.second);
+        std::sort(values.begin(), values.end());
+        const std::int64_t p95 = values[(values.size() - 1) * 95 / 100];
+        halfQueueNs = values.front() + std::max<std::int64_t>((p95 - values.front()) / 2, 1'000'000);
+    }
+    const auto episodeNs = static_cast<std::int64_t>(
+        std::max(1e6, rtt.empty() ? 0.0 : sum / static_cast<double>(rtt.size())));
+    m.lossEpisodes = 0;
+    m.lossEpisodesOffQueue = 0;
+    // The path keeps the order of what it delivers: the receiver sees the sender's data
+    // less the drops, and a segment past the highest one delivered reveals a hole.
+    std::int64_t highestEnd = -1, episodeStart = 0;
+    for (const TraceRecord& r : run.trace) {
+        if (!r.fromSender || r.packet.kind != Packet::Kind::Data || r.packet.length == 0 ||
+            std::binary_search(dropped.begin(), dropped.end(), r.packet.id))
+            continue;
+        const std::int64_t segment = r.packet.segment;
+        const bool revealsHole = highestEnd >= 0 && segment > highestEnd;
+        if (revealsHole && (m.lossEpisodes == 0 || r.timeNs - episodeStart > episodeNs)) {
+            ++m.lossEpisodes;
+            episodeStart = r.timeNs;
+            const auto it = std::upper_bound(rtt.begin(), rtt.end(),
+                                             std::make_pair(r.timeNs, std::numeric_limits<std::int64_t>::max()));
+            if (it == rtt.begin() || std::prev(it)->second <= halfQueueNs)
+                ++m.lossEpisodesOffQueue;
+        }
+        highestEnd = std::max(highestEnd, segment + 1);
+    }
+}
+
 CalibrationError calibrationError(const Metrics& capture, const Metrics& baseline, double threshold)
 {
     CalibrationError e;

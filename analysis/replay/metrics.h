@@ -43,6 +43,14 @@ Metrics metricsOf(const dissect::CaptureTables& tables, const TcpAnalysis& analy
                   int sender);
 // Runs analyzeTcp over the run's trace tables.
 Metrics metricsOf(const SimResult& run);
+// The run's loss episodes as a capture next to its receiver counts them (downstream_view.h
+// holeEpisodes): only the holes, the first transmissions the path dropped that a later
+// arrival revealed, a new episode more than a mean RTT after the start of the last. A
+// capture there does not show a resend lost again (each of a handoff's backed-off
+// timeouts is an episode at the sender), nor a flight lost whole and resent in order,
+// so the random-loss fit compares like with like. Replaces lossEpisodes and
+// lossEpisodesOffQueue.
+void countLossesAtReceiver(const SimResult& run, Metrics& m);
 
 struct CalibrationError
 {

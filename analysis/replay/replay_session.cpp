@@ -36,7 +36,7 @@ struct RunOutcome
 // out does not depend on the number of threads or on which thread ran what. Without
 // keepTraces a run keeps only its metrics (and error).
 std::vector<RunOutcome> runAll(const std::vector<Scenario>& scenarios, unsigned threads,
-                               bool keepTraces)
+                               bool keepTraces, bool lossesAtReceiver = false)
 {
     std::vector<RunOutcome> out(scenarios.size());
     if (scenarios.empty())
@@ -48,8 +48,11 @@ std::vector<RunOutcome> runAll(const std::vector<Scenario>& scenarios, unsigned 
         for (std::size_t i = next++; i < scenarios.size(); i = next++) {
             RunOutcome& o = out[i];
             o.run = simulate(scenarios[i]);
-            if (o.run.ok())
+            if (o.run.ok()) {
                 o.metrics = metricsOf(o.run);
+                if (lossesAtReceiver)
+                    countLossesAtReceiver(o.run, o.metrics);
+            }
             if (!keepTraces) {
                 SimResult metricsOnly;
                 metricsOnly.error = std::move(o.run.error);
@@ -105,12 +108,13 @@ Metrics extremeOf(const std::vector<Metrics>& runs, bool pickLarger)
 // The scenario once per seed; the run closest to the mean kept in `kept`. False with
 // error when a run failed.
 bool runOverSeeds(const Scenario& scenario, const std::vector<std::uint64_t>& seeds,
-                  unsigned threads, SeedRuns& out, SimResult& kept, std::string& error)
+                  unsigned threads, SeedRuns& out, SimResult& kept, std::string& error,
+                  bool lossesAtReceiver = false)
 {
     std::vector<Scenario> runs(seeds.size(), scenario);
     for (std::size_t i = 0; i < seeds.size(); ++i)
         runs[i].seed = seeds[i];
-    std::vector<RunOutcome> done = runAll(runs, threads, true);
+    std::vector<RunOutcome> done = runAll(runs, threads, true, lossesAtReceiver);
     std::vector<Metrics> perSeed;
     for (RunOutcome& o : done) {
         if (!o.run.ok()) {
@@ -229,10 +233,11 @@ void calibrateOverScanPhase(ReplayReport& report, const ReplayOptions& options)
 }
 
 // The baseline of `scenario` over its seeds into the report. False with report.error.
-bool runBaseline(ReplayReport& report, const ReplayOptions& options)
+// lossesAtReceiver: count its loss episodes as a capture at the receiver does.
+bool runBaseline(ReplayReport& report, const ReplayOptions& options, bool lossesAtReceiver = false)
 {
     if (!runOverSeeds(report.scenario, seedsFor(report.scenario, options.seedRuns), options.threads,
-                      report.baselineSeeds, report.baselineRun, report.error))
+                      report.baselineSeeds, report.baselineRun, report.error, lossesAtReceiver))
         return false;
     report.baseline = report.baselineSeeds.mean;
     return true;
@@ -288,9 +293,10 @@ ReplayReport replayCapture(const DerivationInput& input, const ReplayOptions& op
     report.notes = derived.notes;
     const Connection& c = input.tcp->connections[input.connection];
     report.capture = metricsOf(*input.tables, *input.tcp, input.connection, input.sender);
-    // Downstream of the losses, the loss episodes are the holes (downstream_view.h).
-    countLossesFromHoles(input, *report.capture);
-    if (!runBaseline(report, options))
+    // Downstream of the losses, the loss episodes are the holes (downstream_view.h), and
+    // the baseline's are counted as its receiver would see them.
+    const bool lossesAtReceiver = countLossesFromHoles(input, *report.capture);
+    if (!runBaseline(report, options, lossesAtReceiver))
         return report;
     // Random loss the capture shows beyond what the baseline reproduces. Only when the
     // capture has loss episodes away from a full queue (Metrics::lossEpisodesOffQueue)
@@ -328,7 +334,7 @@ ReplayReport replayCapture(const DerivationInput& input, const ReplayOptions& op
             ReplayReport refit;
             refit.scenario = report.scenario;
             refit.scenario.path.lossFwd = loss;
-            if (!runBaseline(refit, options))
+            if (!runBaseline(refit, options, lossesAtReceiver))
                 break;
             const Metrics& m = refit.baseline;
             episodesNow = m.lossEpisodesOffQueue;
