@@ -850,7 +850,7 @@ TEST(LabCalibration, ReceiverSideBaselinesWithinTenPercent)
     const Case cases[] = {{"linux/reno-loss05", "receiver.pcap", true, 40},
                           {"linux/cubic-scan200", "receiver.pcap", false, 40},
                           {"linux/cubic-wifi", "receiver.pcap", false, 40},
-                          {"linux/reno-scan100", "receiver.pcap", false, 40},
+                          {"linux/reno-scan100", "receiver.pcap", true, 40},
                           {"ns3/D-wan-newreno-2m", "wifi-sta.pcap", false, 190},
                           {"ns3/D-wan-cubic-16k", "wifi-sta.pcap", true, 190},
                           {"ns3/B-handoff-zwa-hold", "wifi-sta.pcap", true, 0}};
@@ -892,7 +892,7 @@ TEST(LabCalibration, ReceiverSideBaselinesWithinTenPercent)
 // it left the sender. The random loss is fitted to the loss episodes the holes make.
 TEST(LabCalibration, ScansAndLossFromReceiverHoles)
 {
-    for (const char* run : {"cubic-scan200", "cubic-wifi", "reno-loss05"}) {
+    for (const char* run : {"cubic-scan200", "cubic-wifi", "reno-scan100", "reno-loss05"}) {
         const auto dir = test::labDir("linux/" + std::string(run));
         WINDSCOPE_REQUIRE_FILE(dir / "receiver.pcap");
         const JsonValue meta = readJson(dir / "meta.json");
