@@ -7,6 +7,7 @@
 #include "analysis/cwnd/cwnd_inference.h"
 #include "analysis/replay/derive_scenario.h"
 #include "analysis/replay/json_value.h"
+#include "analysis/replay/periodic_outages.h"
 #include "analysis/replay/replay_session.h"
 #include "analysis/tcp_analysis.h"
 #include "analysis/wlan_events.h"
@@ -941,6 +942,31 @@ TEST(LabCalibration, ScansAndLossFromReceiverHoles)
             phase -= found.intervalMs / 1000;
         EXPECT_NEAR(phase * 1000, 0, 3) << run << ": phase of the derived scans, ms";
     }
+}
+
+// A flight lost whole, seen downstream: the last arrivals at 0.100 s, nothing until the
+// timeout's retransmission arrives in order at 0.400 s, then the rest of the flight as
+// a hole revealed at 0.440 s (placed after 0.400). Both the hole and a silence without
+// one (0.500 to 0.800 s) become a loss one round trip (40 ms) after the silence's start;
+// arrivals closer than two round trips are no silence.
+TEST(PeriodicOutages, SilenceIsAFlightLostWholeOneRoundTripAfterItsStart)
+{
+    const std::vector<TransmissionTime> seen = {{0.099, false}, {0.100, false}, {0.400, false}, {0.4006, true},
+                                                {0.4012, true}, {0.440, false}, {0.500, false}, {0.570, false},
+                                                {0.800, false}};
+    const std::vector<TransmissionTime> moved = relocateSilenceLosses(seen, 0.040);
+    std::vector<double> lost;
+    for (const TransmissionTime& x : moved)
+        if (x.lost)
+            lost.push_back(x.timeS);
+    ASSERT_EQ(lost.size(), 3u);
+    EXPECT_NEAR(lost[0], 0.140, 1e-9);
+    EXPECT_NEAR(lost[1], 0.140, 1e-9);
+    EXPECT_NEAR(lost[2], 0.610, 1e-9); // after 0.570: 0.500 to 0.570 is no silence
+    EXPECT_TRUE(std::is_sorted(moved.begin(), moved.end(), [](const TransmissionTime& a, const TransmissionTime& b) {
+        return a.timeS < b.timeS;
+    }));
+    EXPECT_EQ(relocateSilenceLosses(seen, 0).size(), seen.size()); // no round trip: as seen
 }
 
 // The RTO rule read from the sender's own timeouts: ns-3 bounds its RTO as RFC 6298
