@@ -171,7 +171,12 @@ void derivePeriodicOutages(const DerivationInput& in, DerivedScenario& out, doub
     // (time the loss showed, when the lost transmission was sent or would have arrived)
     std::vector<std::pair<std::int64_t, double>> resends;
     if (downstream.downstream) {
-        tx = downstream.arrivals;
+        // The round trip from an arrival to the data its ACK released, for the flights
+        // lost whole (periodic_outages.h).
+        std::vector<double> roundTripsMs;
+        for (const UpstreamRttSample& r : downstream.rtt)
+            roundTripsMs.push_back(r.rttMs);
+        tx = relocateSilenceLosses(downstream.arrivals, percentile(roundTripsMs, 0.5) / 1000);
         for (const MissingSegment& m : downstream.missing)
             resends.emplace_back(m.revealedNs, static_cast<double>(m.expectedNs - out.firstDataNs) / 1e9);
         std::sort(resends.begin(), resends.end());
@@ -265,9 +270,22 @@ void derivePeriodicOutages(const DerivationInput& in, DerivedScenario& out, doub
     // The window's edges are uncertain by the queue's variation (sends of one phase
     // met the radio at different times): half a dwell either side still counts.
     const double silenceMarginS = fit.dwellS / 2;
+    // Downstream the sender's attempts during a silence are not seen, and the flight
+    // lost whole is one instant (relocateSilenceLosses): the windows explain a silence
+    // only as long as the lost flight's round trip, the loss probe (two round trips)
+    // and three timeouts (one lost to a window and its doubled retry) take. A handoff
+    // starting at a window's phase is longer, and a silence right after it (within a
+    // round trip: its last timeout's backoff) is still the handoff's.
+    const double longestExplainedS =
+        downstream.downstream ? 3 * rttS + 3 * (s.sender.minRtoMs / 1000 + rttS) : 1e300;
+    double unexplainedEnd = -1e300;
     for (const InferredOutage& gap : inferred) {
         const double start = static_cast<double>(gap.startNs - out.firstDataNs) / 1e9;
         const double end = static_cast<double>(gap.endNs - out.firstDataNs) / 1e9;
+        if (downstream.downstream && (end - start > longestExplainedS || start - unexplainedEnd <= rttS)) {
+            unexplainedEnd = end;
+            continue;
+        }
         std::size_t before = 0, beforeInWindows = 0, during = 0, duringInWindows = 0;
         for (const TransmissionTime& x : tx) {
             if (!x.lost || x.timeS < start - rttS || x.timeS > end)
@@ -278,6 +296,8 @@ void derivePeriodicOutages(const DerivationInput& in, DerivedScenario& out, doub
         }
         if (during > 0 ? duringInWindows == during : before > 0 && 2 * beforeInWindows >= before)
             explainedSilences.push_back(gap.index);
+        else
+            unexplainedEnd = end;
     }
     for (auto it = explainedSilences.rbegin(); it != explainedSilences.rend(); ++it)
         s.outageList.erase(s.outageList.begin() + static_cast<std::ptrdiff_t>(*it));

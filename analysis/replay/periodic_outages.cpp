@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <numbers>
 
 namespace windscope::analysis::replay {
@@ -175,6 +176,43 @@ double linePeriod(const std::vector<double>& events, double periodS, double phas
 
 } // namespace
 
+std::vector<TransmissionTime> relocateSilenceLosses(std::vector<TransmissionTime> tx, double roundTripS,
+                                                    double silenceRoundTrips)
+{
+    if (roundTripS <= 0)
+        return tx;
+    std::vector<std::size_t> delivered; // indices of the arrivals
+    for (std::size_t i = 0; i < tx.size(); ++i)
+        if (!tx[i].lost)
+            delivered.push_back(i);
+    std::vector<TransmissionTime> marks;
+    for (std::size_t a = 0; a + 1 < delivered.size(); ++a) {
+        const std::size_t last = delivered[a], end = delivered[a + 1];
+        const double silenceStart = tx[last].timeS;
+        if (tx[end].timeS - silenceStart <= silenceRoundTrips * roundTripS)
+            continue;
+        const double lostFlightAt = silenceStart + roundTripS;
+        bool moved = false;
+        // The holes the silence's end revealed, placed after its start.
+        for (std::size_t i = last + 1; i < end; ++i) {
+            tx[i].timeS = lostFlightAt;
+            moved = true;
+        }
+        // The holes the next arrival revealed, placed after the silence's end.
+        if (a + 2 < delivered.size() && tx[delivered[a + 2]].timeS - tx[end].timeS <= 2 * roundTripS)
+            for (std::size_t i = end + 1; i < delivered[a + 2]; ++i) {
+                tx[i].timeS = lostFlightAt;
+                moved = true;
+            }
+        if (!moved)
+            marks.push_back({lostFlightAt, true});
+    }
+    tx.insert(tx.end(), marks.begin(), marks.end());
+    std::stable_sort(tx.begin(), tx.end(),
+                     [](const TransmissionTime& x, const TransmissionTime& y) { return x.timeS < y.timeS; });
+    return tx;
+}
+
 bool PeriodicOutageFit::covers(double timeS, double marginS) const
 {
     if (periodS <= 0)
@@ -286,8 +324,25 @@ PeriodicOutageFit detectPeriodicOutages(const std::vector<TransmissionTime>& tx,
             break;
         std::int64_t inFirst = std::numeric_limits<std::int64_t>::max();
         std::int64_t inLast = std::numeric_limits<std::int64_t>::min();
+        // Downstream, a cycle whose window still saw most of its sends arrive was not
+        // cut by the outage: holes of the queue's overflow in slow start, placed between
+        // arrivals at the busy pace, may fall at the window's phase by chance.
+        std::map<std::int64_t, std::pair<std::uint32_t, std::uint32_t>> cycleSends; // (lost, sent)
+        if (o.placedLosses)
+            for (const TransmissionTime& x : tx)
+                if (window.holds(x.timeS - t0, centre, period, o.binS / 2)) {
+                    auto& [lostThere, sentThere] = cycleSends[cycleOf(x.timeS - t0, centre, period)];
+                    lostThere += x.lost ? 1 : 0;
+                    ++sentThere;
+                }
+        const auto cutByOutage = [&](std::int64_t k) {
+            if (!o.placedLosses)
+                return true;
+            const auto [lostThere, sentThere] = cycleSends[k];
+            return static_cast<double>(lostThere) >= o.minWindowLossShare * static_cast<double>(sentThere);
+        };
         for (const double e : events)
-            if (window.holds(e, centre, period, o.binS / 2)) {
+            if (window.holds(e, centre, period, o.binS / 2) && cutByOutage(cycleOf(e, centre, period))) {
                 inFirst = std::min(inFirst, cycleOf(e, centre, period));
                 inLast = std::max(inLast, cycleOf(e, centre, period));
             }

@@ -49,6 +49,7 @@ struct PeriodicOutageOptions
     // holes spread after its first. The period is then refined on the first loss of
     // each cycle (linePeriod), and the window grows from where most sends were lost
     // (the bins before it hold the last arrivals of every flight it cut).
+    // The caller moves the holes of flights lost whole first (relocateSilenceLosses).
     bool placedLosses = false;
 };
 
@@ -73,6 +74,23 @@ struct PeriodicOutageFit
     // widened by marginS on both sides (the windows as estimated, found or not).
     bool covers(double timeS, double marginS = 0) const;
 };
+
+// Downstream, a flight lost whole leaves no hole: the receiver sees nothing until the
+// sender's loss probe or timeout, two round trips or more later, and the holes that
+// arrival or the first ones after it reveal are placed right after the last arrival,
+// a round trip before the outage that took them (the last arrivals' ACKs released the
+// lost flight, which would have arrived one round trip after them). Each silence
+// longer than silenceRoundTrips round trips becomes a loss one round trip after its
+// start: the holes revealed by its end and by the arrival after that (within two
+// round trips; the timeout's retransmission arrives in order, the rest of the flight
+// shows as a hole behind the data sent after it) move there, all to that instant (the
+// flight left the bottleneck's bucket together; spread at the busy pace they would
+// widen the window by the flight's length), and a silence without such holes (its flight resent in order) gets one lost mark
+// there. roundTripS: from an arrival to the data its ACK releases (0: unknown).
+// Returns the transmissions sorted by time; unchanged without a round trip.
+inline constexpr double kSilenceRoundTrips = 2;
+std::vector<TransmissionTime> relocateSilenceLosses(std::vector<TransmissionTime> transmissions, double roundTripS,
+                                                    double silenceRoundTrips = kSilenceRoundTrips);
 
 // Transmissions sorted by time.
 PeriodicOutageFit detectPeriodicOutages(const std::vector<TransmissionTime>& transmissions,
