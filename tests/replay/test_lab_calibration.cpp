@@ -1041,3 +1041,42 @@ TEST(LabCalibration, RtoRuleFromTheSendersTimeouts)
         EXPECT_DOUBLE_EQ(d.scenario.sender.minRtoMs, 200.0) << run;
     }
 }
+
+// A sender held by a fixed window that lost nothing never met the path's limit: D's
+// 16 KiB run delivered its window per round trip (0.67 Mb/s over 190 ms) on a 60 Mb/s
+// path. The derivation says its rate is a lower bound, and a fix that lifts the window
+// there gets a warning with its result, since the path it runs into is an assumption
+// (the run with 2 MiB buffers made 16.8 Mb/s; the fixed run is held near 1.6). A run
+// that filled its path (D with 2 MiB, losses at the router) or a sender-limited one
+// whose fix changes nothing carries no such warning.
+TEST(LabCalibration, WindowLimitedCaptureBoundsThePathRateFromBelow)
+{
+    const auto limited = test::labDir("ns3/D-wan-cubic-16k") / "wired-server.pcap";
+    const auto filled = test::labDir("ns3/D-wan-newreno-2m") / "wired-server.pcap";
+    WINDSCOPE_REQUIRE_FILE(limited);
+    WINDSCOPE_REQUIRE_FILE(filled);
+    {
+        LabConnection lab;
+        std::string error;
+        ASSERT_TRUE(openLab(limited, lab, error)) << error;
+        const DerivedScenario d = deriveScenario(lab.input());
+        EXPECT_FALSE(d.pathRateUnseen.empty());
+        EXPECT_NE(d.pathRateUnseen.find("lost nothing"), std::string::npos) << d.pathRateUnseen;
+    }
+    const LabReplay lifted = replayLab(limited, {"max-window=2097152"});
+    ASSERT_TRUE(lifted.ok) << lifted.error;
+    ASSERT_TRUE(lifted.report.fixed.has_value());
+    EXPECT_GT(lifted.report.fixed->goodputBps, 1.1 * lifted.report.baseline.goodputBps);
+    ASSERT_EQ(lifted.report.warnings.size(), 1u);
+    EXPECT_NE(lifted.report.warnings[0].find("lower bound"), std::string::npos) << lifted.report.warnings[0];
+    // A fix that does not lift the flow past what the capture showed says nothing more.
+    const LabReplay unchanged = replayLab(limited, {"scan-aware-ap"});
+    ASSERT_TRUE(unchanged.ok) << unchanged.error;
+    EXPECT_TRUE(unchanged.report.warnings.empty());
+    {
+        LabConnection lab;
+        std::string error;
+        ASSERT_TRUE(openLab(filled, lab, error)) << error;
+        EXPECT_TRUE(deriveScenario(lab.input()).pathRateUnseen.empty());
+    }
+}
