@@ -5,6 +5,7 @@
 #include "downstream_view.h"
 #include "periodic_outages.h"
 #include "presets.h"
+#include "sack_readings.h"
 
 #include <algorithm>
 #include <array>
@@ -645,6 +646,27 @@ void deriveRtoRule(const DerivationInput& in, DerivedScenario& out)
                                r.srttAtShortestMs));
 }
 
+// A segment lost first time alone, while the queue was short, is the radio's loss, not
+// the queue's. Too few of them for the random-loss fit (replayCapture() fits a rate to
+// more than two episodes), and one such loss can decide when a recovery starts: the
+// baseline loses the same segments. Where an outage timeline stands for the losses, it
+// explains them.
+constexpr std::size_t kMaxPlacedLosses = 2;
+void placeLoneLosses(const SackReadings& readings, DerivedScenario& out)
+{
+    Scenario& s = out.scenario;
+    if (readings.loneLosses.empty() || readings.loneLosses.size() > kMaxPlacedLosses || !s.outageList.empty() ||
+        s.periodicScan.intervalMs > 0 || s.path.lossFwd > 0)
+        return;
+    for (const SackReadings::LoneLoss& l : readings.loneLosses) {
+        s.path.lostSegments.push_back(l.segment);
+        out.notes.push_back(format("path.lost_segments: segment %.0f lost first time alone (of %.0f lost first "
+                                   "time), the queue %.1f ms, under half the fullest a loss met",
+                                   static_cast<double>(l.segment),
+                                   static_cast<double>(readings.firstTransmissionLosses), l.queueBeforeMs));
+    }
+}
+
 } // namespace
 
 DerivedScenario deriveScenario(const DerivationInput& in)
@@ -826,7 +848,20 @@ DerivedScenario deriveScenario(const DerivationInput& in)
     // Queue: the most the RTT rose above its minimum for a sustained run of samples, at
     // that rate: a drop-tail queue holds that much before it drops. A loss-limited flow
     // fills it rarely (once, in slow start), so a percentile would miss it.
-    const double queueMs = std::max(0.0, rttSustainedMax - rttMin);
+    // Behind a lone loss away from the queue the cumulative ACK stands still, and the
+    // data that filled the queue meanwhile is acknowledged only by SACKs: their rise
+    // counts too.
+    const SackReadings sackReadings = downstream.downstream
+                                          ? SackReadings{}
+                                          : readSackScoreboard(in, s.sender.mss, rttMin, rttSustainedMax - rttMin);
+    if (sackReadings.sackedRttRiseMs > rttSustainedMax - rttMin)
+        out.notes.push_back(format("path.queue: the SACKs' RTT rises %.3f ms (largest median of %.0f consecutive of "
+                                   "%.0f samples while a lone loss held the cumulative ACK), above the cumulative "
+                                   "ACKs' ",
+                                   sackReadings.sackedRttRiseMs, static_cast<double>(kSustained),
+                                   static_cast<double>(sackReadings.sackedRttSamples)) +
+                            format("%.3f ms", rttSustainedMax - rttMin));
+    const double queueMs = std::max({0.0, rttSustainedMax - rttMin, sackReadings.sackedRttRiseMs});
     s.path.queueBytes = std::max<std::uint64_t>(static_cast<std::uint64_t>(queueMs / 1000 * s.path.bottleneckMbps * 1e6 / 8),
                                                 10ull * (s.sender.mss + 52));
     out.notes.push_back(format("path.queue_bytes %.0f: RTT rise %.3f ms (largest median of %.0f consecutive samples, "
@@ -1115,6 +1150,7 @@ DerivedScenario deriveScenario(const DerivationInput& in)
                                scans, handoffs, other));
     if (!carriedBy80211)
         derivePeriodicOutages(in, out, rttMin, inferred, downstream, senderRtt);
+    placeLoneLosses(sackReadings, out);
     return out;
 }
 

@@ -68,6 +68,9 @@ struct PathParams
     double jitterMs = 0;            // uniform extra delay per packet, FIFO kept
     double lossFwd = 0;             // random loss TCP sees, data direction
     double lossRev = 0;             // ... ACK direction
+    // Segments (indices from the first data byte, MSS each) whose first transmission the
+    // radio loses: the capture's own losses away from the queue, placed where they were.
+    std::vector<std::int64_t> lostSegments;
 };
 
 struct MacParams

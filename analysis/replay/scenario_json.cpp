@@ -33,6 +33,7 @@ void visitScenario(V& v, S& s)
         v.field("jitter_ms", s.path.jitterMs);
         v.field("loss_fwd", s.path.lossFwd);
         v.field("loss_rev", s.path.lossRev);
+        v.segments("lost_segments", s.path.lostSegments);
     });
     v.section("mac", [&] {
         v.field("enabled", s.mac.enabled);
@@ -147,6 +148,14 @@ public:
                   << ", \"duration_s\": " << numberText(o.durationS) << "}";
         }
         m_out << (list.empty() ? "]" : "\n" + indent() + "  ]");
+    }
+    void segments(const char* key, const std::vector<std::int64_t>& list)
+    {
+        next(key);
+        m_out << "[";
+        for (std::size_t i = 0; i < list.size(); ++i)
+            m_out << (i ? ", " : "") << list[i];
+        m_out << "]";
     }
     void strings(const char* key, const std::vector<std::string>& list)
     {
@@ -284,6 +293,24 @@ public:
             o.startS = start->number();
             o.durationS = duration->number();
             list.push_back(o);
+        }
+    }
+    void segments(const char* key, std::vector<std::int64_t>& list)
+    {
+        const JsonValue* j = take(key);
+        if (!j)
+            return;
+        list.clear();
+        if (!j->isArray()) {
+            wrong(key, "an array of segment indices");
+            return;
+        }
+        for (const JsonValue& e : j->array()) {
+            if (!e.isNumber() || e.number() < 0 || e.number() > 9e15 || std::floor(e.number()) != e.number()) {
+                wrong(key, "an array of segment indices");
+                return;
+            }
+            list.push_back(static_cast<std::int64_t>(e.number()));
         }
     }
     void strings(const char* key, std::vector<std::string>& list)

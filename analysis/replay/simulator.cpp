@@ -5,6 +5,7 @@
 #include "fix.h"
 #include "rng.h"
 
+#include <algorithm>
 #include <cmath>
 #include <deque>
 #include <memory>
@@ -120,6 +121,7 @@ public:
         else
             m_radioRev.setSink([this](const Packet& a) { radioDeliveredUp(a); });
         m_result.mss = mss;
+        std::sort(m_s.path.lostSegments.begin(), m_s.path.lostSegments.end());
         m_tokens = static_cast<double>(s.path.burstBytes); // the bucket starts full
     }
 
@@ -267,6 +269,14 @@ private:
 
     void toRadio(const Packet& p)
     {
+        if (p.kind == Packet::Kind::Data && !p.retransmission &&
+            std::binary_search(m_s.path.lostSegments.begin(), m_s.path.lostSegments.end(), p.segment)) {
+            ++m_result.path.randomDrops;
+            logDrop(DropRecord::Reason::Random, true, p);
+            for (auto& a : m_agents)
+                a->wirelessDrop(p, false, *this);
+            return;
+        }
         if (m_chain) {
             m_chain->sendDownlink(p);
             return;

@@ -43,6 +43,10 @@ void TcpSender::removeFromPipe(Segment& s)
         s.inPipe = false;
         --m_pipe;
     }
+    if (s.resentInPipe) {
+        s.resentInPipe = false;
+        --m_pipe;
+    }
 }
 
 void TcpSender::markLost(std::int64_t index)
@@ -61,6 +65,8 @@ void TcpSender::setCaState(cwnd::CaState state)
         return;
     m_model->congestionStateSet(m_state, state);
     m_state.state = state;
+    if (state != cwnd::CaState::Recovery)
+        m_fastRetransmitDue = false;
 }
 
 void TcpSender::transmit(std::int64_t index, bool retransmission)
@@ -78,6 +84,8 @@ void TcpSender::transmit(std::int64_t index, bool retransmission)
     if (retransmission) {
         s.retransmitted = true;
         ++m_counters.retransmissions;
+        if (m_state.state == cwnd::CaState::Recovery)
+            m_highRxt = std::max(m_highRxt, index);
     }
     if (m_state.state == cwnd::CaState::Recovery)
         ++m_prrOut;
@@ -101,6 +109,25 @@ void TcpSender::transmit(std::int64_t index, bool retransmission)
     m_samples.push_back({now, m_state.cwnd, m_state.ssthresh, static_cast<std::uint64_t>(m_pipe) * m_state.mss,
                          m_rwnd, m_state.state});
     m_output(p);
+}
+
+bool TcpSender::sendForwardRetransmission()
+{
+    // An RFC 6675 sender in a recovery (ns-3 TcpTxBuffer::NextSeg()) keeps the pipe full
+    // this way where the receiver's window or the send buffer holds new data back; Linux
+    // no longer resends what it has not marked lost (and RACK-TLP marks by time).
+    if (m_state.state != cwnd::CaState::Recovery || !m_params.sack || rackTlp())
+        return false;
+    for (std::int64_t i = std::max(m_highRxt + 1, m_una); i < m_nxt; ++i) {
+        Segment& s = m_segments[static_cast<std::size_t>(i)];
+        if (s.sacked || s.lost || !s.inPipe)
+            continue;
+        s.resentInPipe = true;
+        ++m_pipe;
+        transmit(i, true);
+        return true;
+    }
+    return false;
 }
 
 void TcpSender::sendProbe()
@@ -148,17 +175,22 @@ void TcpSender::sendWhatFits()
             while (m_retxScan < m_nxt && !m_segments[static_cast<std::size_t>(m_retxScan)].lost)
                 ++m_retxScan;
             if (m_retxScan < m_nxt) {
-                if (!pipeRoom) {
+                if (!pipeRoom && !m_fastRetransmitDue) {
                     m_state.cwndLimited = true;
                     return;
                 }
+                m_fastRetransmitDue = false;
                 transmit(m_retxScan, true);
                 continue;
             }
         }
+        const std::uint64_t outstandingAfter = static_cast<std::uint64_t>(m_nxt - m_una + 1) * m_state.mss;
+        const bool newDataBlocked = !moreNewData() || outstandingAfter > m_rwnd ||
+                                    (m_params.maxWindowBytes > 0 && outstandingAfter > m_params.maxWindowBytes);
+        if (newDataBlocked && pipeRoom && sendForwardRetransmission())
+            continue;
         if (!moreNewData())
             return;
-        const std::uint64_t outstandingAfter = static_cast<std::uint64_t>(m_nxt - m_una + 1) * m_state.mss;
         if (outstandingAfter > m_rwnd) {
             // Receiver-limited. With nothing in flight a zero window needs the persist
             // timer (RFC 9293 3.8.6.1), or the transfer would wait forever for an update.
@@ -226,8 +258,12 @@ void TcpSender::enterRecovery()
     // rate-based model sets it itself.
     if (!prr() && !m_model->setsWindowOnEveryAck())
         m_state.cwnd = m_state.ssthresh;
+    // RFC 6675 4.3 / RFC 5681 3.2 step 2: the segment presumed lost goes out at once,
+    // even while the pipe is above the cut window (ns-3 and Linux both send it).
+    m_fastRetransmitDue = true;
     m_prrDelivered = 0;
     m_prrOut = 0;
+    m_highRxt = m_una - 1;
     m_state.recoveryPoint = m_nxt;
     ++m_counters.fastRecoveries;
     m_tlpTimer.cancel();

@@ -73,11 +73,16 @@ private:
     {
         std::int64_t lastSentNs = 0;
         bool sacked = false, lost = false, inPipe = false, retransmitted = false;
+        // Resent while still in the pipe (RFC 6675 NextSeg() rule 3): counted twice.
+        bool resentInPipe = false;
     };
 
     void trySend();
     void sendWhatFits();
     void transmit(std::int64_t index, bool retransmission);
+    // RFC 6675 NextSeg() rule 3: with nothing lost to resend and no new data the windows
+    // allow, the first unSACKed segment above HighRxt. Returns false when none.
+    bool sendForwardRetransmission();
     void sendProbe();
     void onRtoTimer();
     void onPersistTimer();
@@ -116,6 +121,8 @@ private:
     std::int64_t m_retxScan = 0;          // lowest segment that may need retransmission
     std::uint32_t m_dupAcks = 0;
     std::uint32_t m_dupCredit = 0;        // RFC 6582 window inflation, no SACK
+    std::int64_t m_highRxt = -1;          // RFC 6675 HighRxt: the highest segment resent in this recovery
+    bool m_fastRetransmitDue = false;     // RFC 6675 4.3: the recovery's first retransmission, whatever the pipe
     std::uint64_t m_rwnd;
     std::int64_t m_srttNs = -1, m_rttvarNs = 0, m_rtoNs;
     std::uint32_t m_backoff = 0;

@@ -21,6 +21,7 @@ TEST(ScenarioJson, RoundTripKeepsEveryField)
     s.sender.cc = "westwood-plus";
     s.periodicScan = {200, 10, 1.5, 9, OutageMode::PsAnnounced};
     s.fixes = {"ap-zero-window-ack", "tx-inter-packet-delay=5"};
+    s.path.lostSegments = {2123, 40000};
     s.description = "quotes \" and \\ survive";
     const std::string text = scenarioToJson(s);
     Scenario back;
@@ -34,6 +35,7 @@ TEST(ScenarioJson, RoundTripKeepsEveryField)
     EXPECT_EQ(back.mac.longRetryLimit, 3u);
     EXPECT_EQ(back.description, s.description);
     EXPECT_EQ(back.fixes, s.fixes);
+    EXPECT_EQ(back.path.lostSegments, s.path.lostSegments);
 }
 
 TEST(ScenarioJson, EveryPresetRoundTripsAndValidates)
