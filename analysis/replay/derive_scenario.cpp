@@ -409,8 +409,8 @@ void derivePathTiming(const std::vector<std::pair<std::int64_t, std::int64_t>>& 
     // its load (busy in a slow start it releases at once; at a few packets per round trip
     // each release waits for a wake-up), so the lowest samples of one phase of a run lie
     // below the floor of the rest, and a rise over the run's minimum adds that step to
-    // the variation (reno-scan100: its minimum from the slow start, the later 2 s
-    // blocks' minima 0.1-0.2 ms above it; 0.512 ms read that way, 0.241 so). The 40th,
+    // the variation (reno-scan100: its minimum from the slow start, the minima of its
+    // 2 s blocks from 6 s on 0.10-0.23 ms above it; 0.512 ms read that way, 0.241 so). The 40th,
     // not the median: about a quarter of these samples also waited a packet time or more
     // at the bottleneck behind a mate the bucket could not pass.
     constexpr std::size_t kMinSamples = 100;
