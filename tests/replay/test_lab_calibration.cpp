@@ -1255,3 +1255,39 @@ TEST(LabCalibration, Ns3SlowStartAndRecoveryFollowTheRun)
     EXPECT_NEAR(timeoutS, labTimeoutS, 0.010);
     EXPECT_NEAR(ssthreshAfter, labSsthreshAfter, 0.05 * labSsthreshAfter);
 }
+
+// Every capture of every lab run, each replayed as its own baseline as `windscope-cli
+// replay FILE --flow 0` does: the sender's, the receiver's, the radios' and the server
+// link's views of the same runs. The tests above check what each reading gets against
+// the ground truth; this one checks that the whole collection calibrates, so that a
+// change that helps one view and hurts another shows here.
+TEST(LabCalibration, EveryLabCaptureWithinTenPercent)
+{
+    const std::filesystem::path lab = test::labDir("");
+    if (!std::filesystem::exists(lab))
+        GTEST_SKIP() << "needs " << lab << " (shared test material is absent)";
+    // Known gaps, reported: the station's view of two ns-3 runs (docs/replay.md).
+    const std::vector<std::string> knownGaps = {"ns3/B-handoff-baseline/wifi-sta.pcap",
+                                                "ns3/D-wan-newreno-2m/wifi-sta.pcap"};
+    std::vector<std::filesystem::path> files;
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(lab))
+        if (entry.is_regular_file() && entry.path().extension() == ".pcap")
+            files.push_back(entry.path());
+    std::sort(files.begin(), files.end());
+    ASSERT_GE(files.size(), 40u) << "lab captures found under " << lab;
+    std::size_t within = 0;
+    for (const auto& file : files) {
+        const std::string name = std::filesystem::relative(file, lab).generic_string();
+        const LabReplay r = replayLab(file);
+        ASSERT_TRUE(r.ok) << name << ": " << r.error;
+        const double err = r.report.calibration->goodput;
+        const bool gap = std::find(knownGaps.begin(), knownGaps.end(), name) != knownGaps.end();
+        std::printf("%-42s %8.3f %9.3f %6.1f%%%s\n", name.c_str(), r.report.capture->goodputBps / 1e6,
+                    r.report.baseline.goodputBps / 1e6, err * 100, gap ? "  (known gap)" : "");
+        within += err < 0.10;
+        if (!gap) {
+            EXPECT_LT(err, 0.10) << name;
+        }
+    }
+    std::printf("%zu of %zu lab captures within 10 %%\n", within, files.size());
+}
