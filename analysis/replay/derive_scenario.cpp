@@ -547,8 +547,11 @@ std::vector<ZeroWindowHold> zeroWindowHolds(const DerivationInput& in, std::uint
 // 5.5) to the timeout, against the smoothed RTT the capture's samples give at that
 // moment. Linux bounds the RTO below by SRTT + the minimum (__tcp_set_rto()); RFC 6298
 // (ns-3, the BSDs) by the minimum alone, max(min RTO, SRTT + 4 RTTVAR), so a timer
-// that ran out less than half the minimum above the SRTT is RFC 6298's. The shortest
-// such timer bounds the minimum RTO from above.
+// that ran out more than a quarter of the minimum under Linux's bound is RFC 6298's
+// (Linux's own timers, read so, sit 6-40 ms above the bound; at an SRTT near a third of
+// the minimum, RFC 6298's minimum is within half of it, B-handoff's station). The
+// shortest such timer bounds the minimum RTO from above.
+constexpr double kLinuxBoundMargin = 0.75; // of the minimum RTO above the SRTT
 struct RtoRuleReading
 {
     std::size_t timeouts = 0;    // first timeouts of their chains, with an RTT before them
@@ -611,7 +614,7 @@ RtoRuleReading readRtoRule(const DerivationInput& in, double minRtoMs)
                 out.srttAtShortestMs = srtt;
             }
             ++out.timeouts;
-            out.underLinuxBound += timerMs < srtt + minRtoMs / 2 ? 1 : 0;
+            out.underLinuxBound += timerMs < srtt + minRtoMs * kLinuxBoundMargin ? 1 : 0;
         }
         if (sentBefore)
             it->second = {now, timeout};
@@ -625,10 +628,27 @@ RtoRuleReading readRtoRule(const DerivationInput& in, double minRtoMs)
 
 // Applies what readRtoRule() found: RFC 6298's bound when every first timeout of the
 // capture ran out under Linux's, with a minimum no longer than the shortest of them.
-void deriveRtoRule(const DerivationInput& in, DerivedScenario& out)
+// Downstream of the losses the capture's own RTT samples are the receiver's
+// turnaround, and the sender's timer shows on its own clock (downstreamTimeouts()).
+RtoRuleReading readDownstreamRtoRule(const DerivationInput& in, const DownstreamView& downstream, double minRtoMs)
+{
+    RtoRuleReading out;
+    for (const DownstreamTimeout& d : downstreamTimeouts(in, downstream, minRtoMs)) {
+        if (out.timeouts == 0 || d.timerMs < out.shortestTimerMs) {
+            out.shortestTimerMs = d.timerMs;
+            out.srttAtShortestMs = d.srttMs;
+        }
+        ++out.timeouts;
+        out.underLinuxBound += d.timerMs < d.srttMs + minRtoMs * kLinuxBoundMargin ? 1 : 0;
+    }
+    return out;
+}
+
+void deriveRtoRule(const DerivationInput& in, const DownstreamView& downstream, DerivedScenario& out)
 {
     Scenario& s = out.scenario;
-    const RtoRuleReading r = readRtoRule(in, s.sender.minRtoMs);
+    const RtoRuleReading r = downstream.downstream ? readDownstreamRtoRule(in, downstream, s.sender.minRtoMs)
+                                                   : readRtoRule(in, s.sender.minRtoMs);
     if (r.timeouts == 0) {
         out.notes.push_back("sender.rto: Linux's bound, srtt + max(4 rttvar, min_rto) (no timeout in the capture to "
                             "read it from)");
@@ -645,11 +665,23 @@ void deriveRtoRule(const DerivationInput& in, DerivedScenario& out)
     }
     s.sender.rtoRfc6298 = true;
     s.sender.minRtoMs = std::min(s.sender.minRtoMs, r.shortestTimerMs);
+    if (downstream.downstream)
+        out.notes.push_back("sender.rto: read downstream, the timers on the sender's clock (its TSvals), the SRTT from "
+                            "the receiver's ACKs to the data they released");
     out.notes.push_back(format("sender.rto_rfc6298 on, min_rto_ms %.0f: all %.0f first timeouts of the capture ran out "
                                "under Linux's bound (shortest %.1f ms",
                                s.sender.minRtoMs, static_cast<double>(r.timeouts), r.shortestTimerMs) +
                         format(" at an SRTT of %.1f ms): max(min_rto, srtt + 4 rttvar) as RFC 6298",
                                r.srttAtShortestMs));
+}
+
+SackReadings loneHoleReadings(const DownstreamView& downstream, double fullQueueMs)
+{
+    SackReadings out;
+    out.firstTransmissionLosses = downstream.missing.size();
+    for (const LoneHole& h : loneHoles(downstream, fullQueueMs))
+        out.loneLosses.push_back({h.segment, h.queueBeforeMs, 0});
+    return out;
 }
 
 // A segment lost first time alone, while the queue was short, is the radio's loss, not
@@ -857,8 +889,9 @@ DerivedScenario deriveScenario(const DerivationInput& in)
     // Behind a lone loss away from the queue the cumulative ACK stands still, and the
     // data that filled the queue meanwhile is acknowledged only by SACKs: their rise
     // counts too.
+    // Downstream the lone losses are the holes of one segment (loneHoles()).
     const SackReadings sackReadings = downstream.downstream
-                                          ? SackReadings{}
+                                          ? loneHoleReadings(downstream, rttSustainedMax - rttMin)
                                           : readSackScoreboard(in, s.sender.mss, rttMin, rttSustainedMax - rttMin);
     if (sackReadings.sackedRttRiseMs > rttSustainedMax - rttMin)
         out.notes.push_back(format("path.queue: the SACKs' RTT rises %.3f ms (largest median of %.0f consecutive of "
@@ -975,7 +1008,7 @@ DerivedScenario deriveScenario(const DerivationInput& in)
     // after their papers and ns-3, which have no RACK-TLP.
     s.sender.rackTlp = s.sender.sack && (s.sender.cc == "reno" || s.sender.cc == "cubic" || s.sender.cc == "bbr");
     s.sender.prr = s.sender.rackTlp;
-    deriveRtoRule(in, out);
+    deriveRtoRule(in, downstream, out);
     if (s.sender.rackTlp)
         out.notes.push_back("sender.rack_tlp on: Linux's loss recovery (RFC 8985) with its " + s.sender.cc + " model");
 
@@ -996,6 +1029,7 @@ DerivedScenario deriveScenario(const DerivationInput& in)
         std::sort(dataFrames.begin(), dataFrames.end());
         std::uint32_t ampdu = 1, run = 0;
         std::uint32_t lastRef = 0;
+        std::vector<std::uint32_t> aggregates; // data MPDUs of each A-MPDU
         for (std::size_t i = 0; i < tables.wlan.size(); ++i) {
             const std::uint32_t ref = tables.wlan.ampduReference[i];
             if (ref == 0 || !std::binary_search(dataFrames.begin(), dataFrames.end(), tables.wlan.frame[i])) {
@@ -1003,9 +1037,22 @@ DerivedScenario deriveScenario(const DerivationInput& in)
                 continue;
             }
             run = ref == lastRef ? run + 1 : 1;
+            if (run == 1)
+                aggregates.push_back(0);
+            ++aggregates.back();
             lastRef = ref;
             ampdu = std::max(ampdu, run);
         }
+        // An AP whose queue stands (the air the bottleneck) fills every aggregate to its
+        // limit; where the aggregates of the largest size carry under half of the
+        // aggregated data, the queue seldom held a full one: the air kept up with what
+        // arrived, and the queue the RTT shows is upstream, in front of a slower link.
+        std::uint64_t aggregatedFrames = 0, inLargest = 0;
+        for (const std::uint32_t a : aggregates) {
+            aggregatedFrames += a;
+            inLargest += a == ampdu ? a : 0;
+        }
+        const bool aggregatesBelowLimit = ampdu > 1 && 2 * inLargest < aggregatedFrames;
         MacParams mac = phyRate <= 11 ? dsssMac(phyRate, std::min(2.0, phyRate))
                                       : ofdmMac(phyRate, std::min(24.0, phyRate / 2));
         mac.ampduMax = std::min<std::uint32_t>(ampdu, 64);
@@ -1017,7 +1064,15 @@ DerivedScenario deriveScenario(const DerivationInput& in)
         const double ackUs = frameUs + 88 * 8 / phyRate + mac.preambleUs + 14 * 8 / mac.basicRateMbps;
         const double capacityMbps = phyRate > 0 ? s.sender.mss * 8 / (dataUs + ackUs / 2) : 0;
         // Within 80% of that the air is what limits the flow; below, the path does.
-        if (phyRate > 0 && rateMbps > 0.8 * capacityMbps) {
+        if (phyRate > 0 && rateMbps > 0.8 * capacityMbps && aggregatesBelowLimit) {
+            out.notes.push_back(format("mac: off; the A-MPDUs of %.0f carry %.1f%% of the aggregated data frames: the "
+                                       "AP's queue seldom held a full aggregate, so the air (at least %.1f Mb/s for TCP) "
+                                       "kept up and the path's link in front of it is the bottleneck",
+                                       static_cast<double>(ampdu),
+                                       100.0 * static_cast<double>(inLargest) /
+                                           static_cast<double>(std::max<std::uint64_t>(1, aggregatedFrames)),
+                                       capacityMbps));
+        } else if (phyRate > 0 && rateMbps > 0.8 * capacityMbps) {
             s.mac = mac;
             s.path.bottleneckMbps = std::max(s.path.bottleneckMbps, 10 * phyRate);
             // The queue that fills is the AP's; the wired link in front of it must not

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <map>
 #include <optional>
 
 namespace windscope::analysis::replay {
@@ -116,8 +117,9 @@ DownstreamView readDownstreamView(const DerivationInput& in, std::int64_t firstD
     std::uint32_t mss = 0;
     struct Gap
     {
-        std::int64_t afterNs, revealedNs, bytes;
+        std::int64_t afterNs, revealedNs, bytes, sequence;
     };
+    std::int64_t firstSeq = -1;
     std::vector<Gap> gaps;
     std::vector<std::pair<std::int64_t, std::int64_t>> firstArrivals; // (time, bytes)
     // The last arrival, when it was in order and released by a known ACK: the ACK it
@@ -157,11 +159,11 @@ DownstreamView readDownstreamView(const DerivationInput& in, std::int64_t firstD
         const std::int64_t end = seq + static_cast<std::int64_t>(len);
         const std::int64_t now = t.timeNs[row];
         if (highestEnd < 0)
-            highestEnd = seq;
+            highestEnd = firstSeq = seq;
         openLoop.open = false;
         if (seq > highestEnd)
-            gaps.push_back(
-                {previousArrivalNs < 0 ? now : previousArrivalNs, now, seq - highestEnd});
+            gaps.push_back({previousArrivalNs < 0 ? now : previousArrivalNs, now, seq - highestEnd,
+                            highestEnd});
         if (end > highestEnd) {
             if (seq >= highestEnd)
                 firstArrivals.emplace_back(now, len);
@@ -205,7 +207,9 @@ DownstreamView readDownstreamView(const DerivationInput& in, std::int64_t firstD
         for (std::int64_t i = 0; i < segments; ++i) {
             const auto expected =
                 g.afterNs + static_cast<std::int64_t>(step * static_cast<double>(i + 1));
-            view.missing.push_back({expected, g.revealedNs});
+            const std::int64_t segment =
+                (g.sequence - firstSeq) / std::max<std::uint32_t>(1, mss) + i;
+            view.missing.push_back({expected, g.revealedNs, segment, g.afterNs});
             view.arrivals.push_back({static_cast<double>(expected - firstDataNs) / 1e9, true});
         }
     }
@@ -406,6 +410,160 @@ std::vector<StationAbsence> stationAbsences(const DerivationInput& in, const Dow
             a.held = a.held || delay > halfOutage;
         }
         out.push_back(a);
+    }
+    return out;
+}
+
+std::vector<LoneHole> loneHoles(const DownstreamView& view, double fullQueueMs)
+{
+    constexpr std::int64_t kLoneSpan = 3; // as sack_readings.cpp
+    std::vector<LoneHole> out;
+    if (view.rtt.empty())
+        return out;
+    double rttMin = std::numeric_limits<double>::max();
+    for (const UpstreamRttSample& r : view.rtt)
+        rttMin = std::min(rttMin, r.rttMs);
+    struct Hole
+    {
+        std::int64_t segment;
+        double queueBeforeMs;
+    };
+    std::vector<Hole> holes;
+    for (const MissingSegment& m : view.missing) {
+        // The last three round trips measured up to the arrival before the hole.
+        const auto end = std::upper_bound(
+            view.rtt.begin(), view.rtt.end(), m.afterNs,
+            [](std::int64_t v, const UpstreamRttSample& r) { return v < r.dataNs; });
+        double queueMs = -1;
+        for (auto it = end; it != view.rtt.begin() && std::distance(it, end) < 3;) {
+            --it;
+            queueMs = queueMs < 0 ? it->rttMs - rttMin : std::min(queueMs, it->rttMs - rttMin);
+        }
+        holes.push_back({m.segment, queueMs});
+    }
+    std::sort(holes.begin(), holes.end(),
+              [](const Hole& a, const Hole& b) { return a.segment < b.segment; });
+    for (const Hole& h : holes)
+        fullQueueMs = std::max(fullQueueMs, h.queueBeforeMs);
+    for (std::size_t i = 0; i < holes.size(); ++i) {
+        const bool alone =
+            (i == 0 || holes[i].segment - holes[i - 1].segment > kLoneSpan) &&
+            (i + 1 == holes.size() || holes[i + 1].segment - holes[i].segment > kLoneSpan);
+        if (alone && holes[i].queueBeforeMs >= 0 && holes[i].queueBeforeMs < fullQueueMs / 2)
+            out.push_back({holes[i].segment, holes[i].queueBeforeMs});
+    }
+    return out;
+}
+
+std::vector<DownstreamTimeout> downstreamTimeouts(const DerivationInput& in,
+                                                  const DownstreamView& view, double minRtoMs)
+{
+    std::vector<DownstreamTimeout> out;
+    if (!view.downstream || view.rtt.empty())
+        return out;
+    const dissect::CaptureTables& tables = *in.tables;
+    const TcpAnalysis& tcp = *in.tcp;
+    const auto& t = tables.tcp;
+    struct Ack
+    {
+        std::int64_t timeNs, ack;
+    };
+    struct Data
+    {
+        std::int64_t timeNs, tsVal, seq;
+        std::uint32_t len;
+    };
+    std::vector<Ack> acks;
+    std::vector<Data> data;
+    std::optional<std::uint32_t> senderFirst;
+    for (std::size_t row = 0; row < t.size(); ++row) {
+        if (tcp.segments.connection[row] != in.connection)
+            continue;
+        if (tcp.directionOf(tables, row) != in.sender) {
+            if (t.tcpFlags(row) & 0x010)
+                acks.push_back({t.timeNs[row], tcp.relativeAck(t, row)});
+            continue;
+        }
+        if (t.payloadLength[row] == 0 || !(t.flags[row] & dissect::TcpColumns::kHasTimestamps))
+            continue;
+        if (!senderFirst)
+            senderFirst = t.tsVal[row];
+        data.push_back(
+            {t.timeNs[row],
+             static_cast<std::int64_t>(static_cast<std::int32_t>(t.tsVal[row] - *senderFirst)),
+             tcp.relativeSeq(t, row), t.payloadLength[row]});
+    }
+    if (data.size() < 2 || data.back().tsVal <= data.front().tsVal)
+        return out;
+    // The sender's clock against the capture's: its rate over the whole capture, its
+    // offset where the path delayed the data least.
+    const double tick = static_cast<double>(data.back().timeNs - data.front().timeNs) /
+                        static_cast<double>(data.back().tsVal - data.front().tsVal);
+    double offset = std::numeric_limits<double>::max();
+    for (const Data& d : data)
+        offset =
+            std::min(offset, static_cast<double>(d.timeNs) - tick * static_cast<double>(d.tsVal));
+    const auto senderTime = [&](std::int64_t tsVal) {
+        return offset + tick * static_cast<double>(tsVal);
+    };
+    const double turnaroundMs =
+        static_cast<double>(std::max<std::int64_t>(0, view.downstreamRttNs)) / 1e6;
+    double baseRttMs = std::numeric_limits<double>::max();
+    for (const UpstreamRttSample& r : view.rtt)
+        baseRttMs = std::min(baseRttMs, r.rttMs);
+    const double ackToSenderNs = baseRttMs * 1e6;
+    const std::int64_t mss = std::max<std::int64_t>(
+        1, std::max_element(data.begin(), data.end(), [](const Data& a, const Data& b) {
+               return a.len < b.len;
+           })->len);
+    const std::int64_t firstSeq = data.front().seq;
+    // Last transmission of each sequence number (sender's time, a timeout or not).
+    std::map<std::int64_t, std::pair<double, bool>> lastSend;
+    std::size_t nextAck = 0, nextRtt = 0;
+    std::int64_t sndUna = -1, highestEnd = firstSeq;
+    double restart = -1e300, srtt = -1;
+    double previousSend = senderTime(data.front().tsVal);
+    for (const Data& d : data) {
+        const double sent = senderTime(d.tsVal);
+        for (; nextAck < acks.size() &&
+               static_cast<double>(acks[nextAck].timeNs) + ackToSenderNs <= sent;
+             ++nextAck)
+            if (acks[nextAck].ack > sndUna) {
+                sndUna = acks[nextAck].ack;
+                restart = static_cast<double>(acks[nextAck].timeNs) + ackToSenderNs;
+            }
+        for (; nextRtt < view.rtt.size() && view.rtt[nextRtt].dataNs <= d.timeNs; ++nextRtt) {
+            const double r = view.rtt[nextRtt].rttMs + turnaroundMs; // RFC 6298 2.2 / 2.3
+            srtt = srtt < 0 ? r : 0.875 * srtt + 0.125 * r;
+        }
+        // Segments missing before this one were sent between the arrival before and it.
+        for (std::int64_t seq = highestEnd; seq < d.seq; seq += mss)
+            lastSend.try_emplace(seq, previousSend, false);
+        const auto it = lastSend.find(d.seq);
+        bool timeout = false;
+        if (it != lastSend.end() && d.seq == sndUna && srtt > 0 && !it->second.second) {
+            const double start = std::max(restart, it->second.first);
+            double timerMs = (sent - start) / 1e6;
+            int spanned = 1;
+            // Nothing arrived while the timer ran (the station away, the path down): the
+            // resends of the same backoff chain before this one were lost unseen, and the
+            // timer spans k of them, RTO (2^k - 1) with a doubling RTO (RFC 6298 5.5):
+            // the most whose first RTO is still the minimum (within the clock's error).
+            if (previousSend <= start + tick) {
+                constexpr int kMaxUnseenBackoffs = 6;
+                while (spanned < kMaxUnseenBackoffs &&
+                       timerMs / static_cast<double>((2 << spanned) - 1) >= 0.95 * minRtoMs)
+                    ++spanned;
+                timerMs /= static_cast<double>((1 << spanned) - 1);
+            }
+            if (timerMs >= 0.95 * minRtoMs) {
+                timeout = true;
+                out.push_back({d.timeNs, (d.seq - firstSeq) / mss, timerMs, srtt, spanned});
+            }
+        }
+        lastSend[d.seq] = {sent, timeout};
+        highestEnd = std::max(highestEnd, d.seq + static_cast<std::int64_t>(d.len));
+        previousSend = sent;
     }
     return out;
 }

@@ -37,6 +37,8 @@ struct MissingSegment
 {
     std::int64_t expectedNs = 0; // when it would have arrived (between its neighbours)
     std::int64_t revealedNs = 0; // arrival of the segment past the hole
+    std::int64_t segment = 0;    // index of MSS-sized segments from the first data byte
+    std::int64_t afterNs = 0;    // arrival of the segment before the hole
 };
 
 struct DownstreamView
@@ -105,6 +107,40 @@ struct StationAbsence
 };
 std::vector<StationAbsence> stationAbsences(const DerivationInput& input,
                                             const DownstreamView& view);
+
+// The sender's retransmission timeouts as a capture downstream shows them, for the RTO
+// rule (derive_scenario.cpp): a resend of the sender's head (the highest cumulative ACK
+// that had reached it) at least the minimum RTO (within 5 %, the error of the clock read
+// here) after the timer's last restart (that ACK's arrival at the sender, or the head's
+// previous transmission), not itself after a timeout of the same segment. The times are
+// the sender's own, from the TSvals its data carry (the clock's rate and offset read
+// from the arrivals, as stationAbsences() does); an ACK reaches the sender one upstream
+// base round trip after it passes here, on that clock (the ACK path has no queue). The
+// SRTT is RFC 6298's over the round trips measured here (the receiver's ACK to the data
+// it released, plus the turnaround).
+struct DownstreamTimeout
+{
+    std::int64_t arrivalNs = 0; // the resend's capture time
+    std::int64_t segment = 0;   // its index of MSS-sized segments from the first data byte
+    double timerMs = 0;         // how long the timer ran (one RTO), on the sender's clock
+    double srttMs = 0;
+    int backoffs = 1; // timeouts of its chain the silence before it spanned (resends unseen)
+};
+std::vector<DownstreamTimeout> downstreamTimeouts(const DerivationInput& in,
+                                                  const DownstreamView& view, double minRtoMs);
+
+// Segments lost first time alone downstream (as SackReadings::loneLosses at the sender,
+// sack_readings.h): a hole of one segment with no other hole within kLoneSpan segments,
+// where the queue the arrivals just before it had met (the least RTT rise of the last
+// three round trips measured before it) was under half the fullest any hole met or the
+// RTT showed (fullQueueMs). A drop-tail queue drops when full, and overflowing in slow
+// start it leaves holes of one in three segments.
+struct LoneHole
+{
+    std::int64_t segment = 0; // index of MSS-sized segments from the first data byte
+    double queueBeforeMs = 0;
+};
+std::vector<LoneHole> loneHoles(const DownstreamView& view, double fullQueueMs);
 
 // A downstream capture's metrics as the calibration compares them: loss episodes are
 // counted from the holes (the capture shows no resends of what the sender lost twice,
