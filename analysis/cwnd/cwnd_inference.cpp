@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cwnd_inference.h"
 
+#include "analysis/parallel.h"
 #include "congestion_model.h"
 
 #include <algorithm>
@@ -275,12 +276,7 @@ bool inferCwndAll(const dissect::CaptureTables& tables, const TcpAnalysis& analy
             inferCwndOnRows(tables, analysis, c, result.sender, options, &rows[c], result, ignored);
         }
     };
-    std::vector<std::thread> pool;
-    for (unsigned i = 1; i < threads; ++i)
-        pool.emplace_back(work);
-    work();
-    for (std::thread& t : pool)
-        t.join();
+    runOnThreads(threads, work);
     return true;
 }
 

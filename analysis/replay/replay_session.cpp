@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "replay_session.h"
 
+#include "analysis/parallel.h"
 #include "downstream_view.h"
 
 #include <algorithm>
@@ -60,12 +61,7 @@ std::vector<RunOutcome> runAll(const std::vector<Scenario>& scenarios, unsigned 
             }
         }
     };
-    std::vector<std::thread> pool;
-    for (unsigned t = 1; t < threads; ++t)
-        pool.emplace_back(worker);
-    worker();
-    for (std::thread& t : pool)
-        t.join();
+    runOnThreads(threads, worker);
     return out;
 }
 

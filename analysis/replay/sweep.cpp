@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "sweep.h"
 
+#include "analysis/parallel.h"
 #include "fix.h"
 #include "simulator.h"
 
@@ -152,12 +153,7 @@ std::vector<SweepPoint> runSweep(const Scenario& base, const SweepSpec& spec,
             }
         }
     };
-    std::vector<std::thread> pool;
-    for (unsigned t = 1; t < threads; ++t)
-        pool.emplace_back(worker);
-    worker();
-    for (std::thread& t : pool)
-        t.join();
+    runOnThreads(threads, worker);
     return points;
 }
 

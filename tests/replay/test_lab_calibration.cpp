@@ -75,6 +75,16 @@ bool openLab(const std::filesystem::path& file, LabConnection& lab, std::string&
     return true;
 }
 
+// When the lab's first scan began (events.csv, capture clock, seconds); -1 without one.
+double firstLabScanS(const std::filesystem::path& dir)
+{
+    std::ifstream events(dir / "events.csv");
+    for (std::string line; std::getline(events, line);)
+        if (line.starts_with("scan,"))
+            return std::stod(line.substr(5));
+    return -1;
+}
+
 struct LabReplay
 {
     bool ok = false;
@@ -557,15 +567,7 @@ TEST(LabCalibration, PeriodicScansFromSenderLossesMatchTheInjectedOnes)
             dwellMs = scan[1].number() * 1000;
             dropped = scan[2].string() == "drop";
         }
-        double firstScanS = -1; // capture clock, seconds
-        {
-            std::ifstream events(dir / "events.csv");
-            for (std::string line; std::getline(events, line);)
-                if (line.starts_with("scan,")) {
-                    firstScanS = std::stod(line.substr(5));
-                    break;
-                }
-        }
+        const double firstScanS = firstLabScanS(dir); // capture clock, seconds
         LabConnection lab;
         std::string error;
         ASSERT_TRUE(openLab(dir / "sender.pcap", lab, error)) << run << ": " << error;
@@ -1007,15 +1009,7 @@ TEST(LabCalibration, ScansAndLossFromReceiverHoles)
             intervalMs = scans->array().front().array()[0].number() * 1000;
             dwellMs = scans->array().front().array()[1].number() * 1000;
         }
-        double firstScanS = -1;
-        {
-            std::ifstream events(dir / "events.csv");
-            for (std::string line; std::getline(events, line);)
-                if (line.starts_with("scan,")) {
-                    firstScanS = std::stod(line.substr(5));
-                    break;
-                }
-        }
+        const double firstScanS = firstLabScanS(dir);
         LabConnection lab;
         std::string error;
         ASSERT_TRUE(openLab(dir / "receiver.pcap", lab, error)) << run << ": " << error;

@@ -23,6 +23,16 @@ using windscope::test::ingestOrFail;
 
 namespace {
 
+// Capture times (epoch seconds) of the segments the analysis flags as RTO timeouts.
+std::vector<double> rtoTimeoutEpochs(const windscope::dissect::CaptureTables& t, const windscope::analysis::TcpAnalysis& a)
+{
+    std::vector<double> out;
+    for (std::size_t row = 0; row < t.tcp.size(); ++row)
+        if (a.segments.flags[row] & windscope::analysis::segment_flag::kRtoTimeout)
+            out.push_back(static_cast<double>(t.summary.firstEpochNs + t.tcp.timeNs[row]) / 1e9);
+    return out;
+}
+
 constexpr std::uint16_t kFin = 0x01, kSyn = 0x02, kRst = 0x04, kPsh = 0x08, kAck = 0x10;
 constexpr std::int64_t kMs = 1'000'000;
 
@@ -801,11 +811,7 @@ TEST(TcpAnalysisLab, RtoTimeoutsMatchLinuxTimeouts)
                 truth.push_back(std::stod(line.substr(0, line.find(','))));
         const dissect::CaptureTables t = ingestOrFail(sender);
         const TcpAnalysis a = analyzeTcp(t);
-        std::vector<double> ours;
-        for (std::size_t row = 0; row < t.tcp.size(); ++row)
-            if (a.segments.flags[row] & sf::kRtoTimeout)
-                ours.push_back(static_cast<double>(t.summary.firstEpochNs + t.tcp.timeNs[row]) /
-                               1e9);
+        const std::vector<double> ours = rtoTimeoutEpochs(t, a);
         const std::string run = entry.path().filename().string();
         ASSERT_EQ(ours.size(), truth.size()) << run;
         for (std::size_t i = 0; i < truth.size(); ++i)
@@ -837,10 +843,7 @@ TEST(TcpAnalysisLab, RtoTimeoutsMatchNs3Timeouts)
                 truth.push_back(std::stod(line.substr(0, line.find(','))));
         const dissect::CaptureTables t = ingestOrFail(sender);
         const TcpAnalysis a = analyzeTcp(t);
-        std::vector<double> ours;
-        for (std::size_t row = 0; row < t.tcp.size(); ++row)
-            if (a.segments.flags[row] & sf::kRtoTimeout)
-                ours.push_back(static_cast<double>(t.summary.firstEpochNs + t.tcp.timeNs[row]) / 1e9);
+        const std::vector<double> ours = rtoTimeoutEpochs(t, a);
         ASSERT_EQ(ours.size(), truth.size()) << run;
         for (std::size_t i = 0; i < truth.size(); ++i)
             EXPECT_NEAR(ours[i], truth[i], 0.001) << run << " RTO " << i;
@@ -890,15 +893,11 @@ TEST(TcpAnalysisLab, FastRetransmitSeenLateBehindTheApQueueIsNoTimeout)
         ASSERT_GT(firstTimeout, 0) << run;
         const dissect::CaptureTables t = ingestOrFail(radio);
         const TcpAnalysis a = analyzeTcp(t);
+        for (const double at : rtoTimeoutEpochs(t, a))
+            EXPECT_GE(at, firstTimeout) << run << ": a timeout before the sender's first";
         std::size_t fastRetransmits = 0;
-        for (std::size_t row = 0; row < t.tcp.size(); ++row) {
-            const auto flags = a.segments.flags[row];
-            fastRetransmits += (flags & sf::kFastRetransmission) != 0;
-            if (flags & sf::kRtoTimeout) {
-                const double at = static_cast<double>(t.summary.firstEpochNs + t.tcp.timeNs[row]) / 1e9;
-                EXPECT_GE(at, firstTimeout) << run << ": a timeout before the sender's first";
-            }
-        }
+        for (std::size_t row = 0; row < t.tcp.size(); ++row)
+            fastRetransmits += (a.segments.flags[row] & sf::kFastRetransmission) != 0;
         EXPECT_GT(fastRetransmits, 0u) << run;
     }
     WINDSCOPE_REQUIRE_FILE(test::labDir("ns3/A-scan-none") / "wifi-ap.pcap");
