@@ -689,6 +689,8 @@ private slots:
         QVERIFY(opened.wait(120000) || !opened.isEmpty());
         auto* compare = opened.front().front().value<CompareWindow*>();
         QVERIFY(compare);
+        if (const QByteArray shots = qgetenv("WINDSCOPE_SCREENSHOT_DIR"); !shots.isEmpty())
+            compare->grab().save(QDir(QString::fromLocal8Bit(shots)).filePath(QStringLiteral("compare-replay.png")));
 
         // The replay as the command line reports it, run independently.
         QProcess cli;
