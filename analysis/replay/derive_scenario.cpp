@@ -6,9 +6,9 @@
 #include "periodic_outages.h"
 #include "presets.h"
 #include "sack_readings.h"
+#include "sample_statistics.h"
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -23,15 +23,6 @@ std::string format(const char* fmt, double a, double b = 0, double c = 0)
     char buf[256];
     std::snprintf(buf, sizeof buf, fmt, a, b, c);
     return buf;
-}
-
-double percentile(std::vector<double> v, double p)
-{
-    if (v.empty())
-        return 0;
-    const auto k = static_cast<std::size_t>(std::clamp(p, 0.0, 1.0) * static_cast<double>(v.size() - 1));
-    std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(k), v.end());
-    return v[k];
 }
 
 // The reader's rhythm from the window updates (time, bytes opened).
@@ -787,20 +778,8 @@ DerivedScenario deriveScenario(const DerivationInput& in)
     const double rttMin = rtts.empty() ? (c.handshakeRttNs > 0 ? static_cast<double>(c.handshakeRttNs) / 1e6 : 50)
                                        : percentile(rtts, 0.0);
     const double rttP95 = rtts.empty() ? rttMin : percentile(rtts, 0.95);
-    // The largest sustained RTT: the median of kSustained consecutive samples. A single
-    // sample can carry the receiver's delayed-ACK wait (up to 40 ms); a run of them
-    // rising together is the queue, at its fullest when it overflowed.
-    constexpr std::size_t kSustained = 9;
-    double rttSustainedMax = rttP95;
-    if (rtts.size() >= kSustained) {
-        rttSustainedMax = 0;
-        std::array<double, kSustained> run{};
-        for (std::size_t i = 0; i + kSustained <= rtts.size(); ++i) {
-            std::copy_n(rtts.begin() + static_cast<std::ptrdiff_t>(i), kSustained, run.begin());
-            std::nth_element(run.begin(), run.begin() + kSustained / 2, run.end());
-            rttSustainedMax = std::max(rttSustainedMax, run[kSustained / 2]);
-        }
-    }
+    // The largest sustained RTT: the queue at its fullest, when it overflowed.
+    const double rttSustainedMax = rtts.size() >= kSustainedSamples ? largestSustained(rtts) : rttP95;
     // Split the base RTT where the capture point allows (an AP-side capture sees the
     // wired round trip upstream and the wireless one downstream).
     double wiredOneWay = rttMin / 2, wirelessOneWay = 0;
@@ -897,7 +876,7 @@ DerivedScenario deriveScenario(const DerivationInput& in)
         out.notes.push_back(format("path.queue: the SACKs' RTT rises %.3f ms (largest median of %.0f consecutive of "
                                    "%.0f samples while a lone loss held the cumulative ACK), above the cumulative "
                                    "ACKs' ",
-                                   sackReadings.sackedRttRiseMs, static_cast<double>(kSustained),
+                                   sackReadings.sackedRttRiseMs, static_cast<double>(kSustainedSamples),
                                    static_cast<double>(sackReadings.sackedRttSamples)) +
                             format("%.3f ms", rttSustainedMax - rttMin));
     const double queueMs = std::max({0.0, rttSustainedMax - rttMin, sackReadings.sackedRttRiseMs});
@@ -905,7 +884,7 @@ DerivedScenario deriveScenario(const DerivationInput& in)
                                                 10ull * (s.sender.mss + 52));
     out.notes.push_back(format("path.queue_bytes %.0f: RTT rise %.3f ms (largest median of %.0f consecutive samples, "
                                "over the minimum) at the bottleneck rate",
-                               static_cast<double>(s.path.queueBytes), queueMs, static_cast<double>(kSustained)));
+                               static_cast<double>(s.path.queueBytes), queueMs, static_cast<double>(kSustainedSamples)));
     s.path.jitterMs = 0;
     // A sender that never had more in flight than a fixed window (its receive window or
     // send buffer), delivered about that window per round trip and lost nothing never

@@ -2,6 +2,8 @@
 #include "downstream_view.h"
 
 #include "analysis/cwnd/flow_events.h"
+#include "metrics.h"
+#include "sample_statistics.h"
 
 #include <algorithm>
 #include <cmath>
@@ -21,16 +23,6 @@ cwnd::Vantage vantageOf(const DerivationInput& in)
     if (in.inference)
         return in.inference->vantage;
     return cwnd::collectFlowEvents(*in.tables, *in.tcp, in.connection, in.sender).vantage;
-}
-
-double percentileOf(std::vector<double> v, double p)
-{
-    if (v.empty())
-        return 0;
-    const auto k =
-        static_cast<std::size_t>(std::clamp(p, 0.0, 1.0) * static_cast<double>(v.size() - 1));
-    std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(k), v.end());
-    return v[k];
 }
 
 // An ACK the receiver sent, by the TSval it carried first (TSval unwrapped from the
@@ -63,7 +55,7 @@ double busyPaceNsPerByte(const std::vector<std::pair<std::int64_t, std::int64_t>
         rates.push_back(static_cast<double>(bytes) / static_cast<double>(kWindowNs));
         bytes -= arrivals[i].second;
     }
-    const double rate = percentileOf(rates, 0.9);
+    const double rate = percentile(rates, 0.9);
     return rate > 0 ? 1 / rate : 0;
 }
 
@@ -224,40 +216,23 @@ HoleEpisodes holeEpisodes(const DownstreamView& view)
     HoleEpisodes out;
     if (view.rtt.empty() && view.upstreamRttNs <= 0)
         return out;
-    std::vector<double> values;
+    std::vector<std::pair<std::int64_t, std::int64_t>> rtt; // by the released data's time
     double sum = 0;
     for (const UpstreamRttSample& r : view.rtt) {
-        values.push_back(r.rttMs);
+        rtt.emplace_back(r.dataNs, std::llround(r.rttMs * 1e6));
         sum += r.rttMs;
     }
-    out.meanRttMs = values.empty() ? static_cast<double>(view.upstreamRttNs) / 1e6
-                                   : sum / static_cast<double>(values.size());
-    // As Metrics::lossEpisodesOffQueue: under the midpoint of the minimum and the 95th
-    // percentile, at least 1 ms above the minimum.
-    double halfQueueMs = std::numeric_limits<double>::max();
-    if (!values.empty()) {
-        const double low = percentileOf(values, 0), p95 = percentileOf(values, 0.95);
-        halfQueueMs = low + std::max((p95 - low) / 2, 1.0);
-    }
-    const auto episodeNs = static_cast<std::int64_t>(std::max(1.0, out.meanRttMs) * 1e6);
-    std::vector<std::int64_t> holes; // when each hole showed (its first arrival past it)
+    out.meanRttMs = rtt.empty() ? static_cast<double>(view.upstreamRttNs) / 1e6 : sum / static_cast<double>(rtt.size());
+    // A hole shows with its first arrival past it; the episode rule is the sender's.
+    LossEpisodeCounter episodes(std::move(rtt), static_cast<std::int64_t>(std::max(1.0, out.meanRttMs) * 1e6));
+    std::vector<std::int64_t> holes;
     for (const MissingSegment& m : view.missing)
-        if (holes.empty() || m.revealedNs != holes.back())
-            holes.push_back(m.revealedNs);
+        holes.push_back(m.revealedNs);
     std::sort(holes.begin(), holes.end());
-    std::int64_t episodeStart = 0;
-    for (std::size_t i = 0; i < holes.size(); ++i) {
-        if (i > 0 && holes[i] - episodeStart <= episodeNs)
-            continue;
-        ++out.episodes;
-        episodeStart = holes[i];
-        // The last round trip measured before the hole.
-        const auto it = std::upper_bound(
-            view.rtt.begin(), view.rtt.end(), holes[i],
-            [](std::int64_t v, const UpstreamRttSample& r) { return v < r.dataNs; });
-        if (it == view.rtt.begin() || std::prev(it)->rttMs <= halfQueueMs)
-            ++out.offQueue;
-    }
+    for (const std::int64_t when : holes)
+        episodes.loss(when);
+    out.episodes = episodes.episodes();
+    out.offQueue = episodes.offQueue();
     return out;
 }
 

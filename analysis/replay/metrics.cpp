@@ -26,9 +26,6 @@ Metrics metricsOf(const dissect::CaptureTables& tables, const TcpAnalysis& analy
     m.bytes = d.uniqueBytes;
     m.outOfOrder = d.outOfOrder;
     m.resentSegments = d.retransmissions + d.outOfOrder;
-    const auto episodeNs = static_cast<std::int64_t>(std::max(1.0, d.rttAvgMs) * 1e6);
-    std::int64_t episodeStart = 0;
-    bool inEpisode = false;
     const auto& t = tables.tcp;
     // RTT samples of the sender's data by the time of their ACK.
     std::vector<std::pair<std::int64_t, std::int64_t>> rtt;
@@ -36,35 +33,14 @@ Metrics metricsOf(const dissect::CaptureTables& tables, const TcpAnalysis& analy
         if (analysis.segments.connection[r.dataRow()] == connection && t.payloadLength[r.dataRow()] > 0 &&
             analysis.directionOf(tables, r.dataRow()) == sender)
             rtt.emplace_back(t.timeNs[r.ackRow()], r.rttNs(t));
-    std::sort(rtt.begin(), rtt.end());
-    std::int64_t halfQueueNs = std::numeric_limits<std::int64_t>::max();
-    if (!rtt.empty()) {
-        std::vector<std::int64_t> values;
-        values.reserve(rtt.size());
-        for (const auto& r : rtt)
-            values.push_back(r.second);
-        std::sort(values.begin(), values.end());
-        const std::int64_t p95 = values[(values.size() - 1) * 95 / 100];
-        // At least 1 ms above the minimum: RTT noise is not a queue.
-        halfQueueNs = values.front() + std::max<std::int64_t>((p95 - values.front()) / 2, 1'000'000);
-    }
-    const auto offQueue = [&](std::int64_t when) {
-        auto it = std::upper_bound(rtt.begin(), rtt.end(), std::make_pair(when, std::numeric_limits<std::int64_t>::max()));
-        return it == rtt.begin() || std::prev(it)->second <= halfQueueNs;
-    };
-    for (std::size_t row = 0; row < t.size(); ++row) {
-        if (analysis.segments.connection[row] != connection || t.payloadLength[row] == 0 ||
-            !(analysis.segments.flags[row] & (segment_flag::kRetransmission | segment_flag::kOutOfOrder)) ||
-            analysis.directionOf(tables, row) != sender)
-            continue;
-        if (!inEpisode || t.timeNs[row] - episodeStart > episodeNs) {
-            ++m.lossEpisodes;
-            if (offQueue(t.timeNs[row]))
-                ++m.lossEpisodesOffQueue;
-            episodeStart = t.timeNs[row];
-            inEpisode = true;
-        }
-    }
+    LossEpisodeCounter episodes(std::move(rtt), static_cast<std::int64_t>(std::max(1.0, d.rttAvgMs) * 1e6));
+    for (std::size_t row = 0; row < t.size(); ++row)
+        if (analysis.segments.connection[row] == connection && t.payloadLength[row] > 0 &&
+            (analysis.segments.flags[row] & (segment_flag::kRetransmission | segment_flag::kOutOfOrder)) &&
+            analysis.directionOf(tables, row) == sender)
+            episodes.loss(t.timeNs[row]);
+    m.lossEpisodes = episodes.episodes();
+    m.lossEpisodesOffQueue = episodes.offQueue();
     m.dataPackets = d.dataPackets;
     return m;
 }
@@ -95,38 +71,51 @@ void countLossesAtReceiver(const SimResult& run, Metrics& m)
             rtt.emplace_back(r.timeNs, r.timeNs - r.packet.echoNs);
             sum += static_cast<double>(r.timeNs - r.packet.echoNs);
         }
-    std::int64_t halfQueueNs = std::numeric_limits<std::int64_t>::max();
-    if (!rtt.empty()) {
-        std::vector<std::int64_t> values;
-        for (const auto& r : rtt)
-            values.push_back(r.second);
-        std::sort(values.begin(), values.end());
-        const std::int64_t p95 = values[(values.size() - 1) * 95 / 100];
-        halfQueueNs = values.front() + std::max<std::int64_t>((p95 - values.front()) / 2, 1'000'000);
-    }
     const auto episodeNs = static_cast<std::int64_t>(
         std::max(1e6, rtt.empty() ? 0.0 : sum / static_cast<double>(rtt.size())));
-    m.lossEpisodes = 0;
-    m.lossEpisodesOffQueue = 0;
+    LossEpisodeCounter episodes(std::move(rtt), episodeNs);
     // The path keeps the order of what it delivers: the receiver sees the sender's data
     // less the drops, and a segment past the highest one delivered reveals a hole.
-    std::int64_t highestEnd = -1, episodeStart = 0;
+    std::int64_t highestEnd = -1;
     for (const TraceRecord& r : run.trace) {
         if (!r.fromSender || r.packet.kind != Packet::Kind::Data || r.packet.length == 0 ||
             std::binary_search(dropped.begin(), dropped.end(), r.packet.id))
             continue;
         const std::int64_t segment = r.packet.segment;
-        const bool revealsHole = highestEnd >= 0 && segment > highestEnd;
-        if (revealsHole && (m.lossEpisodes == 0 || r.timeNs - episodeStart > episodeNs)) {
-            ++m.lossEpisodes;
-            episodeStart = r.timeNs;
-            const auto it = std::upper_bound(rtt.begin(), rtt.end(),
-                                             std::make_pair(r.timeNs, std::numeric_limits<std::int64_t>::max()));
-            if (it == rtt.begin() || std::prev(it)->second <= halfQueueNs)
-                ++m.lossEpisodesOffQueue;
-        }
+        if (highestEnd >= 0 && segment > highestEnd)
+            episodes.loss(r.timeNs);
         highestEnd = std::max(highestEnd, segment + 1);
     }
+    m.lossEpisodes = episodes.episodes();
+    m.lossEpisodesOffQueue = episodes.offQueue();
+}
+
+LossEpisodeCounter::LossEpisodeCounter(std::vector<std::pair<std::int64_t, std::int64_t>> rttByTimeNs,
+                                       std::int64_t episodeNs)
+    : m_rtt(std::move(rttByTimeNs)), m_halfQueueNs(std::numeric_limits<std::int64_t>::max()), m_episodeNs(episodeNs)
+{
+    std::sort(m_rtt.begin(), m_rtt.end());
+    if (m_rtt.empty())
+        return;
+    std::vector<std::int64_t> values;
+    values.reserve(m_rtt.size());
+    for (const auto& r : m_rtt)
+        values.push_back(r.second);
+    std::sort(values.begin(), values.end());
+    const std::int64_t p95 = values[(values.size() - 1) * 95 / 100];
+    m_halfQueueNs = values.front() + std::max<std::int64_t>((p95 - values.front()) / 2, 1'000'000);
+}
+
+void LossEpisodeCounter::loss(std::int64_t timeNs)
+{
+    if (m_episodes > 0 && timeNs - m_episodeStart <= m_episodeNs)
+        return;
+    ++m_episodes;
+    m_episodeStart = timeNs;
+    const auto it = std::upper_bound(m_rtt.begin(), m_rtt.end(),
+                                     std::make_pair(timeNs, std::numeric_limits<std::int64_t>::max()));
+    if (it == m_rtt.begin() || std::prev(it)->second <= m_halfQueueNs)
+        ++m_offQueue;
 }
 
 CalibrationError calibrationError(const Metrics& capture, const Metrics& baseline, double threshold)

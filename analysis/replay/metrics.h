@@ -9,6 +9,8 @@
 #include "simulator.h"
 
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace windscope::analysis::replay {
 
@@ -43,6 +45,30 @@ Metrics metricsOf(const dissect::CaptureTables& tables, const TcpAnalysis& analy
                   int sender);
 // Runs analyzeTcp over the run's trace tables.
 Metrics metricsOf(const SimResult& run);
+
+// The rule of Metrics::lossEpisodes and lossEpisodesOffQueue, for every place that sees
+// losses (the sender's resends, the holes at a receiver, a run's drops): given the
+// RTT samples by time and the episode length (a mean RTT), losses are fed in time
+// order; one more than an episode length after the start of the last begins a new
+// episode, which is off the queue when the last RTT sample before it was under the
+// midpoint of the samples' minimum and 95th percentile (at least 1 ms above the minimum:
+// RTT noise is not a queue).
+class LossEpisodeCounter
+{
+public:
+    // rttByTimeNs: (time, RTT) in ns, any order.
+    LossEpisodeCounter(std::vector<std::pair<std::int64_t, std::int64_t>> rttByTimeNs, std::int64_t episodeNs);
+    void loss(std::int64_t timeNs);
+    std::uint64_t episodes() const { return m_episodes; }
+    std::uint64_t offQueue() const { return m_offQueue; }
+
+private:
+    std::vector<std::pair<std::int64_t, std::int64_t>> m_rtt;
+    std::int64_t m_halfQueueNs;
+    std::int64_t m_episodeNs;
+    std::int64_t m_episodeStart = 0;
+    std::uint64_t m_episodes = 0, m_offQueue = 0;
+};
 // The run's loss episodes as a capture next to its receiver counts them (downstream_view.h
 // holeEpisodes): only the holes, the first transmissions the path dropped that a later
 // arrival revealed, a new episode more than a mean RTT after the start of the last. A

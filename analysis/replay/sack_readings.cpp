@@ -2,9 +2,9 @@
 #include "sack_readings.h"
 
 #include "analysis/tcp_analysis.h"
+#include "sample_statistics.h"
 
 #include <algorithm>
-#include <array>
 #include <iterator>
 #include <map>
 
@@ -12,7 +12,6 @@ namespace windscope::analysis::replay {
 
 namespace {
 
-constexpr std::size_t kSustained = 9; // as the cumulative ACKs' rise in deriveScenario()
 constexpr std::int64_t kLoneSpan = 3; // neighbours on each side that must be delivered
 
 struct SegmentState
@@ -141,7 +140,7 @@ SackReadings readSackScoreboard(const DerivationInput& in, std::uint32_t mss, do
             out.loneLosses.push_back({lost[i].index, lost[i].queueBeforeMs, lost[i].sequence});
     }
 
-    // The SACKs' sustained rise (the median of kSustained consecutive samples) while a
+    // The SACKs' sustained rise (the median of kSustainedSamples consecutive samples) while a
     // lone loss away from the queue holds the cumulative ACK: what filled the queue
     // meanwhile is acknowledged only by them. Behind the queue's own drops the
     // cumulative ACK had already seen it fill.
@@ -151,12 +150,8 @@ SackReadings readSackScoreboard(const DerivationInput& in, std::uint32_t mss, do
                         [&](const SackReadings::LoneLoss& l) { return l.sequence == r.heldAt; }))
             held.push_back(r.ms);
     out.sackedRttSamples = held.size();
-    std::array<double, kSustained> run{};
-    for (std::size_t i = 0; i + kSustained <= held.size(); ++i) {
-        std::copy_n(held.begin() + static_cast<std::ptrdiff_t>(i), kSustained, run.begin());
-        std::nth_element(run.begin(), run.begin() + kSustained / 2, run.end());
-        out.sackedRttRiseMs = std::max(out.sackedRttRiseMs, run[kSustained / 2] - rttMinMs);
-    }
+    if (held.size() >= kSustainedSamples)
+        out.sackedRttRiseMs = std::max(out.sackedRttRiseMs, largestSustained(held) - rttMinMs);
     return out;
 }
 

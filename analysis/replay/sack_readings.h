@@ -14,7 +14,7 @@ namespace windscope::analysis::replay {
 
 struct SackReadings
 {
-    // The largest RTT rise above the minimum over kSustained consecutive samples taken
+    // The largest RTT rise above the minimum over kSustainedSamples consecutive samples taken
     // from SACKs while a lone loss away from the queue held the cumulative ACK (ms; 0
     // without enough of them): a segment SACKed for the first time and sent once, its
     // time to the SACK. A queue that overflows behind such a loss shows only in these.

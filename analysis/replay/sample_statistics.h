@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// Order statistics the scenario derivation reads from a capture's samples.
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <vector>
+
+namespace windscope::analysis::replay {
+
+// The p-quantile (0..1) as the sample at rank floor(p (n - 1)); 0 for no samples.
+inline double percentile(std::vector<double> v, double p)
+{
+    if (v.empty())
+        return 0;
+    const auto k = static_cast<std::size_t>(std::clamp(p, 0.0, 1.0) * static_cast<double>(v.size() - 1));
+    std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(k), v.end());
+    return v[k];
+}
+
+// Consecutive RTT samples whose median makes a sustained value: a single sample can
+// carry the receiver's delayed-ACK wait (up to 40 ms); a run rising together is a queue.
+constexpr std::size_t kSustainedSamples = 9;
+
+// The largest median of kSustainedSamples consecutive samples (in their order); 0 when
+// there are fewer.
+inline double largestSustained(const std::vector<double>& samples)
+{
+    double most = 0;
+    std::array<double, kSustainedSamples> run{};
+    for (std::size_t i = 0; i + kSustainedSamples <= samples.size(); ++i) {
+        std::copy_n(samples.begin() + static_cast<std::ptrdiff_t>(i), kSustainedSamples, run.begin());
+        std::nth_element(run.begin(), run.begin() + kSustainedSamples / 2, run.end());
+        most = std::max(most, run[kSustainedSamples / 2]);
+    }
+    return most;
+}
+
+} // namespace windscope::analysis::replay
