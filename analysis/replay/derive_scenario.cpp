@@ -214,7 +214,7 @@ void derivePeriodicOutages(const DerivationInput& in, DerivedScenario& out, doub
     // one more than a mean RTT after the start of the last; one is explained when a
     // transmission it repeats fell in a window.
     const Connection& c = tcp.connections[in.connection];
-    const double rttAvgMs = downstream.downstream ? holeEpisodes(downstream).meanRttMs : c.direction[in.sender].rttAvgMs;
+    const double rttAvgMs = out.downstream ? out.holeMeanRttMs : c.direction[in.sender].rttAvgMs;
     const auto episodeNs = static_cast<std::int64_t>(std::max(1.0, rttAvgMs) * 1e6);
     std::uint64_t episodes = 0, explained = 0;
     std::int64_t episodeStart = 0;
@@ -765,6 +765,13 @@ DerivedScenario deriveScenario(const DerivationInput& in)
     // RTT: minimum and spread of the samples of the sender's data (downstream of the
     // losses, of the receiver's ACKs to the data they released).
     const DownstreamView downstream = readDownstreamView(in, out.firstDataNs);
+    if (downstream.downstream) {
+        const HoleEpisodes holes = holeEpisodes(downstream);
+        out.downstream = true;
+        out.holeEpisodes = holes.episodes;
+        out.holeEpisodesOffQueue = holes.offQueue;
+        out.holeMeanRttMs = holes.meanRttMs;
+    }
     const std::vector<SenderRtt> senderRtt = senderRttSamples(in, downstream);
     std::vector<double> rtts;
     for (const SenderRtt& r : senderRtt)

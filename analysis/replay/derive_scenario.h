@@ -40,6 +40,11 @@ struct DerivedScenario
     // Empty when the capture shows the path's rate; else why it does not (a sender held
     // by a fixed window throughout): the derived rate is then a lower bound.
     std::string pathRateUnseen;
+    // Downstream of the losses (downstream_view.h), the capture's loss episodes as the
+    // calibration compares them: counted from its holes, over its mean round trip.
+    bool downstream = false;
+    std::uint64_t holeEpisodes = 0, holeEpisodesOffQueue = 0;
+    double holeMeanRttMs = 0;
 };
 
 DerivedScenario deriveScenario(const DerivationInput& input);

@@ -543,15 +543,4 @@ std::vector<DownstreamTimeout> downstreamTimeouts(const DerivationInput& in,
     return out;
 }
 
-bool countLossesFromHoles(const DerivationInput& input, Metrics& capture)
-{
-    const DownstreamView view = readDownstreamView(input, 0);
-    if (!view.downstream)
-        return false;
-    const HoleEpisodes e = holeEpisodes(view);
-    capture.lossEpisodes = e.episodes;
-    capture.lossEpisodesOffQueue = e.offQueue;
-    return true;
-}
-
 } // namespace windscope::analysis::replay

@@ -15,7 +15,6 @@
 //   the data-to-ACK time the capture also shows is the receiver's own turnaround.
 
 #include "derive_scenario.h"
-#include "metrics.h"
 #include "periodic_outages.h"
 
 #include <cstdint>
@@ -141,11 +140,5 @@ struct LoneHole
     double queueBeforeMs = 0;
 };
 std::vector<LoneHole> loneHoles(const DownstreamView& view, double fullQueueMs);
-
-// A downstream capture's metrics as the calibration compares them: loss episodes are
-// counted from the holes (the capture shows no resends of what the sender lost twice,
-// and its data-to-ACK times are the receiver's turnaround, not the queue). Leaves the
-// metrics of any other capture as they are; returns whether it changed them.
-bool countLossesFromHoles(const DerivationInput& input, Metrics& capture);
 
 } // namespace windscope::analysis::replay

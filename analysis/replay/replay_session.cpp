@@ -2,7 +2,6 @@
 #include "replay_session.h"
 
 #include "analysis/parallel.h"
-#include "downstream_view.h"
 
 #include <algorithm>
 #include <atomic>
@@ -291,7 +290,11 @@ ReplayReport replayCapture(const DerivationInput& input, const ReplayOptions& op
     report.capture = metricsOf(*input.tables, *input.tcp, input.connection, input.sender);
     // Downstream of the losses, the loss episodes are the holes (downstream_view.h), and
     // the baseline's are counted as its receiver would see them.
-    const bool lossesAtReceiver = countLossesFromHoles(input, *report.capture);
+    const bool lossesAtReceiver = derived.downstream;
+    if (lossesAtReceiver) {
+        report.capture->lossEpisodes = derived.holeEpisodes;
+        report.capture->lossEpisodesOffQueue = derived.holeEpisodesOffQueue;
+    }
     if (!runBaseline(report, options, lossesAtReceiver))
         return report;
     // Random loss the capture shows beyond what the baseline reproduces. Only when the
