@@ -65,6 +65,10 @@ const ParameterDefault* defaultsFor(const QString& name)
     return nullptr;
 }
 
+// Which of the four line styles a graph takes (styleFor): goodput, completion time,
+// the capture's and the baseline's reference lines.
+constexpr const char* kLineStyle = "windscopeLineStyle";
+
 QString axisLabel(const QString& name)
 {
     const ParameterDefault* d = defaultsFor(name);
@@ -186,8 +190,12 @@ SweepWindow::SweepWindow(std::shared_ptr<const CaptureAnalysis> capture, int con
 
     m_plot->setMinimumHeight(260);
     m_plot->yAxis2->setVisible(true);
+    // The legend in a row above the axes: inside them it covers points and their ranges.
     m_plot->legend->setVisible(true);
-    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
+    m_plot->plotLayout()->insertRow(0);
+    m_plot->plotLayout()->addElement(0, 0, m_plot->legend);
+    m_plot->plotLayout()->setRowStretchFactor(0, 0.001);
+    m_plot->legend->setBorderPen(Qt::NoPen);
     m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     styleFor(nullptr);
 
@@ -433,6 +441,7 @@ void SweepWindow::showOutcome()
     m_plot->clearPlottables();
     QCPGraph* g = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis);
     g->setName(tr("goodput"));
+    g->setProperty(kLineStyle, 0);
     g->setData(x, goodput, true);
     // The spread over the seeds each point is the mean of (none for one run).
     m_errorBars = new QCPErrorBars(m_plot->xAxis, m_plot->yAxis);
@@ -441,17 +450,18 @@ void SweepWindow::showOutcome()
     m_errorBars->setData(below, above);
     QCPGraph* c = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis2);
     c->setName(tr("completion time"));
+    c->setProperty(kLineStyle, 1);
     c->setData(x, completion, true);
     const double lo = o.spec.from, hi = std::max(o.spec.to, o.spec.from + o.spec.step * 1e-3);
-    auto reference = [&](const QString& name, double mbps) {
+    auto reference = [&](const QString& name, double mbps, int style) {
         QCPGraph* r = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis);
         r->setName(name);
         r->setData({lo, hi}, {mbps, mbps}, true);
-        return r;
+        r->setProperty(kLineStyle, style);
     };
     if (captureBps > 0)
-        reference(tr("capture goodput"), captureBps / 1e6);
-    reference(tr("baseline goodput"), baselineBps / 1e6);
+        reference(tr("capture goodput"), captureBps / 1e6, 2);
+    reference(tr("baseline goodput"), baselineBps / 1e6, 3);
     m_plot->xAxis->setLabel(axisLabel(parameter));
     m_plot->yAxis->setLabel(tr("goodput (Mb/s)"));
     m_plot->yAxis2->setLabel(tr("completion time (s)"));
@@ -485,6 +495,9 @@ void SweepWindow::styleFor(const ExportPreset* preset)
         axis->setTickLabelFont(font);
     }
     m_plot->legend->setFont(font);
+    // Four entries to a row fit the window, two a journal column.
+    m_plot->legend->setWrap(preset && preset->id != QLatin1String("screen") ? 2 : 4);
+    m_plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true); // re-lays out the entries
     const QColor colours[] = {gray ? Qt::black : QColor(31, 119, 180), gray ? Qt::black : QColor(214, 39, 40),
                               gray ? QColor(90, 90, 90) : QColor(44, 160, 44),
                               gray ? QColor(90, 90, 90) : QColor(127, 127, 127)};
@@ -493,12 +506,7 @@ void SweepWindow::styleFor(const ExportPreset* preset)
                                                     QCPScatterStyle::ssNone, QCPScatterStyle::ssNone};
     for (int i = 0; i < m_plot->graphCount(); ++i) {
         QCPGraph* graph = m_plot->graph(i);
-        // The reference lines come after the two series; the capture's may be absent.
-        int k = std::min(i, 3);
-        if (i >= 2 && graph->name() == tr("baseline goodput"))
-            k = 3;
-        else if (i >= 2)
-            k = 2;
+        const int k = std::clamp(graph->property(kLineStyle).toInt(), 0, 3);
         QPen pen(colours[k], width, styles[k]);
         graph->setPen(pen);
         graph->setScatterStyle(QCPScatterStyle(shapes[k], colours[k], preset ? 4 : 6));
