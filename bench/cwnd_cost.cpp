@@ -10,7 +10,7 @@
 // hardware thread, and the fastest of each is given: on a shared machine the other
 // work only ever adds time.
 #include "analysis/cwnd/cwnd_inference.h"
-#include "analysis/tcp_analysis.h"
+#include "analysis/tcp/tcp_analysis.h"
 #include "dissectors/ingest.h"
 
 #include <algorithm>

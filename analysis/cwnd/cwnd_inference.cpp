@@ -2,7 +2,7 @@
 #include "cwnd_inference.h"
 
 #include "analysis/parallel.h"
-#include "congestion_model.h"
+#include "analysis/sender/congestion_model.h"
 
 #include <algorithm>
 #include <atomic>

@@ -8,7 +8,7 @@
 // reason instead of a plausible-looking line.
 
 #include "flow_events.h"
-#include "replay.h"
+#include "model_fit.h"
 
 #include <string>
 #include <vector>

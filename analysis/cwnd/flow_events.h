@@ -9,7 +9,7 @@
 // the handshake and the TSval clock (RFC 7323), so that the replay processes ACKs and
 // transmissions in the order the sender did.
 
-#include "analysis/tcp_analysis.h"
+#include "analysis/tcp/tcp_analysis.h"
 
 #include <cstdint>
 #include <vector>

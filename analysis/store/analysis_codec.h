@@ -12,11 +12,7 @@
 // columnar tables load with one copy per column). Decoding is bounds-checked: a
 // short or damaged blob gives an error, never a partly filled result.
 
-#include "analysis/tcp_analysis.h"
-#include "analysis/wlan_correlation.h"
-#include "analysis/wlan_events.h"
-#include "analysis/wlan_inventory.h"
-#include "dissectors/capture_tables.h"
+#include "analysis/pipeline/analysis_bundle.h"
 
 #include <cstdint>
 #include <span>
@@ -25,17 +21,9 @@
 
 namespace windscope::analysis::store {
 
-inline constexpr std::uint32_t kAnalysisCodecVersion = 4;
+using pipeline::AnalysisBundle;
 
-// Everything a fresh analysis of one capture produces that the project caches.
-struct AnalysisBundle
-{
-    dissect::CaptureTables tables;
-    TcpAnalysis tcp;
-    WlanInventory inventory;
-    WlanEvents events;
-    Correlation correlation; // default CorrelationOptions
-};
+inline constexpr std::uint32_t kAnalysisCodecVersion = 4;
 
 // The cache is stored in parts so that what a view needs can be loaded alone: the
 // capture summary, connection, station and event tables and the event correlation are

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli_analyze.h"
 
-#include "analysis/report_csv.h"
-#include "analysis/report_json.h"
-#include "analysis/tcp_analysis.h"
+#include "analysis/report/report_csv.h"
+#include "analysis/report/report_json.h"
+#include "analysis/tcp/tcp_analysis.h"
 #include "dissectors/dissector_set.h"
 #include "dissectors/ingest.h"
 #ifdef WINDSCOPE_HAVE_WIRESHARK

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "analysis/tcp_analysis.h"
+#include "analysis/tcp/tcp_analysis.h"
 
 #include <string>
 #include <vector>

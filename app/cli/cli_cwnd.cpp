@@ -5,11 +5,11 @@
 #include "cli_cwnd.h"
 #include "cli_flow.h"
 
-#include "analysis/cwnd/congestion_model.h"
+#include "analysis/sender/congestion_model.h"
 #include "analysis/cwnd/cwnd_inference.h"
-#include "analysis/json_writer.h"
-#include "analysis/report_json.h"
-#include "analysis/tcp_analysis.h"
+#include "analysis/report/json_writer.h"
+#include "analysis/report/report_json.h"
+#include "analysis/tcp/tcp_analysis.h"
 #include "dissectors/ingest.h"
 
 #include <cstdio>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli_events.h"
 
-#include "analysis/report_events.h"
-#include "analysis/report_json.h"
+#include "analysis/report/report_events.h"
+#include "analysis/report/report_json.h"
 #include "dissectors/ingest.h"
 
 #include <cstdio>

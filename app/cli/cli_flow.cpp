@@ -2,7 +2,7 @@
 #include "cli_flow.h"
 
 #include "analysis/cwnd/cwnd_inference.h"
-#include "analysis/report_json.h"
+#include "analysis/report/report_json.h"
 #include "dissectors/ingest.h"
 
 #include <cstdio>

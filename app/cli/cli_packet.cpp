@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli_packet.h"
 
-#include "analysis/json_writer.h"
+#include "analysis/report/json_writer.h"
 #include "dissectors/wireshark/epan_session.h"
 
 #include <cstdio>

@@ -3,12 +3,12 @@
 
 #include "cli_analyze.h"
 
-#include "analysis/json_writer.h"
-#include "analysis/report_events.h"
-#include "analysis/report_json.h"
-#include "analysis/store/analyze_capture.h"
+#include "analysis/report/json_writer.h"
+#include "analysis/report/report_events.h"
+#include "analysis/report/report_json.h"
+#include "analysis/pipeline/analyze_capture.h"
 #include "analysis/store/project_store.h"
-#include "analysis/wlan_inventory.h"
+#include "analysis/wlan/wlan_inventory.h"
 
 #include <chrono>
 #include <cstdio>
@@ -78,9 +78,9 @@ int add(const std::vector<std::string>& args)
         if (!store::identifyFile(args[i], true, file, error))
             return fail(error);
         const auto start = std::chrono::steady_clock::now();
-        store::AnalysisBundle results;
+        analysis::pipeline::AnalysisBundle results;
         // The absolute path, so the cached report names the file wherever it is shown from.
-        if (!store::analyzeCapture(file.path, results, error))
+        if (!analysis::pipeline::analyzeCapture(file.path, results, error))
             return fail(error);
         const std::int64_t id = project->saveCapture(file, results, error);
         if (!id)
@@ -158,7 +158,7 @@ int list(const std::vector<std::string>& args)
 
 // Opens the project, finds the capture and loads the parts of its cached results.
 int loadCached(const std::vector<std::string>& rest, std::span<const store::CachePart> parts,
-               store::AnalysisBundle& results)
+               analysis::pipeline::AnalysisBundle& results)
 {
     std::string error;
     auto project = openProject(rest[0], error);
@@ -184,7 +184,7 @@ int show(const std::vector<std::string>& args, bool events)
     std::vector<std::string> rest;
     if (!jsonAndPositional(args, 2, json, rest))
         return std::fprintf(stderr, "%s", kUsage), 2;
-    store::AnalysisBundle results;
+    analysis::pipeline::AnalysisBundle results;
     // The analyze report needs no per-frame columns; events need them for the inventory.
     const std::span<const store::CachePart> parts =
         events ? std::span<const store::CachePart>(store::kAllCacheParts)

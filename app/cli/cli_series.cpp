@@ -2,7 +2,7 @@
 #include "cli_series.h"
 #include "cli_flow.h"
 
-#include "analysis/plot_series.h"
+#include "analysis/series/plot_series.h"
 #include "dissectors/ingest.h"
 
 #include <cstdio>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "replay_dialog.h"
 
-#include "analysis/replay/fix.h"
-#include "analysis/replay/presets.h"
+#include "analysis/replay/scenario/fix.h"
+#include "analysis/replay/scenario/presets.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>

@@ -2,9 +2,9 @@
 #include "replay_runner.h"
 
 #include "analysis/cwnd/cwnd_inference.h"
-#include "analysis/replay/fix.h"
-#include "analysis/replay/presets.h"
-#include "analysis/replay/trace_tables.h"
+#include "analysis/replay/scenario/fix.h"
+#include "analysis/replay/scenario/presets.h"
+#include "analysis/replay/sim/trace_tables.h"
 
 #include <QThread>
 

@@ -7,7 +7,7 @@
 // a CaptureAnalysis (the tables the analysis uses), so the comparison window shows a
 // replay run as it shows a capture.
 
-#include "analysis/replay/replay_session.h"
+#include "analysis/replay/session/replay_session.h"
 #include "model/capture_analysis.h"
 
 #include <QObject>

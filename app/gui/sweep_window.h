@@ -8,8 +8,8 @@
 // The results show as a table and as goodput and completion time against the value, with
 // the capture and the baseline as reference lines; both export (CSV, PNG/PDF/SVG).
 
-#include "analysis/replay/replay_session.h"
-#include "analysis/replay/sweep.h"
+#include "analysis/replay/session/replay_session.h"
+#include "analysis/replay/session/sweep.h"
 #include "model/capture_analysis.h"
 #include "replay_runner.h"
 

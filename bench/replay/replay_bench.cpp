@@ -2,11 +2,11 @@
 // Replay engine speed: simulated seconds per wall second for one 50 Mb/s connection
 // over 60 s (single thread), with and without turning the trace into TCP tables and
 // analysing it, and the wall time of a 32-point sweep on all cores.
-#include "analysis/replay/metrics.h"
-#include "analysis/replay/presets.h"
-#include "analysis/replay/replay_session.h"
-#include "analysis/replay/simulator.h"
-#include "analysis/replay/sweep.h"
+#include "analysis/replay/session/metrics.h"
+#include "analysis/replay/scenario/presets.h"
+#include "analysis/replay/session/replay_session.h"
+#include "analysis/replay/sim/simulator.h"
+#include "analysis/replay/session/sweep.h"
 
 #include <algorithm>
 #include <chrono>

@@ -18,8 +18,8 @@
 // capture file in the page cache), medians reported. The loaded results are checked
 // against the fresh ones (analyze JSON).
 
-#include "analysis/report_json.h"
-#include "analysis/store/analyze_capture.h"
+#include "analysis/report/report_json.h"
+#include "analysis/pipeline/analyze_capture.h"
 #include "analysis/store/project_store.h"
 
 #include <algorithm>
@@ -47,7 +47,7 @@ double median(std::vector<double> v)
     return v[v.size() / 2];
 }
 
-std::string analyzeJson(const store::AnalysisBundle& b)
+std::string analyzeJson(const windscope::analysis::pipeline::AnalysisBundle& b)
 {
     std::ostringstream out;
     windscope::analysis::writeAnalyzeJson(out, b.tables, b.tcp);
@@ -65,7 +65,7 @@ struct ReopenTimes
 // failed reopen means nothing).
 ReopenTimes timeReopen(const std::string& projectPath, const std::string& capturePath,
                        std::span<const store::CachePart> parts, unsigned threads, int repeat,
-                       store::AnalysisBundle& into)
+                       windscope::analysis::pipeline::AnalysisBundle& into)
 {
     std::vector<double> total, opening;
     std::string error;
@@ -74,7 +74,7 @@ ReopenTimes timeReopen(const std::string& projectPath, const std::string& captur
         auto project = store::ProjectStore::open(projectPath, error);
         const double opened = seconds(start);
         store::CaptureRecord record;
-        into = store::AnalysisBundle{};
+        into = windscope::analysis::pipeline::AnalysisBundle{};
         if (!project || !project->findCapture(capturePath, record, error) ||
             project->checkCapture(record) != store::CaptureStatus::Ok ||
             !project->loadResults(record.id, parts, into, error, threads)) {
@@ -125,17 +125,17 @@ int main(int argc, char** argv)
     }
 
     if (!reopenOnly.empty()) {
-        store::AnalysisBundle loaded;
+        windscope::analysis::pipeline::AnalysisBundle loaded;
         const ReopenTimes t = timeReopen(reopenOnly, file.path, store::kAllCacheParts, threads, repeat, loaded);
         std::printf("reopen         %.4f s (median of %d, %u connection(s))\n", t.total, repeat, threads);
         return 0;
     }
 
-    store::AnalysisBundle fresh;
+    windscope::analysis::pipeline::AnalysisBundle fresh;
     std::vector<double> analysis;
     for (int i = 0; i <= repeat; ++i) {
         const auto start = std::chrono::steady_clock::now();
-        if (!store::analyzeCapture(file.path, fresh, error)) {
+        if (!windscope::analysis::pipeline::analyzeCapture(file.path, fresh, error)) {
             std::fprintf(stderr, "%s\n", error.c_str());
             return 1;
         }
@@ -166,7 +166,7 @@ int main(int argc, char** argv)
     }
 
     // Every part, then subsets: the per-frame columns stay on disk until a plot asks.
-    store::AnalysisBundle loaded, overviewParts, reportParts;
+    windscope::analysis::pipeline::AnalysisBundle loaded, overviewParts, reportParts;
     const ReopenTimes all = timeReopen(projectPath, file.path, store::kAllCacheParts, threads, repeat, loaded);
     const double overview =
         timeReopen(projectPath, file.path, store::kOverviewCacheParts, 1, repeat, overviewParts).total;

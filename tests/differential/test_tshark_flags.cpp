@@ -17,7 +17,7 @@
 // numbers back to the original's.
 #include "test_support.h"
 
-#include "analysis/tcp_analysis.h"
+#include "analysis/tcp/tcp_analysis.h"
 #include "dissectors/ingest.h"
 
 #include <algorithm>

@@ -6,7 +6,7 @@
 // a bad FCS are left out on both sides.
 #include "test_support.h"
 
-#include "analysis/wlan_events.h"
+#include "analysis/wlan/wlan_events.h"
 #include "dissectors/ingest.h"
 
 #include <map>

@@ -4,10 +4,10 @@
 // The bundled sample analysed as windscope-cli analyses it, independent of the desktop
 // application's loader: the reference the GUI and export tests compare against.
 
-#include "analysis/tcp_analysis.h"
-#include "analysis/wlan_correlation.h"
-#include "analysis/wlan_events.h"
-#include "analysis/wlan_inventory.h"
+#include "analysis/tcp/tcp_analysis.h"
+#include "analysis/wlan/wlan_correlation.h"
+#include "analysis/wlan/wlan_events.h"
+#include "analysis/wlan/wlan_inventory.h"
 #include "dissectors/ingest.h"
 
 #include <QtGlobal>

@@ -6,7 +6,7 @@
 
 #include "analysis/cwnd/cwnd_inference.h"
 #include "sample_reference.h"
-#include "analysis/wlan_correlation.h"
+#include "analysis/wlan/wlan_correlation.h"
 #include "dissectors/ingest.h"
 
 #include <QDir>

@@ -27,7 +27,7 @@
 #include "plots/time_axis.h"
 
 #include "analysis/cwnd/cwnd_inference.h"
-#include "analysis/wlan_correlation.h"
+#include "analysis/wlan/wlan_correlation.h"
 #include "dissectors/ingest.h"
 
 #include <QAbstractItemModelTester>

@@ -5,14 +5,14 @@
 // measured one. Every run prints its numbers; the assertions hold the runs the engine
 // reproduces today, the others are reported (see the test output) as known gaps.
 #include "analysis/cwnd/cwnd_inference.h"
-#include "analysis/replay/derive_scenario.h"
-#include "analysis/replay/downstream_view.h"
-#include "analysis/replay/json_value.h"
-#include "analysis/replay/periodic_outages.h"
-#include "analysis/replay/replay_session.h"
-#include "analysis/tcp_analysis.h"
-#include "analysis/wlan_events.h"
-#include "analysis/wlan_inventory.h"
+#include "analysis/replay/derive/derive_scenario.h"
+#include "analysis/replay/derive/downstream_view.h"
+#include "analysis/replay/scenario/json_value.h"
+#include "analysis/replay/derive/periodic_outages.h"
+#include "analysis/replay/session/replay_session.h"
+#include "analysis/tcp/tcp_analysis.h"
+#include "analysis/wlan/wlan_events.h"
+#include "analysis/wlan/wlan_inventory.h"
 #include "dissectors/ingest.h"
 #include "test_support.h"
 

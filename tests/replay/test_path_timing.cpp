@@ -2,7 +2,7 @@
 // When each packet meets the radio: the bottleneck as a serialising link or as a token
 // bucket (Linux tbf), and the timestamps the receiver echoes (RFC 7323 4.3). Small
 // hand-made paths whose timing can be worked out by hand.
-#include "analysis/replay/simulator.h"
+#include "analysis/replay/sim/simulator.h"
 
 #include <gtest/gtest.h>
 

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The published effects behind DESIGN.md's table of phenomena and fixes, re-simulated
 // from the presets: each test checks the direction and rough size the paper reports.
-#include "analysis/replay/metrics.h"
-#include "analysis/replay/presets.h"
-#include "analysis/replay/simulator.h"
-#include "analysis/replay/trace_tables.h"
+#include "analysis/replay/session/metrics.h"
+#include "analysis/replay/scenario/presets.h"
+#include "analysis/replay/sim/simulator.h"
+#include "analysis/replay/sim/trace_tables.h"
 
 #include <gtest/gtest.h>
 

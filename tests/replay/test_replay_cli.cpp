@@ -2,7 +2,7 @@
 // windscope-cli replay as a process: a run saved into a project (--project) is the
 // scenario and the very JSON the command printed; Ctrl-C in a sweep stops the workers
 // and still writes the points that finished.
-#include "analysis/replay/scenario_json.h"
+#include "analysis/replay/scenario/scenario_json.h"
 #include "test_support.h"
 
 #ifdef WINDSCOPE_HAVE_STORE

@@ -2,9 +2,9 @@
 // The congestion-control models the replay sender adds to the shared registry,
 // ns-3 style: set a state, call one method, check the next window. Expected values are
 // worked by hand from the Linux function each method mirrors.
-#include "analysis/cwnd/congestion_model.h"
-#include "analysis/cwnd/veno.h"
-#include "analysis/cwnd/westwood_plus.h"
+#include "analysis/sender/congestion_model.h"
+#include "analysis/sender/veno.h"
+#include "analysis/sender/westwood_plus.h"
 
 #include <gtest/gtest.h>
 

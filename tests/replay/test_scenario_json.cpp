@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Scenarios as JSON files: round trip, rejection of typos and bad values, fixes by name.
-#include "analysis/replay/fix.h"
-#include "analysis/replay/presets.h"
-#include "analysis/replay/scenario_json.h"
-#include "analysis/replay/sweep.h"
+#include "analysis/replay/scenario/fix.h"
+#include "analysis/replay/scenario/presets.h"
+#include "analysis/replay/scenario/scenario_json.h"
+#include "analysis/replay/session/sweep.h"
 
 #include <gtest/gtest.h>
 

@@ -3,7 +3,7 @@
 // out by hand: its loss recovery options, Proportional Rate Reduction (RFC 6937) and
 // RACK-TLP (RFC 8985) against the classic RFC 6675 / RFC 6298 recovery, and the
 // rate-based BBR model against a loss-based one.
-#include "analysis/replay/simulator.h"
+#include "analysis/replay/sim/simulator.h"
 
 #include <gtest/gtest.h>
 

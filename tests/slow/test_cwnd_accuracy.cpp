@@ -9,7 +9,7 @@
 #include "test_support.h"
 
 #include "analysis/cwnd/cwnd_inference.h"
-#include "analysis/tcp_analysis.h"
+#include "analysis/tcp/tcp_analysis.h"
 #include "dissectors/ingest.h"
 
 #include <algorithm>

@@ -458,8 +458,8 @@ inline void expectSameCorrelation(const analysis::Correlation& ca, const analysi
 #undef WS_DBL
 #undef WS_STR
 
-inline void expectSameBundle(const analysis::store::AnalysisBundle& a,
-                             const analysis::store::AnalysisBundle& b)
+inline void expectSameBundle(const analysis::pipeline::AnalysisBundle& a,
+                             const analysis::pipeline::AnalysisBundle& b)
 {
     expectSameTables(a.tables, b.tables);
     expectSameTcp(a.tcp, b.tcp);

@@ -2,8 +2,8 @@
 // The project file: save, reopen and compare with a fresh analysis; refusal of damaged,
 // foreign and newer files without touching them; forward migration; capture identity.
 
-#include "analysis/report_json.h"
-#include "analysis/store/analyze_capture.h"
+#include "analysis/report/report_json.h"
+#include "analysis/pipeline/analyze_capture.h"
 #include "analysis/store/project_store.h"
 #include "store_test_kit.h"
 #include "test_support.h"
@@ -40,12 +40,12 @@ void roundTrip(const std::filesystem::path& capture)
     {
         auto project = createProject(dir / "p.wsproj");
         ASSERT_TRUE(project);
-        store::AnalysisBundle results;
-        ASSERT_TRUE(store::analyzeCapture(file.path, results, error)) << error;
+        analysis::pipeline::AnalysisBundle results;
+        ASSERT_TRUE(analysis::pipeline::analyzeCapture(file.path, results, error)) << error;
         ASSERT_NE(project->saveCapture(file, results, error), 0) << error;
     }
-    store::AnalysisBundle fresh;
-    ASSERT_TRUE(store::analyzeCapture(file.path, fresh, error)) << error;
+    analysis::pipeline::AnalysisBundle fresh;
+    ASSERT_TRUE(analysis::pipeline::analyzeCapture(file.path, fresh, error)) << error;
 
     auto project = store::ProjectStore::open((dir / "p.wsproj").string(), error);
     ASSERT_TRUE(project) << error;
@@ -55,12 +55,12 @@ void roundTrip(const std::filesystem::path& capture)
     EXPECT_EQ(record.packets, fresh.tables.summary.packets);
     EXPECT_EQ(record.connections, fresh.tcp.connections.size());
     EXPECT_EQ(project->checkCapture(record), store::CaptureStatus::Ok);
-    store::AnalysisBundle loaded;
+    analysis::pipeline::AnalysisBundle loaded;
     ASSERT_TRUE(project->loadResults(record.id, loaded, error)) << error;
     expectSameBundle(fresh, loaded);
     // Parts loaded side by side on connections of their own, in two steps as the
     // desktop application does: the same bundle.
-    store::AnalysisBundle stepwise;
+    analysis::pipeline::AnalysisBundle stepwise;
     ASSERT_TRUE(project->loadResults(record.id, store::kOverviewCacheParts, stepwise, error, 3)) << error;
     EXPECT_TRUE(stepwise.tables.tcp.frame.empty() && stepwise.tcp.segments.flags.empty());
     ASSERT_TRUE(project->loadResults(record.id, store::kDetailCacheParts, stepwise, error, 2)) << error;
@@ -133,9 +133,9 @@ std::filesystem::path makeProjectFile(const ScratchDir& dir)
     auto project = store::ProjectStore::create(path.string(), error);
     EXPECT_TRUE(project) << error;
     store::FileIdentity file;
-    store::AnalysisBundle results;
+    analysis::pipeline::AnalysisBundle results;
     if (store::identifyFile(capture.string(), true, file, error) &&
-        store::analyzeCapture(file.path, results, error)) {
+        analysis::pipeline::analyzeCapture(file.path, results, error)) {
         EXPECT_NE(project->saveCapture(file, results, error), 0) << error;
     }
     return path;
@@ -222,8 +222,8 @@ TEST(ProjectStore, DamagedCacheIsReportedAndNeverWritten)
     {
         auto project = createProject(path);
         ASSERT_TRUE(project);
-        store::AnalysisBundle results;
-        ASSERT_TRUE(store::analyzeCapture(file.path, results, error)) << error;
+        analysis::pipeline::AnalysisBundle results;
+        ASSERT_TRUE(analysis::pipeline::analyzeCapture(file.path, results, error)) << error;
         ASSERT_NE(project->saveCapture(file, results, error), 0) << error;
     }
     std::vector<char> bytes = fileBytes(path);
@@ -251,7 +251,7 @@ TEST(ProjectStore, DamagedCacheIsReportedAndNeverWritten)
     ASSERT_TRUE(project) << error;
     store::CaptureRecord record;
     ASSERT_TRUE(project->findCapture(file.path, record, error)) << error;
-    store::AnalysisBundle loaded;
+    analysis::pipeline::AnalysisBundle loaded;
     EXPECT_FALSE(project->loadResults(record.id, loaded, error));
     EXPECT_NE(error.find(path.string()), std::string::npos) << error;
     store::Annotation note;
@@ -275,8 +275,8 @@ TEST(ProjectStore, LargePartsAreStoredInChunks)
     std::string error;
     store::FileIdentity file;
     ASSERT_TRUE(store::identifyFile(capture.string(), true, file, error)) << error;
-    store::AnalysisBundle fresh;
-    ASSERT_TRUE(store::analyzeCapture(file.path, fresh, error)) << error;
+    analysis::pipeline::AnalysisBundle fresh;
+    ASSERT_TRUE(analysis::pipeline::analyzeCapture(file.path, fresh, error)) << error;
     const std::size_t columnBytes = store::encodePart(store::CachePart::FrameColumns, fresh).size();
     const std::size_t chunk = 64 * 1024;
     std::int64_t id = 0;
@@ -307,10 +307,10 @@ TEST(ProjectStore, LargePartsAreStoredInChunks)
     {
         auto project = store::ProjectStore::open(path.string(), error);
         ASSERT_TRUE(project) << error;
-        store::AnalysisBundle loaded;
+        analysis::pipeline::AnalysisBundle loaded;
         ASSERT_TRUE(project->loadResults(id, loaded, error)) << error;
         expectSameBundle(fresh, loaded);
-        store::AnalysisBundle sideBySide;
+        analysis::pipeline::AnalysisBundle sideBySide;
         ASSERT_TRUE(project->loadResults(id, store::kAllCacheParts, sideBySide, error, 2)) << error;
         expectSameBundle(fresh, sideBySide);
     }
@@ -321,11 +321,11 @@ TEST(ProjectStore, LargePartsAreStoredInChunks)
     sqlite3_close(db);
     auto project = store::ProjectStore::open(path.string(), error);
     ASSERT_TRUE(project) << error;
-    store::AnalysisBundle loaded;
+    analysis::pipeline::AnalysisBundle loaded;
     EXPECT_FALSE(project->loadResults(id, loaded, error));
     EXPECT_NE(error.find("cached frame_columns#1 missing"), std::string::npos) << error;
     // The tables do not need the columns and still load.
-    store::AnalysisBundle tables;
+    analysis::pipeline::AnalysisBundle tables;
     EXPECT_TRUE(project->loadResults(id, store::kOverviewCacheParts, tables, error)) << error;
 }
 
@@ -431,9 +431,9 @@ TEST(ProjectStore, NoticesChangedAndMovedCaptures)
     auto project = createProject(dir / "p.wsproj");
     ASSERT_TRUE(project);
     store::FileIdentity file;
-    store::AnalysisBundle results;
+    analysis::pipeline::AnalysisBundle results;
     ASSERT_TRUE(store::identifyFile(copy.string(), true, file, error)) << error;
-    ASSERT_TRUE(store::analyzeCapture(file.path, results, error)) << error;
+    ASSERT_TRUE(analysis::pipeline::analyzeCapture(file.path, results, error)) << error;
     ASSERT_NE(project->saveCapture(file, results, error), 0) << error;
     store::CaptureRecord record;
     ASSERT_TRUE(project->findCapture(copy.string(), record, error)) << error;
@@ -556,7 +556,7 @@ TEST(ProjectStore, SaveCopyAndMetaValues)
     ASSERT_TRUE(copy->listCaptures(copied, error)) << error;
     ASSERT_EQ(copied.size(), 1u);
     EXPECT_EQ(copied[0].file.sha256, original[0].file.sha256);
-    store::AnalysisBundle fromOriginal, fromCopy;
+    analysis::pipeline::AnalysisBundle fromOriginal, fromCopy;
     ASSERT_TRUE(project->loadResults(original[0].id, fromOriginal, error)) << error;
     ASSERT_TRUE(copy->loadResults(copied[0].id, fromCopy, error)) << error;
     expectSameBundle(fromOriginal, fromCopy);
@@ -581,16 +581,16 @@ TEST(ProjectStore, SaveCopyAndMetaValues)
 void expectDamagedBlobsRejected(const std::filesystem::path& capture)
 {
     WINDSCOPE_REQUIRE_FILE(capture);
-    store::AnalysisBundle results;
+    analysis::pipeline::AnalysisBundle results;
     std::string error;
-    ASSERT_TRUE(store::analyzeCapture(capture.string(), results, error)) << error;
+    ASSERT_TRUE(analysis::pipeline::analyzeCapture(capture.string(), results, error)) << error;
     for (store::CachePart part : store::kAllCacheParts) {
         const std::vector<std::uint8_t> blob = store::encodePart(part, results);
-        store::AnalysisBundle whole;
+        analysis::pipeline::AnalysisBundle whole;
         ASSERT_TRUE(store::decodePart(part, blob, whole, error)) << error;
         // Every prefix is refused; none crashes or loads partly.
         for (std::size_t n = 0; n < blob.size(); n += 1 + n / 8) {
-            store::AnalysisBundle out;
+            analysis::pipeline::AnalysisBundle out;
             EXPECT_FALSE(store::decodePart(part, std::span(blob.data(), n), out, error))
                 << store::cachePartName(part) << " cut to " << n;
         }
@@ -598,12 +598,12 @@ void expectDamagedBlobsRejected(const std::filesystem::path& capture)
         if (blob.size() >= 16) {
             std::vector<std::uint8_t> bogus = blob;
             std::memset(bogus.data() + 8, 0xff, 8);
-            store::AnalysisBundle out;
+            analysis::pipeline::AnalysisBundle out;
             EXPECT_FALSE(store::decodePart(part, bogus, out, error)) << store::cachePartName(part);
         }
     }
     // A blob of one part is not read as another.
-    store::AnalysisBundle wrong;
+    analysis::pipeline::AnalysisBundle wrong;
     EXPECT_FALSE(store::decodePart(store::CachePart::Segments,
                                    store::encodePart(store::CachePart::Connections, results), wrong,
                                    error));
@@ -620,9 +620,9 @@ TEST(AnalysisCodec, DamagedInventoryAndCorrelationBlobsAreRejected)
 {
     const auto capture = labDir("linux/reno-scan100") / "ap-wlan.pcap";
     WINDSCOPE_REQUIRE_FILE(capture);
-    store::AnalysisBundle results;
+    analysis::pipeline::AnalysisBundle results;
     std::string error;
-    ASSERT_TRUE(store::analyzeCapture(capture.string(), results, error)) << error;
+    ASSERT_TRUE(analysis::pipeline::analyzeCapture(capture.string(), results, error)) << error;
     ASSERT_FALSE(results.inventory.stations.empty());
     ASSERT_FALSE(results.correlation.impacts.empty());
     expectDamagedBlobsRejected(capture);
@@ -635,14 +635,14 @@ TEST(ProjectStore, ReportPartsAloneGiveTheAnalyzeReport)
     ScratchDir dir;
     std::string error;
     store::FileIdentity file;
-    store::AnalysisBundle fresh;
+    analysis::pipeline::AnalysisBundle fresh;
     ASSERT_TRUE(store::identifyFile(capture.string(), true, file, error)) << error;
-    ASSERT_TRUE(store::analyzeCapture(file.path, fresh, error)) << error;
+    ASSERT_TRUE(analysis::pipeline::analyzeCapture(file.path, fresh, error)) << error;
     auto project = createProject(dir / "p.wsproj");
     ASSERT_TRUE(project);
     const std::int64_t id = project->saveCapture(file, fresh, error);
     ASSERT_NE(id, 0) << error;
-    store::AnalysisBundle report;
+    analysis::pipeline::AnalysisBundle report;
     ASSERT_TRUE(project->loadResults(id, store::kReportCacheParts, report, error)) << error;
     EXPECT_TRUE(report.tables.tcp.frame.empty());
     EXPECT_TRUE(report.tcp.segments.flags.empty());

@@ -7,7 +7,7 @@
 #include "store_test_kit.h"
 #include "test_support.h"
 
-#include "analysis/tcp_analysis.h"
+#include "analysis/tcp/tcp_analysis.h"
 #include "dissectors/ingest.h"
 
 #include <gtest/gtest.h>

@@ -2,11 +2,11 @@
 // Congestion-control models, ns-3 style: set a state, call one method, check the next
 // window. Expected values are worked by hand from the Linux function or RFC clause
 // each model method mirrors.
-#include "analysis/cwnd/congestion_model.h"
-#include "analysis/cwnd/cubic.h"
-#include "analysis/cwnd/linux_window.h"
-#include "analysis/cwnd/newreno.h"
-#include "analysis/cwnd/reno.h"
+#include "analysis/sender/congestion_model.h"
+#include "analysis/sender/cubic.h"
+#include "analysis/sender/linux_window.h"
+#include "analysis/sender/newreno.h"
+#include "analysis/sender/reno.h"
 
 #include <gtest/gtest.h>
 

@@ -6,8 +6,8 @@
 // lab's Linux runs, whose timeouts.csv is the kernel's own record of every RTO.
 #include "dissector_test_kit.h"
 
-#include "analysis/tcp_analysis.h"
-#include "analysis/unacked_segments.h"
+#include "analysis/tcp/tcp_analysis.h"
+#include "analysis/tcp/unacked_segments.h"
 #include "dissectors/ingest.h"
 
 #include <algorithm>

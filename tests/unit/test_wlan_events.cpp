@@ -15,7 +15,7 @@
 // association with the new AP.
 #include "test_support.h"
 
-#include "analysis/wlan_correlation.h"
+#include "analysis/wlan/wlan_correlation.h"
 #include "dissectors/ingest.h"
 
 #include <cmath>

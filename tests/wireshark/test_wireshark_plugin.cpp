@@ -97,7 +97,7 @@ TEST(WiresharkPlugin, FiltersALabCaptureByWindscopeFields)
     std::string error;
     auto opened = store::ProjectStore::open(project.string(), error);
     ASSERT_TRUE(opened) << error;
-    store::AnalysisBundle results;
+    analysis::pipeline::AnalysisBundle results;
     ASSERT_TRUE(opened->loadResults(1, results, error)) << error;
     const store::PacketIndex index(results);
     std::set<std::uint64_t> scanIds;

@@ -4,7 +4,7 @@
 // into WPA2 by tests/data/gen/make_wpa2_capture.py) and, when the generator can run, a
 // lab capture with a handoff (two 4-way handshakes, one per access point).
 
-#include "analysis/store/analyze_capture.h"
+#include "analysis/pipeline/analyze_capture.h"
 #include "dissectors/wireshark/epan_session.h"
 #include "store/store_test_kit.h"
 #include "test_support.h"
@@ -41,15 +41,15 @@ void expectDecryptedEqualsPlain(const std::filesystem::path& encrypted,
         EXPECT_EQ(report.reason(), "");
         ASSERT_TRUE(session->writeDecryptedPcap(decrypted.string(), error)) << error;
     }
-    store::AnalysisBundle fromDecrypted, fromPlain, fromEncrypted;
-    ASSERT_TRUE(store::analyzeCapture(decrypted.string(), fromDecrypted, error)) << error;
-    ASSERT_TRUE(store::analyzeCapture(plain.string(), fromPlain, error)) << error;
+    analysis::pipeline::AnalysisBundle fromDecrypted, fromPlain, fromEncrypted;
+    ASSERT_TRUE(analysis::pipeline::analyzeCapture(decrypted.string(), fromDecrypted, error)) << error;
+    ASSERT_TRUE(analysis::pipeline::analyzeCapture(plain.string(), fromPlain, error)) << error;
     ASSERT_FALSE(fromPlain.tcp.connections.empty());
     expectSameTables(fromDecrypted.tables, fromPlain.tables, /*comparePath=*/false);
     expectSameTcp(fromDecrypted.tcp, fromPlain.tcp);
     expectSameEvents(fromDecrypted.events, fromPlain.events);
     // Without decryption the same capture shows no TCP at all.
-    ASSERT_TRUE(store::analyzeCapture(encrypted.string(), fromEncrypted, error)) << error;
+    ASSERT_TRUE(analysis::pipeline::analyzeCapture(encrypted.string(), fromEncrypted, error)) << error;
     EXPECT_TRUE(fromEncrypted.tcp.connections.empty());
 }
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "capture_analysis.h"
 
-#include "analysis/report_json.h"
+#include "analysis/report/report_json.h"
 
 #include <QCoreApplication>
 
@@ -25,9 +25,9 @@ std::shared_ptr<CaptureAnalysis> analyzeCapture(const QString& path, const disse
                                                 const std::function<bool()>& stop, QString& error)
 {
     auto capture = std::make_shared<CaptureAnalysis>();
-    const analysis::store::AnalyzeControl control{options, onStage, stop};
+    const analysis::pipeline::AnalyzeControl control{options, onStage, stop};
     std::string message;
-    const bool ok = analysis::store::analyzeCapture(path.toStdString(), *capture, message, control);
+    const bool ok = analysis::pipeline::analyzeCapture(path.toStdString(), *capture, message, control);
     error = QString::fromStdString(message);
     return ok ? capture : nullptr;
 }

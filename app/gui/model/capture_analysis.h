@@ -5,8 +5,8 @@
 // shared read-only: the ingest tables, TCP analysis, 802.11 inventory, events and their
 // correlation with TCP (the same calls windscope-cli analyze/events/correlate make).
 
-#include "analysis/plot_series.h"
-#include "analysis/store/analyze_capture.h"
+#include "analysis/series/plot_series.h"
+#include "analysis/pipeline/analyze_capture.h"
 
 #include <QString>
 
@@ -16,11 +16,11 @@
 namespace windscope::gui {
 
 // Exactly what a project caches for the capture.
-struct CaptureAnalysis : analysis::store::AnalysisBundle
+struct CaptureAnalysis : analysis::pipeline::AnalysisBundle
 {
 };
 
-using analysis::store::AnalysisStage;
+using analysis::pipeline::AnalysisStage;
 QString stageName(AnalysisStage stage);
 
 // Reads and analyses a capture on the calling thread, as the desktop application's

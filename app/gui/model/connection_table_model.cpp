@@ -2,7 +2,7 @@
 #include "connection_table_model.h"
 
 #include "analysis/cwnd/cwnd_inference.h"
-#include "analysis/report_json.h"
+#include "analysis/report/report_json.h"
 
 namespace windscope::gui {
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "plot_export.h"
 
-#include "analysis/plot_series.h"
+#include "analysis/series/plot_series.h"
 #include "plot_panel.h"
 
 #include <QFileInfo>

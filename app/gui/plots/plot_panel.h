@@ -7,7 +7,7 @@
 // points, tooltips on marked points, and keyboard zoom/pan. Refresh levels: setSeries()
 // (new data), refreshLevelOfDetail() (new range or size), replot().
 
-#include "analysis/plot_series.h"
+#include "analysis/series/plot_series.h"
 #include "lod_series.h"
 
 #include <qcustomplot.h>

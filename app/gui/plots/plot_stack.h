@@ -4,7 +4,7 @@
 // The plots of one connection, stacked on one time axis: time-sequence, windows,
 // throughput, RTT and the 802.11 lane. Zooming or panning any of them moves all.
 
-#include "analysis/plot_series.h"
+#include "analysis/series/plot_series.h"
 #include "time_sequence_plot.h"
 
 #include <QWidget>

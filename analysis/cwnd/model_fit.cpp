@@ -1,0 +1,425 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "model_fit.h"
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <unordered_map>
+
+namespace windscope::analysis::cwnd {
+
+namespace {
+
+constexpr std::uint32_t kNotRetransmission =
+    segment_flag::kZeroWindowProbe | segment_flag::kKeepAlive;
+
+class Replayer
+{
+public:
+    Replayer(const FlowEvents& flow, const CongestionModel& model, bool keepSamples)
+        : m_flow(flow), m_model(model.clone()), m_keep(keepSamples)
+    {
+        m_state.mss = std::max<std::uint32_t>(flow.mss, 1);
+        m_state.setCwndSegments(10); // RFC 6928 / Linux TCP_INIT_CWND
+        m_state.ssthresh = kInfiniteSsthresh;
+        m_rwnd = flow.initialRwndBytes;
+        m_result.fit.model = model.name();
+    }
+
+    ReplayResult run();
+
+private:
+    void onAck(const FlowEvent& e);
+    void onData(const FlowEvent& e, bool burstEnd);
+    void enterRecovery(const FlowEvent& e);
+    void enterLoss(const FlowEvent& e);
+    void leaveRecovery(const FlowEvent& e);
+    void prrStep(std::uint32_t delivered, bool unaAdvanced);
+    void validateCwnd(bool limitedNow);
+    std::uint64_t flightAtRtoInRecovery() const;
+    std::uint64_t pipe() const { return m_board.pipe(m_state.sndNxt); }
+    std::uint32_t segments(std::uint64_t bytes) const
+    {
+        return static_cast<std::uint32_t>((bytes + m_state.mss - 1) / m_state.mss);
+    }
+    void setState(CaState next)
+    {
+        if (next != m_state.state)
+            m_model->congestionStateSet(m_state, next);
+        m_state.state = next;
+    }
+
+    const FlowEvents& m_flow;
+    std::unique_ptr<CongestionModel> m_model;
+    bool m_keep;
+    SenderState m_state;
+    Scoreboard m_board;
+    ReplayResult m_result;
+    std::uint64_t m_rwnd = 0;
+    bool m_started = false;
+    // Delivered bytes not yet a whole segment (Linux counts packets, we see bytes).
+    std::uint64_t m_deliveredCarry = 0;
+    std::uint32_t m_lastDelivered = 0;
+    bool m_lastUnaAdvanced = false;
+    // PRR (RFC 6937).
+    std::uint32_t m_prrDelivered = 0, m_prrOut = 0;
+    // Undo (Linux undo_marker / undo_retrans / retrans_stamp).
+    bool m_undoMarker = false;
+    int m_undoRetrans = 0;
+    std::uint32_t m_retransStamp = 0;
+    bool m_retransStampSet = false;
+    std::uint32_t m_lastTsEcr = 0;
+    bool m_lastHasTs = false;
+    // tcp_cwnd_validate(): is_cwnd_limited, max_packets_out, cwnd_usage_seq.
+    std::uint32_t m_maxPacketsOut = 0;
+    std::int64_t m_cwndUsageSeq = 0;
+    // Send times for RTT samples (Karn: re-sent data gives none).
+    struct Sent
+    {
+        std::int64_t end, timeNs;
+        bool resent;
+    };
+    std::vector<Sent> m_sent;
+    std::size_t m_sentHead = 0;
+    double m_gapSum = 0;
+    // First re-send time per sequence number in the current episode: sending the same
+    // data again a timeout later is the retransmission timer (RFC 6298 5.4), even when
+    // the direction was never silent long enough for kRtoTimeout.
+    std::unordered_map<std::int64_t, std::int64_t> m_resentAt;
+    // When SND.UNA last advanced: the retransmission timer restarts then (RFC 6298 5.3).
+    std::int64_t m_unaAdvancedNs = 0;
+};
+
+constexpr std::int64_t kMinRtoNs = 200'000'000; // Linux TCP_RTO_MIN, ns-3 MinRto here
+
+void Replayer::validateCwnd(bool limitedNow)
+{
+    // tcp_cwnd_validate(): remember, per window of data, whether the sender filled cwnd
+    // and the most it had out, which tcp_is_cwnd_limited() then consults.
+    const std::uint32_t packetsOut = segments(static_cast<std::uint64_t>(m_state.sndNxt - m_state.sndUna));
+    if (m_state.sndUna >= m_cwndUsageSeq || limitedNow ||
+        (!m_state.cwndLimited && packetsOut > m_maxPacketsOut)) {
+        m_state.cwndLimited = limitedNow;
+        m_maxPacketsOut = packetsOut;
+        m_cwndUsageSeq = m_state.sndNxt;
+    }
+}
+
+void Replayer::prrStep(std::uint32_t delivered, bool unaAdvanced)
+{
+    // tcp_cwnd_reduction() (RFC 6937 with the SSRB bound).
+    if (delivered == 0)
+        return;
+    m_prrDelivered += delivered;
+    const std::int64_t pipeSegs = segments(pipe());
+    const std::int64_t ssthresh = static_cast<std::int64_t>(m_state.ssthreshSegments());
+    const std::int64_t delta = ssthresh - pipeSegs;
+    std::int64_t sndcnt;
+    const std::int64_t prior = std::max<std::int64_t>(1, static_cast<std::int64_t>(m_state.priorCwnd / m_state.mss));
+    if (delta < 0) {
+        sndcnt = (ssthresh * m_prrDelivered + prior - 1) / prior - m_prrOut;
+    } else {
+        sndcnt = std::max<std::int64_t>(std::int64_t{m_prrDelivered} - m_prrOut, delivered);
+        if (unaAdvanced)
+            ++sndcnt;
+        sndcnt = std::min(delta, sndcnt);
+    }
+    sndcnt = std::max<std::int64_t>(sndcnt, m_prrOut ? 0 : 1);
+    m_state.setCwndSegments(static_cast<std::uint64_t>(std::max<std::int64_t>(1, pipeSegs + sndcnt)));
+}
+
+void Replayer::enterRecovery(const FlowEvent& e)
+{
+    // tcp_enter_recovery() -> tcp_init_cwnd_reduction().
+    ++m_result.fit.lossEpisodes;
+    m_undoMarker = true;
+    m_undoRetrans = 0;
+    m_retransStampSet = false;
+    m_state.priorSsthresh = m_state.ssthresh;
+    m_state.priorCwnd = m_state.cwnd;
+    m_state.ssthresh = m_model->ssthresh(m_state, pipe());
+    m_state.recoveryPoint = m_state.sndNxt;
+    m_state.cwndCount = 0;
+    m_prrDelivered = 0;
+    m_prrOut = 0;
+    setState(CaState::Recovery);
+    // The ACK that triggered the retransmission also ran PRR.
+    prrStep(std::max<std::uint32_t>(1, m_lastDelivered), m_lastUnaAdvanced);
+    (void)e;
+}
+
+std::uint64_t Replayer::flightAtRtoInRecovery() const
+{
+    // ns-3's TcpSocketBase::ReTxTimeout() takes ssthresh from its own BytesInFlight(),
+    // counted on its scoreboard with RFC 6675's IsLost(): that is the pipe here when
+    // the receive window left the sender room. (Where ns-3's recovery window fell with
+    // its flight, the model's PRR window can stay above both.) Held at the receive
+    // window, the sender's count and the one rebuilt from the capture part ways (it
+    // can mark more lost than the sender did), and PRR's window is the flight the
+    // sender kept out.
+    const std::uint64_t outstanding =
+        static_cast<std::uint64_t>(std::max<std::int64_t>(0, m_state.sndNxt - m_state.sndUna));
+    if (outstanding + m_state.mss > m_rwnd)
+        return std::max(pipe(), m_state.cwnd);
+    return m_board.pipeRfc6675(m_state.sndNxt, m_state.mss);
+}
+
+void Replayer::enterLoss(const FlowEvent&)
+{
+    // tcp_enter_loss(): a fresh ssthresh unless this RTO repeats one still being
+    // recovered from (exponential backoff, RFC 6298 5.5).
+    const bool fresh = m_state.state == CaState::Open || m_state.state == CaState::Disorder ||
+                       m_state.sndUna >= m_state.recoveryPoint || m_state.state != CaState::Loss;
+    if (m_state.state != CaState::Loss)
+        ++m_result.fit.lossEpisodes;
+    if (fresh) {
+        m_undoMarker = true;
+        m_undoRetrans = 0;
+        m_retransStampSet = false;
+        m_state.priorSsthresh = m_state.ssthresh;
+        m_state.priorCwnd = m_state.cwnd;
+        if (m_state.state != CaState::Recovery)
+            m_state.ssthresh = m_model->ssthresh(m_state, pipe());
+        else if (m_model->rtoResetsSsthresh())
+            m_state.ssthresh = m_model->ssthresh(m_state, flightAtRtoInRecovery());
+        else if (m_state.ssthresh >= kInfiniteSsthresh)
+            m_state.ssthresh = m_model->ssthresh(m_state, pipe());
+    } else if (m_model->rtoResetsSsthresh()) {
+        m_state.ssthresh = m_model->ssthresh(m_state, pipe());
+    }
+    m_state.setCwndSegments(1);
+    m_state.cwndCount = 0;
+    m_state.recoveryPoint = m_state.sndNxt;
+    m_board.markAllLost(m_state.sndNxt);
+    setState(CaState::Loss);
+}
+
+void Replayer::leaveRecovery(const FlowEvent& e)
+{
+    // tcp_try_undo_recovery(): undo when every retransmission was D-SACKed or the ACK
+    // echoes a timestamp older than the first retransmission (tcp_packet_delayed()).
+    const bool delayed = m_retransStampSet && e.hasTimestamps &&
+                         static_cast<std::int32_t>(e.tsEcr - m_retransStamp) < 0;
+    if (m_model->undoesSpuriousReductions() && m_undoMarker &&
+        (delayed || (m_retransStampSet && m_undoRetrans <= 0))) {
+        m_state.cwnd = m_model->undoCwnd(m_state);
+        if (m_state.priorSsthresh > m_state.ssthresh)
+            m_state.ssthresh = m_state.priorSsthresh;
+    } else if (m_state.state == CaState::Recovery && m_state.ssthresh < kInfiniteSsthresh) {
+        // tcp_end_cwnd_reduction(): back to ssthresh once recovery is over.
+        m_state.cwnd = m_state.ssthresh;
+    }
+    m_undoMarker = false;
+    setState(CaState::Open);
+}
+
+void Replayer::onAck(const FlowEvent& e)
+{
+    m_rwnd = e.windowBytes();
+    m_lastTsEcr = e.tsEcr;
+    m_lastHasTs = e.hasTimestamps;
+    if (!m_started || e.ack() < m_state.sndUna)
+        return;
+    const bool unaAdvanced = e.ack() > m_state.sndUna;
+    std::uint64_t deliveredBytes = 0;
+    std::int64_t rttNs = -1;
+    if (unaAdvanced) {
+        m_unaAdvancedNs = e.senderTimeNs;
+        deliveredBytes += m_board.advance(e.ack());
+        m_state.sndUna = e.ack();
+        // Linux ca_rtt_us: the newest segment this ACK covers, unless re-sent.
+        while (m_sentHead < m_sent.size() && m_sent[m_sentHead].end <= e.ack()) {
+            const Sent& s = m_sent[m_sentHead++];
+            rttNs = s.resent ? -1 : e.senderTimeNs - s.timeNs;
+        }
+        if (m_sentHead > 4096 && m_sentHead * 2 > m_sent.size()) {
+            m_sent.erase(m_sent.begin(), m_sent.begin() + static_cast<std::ptrdiff_t>(m_sentHead));
+            m_sentHead = 0;
+        }
+    }
+    for (int i = 0; i < e.sackCount; ++i) {
+        bool dsack = false;
+        deliveredBytes += m_board.sack(m_flow.sackEdge(e, 2 * i), m_flow.sackEdge(e, 2 * i + 1), m_state.sndNxt, dsack);
+        if (dsack && m_undoMarker && i == 0)
+            --m_undoRetrans; // tcp_check_dsack(): one re-send proved unnecessary
+    }
+    m_deliveredCarry += deliveredBytes;
+    const auto delivered = static_cast<std::uint32_t>(m_deliveredCarry / m_state.mss);
+    m_deliveredCarry %= m_state.mss;
+    m_lastDelivered = delivered;
+    m_lastUnaAdvanced = unaAdvanced;
+    m_state.pipeBytes = pipe();
+
+    const AckEvent ack{.nowNs = e.senderTimeNs, .ackedSegments = delivered, .ackedBytes = deliveredBytes, .rttNs = rttNs};
+    if (rttNs > 0 && (m_state.minRttNs < 0 || rttNs < m_state.minRttNs))
+        m_state.minRttNs = rttNs;
+    if (unaAdvanced || delivered)
+        m_model->pktsAcked(m_state, ack);
+
+    switch (m_state.state) {
+    case CaState::Recovery:
+        if (m_state.sndUna >= m_state.recoveryPoint) {
+            leaveRecovery(e);
+            break;
+        }
+        prrStep(delivered, unaAdvanced);
+        return;
+    case CaState::Loss:
+        if (m_state.sndUna >= m_state.recoveryPoint)
+            leaveRecovery(e);
+        break;
+    default:
+        setState(m_board.anySacked() ? CaState::Disorder : CaState::Open);
+        break;
+    }
+    // tcp_cong_control(): grow only on an ACK that advanced SND.UNA
+    // (tcp_may_raise_cwnd(), FLAG_DATA_ACKED), by everything it delivered.
+    if (unaAdvanced && delivered)
+        m_model->increaseWindow(m_state, ack);
+}
+
+void Replayer::onData(const FlowEvent& e, bool burstEnd)
+{
+    if (!m_started) {
+        m_started = true;
+        m_unaAdvancedNs = e.senderTimeNs;
+        m_state.sndUna = m_state.sndNxt = e.seq();
+        m_cwndUsageSeq = e.seq();
+        m_board.reset(e.seq());
+        m_model->init(m_state);
+    }
+    const bool resend = e.seq() < m_state.sndNxt && !(e.flags & kNotRetransmission);
+    if (resend && e.end() > m_state.sndUna) {
+        bool timeout = (e.flags & segment_flag::kRtoTimeout) != 0;
+        if (m_state.state == CaState::Recovery) {
+            const auto it = m_resentAt.find(e.seq());
+            timeout |= it != m_resentAt.end() && e.senderTimeNs - it->second >= kMinRtoNs;
+            // Re-sending the oldest hole a timeout after SND.UNA last moved is the timer
+            // too: fast recovery re-sent it at once, and that copy was lost before a
+            // capture past the bottleneck queue could see it.
+            timeout |= e.seq() <= m_state.sndUna && e.senderTimeNs - m_unaAdvancedNs >= kMinRtoNs;
+        }
+        if (m_state.state == CaState::Open || m_state.state == CaState::Disorder || timeout)
+            m_resentAt.clear();
+        m_resentAt.emplace(e.seq(), e.senderTimeNs);
+        if (timeout)
+            enterLoss(e);
+        else if (m_state.state == CaState::Open || m_state.state == CaState::Disorder)
+            enterRecovery(e);
+        if (!m_retransStampSet && e.hasTimestamps) {
+            m_retransStamp = e.tsVal;
+            m_retransStampSet = true;
+        }
+        ++m_undoRetrans;
+        m_board.retransmitted(e.seq(), e.end());
+    }
+    if (e.end() > m_state.sndNxt)
+        m_state.sndNxt = e.end();
+    if (m_state.state == CaState::Recovery)
+        m_prrOut += segments(static_cast<std::uint64_t>(e.end() - e.seq()));
+    m_sent.push_back({e.end(), e.senderTimeNs, resend});
+
+    const std::uint64_t pipeNow = pipe();
+    const std::uint64_t flight = static_cast<std::uint64_t>(std::max<std::int64_t>(0, m_state.sndNxt - m_state.sndUna));
+    m_state.pipeBytes = pipeNow;
+    // Linux sends while tcp_packets_in_flight() < cwnd, so after a send pipe <= cwnd.
+    validateCwnd(pipeNow + m_state.mss / 2 >= m_state.cwnd);
+
+    const bool persist = m_rwnd == 0;
+    // Besides the receive window, the send buffer bounds the flight (ns-3 grows cwnd far
+    // beyond it); its size is not on the wire, but the flight never exceeded it. Within
+    // a sixteenth of that bound counts as at it: send times estimated away from the
+    // sender (TSval ticks, queueing) blur the flight by a few segments.
+    const std::uint64_t window = std::min(m_rwnd, std::max<std::uint64_t>(m_flow.maxFlightBytes, m_state.mss));
+    const bool rwndLimited = !persist && flight + std::max<std::uint64_t>(m_state.mss, window / 16) > window &&
+                             window < m_state.cwnd + m_state.mss;
+    const bool appLimited = !resend && e.end() - e.seq() < static_cast<std::int64_t>(m_state.mss) && !rwndLimited;
+    SenderPhase phase;
+    if (m_state.state == CaState::Recovery)
+        phase = SenderPhase::FastRecovery;
+    else if (m_state.state == CaState::Loss)
+        phase = SenderPhase::Loss;
+    else if (persist)
+        phase = SenderPhase::Persist;
+    else if (rwndLimited)
+        phase = SenderPhase::RwndLimited;
+    else if (appLimited)
+        phase = SenderPhase::AppLimited;
+    else
+        phase = m_state.inSlowStart() ? SenderPhase::SlowStart : SenderPhase::CongestionAvoidance;
+
+    ModelFit& fit = m_result.fit;
+    if (!persist) {
+        ++fit.sends;
+        // Only the model's own window: a flight over the receive window is the same for
+        // every model (send times estimated away from the sender, or a shrunk window),
+        // so it tells none of them apart. Away from the sender the flight is blurred by
+        // the same few segments as at the window bound above: only a flight beyond that
+        // blur is one the model's window did not allow.
+        const std::uint64_t blur = m_flow.vantage.point == VantagePoint::Sender
+                                       ? m_state.mss / 2
+                                       : std::max<std::uint64_t>(m_state.mss / 2, m_state.cwnd / 16);
+        if (pipeNow > m_state.cwnd + blur)
+            ++fit.violations;
+    }
+    if (burstEnd && (phase == SenderPhase::SlowStart || phase == SenderPhase::CongestionAvoidance ||
+                     phase == SenderPhase::FastRecovery)) {
+        // Against the window the model lets the sender use: above the receive window or
+        // the send buffer, a model's cwnd is not seen, and no model is judged by it.
+        const double c = static_cast<double>(std::min(m_state.cwnd, window));
+        m_gapSum += std::min(1.0, std::abs(static_cast<double>(pipeNow) - c) / c);
+        ++fit.burstEnds;
+    }
+    if (m_keep)
+        m_result.samples.push_back({e.row, m_state.cwnd, m_state.ssthresh, pipeNow, m_rwnd, phase});
+}
+
+ReplayResult Replayer::run()
+{
+    const std::vector<FlowEvent>& events = m_flow.events;
+    if (m_keep)
+        m_result.samples.reserve(m_flow.dataSegments);
+    for (std::size_t i = 0; i < events.size(); ++i) {
+        const FlowEvent& e = events[i];
+        m_state.nowNs = e.senderTimeNs;
+        if (e.kind == FlowEvent::Kind::Ack) {
+            onAck(e);
+        } else {
+            const bool burstEnd = i + 1 == events.size() || events[i + 1].kind == FlowEvent::Kind::Ack;
+            onData(e, burstEnd);
+        }
+    }
+    if (m_result.fit.burstEnds)
+        m_result.fit.meanGap = m_gapSum / static_cast<double>(m_result.fit.burstEnds);
+    return std::move(m_result);
+}
+
+} // namespace
+
+const char* senderPhaseName(SenderPhase phase)
+{
+    switch (phase) {
+    case SenderPhase::SlowStart: return "slow_start";
+    case SenderPhase::CongestionAvoidance: return "congestion_avoidance";
+    case SenderPhase::FastRecovery: return "fast_recovery";
+    case SenderPhase::Loss: return "loss";
+    case SenderPhase::Persist: return "persist";
+    case SenderPhase::RwndLimited: return "rwnd_limited";
+    case SenderPhase::AppLimited: return "app_limited";
+    case SenderPhase::NotFollowed: return "not_followed";
+    }
+    return "";
+}
+
+double ModelFit::cost() const
+{
+    const double violationRate = sends ? static_cast<double>(violations) / static_cast<double>(sends) : 0;
+    return 2 * violationRate + meanGap;
+}
+
+ReplayResult replayFlow(const FlowEvents& flow, const CongestionModel& model, bool keepSamples)
+{
+    return Replayer(flow, model, keepSamples).run();
+}
+
+} // namespace windscope::analysis::cwnd

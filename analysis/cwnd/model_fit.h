@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// Replays one direction of a connection through one congestion-control model: the
+// ACKs drive the model (RFC 5681 growth, the model's ssthresh on loss), the sender's
+// own retransmissions say when it entered loss recovery (a re-send outside recovery:
+// RFC 6675 / RACK fast recovery; a re-send flagged kRtoTimeout: RFC 6298 timeout),
+// PRR (RFC 6937, Linux tcp_cwnd_reduction()) sets the window during recovery, and
+// Linux's undo (tcp_try_undo_recovery(), tcp_packet_delayed()) restores it when the
+// timestamps prove the retransmission spurious. The result is one sample per data
+// segment, with how well the model explained what the sender did.
+
+#include "analysis/sender/congestion_model.h"
+#include "flow_events.h"
+#include "scoreboard.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace windscope::analysis::cwnd {
+
+// What the sender was doing when it sent a segment. RwndLimited (the receive window,
+// or the send buffer: the most the sender ever had in flight) and AppLimited mark
+// moments where the window in use was not cwnd, so cwnd is not observable there.
+enum class SenderPhase : std::uint8_t {
+    SlowStart,
+    CongestionAvoidance,
+    FastRecovery,
+    Loss,
+    Persist,
+    RwndLimited,
+    AppLimited,
+    NotFollowed,
+};
+const char* senderPhaseName(SenderPhase phase);
+
+struct CwndSample
+{
+    std::uint64_t row = 0;          // data segment, row in CaptureTables::tcp
+    std::uint64_t cwndBytes = 0;
+    std::uint64_t ssthreshBytes = kInfiniteSsthresh;
+    std::uint64_t pipeBytes = 0;    // RFC 6675 pipe after the segment was sent
+    std::uint64_t rwndBytes = 0;    // receive window the sender knew
+    SenderPhase phase = SenderPhase::SlowStart;
+};
+
+struct ModelFit
+{
+    std::string_view model;
+    // Sends that put more in flight than the model's cwnd allows, out of all sends.
+    std::uint64_t sends = 0, violations = 0;
+    // At the end of each burst while cwnd-limited: |pipe - cwnd| / cwnd, averaged.
+    std::uint64_t burstEnds = 0;
+    double meanGap = 0;
+    std::uint64_t lossEpisodes = 0;
+    // Lower is better: the violation rate weighs double the gap.
+    double cost() const;
+};
+
+struct ReplayResult
+{
+    ModelFit fit;
+    std::vector<CwndSample> samples;
+};
+
+ReplayResult replayFlow(const FlowEvents& flow, const CongestionModel& model, bool keepSamples);
+
+} // namespace windscope::analysis::cwnd

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// A scenario from one analyzed connection: what the capture shows about the path
+// (base RTT and spread, bottleneck rate, queue, wired and wireless one-way delays
+// where the capture point splits them), the outage timeline (802.11 events, else
+// outages inferred from TCP), the receiver (buffer, application drain when the window
+// says the reader is the bottleneck), MSS, SACK, and the congestion-control model the
+// cwnd inference chose. Each derived value comes with a note saying where it came
+// from; what the capture cannot tell keeps a documented default.
+
+#include "analysis/cwnd/cwnd_inference.h"
+#include "analysis/tcp/tcp_analysis.h"
+#include "analysis/wlan/wlan_events.h"
+#include "analysis/replay/scenario/scenario.h"
+
+#include <string>
+#include <vector>
+
+namespace windscope::analysis::replay {
+
+struct DerivationInput
+{
+    const dissect::CaptureTables* tables = nullptr;
+    const TcpAnalysis* tcp = nullptr;
+    std::size_t connection = 0;
+    int sender = 0;
+    const WlanEvents* events = nullptr;            // optional
+    const cwnd::CwndInference* inference = nullptr; // optional
+};
+
+struct DerivedScenario
+{
+    Scenario scenario;
+    std::vector<std::string> notes;                // one line per derived parameter
+    std::int64_t firstDataNs = 0;                  // capture time of simulated time 0
+    // Empty when the simulator has a model of the capture's sender; else why not (a
+    // rate-based sender such as BBR: the baseline then runs a loss-based stand-in).
+    std::string senderNotModelled;
+    // Empty when the capture shows the path's rate; else why it does not (a sender held
+    // by a fixed window throughout): the derived rate is then a lower bound.
+    std::string pathRateUnseen;
+    // Downstream of the losses (downstream_view.h), the capture's loss episodes as the
+    // calibration compares them: counted from its holes, over its mean round trip.
+    bool downstream = false;
+    std::uint64_t holeEpisodes = 0, holeEpisodesOffQueue = 0;
+    double holeMeanRttMs = 0;
+};
+
+DerivedScenario deriveScenario(const DerivationInput& input);
+
+} // namespace windscope::analysis::replay

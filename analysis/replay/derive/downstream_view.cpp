@@ -1,0 +1,546 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "downstream_view.h"
+
+#include "analysis/cwnd/flow_events.h"
+#include "analysis/replay/session/metrics.h"
+#include "sample_statistics.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <map>
+#include <optional>
+
+namespace windscope::analysis::replay {
+
+namespace {
+
+constexpr std::int64_t kMsNs = 1'000'000;
+
+cwnd::Vantage vantageOf(const DerivationInput& in)
+{
+    if (in.inference)
+        return in.inference->vantage;
+    return cwnd::collectFlowEvents(*in.tables, *in.tcp, in.connection, in.sender).vantage;
+}
+
+// An ACK the receiver sent, by the TSval it carried first (TSval unwrapped from the
+// first one seen): the data echoing that TSval was released by it or by a later ACK of
+// the same clock tick.
+struct AckByTsVal
+{
+    std::int64_t tsVal = 0;
+    std::int64_t timeNs = 0;
+    std::int64_t ack = 0;
+};
+
+// The pace at which data arrives while the path is busy: the 90th percentile of the
+// bytes per 20 ms window over the first arrivals, as ns per byte. A segment missing
+// between two arrivals would have come at that pace after the one before it (a scan
+// takes the tail of a flight, and the next flight comes a round trip later).
+double busyPaceNsPerByte(const std::vector<std::pair<std::int64_t, std::int64_t>>& arrivals)
+{
+    constexpr std::int64_t kWindowNs = 20 * kMsNs;
+    std::vector<double> rates; // bytes per ns
+    std::size_t j = 0;
+    std::int64_t bytes = 0;
+    for (std::size_t i = 0; i < arrivals.size(); ++i) {
+        while (j < arrivals.size() && arrivals[j].first - arrivals[i].first < kWindowNs) {
+            bytes += arrivals[j].second;
+            ++j;
+        }
+        if (j >= arrivals.size())
+            break;
+        rates.push_back(static_cast<double>(bytes) / static_cast<double>(kWindowNs));
+        bytes -= arrivals[i].second;
+    }
+    const double rate = percentile(rates, 0.9);
+    return rate > 0 ? 1 / rate : 0;
+}
+
+} // namespace
+
+DownstreamView readDownstreamView(const DerivationInput& in, std::int64_t firstDataNs)
+{
+    DownstreamView view;
+    const cwnd::Vantage vantage = vantageOf(in);
+    view.upstreamRttNs = vantage.upstreamRttNs;
+    view.downstreamRttNs = vantage.downstreamRttNs;
+    // Downstream of the losses: on the path, and the handshake's round trip to the
+    // receiver is its own turnaround (under a millisecond, or a tenth of the whole).
+    const std::int64_t total = vantage.upstreamRttNs + vantage.downstreamRttNs;
+    if (vantage.point != cwnd::VantagePoint::Path || vantage.upstreamRttNs <= 0 ||
+        vantage.downstreamRttNs < 0 ||
+        vantage.downstreamRttNs > std::max<std::int64_t>(kMsNs, total / 10)) {
+        view.basis = std::string("vantage point ") + cwnd::vantagePointName(vantage.point);
+        return view;
+    }
+    view.downstream = true;
+    char buf[200];
+    std::snprintf(
+        buf, sizeof buf,
+        "captured next to the receiver (handshake: %.3f ms to the sender and back, %.3f ms to the "
+        "receiver and back)",
+        static_cast<double>(vantage.upstreamRttNs) / 1e6,
+        static_cast<double>(vantage.downstreamRttNs) / 1e6);
+    view.basis = buf;
+
+    const dissect::CaptureTables& tables = *in.tables;
+    const TcpAnalysis& tcp = *in.tcp;
+    const auto& t = tables.tcp;
+    std::vector<AckByTsVal> acks;
+    // TSvals unwrapped relative to the first one, near a value already unwrapped (RFC
+    // 7323 5.2: signed differences within half the space).
+    bool tsStarted = false;
+    std::uint32_t tsFirstRaw = 0;
+    const auto unwrapNear = [&](std::uint32_t raw, std::int64_t near) {
+        if (!tsStarted) {
+            tsStarted = true;
+            tsFirstRaw = raw;
+            return std::int64_t{0};
+        }
+        return near +
+               static_cast<std::int32_t>(raw - (tsFirstRaw + static_cast<std::uint32_t>(near)));
+    };
+    std::int64_t highestEnd = -1; // relative sequence past the highest data seen
+    std::int64_t lastEchoUsed = std::numeric_limits<std::int64_t>::min();
+    std::int64_t previousArrivalNs = -1;
+    std::uint32_t mss = 0;
+    struct Gap
+    {
+        std::int64_t afterNs, revealedNs, bytes, sequence;
+    };
+    std::int64_t firstSeq = -1;
+    std::vector<Gap> gaps;
+    std::vector<std::pair<std::int64_t, std::int64_t>> firstArrivals; // (time, bytes)
+    // The last arrival, when it was in order and released by a known ACK: the ACK it
+    // draws (the receiver's next packet, acknowledging its end) closes a loop.
+    struct OpenLoop
+    {
+        bool open = false;
+        std::int64_t dataNs = 0, end = 0, releasingAckNs = 0, releasingAck = 0;
+    };
+    OpenLoop openLoop;
+    for (std::size_t row = 0; row < t.size(); ++row) {
+        if (tcp.segments.connection[row] != in.connection)
+            continue;
+        const bool hasTs = t.flags[row] & dissect::TcpColumns::kHasTimestamps;
+        const int dir = tcp.directionOf(tables, row);
+        if (dir != in.sender) {
+            if (openLoop.open && (t.tcpFlags(row) & 0x010) &&
+                tcp.relativeAck(t, row) == openLoop.end)
+                view.loopRtt.push_back(
+                    {openLoop.dataNs,
+                     static_cast<double>(t.timeNs[row] - openLoop.releasingAckNs) / 1e6,
+                     openLoop.end - openLoop.releasingAck});
+            openLoop.open = false;
+            if (hasTs && (t.tcpFlags(row) & 0x010)) {
+                const std::int64_t ts =
+                    unwrapNear(t.tsVal[row], acks.empty() ? 0 : acks.back().tsVal);
+                if (acks.empty() || ts > acks.back().tsVal)
+                    acks.push_back({ts, t.timeNs[row], tcp.relativeAck(t, row)});
+            }
+            continue;
+        }
+        const std::uint32_t len = t.payloadLength[row];
+        if (len == 0)
+            continue;
+        mss = std::max(mss, len);
+        const std::int64_t seq = tcp.relativeSeq(t, row);
+        const std::int64_t end = seq + static_cast<std::int64_t>(len);
+        const std::int64_t now = t.timeNs[row];
+        if (highestEnd < 0)
+            highestEnd = firstSeq = seq;
+        openLoop.open = false;
+        if (seq > highestEnd)
+            gaps.push_back({previousArrivalNs < 0 ? now : previousArrivalNs, now, seq - highestEnd,
+                            highestEnd});
+        if (end > highestEnd) {
+            if (seq >= highestEnd)
+                firstArrivals.emplace_back(now, len);
+            // New data: the first segment echoing an ACK's TSval was released by it.
+            if (hasTs && seq >= highestEnd && !acks.empty()) {
+                const std::int64_t echo = unwrapNear(t.tsEcr[row], acks.back().tsVal);
+                const auto it = std::lower_bound(
+                    acks.begin(), acks.end(), echo,
+                    [](const AckByTsVal& a, std::int64_t v) { return a.tsVal < v; });
+                if (it != acks.end() && it->tsVal == echo && it->timeNs < now) {
+                    if (echo > lastEchoUsed) {
+                        view.rtt.push_back(
+                            {now, static_cast<double>(now - it->timeNs) / 1e6, end - it->ack});
+                        lastEchoUsed = echo;
+                    }
+                    if (seq == highestEnd)
+                        openLoop = OpenLoop{true, now, end, it->timeNs, it->ack};
+                }
+            }
+            highestEnd = end;
+        } else {
+            ++view.filledHoles;
+        }
+        view.arrivals.push_back({static_cast<double>(now - firstDataNs) / 1e9, false});
+        previousArrivalNs = now;
+    }
+    // The missing segments after the arrival before each hole, at the path's busy pace
+    // (a scan cuts a flight where the radio met it; what it took would have followed
+    // the last arrival at the rate the bottleneck passes a flight), and spread no
+    // further than the arrival that revealed the hole. The pace of the arrivals just
+    // before the hole (an ACK clock in congestion avoidance, pairs a few milliseconds
+    // apart) spread the holes of one scan beyond its window.
+    const double pace = busyPaceNsPerByte(firstArrivals);
+    for (const Gap& g : gaps) {
+        const std::int64_t segments =
+            std::max<std::int64_t>(1, (g.bytes + mss - 1) / std::max<std::uint32_t>(1, mss));
+        const double span = static_cast<double>(g.revealedNs - g.afterNs);
+        const double paced = pace * static_cast<double>(mss);
+        const double spread = span / static_cast<double>(segments + 1);
+        const double step = paced > 0 ? std::min(spread, paced) : spread;
+        for (std::int64_t i = 0; i < segments; ++i) {
+            const auto expected =
+                g.afterNs + static_cast<std::int64_t>(step * static_cast<double>(i + 1));
+            const std::int64_t segment =
+                (g.sequence - firstSeq) / std::max<std::uint32_t>(1, mss) + i;
+            view.missing.push_back({expected, g.revealedNs, segment, g.afterNs});
+            view.arrivals.push_back({static_cast<double>(expected - firstDataNs) / 1e9, true});
+        }
+    }
+    std::stable_sort(
+        view.arrivals.begin(), view.arrivals.end(),
+        [](const TransmissionTime& a, const TransmissionTime& b) { return a.timeS < b.timeS; });
+    return view;
+}
+
+HoleEpisodes holeEpisodes(const DownstreamView& view)
+{
+    HoleEpisodes out;
+    if (view.rtt.empty() && view.upstreamRttNs <= 0)
+        return out;
+    std::vector<std::pair<std::int64_t, std::int64_t>> rtt; // by the released data's time
+    double sum = 0;
+    for (const UpstreamRttSample& r : view.rtt) {
+        rtt.emplace_back(r.dataNs, std::llround(r.rttMs * 1e6));
+        sum += r.rttMs;
+    }
+    out.meanRttMs = rtt.empty() ? static_cast<double>(view.upstreamRttNs) / 1e6 : sum / static_cast<double>(rtt.size());
+    // A hole shows with its first arrival past it; the episode rule is the sender's.
+    LossEpisodeCounter episodes(std::move(rtt), static_cast<std::int64_t>(std::max(1.0, out.meanRttMs) * 1e6));
+    std::vector<std::int64_t> holes;
+    for (const MissingSegment& m : view.missing)
+        holes.push_back(m.revealedNs);
+    std::sort(holes.begin(), holes.end());
+    for (const std::int64_t when : holes)
+        episodes.loss(when);
+    out.episodes = episodes.episodes();
+    out.offQueue = episodes.offQueue();
+    return out;
+}
+
+std::string modelByWindowAmongNearTies(const cwnd::CwndInference& inference, std::string& note)
+{
+    if (inference.modelOverridden || inference.fits.size() < 2 || inference.rateEvidence.rateBased)
+        return {};
+    const cwnd::ModelFit* chosen = nullptr;
+    for (const cwnd::ModelFit& f : inference.fits)
+        if (f.model == inference.model)
+            chosen = &f;
+    if (!chosen)
+        return {};
+    const double best = inference.fits.front().cost();
+    const cwnd::ModelFit* byWindow = chosen;
+    for (const cwnd::ModelFit& f : inference.fits)
+        if (f.cost() <= best * (1 + kNearTie) && f.meanGap < byWindow->meanGap)
+            byWindow = &f;
+    if (byWindow == chosen)
+        return {};
+    char buf[300];
+    std::snprintf(buf, sizeof buf,
+                  "sender.cc %s: downstream of the losses the fits nearly tie (cost %.3f against "
+                  "%.3f for %s, within "
+                  "%.0f%%); its window matches the flight at the ends of the bursts best (mean gap "
+                  "%.3f against %.3f)",
+                  std::string(byWindow->model).c_str(), byWindow->cost(), chosen->cost(),
+                  std::string(chosen->model).c_str(), kNearTie * 100, byWindow->meanGap,
+                  chosen->meanGap);
+    note = buf;
+    return std::string(byWindow->model);
+}
+
+std::vector<StationAbsence> stationAbsences(const DerivationInput& in, const DownstreamView& view)
+{
+    std::vector<StationAbsence> out;
+    if (!view.downstream || view.upstreamRttNs <= 0)
+        return out;
+    const dissect::CaptureTables& tables = *in.tables;
+    const TcpAnalysis& tcp = *in.tcp;
+    const auto& t = tables.tcp;
+    struct Ack
+    {
+        std::int64_t timeNs, tsVal; // the receiver's clock, from its first TSval
+    };
+    struct Data
+    {
+        std::int64_t timeNs, tsVal, tsEcr; // tsVal on the sender's clock, tsEcr on the receiver's
+        bool pastEdge, firstSeen;
+    };
+    std::vector<Ack> acks;
+    std::vector<Data> data;
+    std::optional<std::uint32_t> receiverFirst, senderFirst;
+    const auto sinceFirst = [](std::optional<std::uint32_t>& first, std::uint32_t raw) {
+        if (!first)
+            first = raw;
+        return static_cast<std::int64_t>(static_cast<std::int32_t>(raw - *first));
+    };
+    std::int64_t rightEdge = -1, highestEnd = -1;
+    std::uint32_t mss = 1;
+    for (std::size_t row = 0; row < t.size(); ++row) {
+        if (tcp.segments.connection[row] != in.connection ||
+            !(t.flags[row] & dissect::TcpColumns::kHasTimestamps))
+            continue;
+        if (tcp.directionOf(tables, row) != in.sender) {
+            if (!(t.tcpFlags(row) & 0x010))
+                continue;
+            acks.push_back({t.timeNs[row], sinceFirst(receiverFirst, t.tsVal[row])});
+            rightEdge = std::max(rightEdge, tcp.relativeAck(t, row) +
+                                                static_cast<std::int64_t>(tcp.windowBytes(t, row)));
+            continue;
+        }
+        const std::uint32_t len = t.payloadLength[row];
+        if (len == 0 || !receiverFirst)
+            continue;
+        mss = std::max(mss, len);
+        const std::int64_t end = tcp.relativeSeq(t, row) + static_cast<std::int64_t>(len);
+        data.push_back({t.timeNs[row], sinceFirst(senderFirst, t.tsVal[row]),
+                        sinceFirst(receiverFirst, t.tsEcr[row]),
+                        rightEdge >= 0 && end > rightEdge + mss, end > highestEnd});
+        highestEnd = std::max(highestEnd, end);
+    }
+    if (acks.size() < 2 || data.size() < 2)
+        return out;
+    // Each clock's rate and offset against the capture's: the receiver is next to the
+    // capture, so its ACKs show its clock as it ran; the sender's data show its clock
+    // plus the path's delay, least on an empty path.
+    const auto tickNs = [](std::int64_t dt, std::int64_t dts) {
+        return dts > 0 ? static_cast<double>(dt) / static_cast<double>(dts) : 0.0;
+    };
+    const double receiverTick =
+        tickNs(acks.back().timeNs - acks.front().timeNs, acks.back().tsVal - acks.front().tsVal);
+    const double senderTick =
+        tickNs(data.back().timeNs - data.front().timeNs, data.back().tsVal - data.front().tsVal);
+    if (receiverTick <= 0 || senderTick <= 0)
+        return out;
+    double receiverOffset = std::numeric_limits<double>::max(),
+           senderOffset = std::numeric_limits<double>::max();
+    for (const Ack& a : acks)
+        receiverOffset = std::min(receiverOffset, static_cast<double>(a.timeNs) -
+                                                      receiverTick * static_cast<double>(a.tsVal));
+    for (const Data& d : data)
+        senderOffset = std::min(senderOffset, static_cast<double>(d.timeNs) -
+                                                  senderTick * static_cast<double>(d.tsVal));
+    const auto onReceiverClock = [&](std::int64_t ts) {
+        return static_cast<std::int64_t>(receiverOffset + receiverTick * static_cast<double>(ts));
+    };
+    // A silence shorter than this is the radio's own (retries, a scan) or a timeout.
+    const std::int64_t minAbsenceNs = std::max<std::int64_t>(200 * kMsNs, 4 * view.upstreamRttNs);
+    std::size_t i = 0;
+    while (i < data.size()) {
+        if (!data[i].pastEdge) {
+            ++i;
+            continue;
+        }
+        const std::int64_t firstPast = data[i].timeNs;
+        const auto after =
+            std::upper_bound(acks.begin(), acks.end(), firstPast,
+                             [](std::int64_t v, const Ack& a) { return v < a.timeNs; });
+        if (after == acks.begin() || after == acks.end())
+            break;
+        const Ack& last = *std::prev(after);
+        StationAbsence a;
+        a.leftNs = last.timeNs;
+        a.returnedNs = after->timeNs;
+        std::int64_t firstEcho = std::numeric_limits<std::int64_t>::max(), lastEcho = last.tsVal;
+        std::size_t j = i;
+        for (; j < data.size() && data[j].timeNs < a.returnedNs; ++j) {
+            if (data[j].tsEcr > last.tsVal)
+                firstEcho = std::min(firstEcho, data[j].tsEcr);
+            lastEcho = std::max(lastEcho, data[j].tsEcr);
+        }
+        i = j;
+        if (a.returnedNs - a.leftNs < minAbsenceNs)
+            continue;
+        a.backElsewhereNs = firstEcho == std::numeric_limits<std::int64_t>::max()
+                                ? std::max(a.leftNs, firstPast - view.upstreamRttNs)
+                                : std::clamp(onReceiverClock(firstEcho), a.leftNs, a.returnedNs);
+        a.leftElsewhereNs = std::clamp(onReceiverClock(lastEcho), a.backElsewhereNs, a.returnedNs);
+        // Held: new data arriving with the station's return, delayed by more than half
+        // the second outage beyond what the path delays data at its emptiest.
+        const double halfOutage = static_cast<double>(a.returnedNs - a.leftElsewhereNs) / 2;
+        for (std::size_t k = 0; k < data.size(); ++k) {
+            const Data& d = data[k];
+            if (d.timeNs < a.returnedNs - view.upstreamRttNs || d.timeNs >= a.returnedNs ||
+                !d.firstSeen)
+                continue;
+            const double delay = static_cast<double>(d.timeNs) - senderOffset -
+                                 senderTick * static_cast<double>(d.tsVal);
+            a.held = a.held || delay > halfOutage;
+        }
+        out.push_back(a);
+    }
+    return out;
+}
+
+std::vector<LoneHole> loneHoles(const DownstreamView& view, double fullQueueMs)
+{
+    constexpr std::int64_t kLoneSpan = 3; // as sack_readings.cpp
+    std::vector<LoneHole> out;
+    if (view.rtt.empty())
+        return out;
+    double rttMin = std::numeric_limits<double>::max();
+    for (const UpstreamRttSample& r : view.rtt)
+        rttMin = std::min(rttMin, r.rttMs);
+    struct Hole
+    {
+        std::int64_t segment;
+        double queueBeforeMs;
+    };
+    std::vector<Hole> holes;
+    for (const MissingSegment& m : view.missing) {
+        // The last three round trips measured up to the arrival before the hole.
+        const auto end = std::upper_bound(
+            view.rtt.begin(), view.rtt.end(), m.afterNs,
+            [](std::int64_t v, const UpstreamRttSample& r) { return v < r.dataNs; });
+        double queueMs = -1;
+        for (auto it = end; it != view.rtt.begin() && std::distance(it, end) < 3;) {
+            --it;
+            queueMs = queueMs < 0 ? it->rttMs - rttMin : std::min(queueMs, it->rttMs - rttMin);
+        }
+        holes.push_back({m.segment, queueMs});
+    }
+    std::sort(holes.begin(), holes.end(),
+              [](const Hole& a, const Hole& b) { return a.segment < b.segment; });
+    for (const Hole& h : holes)
+        fullQueueMs = std::max(fullQueueMs, h.queueBeforeMs);
+    for (std::size_t i = 0; i < holes.size(); ++i) {
+        const bool alone =
+            (i == 0 || holes[i].segment - holes[i - 1].segment > kLoneSpan) &&
+            (i + 1 == holes.size() || holes[i + 1].segment - holes[i].segment > kLoneSpan);
+        if (alone && holes[i].queueBeforeMs >= 0 && holes[i].queueBeforeMs < fullQueueMs / 2)
+            out.push_back({holes[i].segment, holes[i].queueBeforeMs});
+    }
+    return out;
+}
+
+std::vector<DownstreamTimeout> downstreamTimeouts(const DerivationInput& in,
+                                                  const DownstreamView& view, double minRtoMs)
+{
+    std::vector<DownstreamTimeout> out;
+    if (!view.downstream || view.rtt.empty())
+        return out;
+    const dissect::CaptureTables& tables = *in.tables;
+    const TcpAnalysis& tcp = *in.tcp;
+    const auto& t = tables.tcp;
+    struct Ack
+    {
+        std::int64_t timeNs, ack;
+    };
+    struct Data
+    {
+        std::int64_t timeNs, tsVal, seq;
+        std::uint32_t len;
+    };
+    std::vector<Ack> acks;
+    std::vector<Data> data;
+    std::optional<std::uint32_t> senderFirst;
+    for (std::size_t row = 0; row < t.size(); ++row) {
+        if (tcp.segments.connection[row] != in.connection)
+            continue;
+        if (tcp.directionOf(tables, row) != in.sender) {
+            if (t.tcpFlags(row) & 0x010)
+                acks.push_back({t.timeNs[row], tcp.relativeAck(t, row)});
+            continue;
+        }
+        if (t.payloadLength[row] == 0 || !(t.flags[row] & dissect::TcpColumns::kHasTimestamps))
+            continue;
+        if (!senderFirst)
+            senderFirst = t.tsVal[row];
+        data.push_back(
+            {t.timeNs[row],
+             static_cast<std::int64_t>(static_cast<std::int32_t>(t.tsVal[row] - *senderFirst)),
+             tcp.relativeSeq(t, row), t.payloadLength[row]});
+    }
+    if (data.size() < 2 || data.back().tsVal <= data.front().tsVal)
+        return out;
+    // The sender's clock against the capture's: its rate over the whole capture, its
+    // offset where the path delayed the data least.
+    const double tick = static_cast<double>(data.back().timeNs - data.front().timeNs) /
+                        static_cast<double>(data.back().tsVal - data.front().tsVal);
+    double offset = std::numeric_limits<double>::max();
+    for (const Data& d : data)
+        offset =
+            std::min(offset, static_cast<double>(d.timeNs) - tick * static_cast<double>(d.tsVal));
+    const auto senderTime = [&](std::int64_t tsVal) {
+        return offset + tick * static_cast<double>(tsVal);
+    };
+    const double turnaroundMs =
+        static_cast<double>(std::max<std::int64_t>(0, view.downstreamRttNs)) / 1e6;
+    double baseRttMs = std::numeric_limits<double>::max();
+    for (const UpstreamRttSample& r : view.rtt)
+        baseRttMs = std::min(baseRttMs, r.rttMs);
+    const double ackToSenderNs = baseRttMs * 1e6;
+    const std::int64_t mss = std::max<std::int64_t>(
+        1, std::max_element(data.begin(), data.end(), [](const Data& a, const Data& b) {
+               return a.len < b.len;
+           })->len);
+    const std::int64_t firstSeq = data.front().seq;
+    // Last transmission of each sequence number (sender's time, a timeout or not).
+    std::map<std::int64_t, std::pair<double, bool>> lastSend;
+    std::size_t nextAck = 0, nextRtt = 0;
+    std::int64_t sndUna = -1, highestEnd = firstSeq;
+    double restart = -1e300, srtt = -1;
+    double previousSend = senderTime(data.front().tsVal);
+    for (const Data& d : data) {
+        const double sent = senderTime(d.tsVal);
+        for (; nextAck < acks.size() &&
+               static_cast<double>(acks[nextAck].timeNs) + ackToSenderNs <= sent;
+             ++nextAck)
+            if (acks[nextAck].ack > sndUna) {
+                sndUna = acks[nextAck].ack;
+                restart = static_cast<double>(acks[nextAck].timeNs) + ackToSenderNs;
+            }
+        for (; nextRtt < view.rtt.size() && view.rtt[nextRtt].dataNs <= d.timeNs; ++nextRtt) {
+            const double r = view.rtt[nextRtt].rttMs + turnaroundMs; // RFC 6298 2.2 / 2.3
+            srtt = srtt < 0 ? r : 0.875 * srtt + 0.125 * r;
+        }
+        // Segments missing before this one were sent between the arrival before and it.
+        for (std::int64_t seq = highestEnd; seq < d.seq; seq += mss)
+            lastSend.try_emplace(seq, previousSend, false);
+        const auto it = lastSend.find(d.seq);
+        bool timeout = false;
+        if (it != lastSend.end() && d.seq == sndUna && srtt > 0 && !it->second.second) {
+            const double start = std::max(restart, it->second.first);
+            double timerMs = (sent - start) / 1e6;
+            int spanned = 1;
+            // Nothing arrived while the timer ran (the station away, the path down): the
+            // resends of the same backoff chain before this one were lost unseen, and the
+            // timer spans k of them, RTO (2^k - 1) with a doubling RTO (RFC 6298 5.5):
+            // the most whose first RTO is still the minimum (within the clock's error).
+            if (previousSend <= start + tick) {
+                constexpr int kMaxUnseenBackoffs = 6;
+                while (spanned < kMaxUnseenBackoffs &&
+                       timerMs / static_cast<double>((2 << spanned) - 1) >= 0.95 * minRtoMs)
+                    ++spanned;
+                timerMs /= static_cast<double>((1 << spanned) - 1);
+            }
+            if (timerMs >= 0.95 * minRtoMs) {
+                timeout = true;
+                out.push_back({d.timeNs, (d.seq - firstSeq) / mss, timerMs, srtt, spanned});
+            }
+        }
+        lastSend[d.seq] = {sent, timeout};
+        highestEnd = std::max(highestEnd, d.seq + static_cast<std::int64_t>(d.len));
+        previousSend = sent;
+    }
+    return out;
+}
+
+} // namespace windscope::analysis::replay

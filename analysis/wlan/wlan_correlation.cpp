@@ -1,0 +1,333 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "wlan_correlation.h"
+
+#include "analysis/cwnd/cwnd_inference.h"
+
+#include <algorithm>
+
+namespace windscope::analysis {
+
+namespace {
+
+namespace sf = segment_flag;
+
+// One connection's rows and its delivered-data curve (cumulative ACK over time).
+struct Series
+{
+    int dataDirection = 0;
+    std::int64_t rttNs = 100'000'000;
+    std::vector<std::uint64_t> rows;
+    std::vector<std::int64_t> ackTimeNs;
+    std::vector<std::int64_t> ackedBytes;
+
+    std::int64_t ackedAt(std::int64_t t) const
+    {
+        auto it = std::upper_bound(ackTimeNs.begin(), ackTimeNs.end(), t);
+        if (it == ackTimeNs.begin())
+            return ackedBytes.empty() ? 0 : ackedBytes.front();
+        return ackedBytes[static_cast<std::size_t>(it - ackTimeNs.begin() - 1)];
+    }
+    double throughputBps(std::int64_t a, std::int64_t b) const
+    {
+        if (b <= a)
+            return 0;
+        return static_cast<double>(ackedAt(b) - ackedAt(a)) * 8e9 / static_cast<double>(b - a);
+    }
+    std::int64_t firstAckNs() const { return ackTimeNs.empty() ? 0 : ackTimeNs.front(); }
+    std::int64_t lastAckNs() const { return ackTimeNs.empty() ? 0 : ackTimeNs.back(); }
+};
+
+std::vector<Series> buildSeries(const dissect::CaptureTables& tables, const TcpAnalysis& tcp)
+{
+    std::vector<Series> series(tcp.connections.size());
+    for (std::size_t c = 0; c < tcp.connections.size(); ++c) {
+        const Connection& conn = tcp.connections[c];
+        Series& s = series[c];
+        s.dataDirection = conn.direction[1].dataBytes > conn.direction[0].dataBytes ? 1 : 0;
+        const DirectionStats& d = conn.direction[s.dataDirection];
+        if (d.rttSamples)
+            s.rttNs = static_cast<std::int64_t>(d.rttAvgMs * 1e6);
+        else if (conn.handshakeRttNs > 0)
+            s.rttNs = conn.handshakeRttNs;
+    }
+    const dissect::TcpColumns& rows = tables.tcp;
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        Series& s = series[tcp.segments.connection[r]];
+        s.rows.push_back(r);
+        if (tcp.directionOf(tables, r) == s.dataDirection || !(rows.tcpFlags(r) & 0x10))
+            continue;
+        const std::int64_t ack = tcp.relativeAck(tables.tcp, r);
+        const std::int64_t highest = s.ackedBytes.empty() ? ack : std::max(s.ackedBytes.back(), ack);
+        s.ackTimeNs.push_back(rows.timeNs[r]);
+        s.ackedBytes.push_back(highest);
+    }
+    return series;
+}
+
+ConnectionImpact measure(const dissect::CaptureTables& tables, const TcpAnalysis& tcp,
+                         const Series& s, std::uint32_t connection, const WlanEvent& e,
+                         const CorrelationOptions& o)
+{
+    ConnectionImpact m;
+    m.connection = connection;
+    m.dataDirection = s.dataDirection;
+    const std::int64_t pre = o.preNs >= 0 ? o.preNs : s.rttNs;
+    m.windowStartNs = e.startNs - pre;
+    m.windowEndNs = e.endNs + o.postNs;
+    const std::int64_t baseline = std::max(pre, o.minBaselineNs);
+    const std::int64_t afterEnd = std::min(m.windowEndNs, std::max(s.lastAckNs(), e.endNs));
+    m.throughputBeforeBps = s.throughputBps(e.startNs - baseline, e.startNs);
+    m.throughputDuringBps = s.throughputBps(e.startNs, e.endNs);
+    m.throughputAfterBps = s.throughputBps(e.endNs, afterEnd);
+
+    const dissect::TcpColumns& rows = tables.tcp;
+    auto first = std::lower_bound(s.rows.begin(), s.rows.end(), m.windowStartNs,
+                                  [&](std::uint64_t r, std::int64_t t) { return rows.timeNs[r] < t; });
+    std::uint32_t run = 0;
+    for (auto it = first; it != s.rows.end() && rows.timeNs[*it] <= m.windowEndNs; ++it) {
+        const std::uint32_t flags = tcp.segments.flags[*it];
+        if (tcp.directionOf(tables, *it) == s.dataDirection) {
+            m.retransmissions += (flags & sf::kRetransmission) != 0;
+            m.fastRetransmissions += (flags & sf::kFastRetransmission) != 0;
+            m.rtoTimeouts += (flags & sf::kRtoTimeout) != 0;
+            continue;
+        }
+        if (flags & sf::kDuplicateAck) {
+            ++m.dupAcks;
+            if (++run == 3)
+                ++m.dupAckBursts;
+        } else {
+            run = 0;
+        }
+        m.zeroWindows += (flags & sf::kZeroWindow) != 0;
+        m.lowWindows += (flags & sf::kLowWindow) != 0;
+    }
+
+    if (m.throughputBeforeBps <= 0) {
+        m.recoveryNs = 0; // nothing was flowing: nothing to get back to
+        return m;
+    }
+    const std::int64_t slide = std::max(s.rttNs, o.minBaselineNs / 2);
+    const double target = o.recoveryFraction * m.throughputBeforeBps;
+    auto ack = std::lower_bound(s.ackTimeNs.begin(), s.ackTimeNs.end(), e.endNs);
+    for (; ack != s.ackTimeNs.end() && *ack <= m.windowEndNs; ++ack)
+        if (s.throughputBps(*ack - slide, *ack) >= target) {
+            m.recoveryNs = *ack - e.endNs;
+            break;
+        }
+    return m;
+}
+
+std::vector<KindAggregate> aggregateKinds(const WlanEvents& events,
+                                          const std::vector<EventImpact>& impacts)
+{
+    std::vector<KindAggregate> kinds;
+    for (WlanEventKind kind : {WlanEventKind::Scan, WlanEventKind::PowerSave,
+                               WlanEventKind::Handoff, WlanEventKind::OutageInferred}) {
+        KindAggregate k;
+        k.kind = kind;
+        double duration = 0, pct = 0, recovery = 0;
+        std::uint64_t pctCount = 0, recovered = 0;
+        for (std::size_t i = 0; i < events.events.size(); ++i) {
+            const WlanEvent& e = events.events[i];
+            if (e.kind != kind)
+                continue;
+            ++k.events;
+            duration += static_cast<double>(e.endNs - e.startNs) / 1e6;
+            if (!impacts[i].connections.empty())
+                ++k.eventsWithConnections;
+            for (const ConnectionImpact& m : impacts[i].connections) {
+                k.retransmissions += m.retransmissions;
+                k.rtoTimeouts += m.rtoTimeouts;
+                k.dupAckBursts += m.dupAckBursts;
+                k.zeroWindows += m.zeroWindows;
+                if (m.throughputBeforeBps > 0) {
+                    pct += 100.0 * m.throughputDuringBps / m.throughputBeforeBps;
+                    ++pctCount;
+                }
+                if (m.recoveryNs >= 0) {
+                    recovery += static_cast<double>(m.recoveryNs) / 1e6;
+                    ++recovered;
+                } else {
+                    ++k.notRecovered;
+                }
+            }
+        }
+        if (!k.events)
+            continue;
+        k.meanDurationMs = duration / static_cast<double>(k.events);
+        k.meanThroughputDuringPct = pctCount ? pct / static_cast<double>(pctCount) : 0;
+        k.meanRecoveryMs = recovered ? recovery / static_cast<double>(recovered) : 0;
+        kinds.push_back(k);
+    }
+    return kinds;
+}
+
+// cwnd inference of a connection's data sender, run once per connection that an
+// event touches (it replays every model over the connection).
+class CwndCache
+{
+public:
+    CwndCache(const dissect::CaptureTables& tables, const TcpAnalysis& tcp)
+        : m_tables(tables), m_tcp(tcp), m_done(tcp.connections.size(), false),
+          m_inference(tcp.connections.size())
+    {
+    }
+
+    const cwnd::CwndInference& of(std::uint32_t connection)
+    {
+        if (!m_done[connection]) {
+            m_done[connection] = true;
+            std::string error;
+            cwnd::inferCwnd(m_tables, m_tcp, connection,
+                            cwnd::dataSenderOf(m_tcp.connections[connection]), {},
+                            m_inference[connection], error);
+        }
+        return m_inference[connection];
+    }
+
+private:
+    const dissect::CaptureTables& m_tables;
+    const TcpAnalysis& m_tcp;
+    std::vector<bool> m_done;
+    std::vector<cwnd::CwndInference> m_inference;
+};
+
+void addCwnd(const dissect::CaptureTables& tables, const cwnd::CwndInference& inference,
+             const WlanEvent& e, ConnectionImpact& impact)
+{
+    if (inference.notFollowed != cwnd::NotFollowedReason::None) {
+        impact.cwndNotFollowed = cwnd::notFollowedReasonName(inference.notFollowed);
+        return;
+    }
+    impact.cwndModel = cwnd::modelLabel(inference);
+    const auto& series = inference.series;
+    const auto timeOf = [&](const cwnd::CwndSample& s) { return tables.tcp.timeNs[s.row]; };
+    const auto firstAtOrAfter = [&](std::int64_t t) {
+        return std::partition_point(series.begin(), series.end(),
+                                    [&](const cwnd::CwndSample& s) { return timeOf(s) < t; });
+    };
+    const auto start = firstAtOrAfter(e.startNs);
+    if (start != series.begin())
+        impact.cwndBeforeBytes = static_cast<std::int64_t>(std::prev(start)->cwndBytes);
+    const auto windowEnd = firstAtOrAfter(impact.windowEndNs + 1);
+    for (auto it = start; it != windowEnd; ++it)
+        if (impact.cwndMinBytes < 0 || it->cwndBytes < static_cast<std::uint64_t>(impact.cwndMinBytes))
+            impact.cwndMinBytes = static_cast<std::int64_t>(it->cwndBytes);
+    if (windowEnd != start) {
+        const cwnd::CwndSample& last = *std::prev(windowEnd);
+        impact.cwndAfterBytes = static_cast<std::int64_t>(last.cwndBytes);
+        if (last.ssthreshBytes != cwnd::kInfiniteSsthresh)
+            impact.ssthreshAfterBytes = static_cast<std::int64_t>(last.ssthreshBytes);
+    }
+}
+
+} // namespace
+
+Correlation correlateEvents(const dissect::CaptureTables& tables, const TcpAnalysis& tcp,
+                            const WlanInventory& inventory, const WlanEvents& events,
+                            const CorrelationOptions& options)
+{
+    Correlation result;
+    const std::vector<Series> series = buildSeries(tables, tcp);
+    CwndCache cwndOf(tables, tcp);
+    // Connections per station, from the inventory's placement.
+    std::vector<std::vector<std::uint32_t>> byStation(inventory.stations.size());
+    for (const ConnectionPlacement& p : inventory.connections)
+        if (p.station >= 0)
+            byStation[static_cast<std::size_t>(p.station)].push_back(p.connection);
+
+    std::size_t withoutConnections = 0;
+    for (const WlanEvent& e : events.events) {
+        EventImpact impact;
+        impact.event = e.id;
+        std::vector<std::uint32_t> candidates;
+        if (e.connection >= 0)
+            candidates.push_back(static_cast<std::uint32_t>(e.connection));
+        else if (const std::int32_t s = inventory.stationIndex(e.station); s >= 0)
+            candidates = byStation[static_cast<std::size_t>(s)];
+        for (std::uint32_t c : candidates) {
+            const Connection& conn = tcp.connections[c];
+            if (conn.lastTimeNs < e.startNs - series[c].rttNs || conn.firstTimeNs > e.endNs + options.postNs)
+                continue;
+            ConnectionImpact& m = impact.connections.emplace_back(measure(tables, tcp, series[c], c, e, options));
+            if (options.cwnd)
+                addCwnd(tables, cwndOf.of(c), e, m);
+        }
+        if (impact.connections.empty())
+            ++withoutConnections;
+        result.impacts.push_back(std::move(impact));
+    }
+    if (withoutConnections)
+        result.notes.push_back(std::to_string(withoutConnections) +
+                               " event(s) with no TCP connection of their station in the window: "
+                               "their effect on TCP could not be determined");
+    result.kinds = aggregateKinds(events, result.impacts);
+
+    for (const ScanPattern& p : events.scanPatterns) {
+        ScanIntervalAggregate a;
+        a.station = p.station;
+        a.intervalMs = p.intervalMs;
+        a.dwellMs = p.dwellMs;
+        a.periodic = p.periodic;
+        a.scans = p.scans;
+        bool first = true;
+        for (const WlanEvent& e : events.events)
+            if (e.kind == WlanEventKind::Scan && e.station == p.station) {
+                a.scanningStartNs = first ? e.startNs : std::min(a.scanningStartNs, e.startNs);
+                a.scanningEndNs = first ? e.endNs : std::max(a.scanningEndNs, e.endNs);
+                first = false;
+            }
+        const std::int32_t s = inventory.stationIndex(p.station);
+        if (s < 0)
+            continue;
+        std::int64_t scanningBytes = 0, freeBytes = 0;
+        std::int64_t stationStart = 0, stationEnd = 0;
+        bool any = false;
+        std::uint64_t losses = 0, timeouts = 0;
+        for (std::uint32_t c : byStation[static_cast<std::size_t>(s)]) {
+            const Series& x = series[c];
+            if (x.ackTimeNs.empty())
+                continue;
+            stationStart = any ? std::min(stationStart, x.firstAckNs()) : x.firstAckNs();
+            stationEnd = any ? std::max(stationEnd, x.lastAckNs()) : x.lastAckNs();
+            any = true;
+            scanningBytes += x.ackedAt(a.scanningEndNs) - x.ackedAt(a.scanningStartNs);
+            freeBytes += (x.ackedAt(a.scanningStartNs) - x.ackedAt(x.firstAckNs())) +
+                         (x.ackedAt(x.lastAckNs()) - x.ackedAt(a.scanningEndNs));
+            for (std::uint64_t r : x.rows) {
+                const std::int64_t t = tables.tcp.timeNs[r];
+                if (t < a.scanningStartNs || t > a.scanningEndNs ||
+                    tcp.directionOf(tables, r) != x.dataDirection)
+                    continue;
+                losses += (tcp.segments.flags[r] & sf::kRetransmission) != 0;
+                timeouts += (tcp.segments.flags[r] & sf::kRtoTimeout) != 0;
+            }
+        }
+        const std::int64_t scanning = std::max<std::int64_t>(
+            0, std::min(stationEnd, a.scanningEndNs) - std::max(stationStart, a.scanningStartNs));
+        const std::int64_t free = std::max<std::int64_t>(0, a.scanningStartNs - stationStart) +
+                                  std::max<std::int64_t>(0, stationEnd - a.scanningEndNs);
+        if (scanning > 0)
+            a.throughputScanningBps = static_cast<double>(scanningBytes) * 8e9 / static_cast<double>(scanning);
+        if (any && free >= options.minScanFreeNs) {
+            a.throughputScanFreeBps = static_cast<double>(freeBytes) * 8e9 / static_cast<double>(free);
+            if (a.throughputScanFreeBps > 0)
+                a.throughputPct = 100.0 * a.throughputScanningBps / a.throughputScanFreeBps;
+        } else {
+            result.notes.push_back("station " + tables.macAddresses.at(p.station).toString() +
+                                   ": its connections had less than " +
+                                   std::to_string(options.minScanFreeNs / 1'000'000) +
+                                   " ms of scan-free transfer; throughput as a share of scan-free "
+                                   "periods could not be determined");
+        }
+        if (a.scans) {
+            a.lossesPerScan = static_cast<double>(losses) / static_cast<double>(a.scans);
+            a.timeoutsPerScan = static_cast<double>(timeouts) / static_cast<double>(a.scans);
+        }
+        result.scanIntervals.push_back(a);
+    }
+    return result;
+}
+
+} // namespace windscope::analysis
