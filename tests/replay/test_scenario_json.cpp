@@ -7,6 +7,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstdio>
+
 using namespace windscope::analysis::replay;
 
 TEST(ScenarioJson, RoundTripKeepsEveryField)
@@ -174,4 +177,69 @@ TEST(ScenarioJson, ValidationNamesTheKeyAndWhatItMustBe)
     ASSERT_TRUE(scenarioFromJson(R"({"seed": 5, "path": {"jitter_ms": 2}, "seed": 6})", s, error)) << error;
     EXPECT_EQ(s.seed, 5u);
     EXPECT_DOUBLE_EQ(s.path.jitterMs, 2);
+}
+
+TEST(Registry, EveryFixDeclaresItsValueAndEverySweepStartsFromAValidRange)
+{
+    std::string error;
+    for (const FixInfo& f : fixCatalog()) {
+        const std::string name(f.name);
+        SCOPED_TRACE(name);
+        EXPECT_EQ(f.kind == ValueKind::None, f.valueHint.empty());
+        EXPECT_FALSE(f.summary.empty());
+        // The kind says what the fix's own parser takes.
+        switch (f.kind) {
+        case ValueKind::None:
+            EXPECT_NE(makeFix(name, error), nullptr) << error;
+            EXPECT_EQ(makeFix(name + "=1", error), nullptr);
+            break;
+        case ValueKind::Whole:
+            EXPECT_NE(makeFix(name + "=4", error), nullptr) << error;
+            EXPECT_EQ(makeFix(name + "=2.5", error), nullptr);
+            break;
+        case ValueKind::Number:
+            EXPECT_NE(makeFix(name + "=2.5", error), nullptr) << error;
+            EXPECT_EQ(makeFix(name + "=-1", error), nullptr);
+            break;
+        case ValueKind::Name: EXPECT_EQ(makeFix(name + "=2.5", error), nullptr); break;
+        }
+        EXPECT_EQ(findFix(f.name), &f);
+        // Sweepable exactly when it takes a number, with its unit.
+        EXPECT_EQ(f.sweep.sweepable(), f.kind == ValueKind::Whole || f.kind == ValueKind::Number);
+        if (f.sweep.sweepable()) {
+            EXPECT_FALSE(f.unit.empty());
+        }
+    }
+    EXPECT_EQ(findFix("teleport"), nullptr);
+    ASSERT_FALSE(sweepParameters().empty());
+    EXPECT_EQ(sweepParameters().size(), sweepParameterNames().size());
+    for (const SweepParameter& p : sweepParameters()) {
+        const std::string name(p.name);
+        SCOPED_TRACE(name);
+        EXPECT_EQ(findSweepParameter(p.name), &p);
+        EXPECT_FALSE(p.help.empty());
+        // The starting range is one the CLI accepts, and each of its values applies.
+        char text[160];
+        std::snprintf(text, sizeof text, "%s=%.10g:%.10g:%.10g", name.c_str(), p.range.from, p.range.to,
+                      p.range.step);
+        SweepSpec spec;
+        ASSERT_TRUE(parseSweep(text, spec, error)) << text << ": " << error;
+        Scenario s;
+        ASSERT_TRUE(makePreset("handoff-001", s));
+        EXPECT_TRUE(applySweepValue(s, name, p.range.from, error)) << error;
+        EXPECT_TRUE(applySweepValue(s, name, p.range.to, error)) << error;
+        if (p.kind == ValueKind::Whole) {
+            EXPECT_EQ(std::floor(p.range.step), p.range.step);
+        }
+    }
+    // What the sweep window and the CLI usage show for two parameters.
+    const SweepParameter* interval = findSweepParameter("scan-interval");
+    ASSERT_NE(interval, nullptr);
+    EXPECT_TRUE(interval->isFix);
+    EXPECT_EQ(interval->unit, "ms");
+    const SweepParameter* loss = findSweepParameter("loss");
+    ASSERT_NE(loss, nullptr);
+    EXPECT_FALSE(loss->isFix);
+    EXPECT_DOUBLE_EQ(loss->range.step, 0.0025);
+    EXPECT_EQ(findSweepParameter("cc"), nullptr); // a name, not a number
 }
