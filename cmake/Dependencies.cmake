@@ -5,6 +5,9 @@ set_package_properties(PCAP PROPERTIES TYPE REQUIRED PURPOSE "reading pcap and p
 find_package(ZLIB REQUIRED)
 set_package_properties(ZLIB PROPERTIES TYPE REQUIRED PURPOSE "reading gzip-compressed captures")
 find_package(Threads REQUIRED)
+# Header-only; reads the scenario files users edit (analysis/replay/scenario).
+find_package(nlohmann_json 3.2 REQUIRED)
+set_package_properties(nlohmann_json PROPERTIES TYPE REQUIRED PURPOSE "reading replay scenario files")
 
 find_package(Qt6 COMPONENTS Core Gui Widgets Test OPTIONAL_COMPONENTS PrintSupport Svg)
 set_package_properties(Qt6 PROPERTIES TYPE RECOMMENDED PURPOSE "the desktop application")

@@ -17,10 +17,10 @@ cd "$repo"
 # Build tools, libraries, and the reference tools the tests compare against.
 packages=(
     cmake ninja-build g++ pkg-config
-    libpcap-dev zlib1g-dev libsqlite3-dev libssl-dev
+    libpcap-dev zlib1g-dev libsqlite3-dev libssl-dev nlohmann-json3-dev
     qt6-base-dev qt6-svg-dev libqcustomplot-dev libgl-dev
     libwireshark-dev libglib2.0-dev
-    libgtest-dev nlohmann-json3-dev python3-cryptography
+    libgtest-dev python3-cryptography
     tshark tcptrace poppler-utils
     xvfb xauth time
 )

@@ -20,7 +20,7 @@ struct EventsReport
 
 // windscope-cli events FILE --json: {"capture", "access_points", "stations",
 // "connections", "events", "scan_patterns", "mac_stats", "notes"}; "events" follows
-// the CLI contract in DESIGN.md.
+// the CLI contract (docs/cli.md, "events").
 void writeEventsJson(std::ostream& out, const EventsReport& report);
 // windscope-cli events FILE --csv: one row per event.
 void writeEventsCsv(std::ostream& out, const EventsReport& report);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-// Machine-readable reports for the CLI contract (DESIGN.md, "CLI contract"); the GUI's
+// Machine-readable reports for the CLI contract (docs/cli.md); the GUI's
 // export uses the same functions, so both show the same numbers.
 
 #include "analysis/tcp/tcp_analysis.h"

@@ -1,14 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // windscope-cli replay: re-simulate a captured connection (or a preset / edited
-// scenario) with proposed fixes. JSON follows the CLI contract in DESIGN.md:
-// {"capture": M, "baseline": M, "fixed": M, "calibration_error": {...}} with M =
-// {goodput_bps, completion_s, retransmissions, rto_timeouts}; more keys are added
-// (warnings, notes, scenario, fixes), none changes meaning.
+// scenario) with proposed fixes. The JSON and CSV are written by analysis/report/
+// report_replay.h, in the CLI contract of docs/cli.md: {"capture": M, "baseline": M,
+// "fixed": M, "calibration_error": {...}}.
 #include "cli_replay.h"
 #include "cli_flow.h"
 
 #include "analysis/cwnd/cwnd_inference.h"
-#include "analysis/report/json_writer.h"
+#include "analysis/report/report_replay.h"
 #include "analysis/replay/scenario/fix.h"
 #include "analysis/replay/scenario/presets.h"
 #include "analysis/replay/session/replay_session.h"
@@ -24,7 +23,6 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
-#include <sstream>
 
 #ifdef WINDSCOPE_HAVE_STORE
 #include "analysis/store/project_store.h"
@@ -46,22 +44,39 @@ constexpr const char* kUsage =
     "           --threshold PCT          calibration warning threshold on goodput (default 10)\n"
     "           --no-fit-loss            do not fit the random loss rate to the capture\n"
     "           --project P.wsproj       also save the scenario and the run's results in the project\n"
-    "           --list-presets, --list-fixes\n";
+    "           --list-presets, --list-fixes, --list-sweep\n";
 
-void writeMetrics(analysis::JsonWriter& w, const char* key, const rp::Metrics* m)
+// The usage text with the parameters --sweep takes, as the registries declare them.
+std::string usage()
 {
-    w.key(key);
-    if (!m) {
-        w.null();
-        return;
+    std::string text = kUsage;
+    text += "  sweep parameters:";
+    std::size_t column = 20;
+    for (const rp::SweepParameter& p : rp::sweepParameters()) {
+        std::string item = " " + std::string(p.name);
+        if (!p.unit.empty())
+            item += " (" + std::string(p.unit) + ")";
+        if (column + item.size() > 88) {
+            text += "\n                   ";
+            column = 19;
+        }
+        text += item;
+        column += item.size();
     }
-    w.beginObject();
-    w.field("goodput_bps", m->goodputBps);
-    w.field("completion_s", m->completionS);
-    w.field("retransmissions", m->retransmissions);
-    w.field("rto_timeouts", m->rtoTimeouts);
-    w.field("bytes", m->bytes);
-    w.endObject();
+    return text + "\n";
+}
+
+// --list-sweep: each parameter, its value, unit and the range a sweep starts from.
+void listSweepParameters()
+{
+    for (const rp::SweepParameter& p : rp::sweepParameters()) {
+        char range[96];
+        std::snprintf(range, sizeof range, "%.10g:%.10g:%.10g", p.range.from, p.range.to, p.range.step);
+        const std::string unit = p.unit.empty() ? std::string() : " " + std::string(p.unit);
+        std::printf("%-24s %-18s %-20s %.*s\n", std::string(p.name).c_str(),
+                    (std::string(rp::valueKindName(p.kind)) + unit).c_str(), range,
+                    static_cast<int>(p.help.size()), p.help.data());
+    }
 }
 
 void printMetricsRow(const char* label, const rp::Metrics& m)
@@ -87,169 +102,6 @@ std::atomic<bool> g_sweepCancel{false};
 extern "C" void cancelSweep(int)
 {
     g_sweepCancel.store(true);
-}
-
-void writeCalibration(analysis::JsonWriter& w, const rp::ReplayReport& report)
-{
-    w.key("calibration_error");
-    if (!report.calibration) {
-        w.null();
-        return;
-    }
-    const rp::CalibrationError& e = *report.calibration;
-    w.beginObject();
-    w.field("goodput", e.goodput);
-    w.field("completion", e.completion);
-    w.field("retransmissions", e.retransmissions);
-    w.field("rto_timeouts", e.rtoTimeouts);
-    w.field("threshold", e.threshold);
-    w.field("exceeded", e.exceeded);
-    w.field("sender_modelled", e.senderModelled);
-    w.field("seed_runs", static_cast<std::uint64_t>(e.seedRuns));
-    w.key("goodput_seed_range_bps");
-    if (e.seedRuns > 1) {
-        w.beginArray();
-        w.value(e.seedGoodputMinBps);
-        w.value(e.seedGoodputMaxBps);
-        w.endArray();
-    } else {
-        w.null();
-    }
-    w.field("phase_runs", static_cast<std::uint64_t>(e.phaseRuns));
-    w.key("goodput_phase_range_bps");
-    if (e.phaseRuns > 0) {
-        w.beginArray();
-        w.value(e.phaseGoodputMinBps);
-        w.value(e.phaseGoodputMaxBps);
-        w.endArray();
-    } else {
-        w.null();
-    }
-    w.endObject();
-}
-
-void writeRange(analysis::JsonWriter& w, const char* key, double low, double high)
-{
-    w.key(key).beginArray();
-    w.value(low);
-    w.value(high);
-    w.endArray();
-}
-
-// One scenario over its seeds: the range of each contract figure, each seed's goodput,
-// and the run kept as the trace (its seed and its own figures).
-void writeSeedRuns(analysis::JsonWriter& w, const char* key, const rp::SeedRuns* runs)
-{
-    w.key(key);
-    if (!runs) {
-        w.null();
-        return;
-    }
-    w.beginObject();
-    writeRange(w, "goodput_bps", runs->min.goodputBps, runs->max.goodputBps);
-    writeRange(w, "completion_s", runs->min.completionS, runs->max.completionS);
-    writeRange(w, "retransmissions", static_cast<double>(runs->min.retransmissions),
-               static_cast<double>(runs->max.retransmissions));
-    writeRange(w, "rto_timeouts", static_cast<double>(runs->min.rtoTimeouts), static_cast<double>(runs->max.rtoTimeouts));
-    w.key("per_seed_goodput_bps").beginArray();
-    for (const rp::Metrics& m : runs->perSeed)
-        w.value(m.goodputBps);
-    w.endArray();
-    w.field("kept_seed", runs->keptSeed());
-    writeMetrics(w, "kept", runs->perSeed.empty() ? nullptr : &runs->perSeed[runs->kept]);
-    w.endObject();
-}
-
-// {"count", "seeds", "random_elements", "baseline": S, "fixed": S, "fix_effect"}: how
-// the baseline and the fixes were averaged (baseline and fixed M are the means).
-void writeSeeds(analysis::JsonWriter& w, const rp::ReplayReport& report)
-{
-    const rp::SeedRuns& base = report.baselineSeeds;
-    w.key("seed_runs").beginObject();
-    w.field("count", static_cast<std::uint64_t>(base.seeds.size()));
-    w.key("seeds").beginArray();
-    for (const std::uint64_t seed : base.seeds)
-        w.value(seed);
-    w.endArray();
-    w.key("random_elements").beginArray();
-    for (const std::string& e : rp::randomElements(report.scenario))
-        w.value(e);
-    w.endArray();
-    writeSeedRuns(w, "baseline", &base);
-    writeSeedRuns(w, "fixed", report.fixedSeeds ? &*report.fixedSeeds : nullptr);
-    w.key("fix_effect");
-    if (report.fixEffect) {
-        w.beginObject();
-        w.field("goodput_ratio", report.fixEffect->goodputRatio);
-        writeRange(w, "per_seed_goodput_ratio", report.fixEffect->perSeedRatioMin, report.fixEffect->perSeedRatioMax);
-        w.endObject();
-    } else {
-        w.null();
-    }
-    w.endObject();
-}
-
-// The contract JSON of one replay: {"capture", "baseline", "fixed", "calibration_error",
-// ...}; also what a project keeps as the run's record.
-std::string replayJson(const rp::ReplayReport& report, const std::vector<std::string>& fixes)
-{
-    std::ostringstream out;
-    analysis::JsonWriter w(out);
-    w.beginObject();
-    writeMetrics(w, "capture", report.capture ? &*report.capture : nullptr);
-    writeMetrics(w, "baseline", &report.baseline);
-    writeMetrics(w, "fixed", report.fixed ? &*report.fixed : nullptr);
-    writeCalibration(w, report);
-    writeSeeds(w, report);
-    w.key("fixes").beginArray();
-    for (const std::string& f : fixes)
-        w.value(f);
-    w.endArray();
-    w.key("warnings").beginArray();
-    if (report.calibration && report.calibration->exceeded)
-        w.value(report.calibration->warning);
-    for (const std::string& warning : report.warnings)
-        w.value(warning);
-    w.endArray();
-    w.field("scenario", report.scenario.name);
-    w.key("notes").beginArray();
-    for (const std::string& n : report.notes)
-        w.value(n);
-    w.endArray();
-    w.endObject();
-    return out.str();
-}
-
-// The JSON of a sweep: capture and baseline, then one result per point finished.
-std::string sweepJson(const rp::ReplayReport& report, const rp::SweepSpec& sweep,
-                      const std::vector<rp::SweepPoint>& points, bool cancelled)
-{
-    std::ostringstream out;
-    analysis::JsonWriter w(out);
-    w.beginObject();
-    writeMetrics(w, "capture", report.capture ? &*report.capture : nullptr);
-    writeMetrics(w, "baseline", &report.baseline);
-    w.key("sweep").beginObject();
-    w.field("parameter", sweep.parameter);
-    w.field("cancelled", cancelled);
-    w.key("points").beginArray();
-    for (const rp::SweepPoint& p : points) {
-        if (p.error == "cancelled")
-            continue;
-        w.beginObject();
-        w.field("value", p.value);
-        if (p.error.empty()) {
-            writeMetrics(w, "result", &p.metrics);
-            w.field("seed_runs", static_cast<std::uint64_t>(p.runs.seeds.size()));
-            writeRange(w, "goodput_range_bps", p.runs.min.goodputBps, p.runs.max.goodputBps);
-        } else
-            w.field("error", p.error);
-        w.endObject();
-    }
-    w.endArray();
-    w.endObject();
-    w.endObject();
-    return out.str();
 }
 
 // Saves the scenario and the run's record in the project; the capture is linked when
@@ -333,6 +185,9 @@ int runReplay(const std::vector<std::string>& args)
                 std::printf("%-26s %.*s\n", std::string(p.name).c_str(), static_cast<int>(p.summary.size()),
                             p.summary.data());
             return 0;
+        } else if (a == "--list-sweep") {
+            listSweepParameters();
+            return 0;
         } else if (a == "--list-fixes") {
             for (const rp::FixInfo& f : rp::fixCatalog()) {
                 const std::string name =
@@ -341,7 +196,7 @@ int runReplay(const std::vector<std::string>& args)
             }
             return 0;
         } else if (!a.empty() && a[0] == '-') {
-            std::fprintf(stderr, "windscope-cli replay: unknown option %s\n%s", a.c_str(), kUsage);
+            std::fprintf(stderr, "windscope-cli replay: unknown option %s\n%s", a.c_str(), usage().c_str());
             return 2;
         } else if (path.empty())
             path = a;
@@ -353,7 +208,7 @@ int runReplay(const std::vector<std::string>& args)
     const int sources = !path.empty() + !scenarioPath.empty() + !preset.empty();
     if (sources != 1 || (!path.empty() && flow.empty())) {
         std::fprintf(stderr, "windscope-cli replay: give FILE --flow F, --scenario FILE.json or --preset NAME\n%s",
-                     kUsage);
+                     usage().c_str());
         return 2;
     }
     std::string error;
@@ -449,18 +304,13 @@ int runReplay(const std::vector<std::string>& args)
         std::size_t finished = 0;
         for (const rp::SweepPoint& p : points)
             finished += p.error != "cancelled";
-        const std::string record = sweepJson(report, sweep, points, cancelled);
+        const std::string record = analysis::sweepJson(report, sweep, points, cancelled);
         if (json) {
             std::cout << record << '\n';
         } else {
-            std::printf("%s,goodput_bps,completion_s,retransmissions,rto_timeouts\n", sweep.parameter.c_str());
-            for (const rp::SweepPoint& p : points)
-                if (p.error.empty())
-                    std::printf("%.10g,%.0f,%.6f,%llu,%llu\n", p.value, p.metrics.goodputBps, p.metrics.completionS,
-                                static_cast<unsigned long long>(p.metrics.retransmissions),
-                                static_cast<unsigned long long>(p.metrics.rtoTimeouts));
+            analysis::writeSweepCsv(std::cout, sweep.parameter, points);
         }
-        std::fflush(stdout);
+        std::cout.flush();
         if (!projectPath.empty() && !saveToProject(projectPath, path, base, scenarioName, record, error)) {
             std::fprintf(stderr, "windscope-cli replay: %s\n", error.c_str());
             return 1;
@@ -474,7 +324,7 @@ int runReplay(const std::vector<std::string>& args)
         return 0;
     }
 
-    const std::string record = replayJson(report, options.fixes);
+    const std::string record = analysis::replayJson(report, options.fixes);
     if (!projectPath.empty() && !saveToProject(projectPath, path, report.scenario, scenarioName, record, error)) {
         std::fprintf(stderr, "windscope-cli replay: %s\n", error.c_str());
         return 1;

@@ -28,9 +28,10 @@ ReplayDialog::ReplayDialog(int connection, const QString& connectionName, QWidge
         const QString name = QString::fromUtf8(f.name.data(), static_cast<qsizetype>(f.name.size()));
         const QString hint = QString::fromUtf8(f.valueHint.data(), static_cast<qsizetype>(f.valueHint.size()));
         m_fixCatalog->addItem(hint.isEmpty() ? name : name + QLatin1Char('=') + hint, name + (hint.isEmpty() ? QString() : QStringLiteral("=")));
-        m_fixCatalog->setItemData(m_fixCatalog->count() - 1,
-                                  QString::fromUtf8(f.summary.data(), static_cast<qsizetype>(f.summary.size())),
-                                  Qt::ToolTipRole);
+        QString tip = QString::fromUtf8(f.summary.data(), static_cast<qsizetype>(f.summary.size()));
+        if (!f.unit.empty())
+            tip += tr(" (value in %1)").arg(QString::fromUtf8(f.unit.data(), static_cast<qsizetype>(f.unit.size())));
+        m_fixCatalog->setItemData(m_fixCatalog->count() - 1, tip, Qt::ToolTipRole);
     }
     connect(m_fixCatalog, &QComboBox::activated, this, [this](int index) {
         if (index <= 0)

@@ -3,6 +3,7 @@
 
 #include "analysis/replay/scenario/fix.h"
 #include "analysis/replay/scenario/presets.h"
+#include "analysis/report/report_replay.h"
 #include "plots/plot_export.h"
 
 #include <QCloseEvent>
@@ -30,6 +31,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <sstream>
 
 namespace windscope::gui {
 
@@ -37,32 +39,14 @@ namespace rp = analysis::replay;
 
 namespace {
 
-// A range to start from for each parameter, and its unit, so the window opens with a
-// sweep worth running; the user edits them.
-struct ParameterDefault
+// Decimals that show a range's step exactly (0.0025 needs four), at least one.
+int decimalsFor(const rp::SweepRange& range)
 {
-    const char* name;
-    double from, to, step;
-    const char* unit;
-    int decimals;
-};
-
-const ParameterDefault kDefaults[] = {
-    {"scan-interval", 100, 400, 50, "ms", 0},      {"scan-dwell", 5, 40, 5, "ms", 0},
-    {"rx-app-buffer", 512, 32768, 4096, "B", 0},  {"tx-inter-packet-delay", 0, 10, 1, "ms", 1},
-    {"ampdu-max", 1, 16, 1, "MPDUs", 0},          {"max-window", 16384, 262144, 16384, "B", 0},
-    {"handoff-duration", 200, 2000, 200, "ms", 0}, {"loss", 0, 0.02, 0.0025, "", 4},
-    {"bottleneck-mbps", 5, 50, 5, "Mb/s", 1},     {"wired-delay-ms", 5, 100, 5, "ms", 1},
-    {"hops", 1, 5, 1, "hops", 0},                 {"phy-rate-mbps", 6, 54, 6, "Mb/s", 1},
-    {"seed", 1, 8, 1, "", 0},
-};
-
-const ParameterDefault* defaultsFor(const QString& name)
-{
-    for (const ParameterDefault& d : kDefaults)
-        if (name == QLatin1String(d.name))
-            return &d;
-    return nullptr;
+    int decimals = 1;
+    while (decimals < 6 && std::abs(range.step * std::pow(10.0, decimals) -
+                                    std::round(range.step * std::pow(10.0, decimals))) > 1e-9)
+        ++decimals;
+    return decimals;
 }
 
 // Which of the four line styles a graph takes (styleFor): goodput, completion time,
@@ -71,8 +55,10 @@ constexpr const char* kLineStyle = "windscopeLineStyle";
 
 QString axisLabel(const QString& name)
 {
-    const ParameterDefault* d = defaultsFor(name);
-    return d && *d->unit ? QStringLiteral("%1 (%2)").arg(name, QString::fromLatin1(d->unit)) : name;
+    const rp::SweepParameter* p = rp::findSweepParameter(name.toStdString());
+    if (!p || p->unit.empty())
+        return name;
+    return QStringLiteral("%1 (%2)").arg(name, QString::fromUtf8(p->unit.data(), static_cast<qsizetype>(p->unit.size())));
 }
 
 QTableWidgetItem* numberItem(const QString& text, double sortValue)
@@ -133,18 +119,22 @@ SweepWindow::SweepWindow(std::shared_ptr<const CaptureAnalysis> capture, int con
                               .arg(QString::fromUtf8(p.name.data(), static_cast<qsizetype>(p.name.size())),
                                    QString::fromUtf8(p.summary.data(), static_cast<qsizetype>(p.summary.size()))),
                           QString::fromUtf8(p.name.data(), static_cast<qsizetype>(p.name.size())));
-    for (const std::string& name : rp::sweepParameterNames())
-        m_parameter->addItem(QString::fromStdString(name));
+    for (const rp::SweepParameter& p : rp::sweepParameters()) {
+        m_parameter->addItem(QString::fromUtf8(p.name.data(), static_cast<qsizetype>(p.name.size())));
+        m_parameter->setItemData(m_parameter->count() - 1,
+                                 QString::fromUtf8(p.help.data(), static_cast<qsizetype>(p.help.size())),
+                                 Qt::ToolTipRole);
+    }
     for (QDoubleSpinBox* box : {m_from, m_to, m_step}) {
         box->setRange(0, 1e9);
         box->setDecimals(4);
     }
     m_fixes->setPlaceholderText(tr("none (fixes applied at every point, e.g. scan-aware-ap)"));
     connect(m_parameter, &QComboBox::currentTextChanged, this, [this](const QString& name) {
-        if (const ParameterDefault* d = defaultsFor(name)) {
+        if (const rp::SweepParameter* p = rp::findSweepParameter(name.toStdString())) {
             for (QDoubleSpinBox* box : {m_from, m_to, m_step})
-                box->setDecimals(std::max(d->decimals, 1));
-            setRange(d->from, d->to, d->step);
+                box->setDecimals(decimalsFor(p->range));
+            setRange(p->range.from, p->range.to, p->range.step);
         }
         updateHint();
     });
@@ -528,18 +518,10 @@ bool SweepWindow::exportCsv(const QString& path, QString* error) const
             *error = tr("%1: %2").arg(path, file.errorString());
         return false;
     }
-    // The columns and number formats of windscope-cli replay --sweep (CSV).
-    QByteArray out = QByteArray::fromStdString(m_outcome->spec.parameter) +
-                     ",goodput_bps,completion_s,retransmissions,rto_timeouts\n";
-    for (const rp::SweepPoint& p : m_outcome->points) {
-        if (!p.error.empty())
-            continue;
-        char line[160];
-        std::snprintf(line, sizeof line, "%.10g,%.0f,%.6f,%llu,%llu\n", p.value, p.metrics.goodputBps,
-                      p.metrics.completionS, static_cast<unsigned long long>(p.metrics.retransmissions),
-                      static_cast<unsigned long long>(p.metrics.rtoTimeouts));
-        out += line;
-    }
+    // The same writer as windscope-cli replay --sweep --csv, so the files are the same bytes.
+    std::ostringstream csv;
+    analysis::writeSweepCsv(csv, m_outcome->spec.parameter, m_outcome->points);
+    const QByteArray out = QByteArray::fromStdString(csv.str());
     if (file.write(out) != out.size()) {
         if (error)
             *error = tr("%1: %2").arg(path, file.errorString());

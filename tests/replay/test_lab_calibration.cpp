@@ -7,7 +7,6 @@
 #include "analysis/cwnd/cwnd_inference.h"
 #include "analysis/replay/derive/derive_scenario.h"
 #include "analysis/replay/derive/downstream_view.h"
-#include "analysis/replay/scenario/json_value.h"
 #include "analysis/replay/derive/periodic_outages.h"
 #include "analysis/replay/session/replay_session.h"
 #include "analysis/tcp/tcp_analysis.h"
@@ -17,6 +16,7 @@
 #include "test_support.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -32,6 +32,55 @@ using namespace windscope;
 using namespace windscope::analysis::replay;
 
 namespace {
+
+// A lab run's meta.json, read with nlohmann-json into the few calls the checks make:
+// find(key) (nullptr when absent), array(), number(), string().
+class JsonValue
+{
+public:
+    const JsonValue* find(std::string_view key) const
+    {
+        for (const auto& [k, v] : m_members)
+            if (k == key)
+                return &v;
+        return nullptr;
+    }
+    const std::vector<JsonValue>& array() const { return m_array; }
+    double number() const { return m_number; }
+    const std::string& string() const { return m_string; }
+
+    static bool parse(const std::string& text, JsonValue& out, std::string& error)
+    {
+        try {
+            out = from(nlohmann::ordered_json::parse(text));
+        } catch (const nlohmann::json::parse_error& e) {
+            error = e.what();
+            return false;
+        }
+        return true;
+    }
+
+private:
+    static JsonValue from(const nlohmann::ordered_json& j)
+    {
+        JsonValue v;
+        if (j.is_number())
+            v.m_number = j.get<double>();
+        else if (j.is_string())
+            v.m_string = j.get<std::string>();
+        else if (j.is_array())
+            for (const auto& e : j)
+                v.m_array.push_back(from(e));
+        else if (j.is_object())
+            for (const auto& [k, e] : j.items())
+                v.m_members.emplace_back(k, from(e));
+        return v;
+    }
+    double m_number = 0;
+    std::string m_string;
+    std::vector<JsonValue> m_array;
+    std::vector<std::pair<std::string, JsonValue>> m_members;
+};
 
 // A lab capture's bulk connection (most data), analyzed as the replay needs it.
 struct LabConnection

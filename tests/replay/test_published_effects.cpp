@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The published effects behind DESIGN.md's table of phenomena and fixes, re-simulated
-// from the presets: each test checks the direction and rough size the paper reports.
+// The published effects of papers 000-004 (docs/replay.md, "Published effects"),
+// re-simulated from the presets: each test checks the direction and rough size the paper reports.
 #include "analysis/replay/session/metrics.h"
 #include "analysis/replay/scenario/presets.h"
 #include "analysis/replay/sim/simulator.h"

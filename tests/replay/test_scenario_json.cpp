@@ -7,6 +7,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstdio>
+
 using namespace windscope::analysis::replay;
 
 TEST(ScenarioJson, RoundTripKeepsEveryField)
@@ -115,4 +118,128 @@ TEST(Sweep, ParsesRangeAndRefusesNonsense)
     EXPECT_FALSE(parseSweep("scan-interval=300:100:100", spec, error));
     EXPECT_FALSE(parseSweep("warp=1:2:1", spec, error));
     EXPECT_FALSE(parseSweep("loss=0:1", spec, error));
+}
+
+TEST(ScenarioJson, MalformedFilesNameTheLineAndColumn)
+{
+    Scenario s;
+    std::string error;
+    // End of input after the comma: one past the last character, line 1 column 12.
+    EXPECT_FALSE(scenarioFromJson("{\"seed\": 1,", s, error));
+    EXPECT_EQ(error.rfind("line 1, column 12: ", 0), 0u) << error;
+    // A misspelt literal on the third line: reported where the literal stops.
+    EXPECT_FALSE(scenarioFromJson("{\n  \"seed\": 1,\n  \"mac\": {\"rts_cts\": tru}\n}\n", s, error));
+    EXPECT_EQ(error.rfind("line 3, column 25: ", 0), 0u) << error;
+    // A missing colon after a key on the second line, after a tab.
+    EXPECT_FALSE(scenarioFromJson("{\n\t\"seed\" 7\n}", s, error));
+    EXPECT_EQ(error.rfind("line 2, column 9: ", 0), 0u) << error;
+    EXPECT_NE(error.find("':'"), std::string::npos) << error;
+    // Text after the document.
+    EXPECT_FALSE(scenarioFromJson("{}\n\n  x", s, error));
+    EXPECT_EQ(error.rfind("line 3, column 3: ", 0), 0u) << error;
+    // Empty file.
+    EXPECT_FALSE(scenarioFromJson("", s, error));
+    EXPECT_EQ(error.rfind("line 1, column 1: ", 0), 0u) << error;
+    // Well-formed but not an object.
+    EXPECT_FALSE(scenarioFromJson("[1, 2]", s, error));
+    EXPECT_EQ(error, "a scenario is a JSON object");
+}
+
+TEST(ScenarioJson, ValidationNamesTheKeyAndWhatItMustBe)
+{
+    Scenario s;
+    std::string error;
+    EXPECT_FALSE(scenarioFromJson(R"({"seed": 1.5})", s, error));
+    EXPECT_EQ(error, "'seed' must be a non-negative integer");
+    EXPECT_FALSE(scenarioFromJson(R"({"mac": {"hops": 5e9}})", s, error));
+    EXPECT_EQ(error, "'mac.hops' must be an integer below 2^32");
+    EXPECT_FALSE(scenarioFromJson(R"({"mac": {"rts_cts": 1}})", s, error));
+    EXPECT_EQ(error, "'mac.rts_cts' must be true or false");
+    EXPECT_FALSE(scenarioFromJson(R"({"path": []})", s, error));
+    EXPECT_EQ(error, "'path' must be an object");
+    EXPECT_FALSE(scenarioFromJson(R"({"path": {"loss_fwd": "0.1"}})", s, error));
+    EXPECT_EQ(error, "'path.loss_fwd' must be a number");
+    EXPECT_FALSE(scenarioFromJson(R"({"periodic_scan": {"mode": "nap"}})", s, error));
+    EXPECT_EQ(error, R"('periodic_scan.mode' must be "drop", "hold" or "ps")");
+    EXPECT_FALSE(scenarioFromJson(R"({"path": {"lost_segments": [1, -2]}})", s, error));
+    EXPECT_EQ(error, "'path.lost_segments' must be an array of segment indices");
+    EXPECT_FALSE(scenarioFromJson(R"({"fixes": ["snoop", 3]})", s, error));
+    EXPECT_EQ(error, "'fixes' must be an array of strings");
+    // The first unknown key in the order of the file, not alphabetical.
+    EXPECT_FALSE(scenarioFromJson(R"({"zeta": 1, "alpha": 2})", s, error));
+    EXPECT_EQ(error, "unknown key 'zeta'");
+    // Integers written as 3, 3.0 or 3e0 are the same value.
+    ASSERT_TRUE(scenarioFromJson(R"({"seed": 3e0, "mac": {"hops": 3.0}, "path": {"loss_fwd": 0}})", s, error))
+        << error;
+    EXPECT_EQ(s.seed, 3u);
+    EXPECT_EQ(s.mac.hops, 3u);
+    // A key given twice keeps its first value.
+    ASSERT_TRUE(scenarioFromJson(R"({"seed": 5, "path": {"jitter_ms": 2}, "seed": 6})", s, error)) << error;
+    EXPECT_EQ(s.seed, 5u);
+    EXPECT_DOUBLE_EQ(s.path.jitterMs, 2);
+}
+
+TEST(Registry, EveryFixDeclaresItsValueAndEverySweepStartsFromAValidRange)
+{
+    std::string error;
+    for (const FixInfo& f : fixCatalog()) {
+        const std::string name(f.name);
+        SCOPED_TRACE(name);
+        EXPECT_EQ(f.kind == ValueKind::None, f.valueHint.empty());
+        EXPECT_FALSE(f.summary.empty());
+        // The kind says what the fix's own parser takes.
+        switch (f.kind) {
+        case ValueKind::None:
+            EXPECT_NE(makeFix(name, error), nullptr) << error;
+            EXPECT_EQ(makeFix(name + "=1", error), nullptr);
+            break;
+        case ValueKind::Whole:
+            EXPECT_NE(makeFix(name + "=4", error), nullptr) << error;
+            EXPECT_EQ(makeFix(name + "=2.5", error), nullptr);
+            break;
+        case ValueKind::Number:
+            EXPECT_NE(makeFix(name + "=2.5", error), nullptr) << error;
+            EXPECT_EQ(makeFix(name + "=-1", error), nullptr);
+            break;
+        case ValueKind::Name: EXPECT_EQ(makeFix(name + "=2.5", error), nullptr); break;
+        }
+        EXPECT_EQ(findFix(f.name), &f);
+        // Sweepable exactly when it takes a number, with its unit.
+        EXPECT_EQ(f.sweep.sweepable(), f.kind == ValueKind::Whole || f.kind == ValueKind::Number);
+        if (f.sweep.sweepable()) {
+            EXPECT_FALSE(f.unit.empty());
+        }
+    }
+    EXPECT_EQ(findFix("teleport"), nullptr);
+    ASSERT_FALSE(sweepParameters().empty());
+    EXPECT_EQ(sweepParameters().size(), sweepParameterNames().size());
+    for (const SweepParameter& p : sweepParameters()) {
+        const std::string name(p.name);
+        SCOPED_TRACE(name);
+        EXPECT_EQ(findSweepParameter(p.name), &p);
+        EXPECT_FALSE(p.help.empty());
+        // The starting range is one the CLI accepts, and each of its values applies.
+        char text[160];
+        std::snprintf(text, sizeof text, "%s=%.10g:%.10g:%.10g", name.c_str(), p.range.from, p.range.to,
+                      p.range.step);
+        SweepSpec spec;
+        ASSERT_TRUE(parseSweep(text, spec, error)) << text << ": " << error;
+        Scenario s;
+        ASSERT_TRUE(makePreset("handoff-001", s));
+        EXPECT_TRUE(applySweepValue(s, name, p.range.from, error)) << error;
+        EXPECT_TRUE(applySweepValue(s, name, p.range.to, error)) << error;
+        if (p.kind == ValueKind::Whole) {
+            EXPECT_EQ(std::floor(p.range.step), p.range.step);
+        }
+    }
+    // What the sweep window and the CLI usage show for two parameters.
+    const SweepParameter* interval = findSweepParameter("scan-interval");
+    ASSERT_NE(interval, nullptr);
+    EXPECT_TRUE(interval->isFix);
+    EXPECT_EQ(interval->unit, "ms");
+    const SweepParameter* loss = findSweepParameter("loss");
+    ASSERT_NE(loss, nullptr);
+    EXPECT_FALSE(loss->isFix);
+    EXPECT_DOUBLE_EQ(loss->range.step, 0.0025);
+    EXPECT_EQ(findSweepParameter("cc"), nullptr); // a name, not a number
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The fix registry: a fixed table of the CLI contract's names (DESIGN.md), no
-// self-registration.
+// The fix registry: a fixed table of the CLI contract's names (docs/cli.md, "replay"),
+// no self-registration. Each row declares the fix's value, its unit and the range a
+// sweep of it starts from; the front-ends only format these.
 #include "fix.h"
 
 #include "analysis/replay/scenario/fixes/fixes.h"
@@ -26,18 +27,24 @@ const Entry kFixes[] = {
      fixes::makeFreezeTcp},
     {{"snoop", "", "the AP keeps data it failed to deliver and retransmits it locally, hiding duplicate ACKs"},
      fixes::makeSnoop},
-    {{"rx-app-buffer", "BYTES", "receiving application reads up to BYTES per call (paper 000: 512 vs 32768)"},
+    {{"rx-app-buffer", "BYTES", "receiving application reads up to BYTES per call (paper 000: 512 vs 32768)",
+      ValueKind::Whole, "B", {512, 32768, 4096}},
      fixes::makeRxAppBuffer},
-    {{"tx-inter-packet-delay", "MS", "sender leaves at least MS between data segments (paper 000: 1-10 ms)"},
+    {{"tx-inter-packet-delay", "MS", "sender leaves at least MS between data segments (paper 000: 1-10 ms)",
+      ValueKind::Number, "ms", {0, 10, 1}},
      fixes::makeTxInterPacketDelay},
-    {{"ampdu-max", "N", "A-MPDU of up to N MPDUs (paper 003: 1-8)"}, fixes::makeAmpduMax},
+    {{"ampdu-max", "N", "A-MPDU of up to N MPDUs (paper 003: 1-8)", ValueKind::Whole, "MPDUs", {1, 16, 1}},
+     fixes::makeAmpduMax},
     {{"cc", "reno|newreno|cubic|westwood-plus|veno|bbr", "sender congestion control (paper 002)"}, fixes::makeCc},
-    {{"max-window", "BYTES", "send and receive buffers, hence the largest window (paper 002: 16 KB vs 2 MB)"},
+    {{"max-window", "BYTES", "send and receive buffers, hence the largest window (paper 002: 16 KB vs 2 MB)",
+      ValueKind::Whole, "B", {16384, 262144, 16384}},
      fixes::makeMaxWindow},
     {{"scan-aware-ap", "", "the AP holds frames already queued for a station that announced power save (paper 004)"},
      fixes::makeScanAwareAp},
-    {{"scan-interval", "MS", "background scan every MS"}, fixes::makeScanInterval},
-    {{"scan-dwell", "MS", "background scan dwell time"}, fixes::makeScanDwell},
+    {{"scan-interval", "MS", "background scan every MS", ValueKind::Number, "ms", {100, 400, 50}},
+     fixes::makeScanInterval},
+    {{"scan-dwell", "MS", "background scan dwell time", ValueKind::Number, "ms", {5, 40, 5}},
+     fixes::makeScanDwell},
 };
 
 } // namespace
@@ -83,6 +90,25 @@ std::unique_ptr<Fix> makeFix(std::string_view spec, std::string& error)
             return e.make(value, error);
         }
     error = "unknown fix '" + std::string(name) + "'";
+    return nullptr;
+}
+
+std::string_view valueKindName(ValueKind kind)
+{
+    switch (kind) {
+    case ValueKind::Name: return "name";
+    case ValueKind::None: return "none";
+    case ValueKind::Whole: return "whole number";
+    case ValueKind::Number: return "number";
+    }
+    return "";
+}
+
+const FixInfo* findFix(std::string_view name)
+{
+    for (const FixInfo& f : fixCatalog())
+        if (f.name == name)
+            return &f;
     return nullptr;
 }
 

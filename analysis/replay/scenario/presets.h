@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-// Scenarios for the published setups behind DESIGN.md's table of phenomena and fixes
-// (papers 000-004), so each effect can be re-simulated, edited (--dump-scenario) and
+// Scenarios for the published setups of papers 000-004 (docs/replay.md, "Published
+// effects"), so each effect can be re-simulated, edited (--dump-scenario) and
 // tested. Each preset's description names the paper and what it measured.
 
 #include "scenario.h"

@@ -2,8 +2,10 @@
 #include "scenario_json.h"
 
 #include "analysis/report/json_writer.h"
-#include "json_value.h"
 
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -188,35 +190,54 @@ private:
     int m_depth = 0;
 };
 
+using Json = nlohmann::ordered_json;
+
+// The member named key of an object, or nullptr (also when j is not an object).
+const Json* member(const Json& j, const char* key)
+{
+    if (!j.is_object())
+        return nullptr;
+    const auto it = j.find(key);
+    return it == j.end() ? nullptr : &*it;
+}
+
+// Numbers are read as doubles whatever their JSON form, so that 3, 3.0 and 3e0 are the
+// same value and one range check serves them.
+double numberOf(const Json& j)
+{
+    return j.get<double>();
+}
+
 class Reader
 {
 public:
-    explicit Reader(const JsonValue& root) : m_object(&root) {}
+    explicit Reader(const Json& root) : m_object(&root) {}
     std::string error;
 
     void field(const char* key, std::string& v)
     {
-        if (const JsonValue* j = take(key)) {
-            if (j->isString())
-                v = j->string();
+        if (const Json* j = take(key)) {
+            if (j->is_string())
+                v = j->get_ref<const std::string&>();
             else
                 wrong(key, "a string");
         }
     }
     void field(const char* key, double& v)
     {
-        if (const JsonValue* j = take(key)) {
-            if (j->isNumber())
-                v = j->number();
+        if (const Json* j = take(key)) {
+            if (j->is_number())
+                v = numberOf(*j);
             else
                 wrong(key, "a number");
         }
     }
     void field(const char* key, std::uint64_t& v)
     {
-        if (const JsonValue* j = take(key)) {
-            if (j->isNumber() && j->number() >= 0 && j->number() < 1.8e19 && std::floor(j->number()) == j->number())
-                v = static_cast<std::uint64_t>(j->number());
+        if (const Json* j = take(key)) {
+            const double n = j->is_number() ? numberOf(*j) : -1;
+            if (j->is_number() && n >= 0 && n < 1.8e19 && std::floor(n) == n)
+                v = static_cast<std::uint64_t>(n);
             else
                 wrong(key, "a non-negative integer");
         }
@@ -232,9 +253,9 @@ public:
     }
     void field(const char* key, bool& v)
     {
-        if (const JsonValue* j = take(key)) {
-            if (j->isBool())
-                v = j->boolean();
+        if (const Json* j = take(key)) {
+            if (j->is_boolean())
+                v = j->get<bool>();
             else
                 wrong(key, "true or false");
         }
@@ -249,14 +270,14 @@ public:
     template <typename F>
     void section(const char* key, F body)
     {
-        const JsonValue* j = take(key);
+        const Json* j = take(key);
         if (!j)
             return;
-        if (!j->isObject()) {
+        if (!j->is_object()) {
             wrong(key, "an object");
             return;
         }
-        const JsonValue* outer = m_object;
+        const Json* outer = m_object;
         const std::string outerPath = m_path;
         std::vector<std::string> outerSeen;
         outerSeen.swap(m_seen);
@@ -270,70 +291,73 @@ public:
     }
     void outages(const char* key, std::vector<Outage>& list)
     {
-        const JsonValue* j = take(key);
+        const Json* j = take(key);
         if (!j)
             return;
-        if (!j->isArray()) {
+        if (!j->is_array()) {
             wrong(key, "an array");
             return;
         }
         list.clear();
-        for (const JsonValue& e : j->array()) {
+        for (const Json& e : *j) {
             Outage o;
-            const JsonValue* kind = e.find("kind");
-            const JsonValue* mode = e.find("mode");
-            const JsonValue* start = e.find("start_s");
-            const JsonValue* duration = e.find("duration_s");
-            if (!e.isObject() || !kind || !kind->isString() || !parseOutageKind(kind->string(), o.kind) ||
-                !start || !start->isNumber() || !duration || !duration->isNumber() ||
-                (mode && (!mode->isString() || !parseOutageMode(mode->string(), o.mode)))) {
+            const Json* kind = member(e, "kind");
+            const Json* mode = member(e, "mode");
+            const Json* start = member(e, "start_s");
+            const Json* duration = member(e, "duration_s");
+            if (!e.is_object() || !kind || !kind->is_string() ||
+                !parseOutageKind(kind->get_ref<const std::string&>(), o.kind) || !start || !start->is_number() ||
+                !duration || !duration->is_number() ||
+                (mode && (!mode->is_string() || !parseOutageMode(mode->get_ref<const std::string&>(), o.mode)))) {
                 wrong(key, "objects {kind: scan|handoff|power_save, mode: drop|hold|ps, start_s, duration_s}");
                 return;
             }
-            o.startS = start->number();
-            o.durationS = duration->number();
+            o.startS = numberOf(*start);
+            o.durationS = numberOf(*duration);
             list.push_back(o);
         }
     }
     void segments(const char* key, std::vector<std::int64_t>& list)
     {
-        const JsonValue* j = take(key);
+        const Json* j = take(key);
         if (!j)
             return;
         list.clear();
-        if (!j->isArray()) {
+        if (!j->is_array()) {
             wrong(key, "an array of segment indices");
             return;
         }
-        for (const JsonValue& e : j->array()) {
-            if (!e.isNumber() || e.number() < 0 || e.number() > 9e15 || std::floor(e.number()) != e.number()) {
+        for (const Json& e : *j) {
+            const double n = e.is_number() ? numberOf(e) : -1;
+            if (!e.is_number() || n < 0 || n > 9e15 || std::floor(n) != n) {
                 wrong(key, "an array of segment indices");
                 return;
             }
-            list.push_back(static_cast<std::int64_t>(e.number()));
+            list.push_back(static_cast<std::int64_t>(n));
         }
     }
     void strings(const char* key, std::vector<std::string>& list)
     {
-        const JsonValue* j = take(key);
+        const Json* j = take(key);
         if (!j)
             return;
         list.clear();
-        if (!j->isArray()) {
+        if (!j->is_array()) {
             wrong(key, "an array of strings");
             return;
         }
-        for (const JsonValue& e : j->array()) {
-            if (!e.isString()) {
+        for (const Json& e : *j) {
+            if (!e.is_string()) {
                 wrong(key, "an array of strings");
                 return;
             }
-            list.push_back(e.string());
+            list.push_back(e.get<std::string>());
         }
     }
+    // Keys in file order (ordered_json), so the first unknown one is reported.
     void checkUnknown()
     {
-        for (const auto& [k, v] : m_object->members()) {
+        for (const auto& [k, v] : m_object->items()) {
             bool known = false;
             for (const std::string& s : m_seen)
                 known = known || s == k;
@@ -343,20 +367,68 @@ public:
     }
 
 private:
-    const JsonValue* take(const char* key)
+    const Json* take(const char* key)
     {
         m_seen.emplace_back(key);
-        return m_object->find(key);
+        return member(*m_object, key);
     }
     void wrong(const char* key, const char* expected)
     {
         if (error.empty())
             error = "'" + m_path + key + "' must be " + expected;
     }
-    const JsonValue* m_object;
+    const Json* m_object;
     std::string m_path;
     std::vector<std::string> m_seen;
 };
+
+// "line L, column C: reason" for a parse error: nlohmann names the byte it stopped at
+// (1-based, one past the end at end of input); the line and column are counted from it
+// the way an editor shows them (both from 1, a tab one column).
+std::string parseErrorText(std::string_view text, const nlohmann::json::parse_error& e)
+{
+    const std::size_t pos = std::min<std::size_t>(e.byte > 0 ? e.byte - 1 : 0, text.size());
+    const std::string_view before = text.substr(0, pos);
+    const std::size_t line = 1 + static_cast<std::size_t>(std::count(before.begin(), before.end(), '\n'));
+    const std::size_t lineStart = before.rfind('\n') == std::string_view::npos ? 0 : before.rfind('\n') + 1;
+    // e.what(): "[json.exception.parse_error.101] parse error at line 1, column 12: REASON"
+    std::string reason = e.what();
+    if (const auto at = reason.find("column "); at != std::string::npos)
+        if (const auto colon = reason.find(": ", at); colon != std::string::npos)
+            reason.erase(0, colon + 2);
+    return "line " + std::to_string(line) + ", column " + std::to_string(pos - lineStart + 1) + ": " + reason;
+}
+
+// Parses text; false with error "line L, column C: reason". A key given twice in one
+// object keeps its first value (as a reader going down the file would).
+bool parseDocument(std::string_view text, Json& out, std::string& error)
+{
+    // keys[d]: the keys seen so far in the object open at depth d. The callback's depth is
+    // the object's for object_start and one more for its keys; object_end is not relied
+    // on (nlohmann skips it inside a discarded value).
+    std::vector<std::vector<std::string>> keys;
+    const Json::parser_callback_t keepFirst = [&keys](int depth, Json::parse_event_t event, Json& parsed) {
+        const auto d = static_cast<std::size_t>(depth);
+        if (event == Json::parse_event_t::object_start) {
+            keys.resize(d + 1);
+            keys[d].clear();
+        } else if (event == Json::parse_event_t::key && d >= 1 && d <= keys.size()) {
+            std::vector<std::string>& seen = keys[d - 1];
+            const std::string& key = parsed.get_ref<const std::string&>();
+            if (std::find(seen.begin(), seen.end(), key) != seen.end())
+                return false;
+            seen.push_back(key);
+        }
+        return true;
+    };
+    try {
+        out = Json::parse(text, keepFirst);
+    } catch (const nlohmann::json::parse_error& e) {
+        error = parseErrorText(text, e);
+        return false;
+    }
+    return true;
+}
 
 } // namespace
 
@@ -372,10 +444,10 @@ std::string scenarioToJson(const Scenario& scenario)
 
 bool scenarioFromJson(const std::string& text, Scenario& out, std::string& error)
 {
-    JsonValue root;
-    if (!JsonValue::parse(text, root, error))
+    Json root;
+    if (!parseDocument(text, root, error))
         return false;
-    if (!root.isObject()) {
+    if (!root.is_object()) {
         error = "a scenario is a JSON object";
         return false;
     }

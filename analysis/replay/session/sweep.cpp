@@ -15,25 +15,34 @@ namespace windscope::analysis::replay {
 
 namespace {
 
-// Scenario keys a sweep can vary besides the fixes with a value.
+// Scenario keys a sweep can vary besides the fixes with a value: the parameter's row
+// and how a value is set.
 struct Knob
 {
-    const char* name;
+    SweepParameter parameter;
     void (*set)(Scenario&, double);
 };
 
 const Knob kKnobs[] = {
-    {"handoff-duration", [](Scenario& s, double ms) {
+    {{"handoff-duration", ValueKind::Number, "ms", {200, 2000, 200}, "duration of every handoff outage", false},
+     [](Scenario& s, double ms) {
          for (Outage& o : s.outageList)
              if (o.kind == OutageKind::Handoff)
                  o.durationS = ms / 1000;
      }},
-    {"loss", [](Scenario& s, double p) { s.path.lossFwd = p; }},
-    {"bottleneck-mbps", [](Scenario& s, double v) { s.path.bottleneckMbps = v; }},
-    {"wired-delay-ms", [](Scenario& s, double v) { s.path.wiredDelayMs = v; }},
-    {"hops", [](Scenario& s, double v) { s.mac.hops = static_cast<std::uint32_t>(v); }},
-    {"phy-rate-mbps", [](Scenario& s, double v) { s.mac.phyRateMbps = v; }},
-    {"seed", [](Scenario& s, double v) { s.seed = static_cast<std::uint64_t>(v); }},
+    {{"loss", ValueKind::Number, "", {0, 0.02, 0.0025}, "random loss probability of a data packet on the forward path",
+      false},
+     [](Scenario& s, double p) { s.path.lossFwd = p; }},
+    {{"bottleneck-mbps", ValueKind::Number, "Mb/s", {5, 50, 5}, "rate of the wired bottleneck", false},
+     [](Scenario& s, double v) { s.path.bottleneckMbps = v; }},
+    {{"wired-delay-ms", ValueKind::Number, "ms", {5, 100, 5}, "one-way delay of the wired path", false},
+     [](Scenario& s, double v) { s.path.wiredDelayMs = v; }},
+    {{"hops", ValueKind::Whole, "hops", {1, 5, 1}, "802.11 hops of the wireless chain", false},
+     [](Scenario& s, double v) { s.mac.hops = static_cast<std::uint32_t>(v); }},
+    {{"phy-rate-mbps", ValueKind::Number, "Mb/s", {6, 54, 6}, "802.11 PHY data rate", false},
+     [](Scenario& s, double v) { s.mac.phyRateMbps = v; }},
+    {{"seed", ValueKind::Whole, "", {1, 8, 1}, "the simulator's random seed; each point is one run", false},
+     [](Scenario& s, double v) { s.seed = static_cast<std::uint64_t>(v); }},
 };
 
 std::string numberText(double v)
@@ -45,15 +54,34 @@ std::string numberText(double v)
 
 } // namespace
 
+const std::vector<SweepParameter>& sweepParameters()
+{
+    static const std::vector<SweepParameter> parameters = [] {
+        std::vector<SweepParameter> out;
+        for (const FixInfo& f : fixCatalog())
+            if (f.sweep.sweepable())
+                out.push_back({f.name, f.kind, f.unit, f.sweep, f.summary, true});
+        for (const Knob& k : kKnobs)
+            out.push_back(k.parameter);
+        return out;
+    }();
+    return parameters;
+}
+
+const SweepParameter* findSweepParameter(std::string_view name)
+{
+    for (const SweepParameter& p : sweepParameters())
+        if (p.name == name)
+            return &p;
+    return nullptr;
+}
+
 const std::vector<std::string>& sweepParameterNames()
 {
     static const std::vector<std::string> names = [] {
         std::vector<std::string> out;
-        for (const FixInfo& f : fixCatalog())
-            if (!f.valueHint.empty() && f.name != "cc")
-                out.emplace_back(f.name);
-        for (const Knob& k : kKnobs)
-            out.emplace_back(k.name);
+        for (const SweepParameter& p : sweepParameters())
+            out.emplace_back(p.name);
         return out;
     }();
     return names;
@@ -82,10 +110,7 @@ bool parseSweep(const std::string& text, SweepSpec& out, std::string& error)
         error = "--sweep " + text + ": from, to and step must be numbers with step > 0 and from <= to";
         return false;
     }
-    bool known = false;
-    for (const std::string& n : sweepParameterNames())
-        known = known || n == out.parameter;
-    if (!known) {
+    if (!findSweepParameter(out.parameter)) {
         error = "--sweep: unknown parameter '" + out.parameter + "'";
         return false;
     }
@@ -95,7 +120,7 @@ bool parseSweep(const std::string& text, SweepSpec& out, std::string& error)
 bool applySweepValue(Scenario& scenario, const std::string& parameter, double value, std::string& error)
 {
     for (const Knob& k : kKnobs)
-        if (parameter == k.name) {
+        if (parameter == k.parameter.name) {
             k.set(scenario, value);
             return true;
         }

@@ -2,12 +2,14 @@
 #pragma once
 
 // Sweeps: one scenario run for each value of one parameter, on all cores, with
-// progress and cancel. A parameter is a fix name taking a value (scan-interval,
-// rx-app-buffer, ampdu-max, max-window, ...) or one of the scenario keys listed by
-// sweepParameterNames() (handoff-duration, loss, seed, ...).
+// progress and cancel. A parameter is a fix with a sweep range in the fix registry
+// (scan-interval, rx-app-buffer, ampdu-max, max-window, ...) or one of the scenario
+// keys declared here (handoff-duration, loss, seed, ...); sweepParameters() lists both
+// with their units and starting ranges, for the front-ends to format.
 
 #include "metrics.h"
 #include "replay_session.h"
+#include "analysis/replay/scenario/fix.h"
 #include "analysis/replay/scenario/scenario.h"
 
 #include <atomic>
@@ -36,9 +38,26 @@ struct SweepPoint
     std::string error;
 };
 
+// One parameter a sweep can vary: a fix with a value, or a scenario key.
+struct SweepParameter
+{
+    std::string_view name;
+    ValueKind kind = ValueKind::Number;
+    std::string_view unit; // "" for none (a probability, a seed)
+    SweepRange range;      // where a sweep starts from
+    std::string_view help;
+    bool isFix = false;
+};
+
+// The fixes with a sweep range, in registry order, then the scenario keys.
+const std::vector<SweepParameter>& sweepParameters();
+// The parameter named name, or nullptr.
+const SweepParameter* findSweepParameter(std::string_view name);
+// The names of sweepParameters(), in the same order.
+const std::vector<std::string>& sweepParameterNames();
+
 // "PARAM=from:to:step" -> spec; false with error.
 bool parseSweep(const std::string& text, SweepSpec& out, std::string& error);
-const std::vector<std::string>& sweepParameterNames();
 // Sets one value of the parameter on a copy of the scenario.
 bool applySweepValue(Scenario& scenario, const std::string& parameter, double value, std::string& error);
 

@@ -7,6 +7,7 @@
 
 #include "analysis/series/plot_series.h"
 #include "analysis/pipeline/analyze_capture.h"
+#include "analysis/wlan/impact_ranking.h"
 
 #include <QString>
 
@@ -32,22 +33,10 @@ std::shared_ptr<CaptureAnalysis> analyzeCapture(const QString& path, const disse
                                                 const std::function<void(AnalysisStage)>& onStage,
                                                 const std::function<bool()>& stop, QString& error);
 
-// What to show first: the event that hurt TCP most (retransmissions and timeouts in its
-// correlation window, then throughput lost) and its most affected connection; without
-// events, the connection that moved the most data. -1 when there is none.
-struct Selection
-{
-    int connection = -1;
-    int event = -1;
-};
+// What to show first and where to show an event: the rules of analysis/wlan/
+// impact_ranking.h on this capture's correlation.
+using Selection = analysis::ImpactSelection;
 Selection mostAffected(const CaptureAnalysis& capture);
-// How much an event hurt one connection, the score mostAffected() ranks by:
-// retransmissions, RTOs counted three times, plus the fraction of throughput lost.
-double impactScore(const analysis::ConnectionImpact& impact);
-
-// The connection to show an event (index in WlanEvents::events) on: `preferred` when
-// the event touched it, else the affected connection that retransmitted most, else the
-// connection an inferred outage belongs to; -1 when none.
 int connectionForEvent(const CaptureAnalysis& capture, std::size_t event, int preferred = -1);
 
 // Series of one connection for the plots (analysis::buildConnectionSeries); sender -1

@@ -22,23 +22,8 @@ void EventTableModel::setCapture(std::shared_ptr<const CaptureAnalysis> capture)
     beginResetModel();
     m_capture = std::move(capture);
     m_totals.clear();
-    if (m_capture) {
-        const CaptureAnalysis& c = *m_capture;
-        m_totals.resize(c.events.events.size());
-        for (const analysis::EventImpact& impact : c.correlation.impacts) {
-            if (impact.event >= m_totals.size())
-                continue;
-            Totals& t = m_totals[impact.event];
-            for (const analysis::ConnectionImpact& m : impact.connections) {
-                ++t.connections;
-                t.retransmissions += m.retransmissions;
-                t.rto += m.rtoTimeouts;
-                t.before += m.throughputBeforeBps;
-                t.during += m.throughputDuringBps;
-                t.recoveryNs = std::max(t.recoveryNs, m.recoveryNs);
-            }
-        }
-    }
+    if (m_capture)
+        m_totals = analysis::eventTotals(m_capture->correlation, m_capture->events.events.size());
     endResetModel();
 }
 
@@ -66,7 +51,7 @@ QVariant EventTableModel::data(const QModelIndex& index, int role) const
     const CaptureAnalysis& c = *m_capture;
     const auto row = static_cast<std::size_t>(index.row());
     const analysis::WlanEvent& e = c.events.events[row];
-    const Totals& t = m_totals[row];
+    const analysis::EventTotals& t = m_totals[row];
     if (role == kEventRole)
         return static_cast<qulonglong>(row);
     if (role == Qt::TextAlignmentRole)
@@ -94,9 +79,11 @@ QVariant EventTableModel::data(const QModelIndex& index, int role) const
     case Basis: return QString::fromLatin1(e.basis);
     case Connections: return t.connections;
     case Retransmissions: return t.retransmissions;
-    case RtoTimeouts: return t.rto;
-    case ThroughputBefore: return sort ? QVariant(t.before) : QVariant(QString::number(t.before / 1e6, 'f', 2));
-    case ThroughputDuring: return sort ? QVariant(t.during) : QVariant(QString::number(t.during / 1e6, 'f', 2));
+    case RtoTimeouts: return t.rtoTimeouts;
+    case ThroughputBefore:
+        return sort ? QVariant(t.throughputBeforeBps) : QVariant(QString::number(t.throughputBeforeBps / 1e6, 'f', 2));
+    case ThroughputDuring:
+        return sort ? QVariant(t.throughputDuringBps) : QVariant(QString::number(t.throughputDuringBps / 1e6, 'f', 2));
     case Recovery:
         if (t.recoveryNs < 0)
             return sort ? QVariant(-1.0) : QVariant(t.connections ? tr("not recovered") : QStringLiteral("-"));

@@ -35,14 +35,8 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
-    struct Totals
-    {
-        std::uint32_t connections = 0, retransmissions = 0, rto = 0;
-        double before = 0, during = 0;
-        std::int64_t recoveryNs = -1;
-    };
     std::shared_ptr<const CaptureAnalysis> m_capture;
-    std::vector<Totals> m_totals;
+    std::vector<analysis::EventTotals> m_totals; // analysis::eventTotals, one per event
 };
 
 } // namespace windscope::gui

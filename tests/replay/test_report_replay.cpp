@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The replay's writers (analysis/report/report_replay.h) on hand-made results: the sweep
+// CSV both front-ends write, and the keys of the contract JSON.
+#include "analysis/report/report_replay.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <sstream>
+
+using namespace windscope::analysis;
+
+namespace {
+
+replay::SweepPoint point(double value, double goodputBps, double completionS, std::uint64_t retx,
+                         std::uint64_t rto, std::string error = {})
+{
+    replay::SweepPoint p;
+    p.value = value;
+    p.metrics.goodputBps = goodputBps;
+    p.metrics.completionS = completionS;
+    p.metrics.retransmissions = retx;
+    p.metrics.rtoTimeouts = rto;
+    p.runs.seeds = {1, 2};
+    p.runs.min.goodputBps = goodputBps - 10;
+    p.runs.max.goodputBps = goodputBps + 10;
+    p.error = std::move(error);
+    return p;
+}
+
+} // namespace
+
+TEST(ReportReplay, SweepCsvRowsHaveTheContractFormatsAndSkipFailedPoints)
+{
+    const std::vector<replay::SweepPoint> points = {
+        point(100, 1234567.6, 1.5, 3, 1), point(150, 0, 0, 0, 0, "cancelled"),
+        point(0.0025, 2e6, 12.3456789, 0, 0), point(1e12, 999.4, 0.0000004, 18446744073709551615ull, 2)};
+    std::ostringstream out;
+    writeSweepCsv(out, "scan-interval", points);
+    EXPECT_EQ(out.str(), "scan-interval,goodput_bps,completion_s,retransmissions,rto_timeouts\n"
+                         "100,1234568,1.500000,3,1\n"
+                         "0.0025,2000000,12.345679,0,0\n"
+                         "1e+12,999,0.000000,18446744073709551615,2\n");
+}
+
+TEST(ReportReplay, SweepJsonListsTheFinishedPoints)
+{
+    replay::ReplayReport report;
+    report.baseline.goodputBps = 5e6;
+    replay::SweepSpec spec;
+    spec.parameter = "loss";
+    const std::vector<replay::SweepPoint> points = {point(0, 4e6, 2, 1, 0), point(0.01, 0, 0, 0, 0, "cancelled"),
+                                                    point(0.02, 0, 0, 0, 0, "fix refused")};
+    const auto j = nlohmann::json::parse(sweepJson(report, spec, points, true));
+    EXPECT_TRUE(j["capture"].is_null());
+    EXPECT_EQ(j["baseline"]["goodput_bps"], 5e6);
+    EXPECT_EQ(j["sweep"]["parameter"], "loss");
+    EXPECT_EQ(j["sweep"]["cancelled"], true);
+    ASSERT_EQ(j["sweep"]["points"].size(), 2u);
+    EXPECT_EQ(j["sweep"]["points"][0]["result"]["goodput_bps"], 4e6);
+    EXPECT_EQ(j["sweep"]["points"][0]["seed_runs"], 2);
+    EXPECT_EQ(j["sweep"]["points"][0]["goodput_range_bps"], nlohmann::json::array({4e6 - 10, 4e6 + 10}));
+    EXPECT_EQ(j["sweep"]["points"][1]["error"], "fix refused");
+}
+
+TEST(ReportReplay, ReplayJsonHasTheContractKeys)
+{
+    replay::ReplayReport report;
+    report.scenario.name = "scan-004-T100";
+    report.baseline.goodputBps = 3e6;
+    report.baseline.retransmissions = 4;
+    report.fixed = report.baseline;
+    report.fixed->goodputBps = 6e6;
+    report.baselineSeeds.seeds = {7};
+    report.baselineSeeds.perSeed = {report.baseline};
+    report.notes = {"a note"};
+    const auto j = nlohmann::ordered_json::parse(replayJson(report, {"scan-aware-ap"}));
+    std::vector<std::string> keys;
+    for (const auto& [k, v] : j.items())
+        keys.push_back(k);
+    EXPECT_EQ(keys, (std::vector<std::string>{"capture", "baseline", "fixed", "calibration_error", "seed_runs",
+                                              "fixes", "warnings", "scenario", "notes"}));
+    EXPECT_TRUE(j["capture"].is_null());
+    EXPECT_TRUE(j["calibration_error"].is_null());
+    EXPECT_EQ(j["baseline"]["retransmissions"], 4);
+    EXPECT_EQ(j["fixed"]["goodput_bps"], 6e6);
+    EXPECT_EQ(j["seed_runs"]["count"], 1);
+    EXPECT_EQ(j["seed_runs"]["baseline"]["kept_seed"], 7);
+    EXPECT_EQ(j["fixes"], nlohmann::ordered_json::array({"scan-aware-ap"}));
+    EXPECT_EQ(j["scenario"], "scan-004-T100");
+}
