@@ -160,6 +160,20 @@ struct PanelLayout
     bool timeLabels = false;
 };
 
+// A series gets a legend entry when some of it shows: points in the time range, and, for
+// one left out of the value range, values that reach into it.
+bool shown(const PanelLayout& l, std::size_t i)
+{
+    const LodSeries::Output& out = l.outputs[i];
+    if (!out.hasY)
+        return false;
+    const PlotSeries& s = l.panel.series[i];
+    if (s.autoscale)
+        return true;
+    const AxisScale& axis = s.rightAxis && l.right ? *l.right : l.left;
+    return out.yMax >= axis.lower && out.yMin <= axis.upper;
+}
+
 } // namespace
 
 struct FigurePainter::Layout
@@ -273,7 +287,7 @@ FigurePainter::FigurePainter(std::vector<Panel> panels, const FigureFrame& frame
         double x = 0;
         std::vector<int> row;
         for (std::size_t i = 0; i < l.panel.series.size(); ++i) {
-            if (!l.outputs[i].hasY)
+            if (!shown(l, i))
                 continue;
             const double w = kIconWidth + 3 + textWidth(m->legendFont, l.panel.series[i].name) + 10;
             if (!row.empty() && x + w > plotWidth) {
@@ -317,7 +331,7 @@ std::vector<FigurePainter::LegendEntry> FigurePainter::legend(PlotKind kind) con
     for (const PanelLayout& l : m->panels)
         if (l.panel.kind == kind)
             for (std::size_t i = 0; i < l.panel.series.size(); ++i)
-                if (l.outputs[i].hasY) {
+                if (shown(l, i)) {
                     const PlotSeries& s = l.panel.series[i];
                     entries.push_back({s.name, s.shape, s.look.pick(m->frame.preset.grayscale)});
                 }

@@ -77,8 +77,9 @@ std::vector<double> columnWidths(const TextTable& t)
             w = std::max(w, header.horizontalAdvance(word));
         for (const QStringList& row : t.rows)
             w = std::max(w, cell.horizontalAdvance(row[c]));
-        // Padding both sides, the border, and a margin for the text layout's rounding.
-        widths.push_back(w * 1.08 + 2 * kCellPadding + 4);
+        // The cell's width attribute covers the padding both sides; a margin for the text
+        // layout's rounding.
+        widths.push_back(std::ceil(w * 1.08 + 2 * kCellPadding + 4));
     }
     return widths;
 }
@@ -88,16 +89,19 @@ std::vector<double> columnWidths(const TextTable& t)
 QList<QList<int>> columnGroups(const TextTable& t, const std::vector<double>& widths, const QList<int>& keys,
                                double widthPx)
 {
-    double keyWidth = 0;
+    // Qt's table layout adds a border and spacing of a few pixels to each cell.
+    auto cellWidth = [&](int c) { return widths[static_cast<std::size_t>(c)] + 4; };
+    widthPx *= 0.97;
+    double keyWidth = 2;
     for (int k : keys)
-        keyWidth += widths[static_cast<std::size_t>(k)];
+        keyWidth += cellWidth(k);
     QList<QList<int>> groups;
     QList<int> group = keys;
     double used = keyWidth;
     for (int c = 0; c < t.headers.size(); ++c) {
         if (keys.contains(c))
             continue;
-        const double w = widths[static_cast<std::size_t>(c)];
+        const double w = cellWidth(c);
         if (group.size() > keys.size() && used + w > widthPx) {
             groups << group;
             group = keys;
