@@ -255,16 +255,16 @@ FigurePainter::FigurePainter(std::vector<Panel> panels, const FigureFrame& frame
         l.left = valueScale(lo[0], hi[0], l.panel.left.quantity, l.panel.left.fromZero, ticks);
         if (l.panel.right)
             l.right = valueScale(lo[1], hi[1], l.panel.right->quantity, l.panel.right->fromZero, ticks);
-        auto axisWidth = [&](const AxisScale& s, const PanelAxis& axis) {
+        // Tick labels, the tick, and the rotated axis title beside them.
+        auto axisWidth = [&](const AxisScale& s) {
             double w = 0;
             for (double t : s.ticks)
                 w = std::max(w, textWidth(m->tickFont, tickLabel(t, s)));
-            Q_UNUSED(axis);
             return w + kTickLength + 3 + lineHeight(m->labelFont) + 3;
         };
-        leftMargin = std::max(leftMargin, axisWidth(l.left, l.panel.left));
+        leftMargin = std::max(leftMargin, axisWidth(l.left));
         if (l.right)
-            rightMargin = std::max(rightMargin, axisWidth(*l.right, *l.panel.right));
+            rightMargin = std::max(rightMargin, axisWidth(*l.right));
     }
     // The time axis, and room for its last label past the plot's right edge.
     const double plotWidthGuess = m->width - leftMargin - std::max(rightMargin, 8.0);
@@ -636,7 +636,6 @@ void FigurePainter::paint(QPainter& painter, const PaintTarget& target) const
                                      r.bottom() + kTickLength + titleHeight + 2 + titleAscent),
                              title);
         }
-        Q_UNUSED(titleHeight);
 
         // Legend lines above the plot, within its width.
         painter.setFont(m->legendFont);
