@@ -2,15 +2,17 @@
 #include "cli_export.h"
 #include "cli_flow.h"
 
-#include "figures/connection_figure.h"
-#include "figures/report.h"
+#include "analysis/pipeline/analyze_capture.h"
+#include "render/connection_figure.h"
+#include "render/report.h"
 
-#include <QApplication>
+#include <QGuiApplication>
 #include <QFile>
 #include <QFileInfo>
 
 #include <array>
 #include <cstdio>
+#include <fstream>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -24,11 +26,12 @@ constexpr const char* kUsage =
     "                                   [--range FROM:TO | --event ID] [--stevens] -o OUT.png|.pdf|.svg\n"
     "       windscope-cli export series FILE --flow F [-o OUT.csv]\n"
     "       windscope-cli export report FILE [--flow F]... [--plot NAME]... [--preset ID] [--no-event-figures]\n"
-    "                                   -o OUT.html|.pdf\n"
+    "                                   [--paper a4|letter] -o OUT.html|.pdf\n"
     "  --plot: time-sequence, window, throughput, rtt, wlan (default: the whole stack, top to bottom)\n"
     "  --preset: single-column (85 mm), double-column (175 mm), double-column-colour\n"
     "  --range FROM:TO: seconds since the capture's first packet, as on the plots' time axis\n"
-    "  --event ID: an event id from `events`, shown as a click in the event table shows it\n";
+    "  --event ID: an event id from `events`, shown as a click in the event table shows it\n"
+    "  --paper: the PDF report's page size, portrait (default a4)\n";
 
 int usageError(const char* what, const std::string& detail = {})
 {
@@ -67,19 +70,21 @@ void qtMessages(QtMsgType type, const QMessageLogContext&, const QString& messag
     std::fprintf(stderr, "windscope-cli export: qt: %s\n", qPrintable(message));
 }
 
-// A QApplication on the offscreen platform for the plot widgets, whatever the display.
-struct OffscreenApplication
+// Fonts and image writers need a QGuiApplication; without a platform chosen it runs on
+// the offscreen one, so export works on a server with no display.
+struct GuiApplication
 {
-    OffscreenApplication()
+    GuiApplication()
     {
-        qputenv("QT_QPA_PLATFORM", "offscreen");
+        if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+            qputenv("QT_QPA_PLATFORM", "offscreen");
         qInstallMessageHandler(qtMessages);
-        app = std::make_unique<QApplication>(argc, argv.data());
+        app = std::make_unique<QGuiApplication>(argc, argv.data());
     }
     int argc = 1;
     char name[14] = "windscope-cli";
     std::array<char*, 2> argv{name, nullptr};
-    std::unique_ptr<QApplication> app;
+    std::unique_ptr<QGuiApplication> app;
 };
 
 } // namespace
@@ -96,9 +101,9 @@ int runExport(const std::vector<std::string>& args)
     if (what != "figure" && what != "series" && what != "report")
         return usageError("unknown export '", what + "' (figure, series or report)");
 
-    std::string path, output, range, eventText, presetId;
+    std::string path, output, range, eventText, presetId, paperName;
     std::vector<std::string> flows;
-    QList<gui::PlotKind> plots;
+    QList<render::PlotKind> plots;
     bool stevens = false, eventFigures = true;
     for (std::size_t i = 1; i < args.size(); ++i) {
         const std::string& a = args[i];
@@ -109,12 +114,14 @@ int runExport(const std::vector<std::string>& args)
             output = args[++i];
         else if (a == "--plot" && hasNext) {
             const std::string name = args[++i];
-            const std::optional<gui::PlotKind> kind = gui::plotKindFromName(QString::fromStdString(name));
+            const std::optional<render::PlotKind> kind = render::plotKindFromName(QString::fromStdString(name));
             if (!kind)
                 return usageError("unknown plot '", name + "'");
             plots << *kind;
         } else if (a == "--preset" && hasNext)
             presetId = args[++i];
+        else if (a == "--paper" && hasNext)
+            paperName = args[++i];
         else if (a == "--range" && hasNext)
             range = args[++i];
         else if (a == "--event" && hasNext)
@@ -135,14 +142,21 @@ int runExport(const std::vector<std::string>& args)
     if (what != "report" && flows.size() > 1)
         return usageError("one --flow for a ", what);
 
-    gui::ExportPreset preset = what == "report" ? gui::defaultReportPreset()
-                                                : *gui::exportPreset(QStringLiteral("single-column"));
+    render::ExportPreset preset = what == "report" ? render::defaultReportPreset()
+                                                   : *render::exportPreset(QStringLiteral("single-column"));
     if (!presetId.empty()) {
-        const auto chosen = gui::exportPreset(QString::fromStdString(presetId));
+        const auto chosen = render::exportPreset(QString::fromStdString(presetId));
         // The screen preset copies widget sizes of a window there is none of here.
         if (!chosen || chosen->id == QLatin1String("screen"))
             return usageError("unknown preset '", presetId + "' (single-column, double-column, double-column-colour)");
         preset = *chosen;
+    }
+    render::Paper paper = render::Paper::A4;
+    if (!paperName.empty()) {
+        const auto chosen = render::paperFromName(QString::fromStdString(paperName));
+        if (!chosen || what != "report")
+            return usageError("--paper takes a4 or letter, for a report: ", paperName);
+        paper = *chosen;
     }
     std::optional<std::pair<double, double>> timeRange;
     if (!range.empty()) {
@@ -170,23 +184,28 @@ int runExport(const std::vector<std::string>& args)
         return usageError("give the output file with -o");
 
     const QString out = QString::fromStdString(output);
-    if (what == "figure" && !gui::exportFormatFor(out))
+    if (what == "figure" && !render::figureFormatFor(out))
         return fail(QStringLiteral("%1: unknown figure format (use .png, .pdf or .svg)").arg(out));
-    if (what == "figure" && gui::exportFormatFor(out) == gui::ExportFormat::Svg && !gui::svgExportAvailable())
+    if (what == "figure" && render::figureFormatFor(out) == render::FigureFormat::Svg && !render::svgExportAvailable())
         return fail(QStringLiteral("SVG export needs Qt SVG, which this build was made without"));
-    if (what == "report" && !gui::reportFormatFor(out))
+    if (what == "report" && !render::reportFormatFor(out))
         return fail(QStringLiteral("%1: unknown report format (use .html or .pdf)").arg(out));
     QString error;
     if (!output.empty() && output != "-" && !checkWritable(out, error))
         return fail(error);
 
-    OffscreenApplication application;
+    GuiApplication application;
     const QString capturePath = QString::fromStdString(path);
-    const std::shared_ptr<const gui::CaptureAnalysis> capture =
-        gui::analyzeCapture(capturePath, {}, {}, {}, error);
-    if (!capture)
-        return fail(error);
-    const gui::CaptureAnalysis& c = *capture;
+    analysis::pipeline::AnalysisBundle c;
+    std::string message;
+    if (!analysis::pipeline::analyzeCapture(path, c, message))
+        return fail(QString::fromStdString(message));
+    const analysis::SeriesInputs inputs{c.tables, c.tcp, &c.inventory, &c.events};
+    auto seriesOf = [&](std::size_t connection, int sender) {
+        analysis::SeriesOptions options;
+        options.sender = sender;
+        return analysis::buildConnectionSeries(inputs, connection, options);
+    };
 
     std::vector<std::pair<std::size_t, int>> connections; // (connection, sender)
     for (const std::string& flow : flows) {
@@ -212,53 +231,63 @@ int runExport(const std::vector<std::string>& args)
     }
 
     if (what == "series") {
-        const auto series = gui::connectionSeries(c, connections.front().first, connections.front().second);
-        if (!series->window.cwndNotFollowed.empty())
+        const analysis::ConnectionSeries series = seriesOf(connections.front().first, connections.front().second);
+        if (!series.window.cwndNotFollowed.empty())
             std::fprintf(stderr, "windscope-cli export: connection %zu: cwnd not followed: %s\n",
-                         connections.front().first, series->window.cwndNotFollowed.c_str());
+                         connections.front().first, series.window.cwndNotFollowed.c_str());
         if (output.empty() || output == "-") {
-            analysis::writeSeriesCsv(std::cout, *series);
+            analysis::writeSeriesCsv(std::cout, series);
             return 0;
         }
-        if (!gui::exportSeriesCsv(*series, out, &error))
-            return fail(error);
+        std::ofstream file(output);
+        if (file)
+            analysis::writeSeriesCsv(file, series);
+        file.close();
+        if (!file)
+            return fail(QStringLiteral("%1: write failed").arg(out));
         return 0;
     }
 
     if (what == "figure") {
-        gui::FigureRequest request;
+        render::FigureOptions request;
         request.plots = plots;
         request.preset = preset;
         request.range = timeRange;
-        request.event = event;
-        request.stevens = stevens;
+        std::size_t connection = 0;
+        int sender = -1;
         if (!connections.empty()) {
-            request.connection = connections.front().first;
-            request.sender = connections.front().second;
+            connection = connections.front().first;
+            sender = connections.front().second;
         } else {
             // --event alone: the connection the window would show it on.
-            const int k = gui::connectionForEvent(c, static_cast<std::size_t>(event));
+            const int k = render::connectionForEvent(c, static_cast<std::size_t>(event));
             if (k < 0)
                 return fail(QStringLiteral("event %1 touched no TCP connection; give --flow").arg(QString::fromStdString(eventText)));
-            request.connection = static_cast<std::size_t>(k);
+            connection = static_cast<std::size_t>(k);
         }
-        if (!c.tcp.connections[request.connection].direction[0].dataPackets &&
-            !c.tcp.connections[request.connection].direction[1].dataPackets)
-            std::fprintf(stderr, "windscope-cli export: connection %zu carries no data: the plots are empty\n",
-                         request.connection);
-        const gui::ConnectionFigure figure(capture, request);
+        if (event >= 0) {
+            const analysis::WlanEvent& e = c.events.events[static_cast<std::size_t>(event)];
+            request.range = render::eventRange(e);
+            request.highlightedEvent = static_cast<long long>(e.id);
+        }
+        request.stevens = stevens;
+        const render::ConnectionFigure figure(seriesOf(connection, sender), request);
+        if (!figure.painter().emptyText().isEmpty())
+            std::fprintf(stderr, "windscope-cli export: connection %zu: %s\n", connection,
+                         qPrintable(figure.painter().emptyText()));
         if (!figure.write(out, &error))
             return fail(error);
         return 0;
     }
 
-    gui::ReportOptions options;
+    render::ReportOptions options;
     options.plots = plots;
     options.preset = preset;
     options.eventFigures = eventFigures;
+    options.paper = paper;
     for (const auto& [connection, sender] : connections)
         options.connections << static_cast<int>(connection);
-    if (!gui::writeReport(capture, options, out, &error))
+    if (!render::writeReport(c, options, out, &error))
         return fail(error);
     return 0;
 }

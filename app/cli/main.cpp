@@ -5,7 +5,7 @@
 #include "cli_events.h"
 #include "cli_replay.h"
 #include "cli_series.h"
-#ifdef WINDSCOPE_HAVE_FIGURES
+#ifdef WINDSCOPE_HAVE_RENDER
 #include "cli_export.h"
 #endif
 #ifdef WINDSCOPE_HAVE_STORE
@@ -123,11 +123,10 @@ int main(int argc, char** argv)
     if (command == "replay")
         return windscope::cli::runReplay(args);
     if (command == "export") {
-#ifdef WINDSCOPE_HAVE_FIGURES
+#ifdef WINDSCOPE_HAVE_RENDER
         return windscope::cli::runExport(args);
 #else
-        std::fprintf(stderr, "windscope-cli: export needs Qt 6 Widgets and QCustomPlot, which this build "
-                             "lacks\n");
+        std::fprintf(stderr, "windscope-cli: export needs Qt 6 GUI, which this build lacks\n");
         return 1;
 #endif
     }

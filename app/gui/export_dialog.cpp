@@ -49,10 +49,11 @@ void ExportDialog::browse()
         m_path->setText(chosen);
 }
 
-QList<PlotPanel*> ExportDialog::selectedPanels() const
+QList<render::PlotKind> ExportDialog::selectedPlots() const
 {
+    // The stack's panels are in PlotKind order.
     const int i = m_scope->currentIndex();
-    return i <= 0 ? m_panels : QList<PlotPanel*>{m_panels[i - 1]};
+    return i <= 0 ? QList<render::PlotKind>{} : QList<render::PlotKind>{render::allPlotKinds().value(i - 1)};
 }
 
 ExportPreset ExportDialog::preset() const

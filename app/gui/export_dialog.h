@@ -13,13 +13,16 @@ class QLineEdit;
 
 namespace windscope::gui {
 
+class PlotPanel;
+
 class ExportDialog : public QDialog
 {
     Q_OBJECT
 public:
     ExportDialog(const QList<PlotPanel*>& panels, QWidget* parent = nullptr);
 
-    QList<PlotPanel*> selectedPanels() const;
+    // The plots chosen, in PlotKind order; empty: the whole stack.
+    QList<render::PlotKind> selectedPlots() const;
     ExportPreset preset() const;
     QString path() const;
 

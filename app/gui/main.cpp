@@ -106,8 +106,8 @@ int main(int argc, char** argv)
                          if (!figurePath.isEmpty()) {
                              QTimer::singleShot(300, &window, [view, figurePath, figurePreset] {
                                  QString error;
-                                 const bool ok = windscope::gui::exportPlots(view->plotStack()->panels(), figurePath,
-                                                                             *figurePreset, &error);
+                                 const bool ok = windscope::gui::exportStackFigure(*view->plotStack(), {}, *figurePreset,
+                                                                                   figurePath, &error);
                                  std::fprintf(stderr, "windscope: %s\n",
                                               ok ? qPrintable(QStringLiteral("wrote ") + figurePath) : qPrintable(error));
                                  QApplication::exit(ok ? 0 : 1);

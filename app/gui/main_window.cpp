@@ -310,7 +310,7 @@ void MainWindow::exportFigure()
     if (dialog.exec() != QDialog::Accepted)
         return;
     QString error;
-    if (!exportPlots(dialog.selectedPanels(), dialog.path(), dialog.preset(), &error))
+    if (!exportStackFigure(*v->plotStack(), dialog.selectedPlots(), dialog.preset(), dialog.path(), &error))
         QMessageBox::warning(this, tr("Export failed"), error);
     else
         statusBar()->showMessage(tr("Wrote %1").arg(dialog.path()), 5000);
@@ -351,7 +351,7 @@ void MainWindow::exportReport()
         return;
     QApplication::setOverrideCursor(Qt::WaitCursor);
     QString error;
-    const bool ok = writeReport(v->capture(), dialog.options(), dialog.path(), &error);
+    const bool ok = render::writeReport(*v->capture(), dialog.options(), dialog.path(), &error);
     QApplication::restoreOverrideCursor();
     if (!ok)
         QMessageBox::warning(this, tr("Export failed"), error);

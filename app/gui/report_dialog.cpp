@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "report_dialog.h"
 
+#include "plots/plot_export.h"
 #include "plots/plot_panel.h"
+#include "plots/plot_stack.h"
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -5,7 +5,8 @@
 // which plots, the figure preset, whether to add a figure zoomed to each connection's
 // worst event, and the file (.html or .pdf).
 
-#include "figures/report.h"
+#include "model/capture_analysis.h"
+#include "render/report.h"
 
 #include <QDialog>
 
@@ -15,6 +16,9 @@ class QLineEdit;
 class QListWidget;
 
 namespace windscope::gui {
+
+using render::ReportOptions;
+using render::defaultReportPreset;
 
 class ReportDialog : public QDialog
 {

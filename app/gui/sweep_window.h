@@ -31,9 +31,13 @@ class QPushButton;
 class QTableWidget;
 class QThread;
 
+namespace windscope::render {
+struct ExportPreset;
+}
+
 namespace windscope::gui {
 
-struct ExportPreset;
+using render::ExportPreset;
 
 // What one sweep produced: the reference runs and a result per value.
 struct SweepOutcome

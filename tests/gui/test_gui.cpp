@@ -8,8 +8,6 @@
 #include "compare_window.h"
 #include "connection_filter_bar.h"
 #include "correlation_panel.h"
-#include "figures/connection_figure.h"
-#include "figures/report.h"
 #include "model/correlation_table_model.h"
 #include "replay_runner.h"
 #include "report_dialog.h"
@@ -21,7 +19,9 @@
 #include "model/inventory_table_model.h"
 #include "model/packet_table_model.h"
 #include "plots/compare_plot.h"
-#include "plots/lod_series.h"
+#include "render/connection_figure.h"
+#include "render/lod_series.h"
+#include "render/report.h"
 #include "plots/plot_export.h"
 #include "plots/plot_stack.h"
 #include "plots/time_axis.h"
@@ -362,13 +362,13 @@ private slots:
         QVERIFY(view);
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
-        const QList<PlotPanel*> panels = view->plotStack()->panels();
+        const PlotStack& stack = *view->plotStack();
         const ExportPreset single = *exportPreset(QStringLiteral("single-column"));
         QString error;
 
         // PNG: 85 mm at 300 dpi, with drawn content.
         const QString png = dir.filePath(QStringLiteral("stack.png"));
-        QVERIFY2(exportPlots(panels, png, single, &error), qPrintable(error));
+        QVERIFY2(exportStackFigure(stack, {}, single, png, &error), qPrintable(error));
         QImage image(png);
         QVERIFY(!image.isNull());
         QCOMPARE(image.width(), static_cast<int>(std::lround(std::lround(85 / 25.4 * 96) * 300 / 96.0)));
@@ -382,7 +382,7 @@ private slots:
 
         // One plot in colour at double-column width.
         const QString one = dir.filePath(QStringLiteral("time-sequence.png"));
-        QVERIFY2(exportPlots({panels.front()}, one, *exportPreset(QStringLiteral("double-column-colour")), &error),
+        QVERIFY2(exportStackFigure(stack, {PlotKind::TimeSequence}, *exportPreset(QStringLiteral("double-column-colour")), one, &error),
                  qPrintable(error));
         QImage oneImage(one);
         QCOMPARE(oneImage.width(), static_cast<int>(std::lround(std::lround(175 / 25.4 * 96) * 300 / 96.0)));
@@ -396,7 +396,7 @@ private slots:
 
         // PDF: valid per pdfinfo when it is installed, else by its header and trailer.
         const QString pdf = dir.filePath(QStringLiteral("stack.pdf"));
-        QVERIFY2(exportPlots(panels, pdf, single, &error), qPrintable(error));
+        QVERIFY2(exportStackFigure(stack, {}, single, pdf, &error), qPrintable(error));
         QFile pdfFile(pdf);
         QVERIFY(pdfFile.open(QIODevice::ReadOnly));
         const QByteArray pdfBytes = pdfFile.readAll();
@@ -422,7 +422,7 @@ private slots:
         // SVG: well-formed XML with drawn paths.
 #ifdef WINDSCOPE_HAVE_QT_SVG
         const QString svg = dir.filePath(QStringLiteral("stack.svg"));
-        QVERIFY2(exportPlots(panels, svg, single, &error), qPrintable(error));
+        QVERIFY2(exportStackFigure(stack, {}, single, svg, &error), qPrintable(error));
         QFile svgFile(svg);
         QVERIFY(svgFile.open(QIODevice::ReadOnly));
         QXmlStreamReader xml(&svgFile);
@@ -438,9 +438,9 @@ private slots:
         QVERIFY(texts > 5);
 #else
         QVERIFY(!svgExportAvailable());
-        QVERIFY(!exportPlots(panels, dir.filePath(QStringLiteral("x.svg")), single, &error));
+        QVERIFY(!exportStackFigure(stack, {}, single, dir.filePath(QStringLiteral("x.svg")), &error));
 #endif
-        QVERIFY(!exportPlots(panels, dir.filePath(QStringLiteral("x.bmp")), single, &error));
+        QVERIFY(!exportStackFigure(stack, {}, single, dir.filePath(QStringLiteral("x.bmp")), &error));
     }
 
     void exportSeriesCsvMatchesAnalysis()
@@ -656,21 +656,21 @@ private slots:
         QVERIFY(view);
         const int event = static_cast<int>(reference().events.events.size()) - 1;
         view->selectEvent(event);
-        // What windscope-cli export draws for --event: the window's stack, zoomed alike.
-        FigureRequest request;
-        request.connection = static_cast<std::size_t>(view->selectedConnection());
-        request.event = event;
+        // What windscope-cli export draws for --event: the connection's series from the
+        // analysis, zoomed to the event with its band outlined, by the same renderer.
+        const analysis::WlanEvent& e = reference().events.events[static_cast<std::size_t>(event)];
+        render::FigureOptions request;
         request.preset = *exportPreset(QStringLiteral("single-column"));
-        // The 802.11 lane is left out: with no bin inside a short zoom its value axis keeps
-        // the scale of the previous view, which differs between a window and a fresh stack.
-        request.plots = {PlotKind::TimeSequence, PlotKind::Window, PlotKind::Throughput, PlotKind::Rtt};
-        const ConnectionFigure figure(view->capture(), request);
-        QVERIFY(rangesEqual(figure.panels().front()->xAxis->range(), view->plotStack()->panels().front()->xAxis->range()));
-        QCOMPARE(figure.series().timeSequence.segments.size(), view->plotStack()->series()->timeSequence.segments.size());
-        QList<PlotPanel*> windowPanels;
-        for (PlotKind k : request.plots)
-            windowPanels << view->plotStack()->panel(k);
-        const QImage fromWindow = renderPlotsImage(windowPanels, request.preset);
+        request.range = render::eventRange(e);
+        request.highlightedEvent = static_cast<long long>(e.id);
+        const Reference& ref = reference();
+        const analysis::ConnectionSeries series = analysis::buildConnectionSeries(
+            {ref.tables, ref.tcp, &ref.inventory, &ref.events}, static_cast<std::size_t>(view->selectedConnection()));
+        QCOMPARE(series.timeSequence.segments.size(), view->plotStack()->series()->timeSequence.segments.size());
+        const render::ConnectionFigure figure(series, request);
+        QCOMPARE(view->plotStack()->timeAxis()->lower(), request.range->first);
+        QCOMPARE(view->plotStack()->timeAxis()->upper(), request.range->second);
+        const QImage fromWindow = renderStackFigure(*view->plotStack(), {}, request.preset);
         const QImage fromFigure = figure.image();
         QCOMPARE(fromFigure.size(), fromWindow.size());
         QVERIFY2(fromFigure == fromWindow, "the exported figure differs from the window's export of the same view");
@@ -900,7 +900,7 @@ private slots:
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("report.html"));
         QString error;
-        QVERIFY2(writeReport(view->capture(), options, path, &error), qPrintable(error));
+        QVERIFY2(render::writeReport(*view->capture(), options, path, &error), qPrintable(error));
         QFile f(path);
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QString html = QString::fromUtf8(f.readAll());
@@ -911,7 +911,7 @@ private slots:
             dialog.connectionList()->item(i)->setCheckState(Qt::Unchecked);
         QVERIFY(!dialog.options().figures);
         const QString pdf = dir.filePath(QStringLiteral("tables.pdf"));
-        QVERIFY2(writeReport(view->capture(), dialog.options(), pdf, &error), qPrintable(error));
+        QVERIFY2(render::writeReport(*view->capture(), dialog.options(), pdf, &error), qPrintable(error));
         QVERIFY(QFileInfo(pdf).size() > 1000);
     }
 

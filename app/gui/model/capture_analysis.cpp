@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "capture_analysis.h"
 
-#include "analysis/report/report_json.h"
+#include "render/capture_choice.h"
 
 #include <QCoreApplication>
 
@@ -53,19 +53,8 @@ std::shared_ptr<const analysis::ConnectionSeries> connectionSeries(const Capture
     return std::make_shared<const analysis::ConnectionSeries>(analysis::buildConnectionSeries(in, connection, options));
 }
 
-QString connectionText(const CaptureAnalysis& c, std::size_t connection)
-{
-    const analysis::Connection& k = c.tcp.connections[connection];
-    return QStringLiteral("%1 → %2")
-        .arg(QString::fromStdString(analysis::endpointText(c.tables, k.address[0], k.port[0])),
-             QString::fromStdString(analysis::endpointText(c.tables, k.address[1], k.port[1])));
-}
+QString connectionText(const CaptureAnalysis& c, std::size_t connection) { return render::connectionText(c, connection); }
 
-QString macText(const CaptureAnalysis& c, std::uint32_t mac)
-{
-    if (mac >= c.tables.macAddresses.size())
-        return QStringLiteral("-");
-    return QString::fromStdString(c.tables.macAddresses.at(mac).toString());
-}
+QString macText(const CaptureAnalysis& c, std::uint32_t mac) { return render::macText(c, mac); }
 
 } // namespace windscope::gui

@@ -2,7 +2,7 @@
 #include "connection_table_model.h"
 
 #include "analysis/cwnd/cwnd_inference.h"
-#include "analysis/report/report_json.h"
+#include "render/report_tables.h"
 
 namespace windscope::gui {
 
@@ -39,11 +39,7 @@ QVariant ConnectionTableModel::headerData(int section, Qt::Orientation orientati
 {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
-    static const char* const names[] = {"#",       "Client",  "Server",     "Station", "Start (s)",
-                                        "Duration (s)", "Packets", "Data bytes", "Retx",    "RTO",
-                                        "Dup ACKs", "Zero win", "Throughput (Mb/s)", "Goodput (Mb/s)",
-                                        "RTT avg (ms)"};
-    return section >= 0 && section < ColumnCount ? tr(names[section]) : QVariant();
+    return render::connectionHeaders().value(section);
 }
 
 QVariant ConnectionTableModel::data(const QModelIndex& index, int role) const
@@ -60,39 +56,31 @@ QVariant ConnectionTableModel::data(const QModelIndex& index, int role) const
     if (role == kFilterTextRole)
         return connectionText(c, row) + QLatin1Char(' ') + m_station[index.row()];
     if (role == Qt::TextAlignmentRole)
-        return index.column() == Client || index.column() == Server || index.column() == Station
-                   ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
-                   : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+        return render::connectionColumnIsText(index.column()) ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
+                                                              : QVariant(Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::ToolTipRole && index.column() == Id)
         return tr("Data from endpoint %1; handshake %2").arg(sender).arg(k.handshakeSeen ? tr("seen") : tr("not seen"));
-    if (role != Qt::DisplayRole && role != kSortRole)
+    // The text is the report's (render::connectionCell); sorting goes by the numbers.
+    if (role == Qt::DisplayRole)
+        return render::connectionCell(c, row, index.column());
+    if (role != kSortRole)
         return {};
-    const bool sort = role == kSortRole;
-    const double duration = static_cast<double>(k.lastTimeNs - k.firstTimeNs) / 1e9;
     switch (index.column()) {
     case Id: return static_cast<qulonglong>(k.id);
     case Client:
-        return QString::fromStdString(analysis::endpointText(c.tables, k.address[0], k.port[0]));
     case Server:
-        return QString::fromStdString(analysis::endpointText(c.tables, k.address[1], k.port[1]));
-    case Station: return m_station[index.row()];
-    case Start: {
-        const double t = static_cast<double>(k.firstTimeNs) / 1e9;
-        return sort ? QVariant(t) : QVariant(QString::number(t, 'f', 3));
-    }
-    case Duration: return sort ? QVariant(duration) : QVariant(QString::number(duration, 'f', 3));
+    case Station: return render::connectionCell(c, row, index.column());
+    case Start: return static_cast<double>(k.firstTimeNs) / 1e9;
+    case Duration: return static_cast<double>(k.lastTimeNs - k.firstTimeNs) / 1e9;
     case Packets: return static_cast<qulonglong>(k.segments);
     case DataBytes: return static_cast<qulonglong>(d.dataBytes);
     case Retransmissions: return static_cast<qulonglong>(d.retransmissions);
     case RtoTimeouts: return static_cast<qulonglong>(d.rtoTimeouts);
     case DupAcks: return static_cast<qulonglong>(k.direction[1 - sender].dupAcks);
     case ZeroWindows: return static_cast<qulonglong>(k.direction[1 - sender].zeroWindows);
-    case Throughput: return sort ? QVariant(d.throughputBps) : QVariant(QString::number(d.throughputBps / 1e6, 'f', 3));
-    case Goodput: return sort ? QVariant(d.goodputBps) : QVariant(QString::number(d.goodputBps / 1e6, 'f', 3));
-    case RttAvg:
-        if (!d.rttSamples)
-            return sort ? QVariant(-1.0) : QVariant(QStringLiteral("-"));
-        return sort ? QVariant(d.rttAvgMs) : QVariant(QString::number(d.rttAvgMs, 'f', 2));
+    case Throughput: return d.throughputBps;
+    case Goodput: return d.goodputBps;
+    case RttAvg: return d.rttSamples ? d.rttAvgMs : -1.0;
     default: return {};
     }
 }

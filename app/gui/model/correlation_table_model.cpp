@@ -2,24 +2,12 @@
 #include "correlation_table_model.h"
 #include "event_table_model.h"
 
+#include "render/report_tables.h"
+
 #include <iterator>
 #include <limits>
 
 namespace windscope::gui {
-
-namespace {
-
-QVariant mbps(double bps, bool sort) { return sort ? QVariant(bps) : QVariant(QString::number(bps / 1e6, 'f', 3)); }
-
-// Window sizes in kB; -1 (not followed) sorts first and shows as a dash.
-QVariant kilobytes(std::int64_t bytes, bool sort)
-{
-    if (bytes < 0)
-        return sort ? QVariant(-1.0) : QVariant(QStringLiteral("-"));
-    return sort ? QVariant(static_cast<double>(bytes)) : QVariant(QString::number(static_cast<double>(bytes) / 1e3, 'f', 1));
-}
-
-} // namespace
 
 CorrelationTableModel::CorrelationTableModel(QObject* parent) : QAbstractTableModel(parent) {}
 
@@ -28,12 +16,8 @@ void CorrelationTableModel::setCapture(std::shared_ptr<const CaptureAnalysis> ca
     beginResetModel();
     m_capture = std::move(capture);
     m_rows.clear();
-    if (m_capture) {
-        const auto& impacts = m_capture->correlation.impacts;
-        for (std::size_t e = 0; e < impacts.size() && e < m_capture->events.events.size(); ++e)
-            for (std::size_t i = 0; i < impacts[e].connections.size(); ++i)
-                m_rows.push_back({e, i});
-    }
+    if (m_capture)
+        m_rows = render::correlationRows(*m_capture);
     endResetModel();
 }
 
@@ -54,16 +38,10 @@ QVariant CorrelationTableModel::headerData(int section, Qt::Orientation orientat
 {
     if (orientation != Qt::Horizontal)
         return {};
-    static const char* const names[] = {"Event",         "Kind",          "Start (s)",      "Duration (ms)",
-                                        "Conn.",         "Retx",          "Fast retx",      "RTO",
-                                        "Dup-ACK bursts", "Zero win",     "Before (Mb/s)",  "During (Mb/s)",
-                                        "After (Mb/s)",  "Recovery (ms)", "cwnd before (kB)", "cwnd min (kB)",
-                                        "cwnd after (kB)", "ssthresh after (kB)"};
-    static_assert(std::size(names) == ColumnCount);
     if (section < 0 || section >= ColumnCount)
         return {};
     if (role == Qt::DisplayRole)
-        return tr(names[section]);
+        return render::correlationHeaders().value(section);
     if (role == Qt::ToolTipRole) {
         switch (section) {
         case ThroughputBefore:
@@ -104,33 +82,32 @@ QVariant CorrelationTableModel::data(const QModelIndex& index, int role) const
             tip += tr("\ncwnd model: %1").arg(QString::fromStdString(m.cwndModel));
         return tip;
     }
-    if (role != Qt::DisplayRole && role != kSortRole)
+    // The text is the report's (render::correlationCell); sorting goes by the numbers.
+    if (role == Qt::DisplayRole)
+        return render::correlationCell(c, r, index.column());
+    if (role != kSortRole)
         return {};
-    const bool sort = role == kSortRole;
     switch (index.column()) {
     case Event: return static_cast<qulonglong>(e.id);
-    case Kind: return QString::fromLatin1(analysis::eventKindName(e.kind));
-    case Start: return eventStartCell(e, sort);
-    case Duration: return eventDurationCell(e, sort);
+    case Kind: return render::correlationCell(c, r, index.column());
+    case Start: return eventStartSeconds(e);
+    case Duration: return eventDurationMs(e);
     case Connection: return static_cast<qulonglong>(m.connection);
     case Retransmissions: return m.retransmissions;
     case FastRetransmissions: return m.fastRetransmissions;
     case RtoTimeouts: return m.rtoTimeouts;
     case DupAckBursts: return m.dupAckBursts;
     case ZeroWindows: return m.zeroWindows;
-    case ThroughputBefore: return mbps(m.throughputBeforeBps, sort);
-    case ThroughputDuring: return mbps(m.throughputDuringBps, sort);
-    case ThroughputAfter: return mbps(m.throughputAfterBps, sort);
-    case Recovery:
-        if (m.recoveryNs < 0)
-            // Never recovering is the worst outcome: it sorts after every recovery time.
-            return sort ? QVariant(std::numeric_limits<double>::infinity()) : QVariant(tr("not recovered"));
-        return sort ? QVariant(static_cast<double>(m.recoveryNs))
-                    : QVariant(QString::number(static_cast<double>(m.recoveryNs) / 1e6, 'f', 1));
-    case CwndBefore: return kilobytes(m.cwndBeforeBytes, sort);
-    case CwndMin: return kilobytes(m.cwndMinBytes, sort);
-    case CwndAfter: return kilobytes(m.cwndAfterBytes, sort);
-    case SsthreshAfter: return kilobytes(m.ssthreshAfterBytes, sort);
+    case ThroughputBefore: return m.throughputBeforeBps;
+    case ThroughputDuring: return m.throughputDuringBps;
+    case ThroughputAfter: return m.throughputAfterBps;
+    // Never recovering is the worst outcome: it sorts after every recovery time.
+    case Recovery: return m.recoveryNs < 0 ? std::numeric_limits<double>::infinity() : static_cast<double>(m.recoveryNs);
+    // Windows not followed (-1) sort first.
+    case CwndBefore: return static_cast<double>(m.cwndBeforeBytes);
+    case CwndMin: return static_cast<double>(m.cwndMinBytes);
+    case CwndAfter: return static_cast<double>(m.cwndAfterBytes);
+    case SsthreshAfter: return static_cast<double>(m.ssthreshAfterBytes);
     default: return {};
     }
 }

@@ -8,6 +8,7 @@
 // Qt::DisplayRole is text; kSortRole the number sorting uses.
 
 #include "capture_analysis.h"
+#include "render/report_tables.h"
 
 #include <QAbstractTableModel>
 
@@ -57,10 +58,7 @@ public:
     std::size_t eventOf(int row) const { return m_rows.at(static_cast<std::size_t>(row)).event; }
 
 private:
-    struct Row
-    {
-        std::size_t event = 0, impact = 0;
-    };
+    using Row = render::CorrelationRow;
     std::shared_ptr<const CaptureAnalysis> m_capture;
     std::vector<Row> m_rows;
 };

@@ -1,19 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "event_table_model.h"
 
+#include "render/report_tables.h"
+
 namespace windscope::gui {
 
-QVariant eventStartCell(const analysis::WlanEvent& e, bool forSorting)
-{
-    const double start = static_cast<double>(e.startNs) / 1e9;
-    return forSorting ? QVariant(start) : QVariant(QString::number(start, 'f', 3));
-}
+double eventStartSeconds(const analysis::WlanEvent& e) { return static_cast<double>(e.startNs) / 1e9; }
 
-QVariant eventDurationCell(const analysis::WlanEvent& e, bool forSorting)
-{
-    const double durationMs = static_cast<double>(e.endNs - e.startNs) / 1e6;
-    return forSorting ? QVariant(durationMs) : QVariant(QString::number(durationMs, 'f', 1));
-}
+double eventDurationMs(const analysis::WlanEvent& e) { return static_cast<double>(e.endNs - e.startNs) / 1e6; }
 
 EventTableModel::EventTableModel(QObject* parent) : QAbstractTableModel(parent) {}
 
@@ -38,10 +32,7 @@ QVariant EventTableModel::headerData(int section, Qt::Orientation orientation, i
 {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
-    static const char* const names[] = {"#",        "Kind",  "Station",      "Start (s)",
-                                        "Duration (ms)", "Basis", "Connections", "Retx",
-                                        "RTO",      "Before (Mb/s)", "During (Mb/s)", "Recovery (ms)"};
-    return section >= 0 && section < ColumnCount ? tr(names[section]) : QVariant();
+    return render::eventHeaders().value(section);
 }
 
 QVariant EventTableModel::data(const QModelIndex& index, int role) const
@@ -55,9 +46,8 @@ QVariant EventTableModel::data(const QModelIndex& index, int role) const
     if (role == kEventRole)
         return static_cast<qulonglong>(row);
     if (role == Qt::TextAlignmentRole)
-        return index.column() == Kind || index.column() == Station || index.column() == Basis
-                   ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
-                   : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+        return render::eventColumnIsText(index.column()) ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
+                                                         : QVariant(Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::ToolTipRole) {
         QString tip = tr("%1 evidence frame(s); %2 probe request(s), %3 retries to the station")
                           .arg(e.evidenceCount)
@@ -67,27 +57,24 @@ QVariant EventTableModel::data(const QModelIndex& index, int role) const
             tip += tr("; the capture ended during the event");
         return tip;
     }
-    if (role != Qt::DisplayRole && role != kSortRole)
+    // The text is the report's (render::eventCell); sorting goes by the numbers.
+    if (role == Qt::DisplayRole)
+        return render::eventCell(c, t, row, index.column());
+    if (role != kSortRole)
         return {};
-    const bool sort = role == kSortRole;
     switch (index.column()) {
     case Id: return static_cast<qulonglong>(e.id);
-    case Kind: return QString::fromLatin1(analysis::eventKindName(e.kind));
-    case Station: return macText(c, e.station);
-    case Start: return eventStartCell(e, sort);
-    case Duration: return eventDurationCell(e, sort);
-    case Basis: return QString::fromLatin1(e.basis);
+    case Kind:
+    case Station:
+    case Basis: return render::eventCell(c, t, row, index.column());
+    case Start: return eventStartSeconds(e);
+    case Duration: return eventDurationMs(e);
     case Connections: return t.connections;
     case Retransmissions: return t.retransmissions;
     case RtoTimeouts: return t.rtoTimeouts;
-    case ThroughputBefore:
-        return sort ? QVariant(t.throughputBeforeBps) : QVariant(QString::number(t.throughputBeforeBps / 1e6, 'f', 2));
-    case ThroughputDuring:
-        return sort ? QVariant(t.throughputDuringBps) : QVariant(QString::number(t.throughputDuringBps / 1e6, 'f', 2));
-    case Recovery:
-        if (t.recoveryNs < 0)
-            return sort ? QVariant(-1.0) : QVariant(t.connections ? tr("not recovered") : QStringLiteral("-"));
-        return sort ? QVariant(static_cast<double>(t.recoveryNs)) : QVariant(QString::number(static_cast<double>(t.recoveryNs) / 1e6, 'f', 1));
+    case ThroughputBefore: return t.throughputBeforeBps;
+    case ThroughputDuring: return t.throughputDuringBps;
+    case Recovery: return t.recoveryNs < 0 ? -1.0 : static_cast<double>(t.recoveryNs);
     default: return {};
     }
 }

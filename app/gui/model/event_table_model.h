@@ -5,6 +5,7 @@
 // station, their retransmissions and timeouts, throughput before and during, recovery.
 
 #include "capture_analysis.h"
+#include "render/report_tables.h"
 
 #include <QAbstractTableModel>
 
@@ -12,10 +13,10 @@
 
 namespace windscope::gui {
 
-// An event's start (s) and duration (ms) as table cells: numbers for sorting, text with
-// fixed decimals for display. Shared by the event and correlation tables.
-QVariant eventStartCell(const analysis::WlanEvent& e, bool forSorting);
-QVariant eventDurationCell(const analysis::WlanEvent& e, bool forSorting);
+// An event's start (s) and duration (ms) as the numbers the event and correlation tables
+// sort by; their text is render::eventCell's.
+double eventStartSeconds(const analysis::WlanEvent& e);
+double eventDurationMs(const analysis::WlanEvent& e);
 
 class EventTableModel : public QAbstractTableModel
 {

@@ -407,30 +407,6 @@ QString PlotPanel::valuesText(double t) const
     return lines.join(QLatin1Char('\n'));
 }
 
-void PlotPanel::beginExport(const PlotStyle& style, int columns, bool timeLabels)
-{
-    m_screenStyle = m_style;
-    m_screenTimeLabels = xAxis->tickLabels();
-    m_cursorLine->setVisible(false);
-    m_cursorText->setVisible(false);
-    setPlotStyle(style);
-    setShowTimeLabels(timeLabels);
-    // A column-wide figure has room for three legend entries per line.
-    legend->setWrap(columns < 1500 ? 3 : 8);
-    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true); // re-flows the entries
-    refreshLevelOfDetail(columns);
-}
-
-void PlotPanel::endExport()
-{
-    setPlotStyle(m_screenStyle);
-    setShowTimeLabels(m_screenTimeLabels);
-    legend->setWrap(8);
-    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
-    refreshLevelOfDetail();
-    replot(rpQueuedReplot);
-}
-
 void PlotPanel::onAxisRangeChanged(double lower, double upper)
 {
     m_syncing = true;

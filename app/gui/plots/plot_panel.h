@@ -8,7 +8,7 @@
 // (new data), refreshLevelOfDetail() (new range or size), replot().
 
 #include "analysis/series/plot_series.h"
-#include "lod_series.h"
+#include "render/lod_series.h"
 
 #include <qcustomplot.h>
 
@@ -16,6 +16,8 @@
 #include <vector>
 
 namespace windscope::gui {
+
+using render::LodSeries;
 
 class TimeAxis;
 
@@ -68,6 +70,7 @@ public:
     void setEventBands(const std::vector<analysis::LaneEvent>& events, bool labels);
     // Outlines the band of one event (WlanEvent::id), -1 for none.
     void setHighlightedEvent(long long id);
+    long long highlightedEvent() const { return m_highlighted; }
     void setPlotStyle(const PlotStyle& style);
     const PlotStyle& plotStyle() const { return m_style; }
     void setShowTimeLabels(bool show);
@@ -76,11 +79,6 @@ public:
     const std::vector<std::unique_ptr<LodGraph>>& lodGraphs() const { return m_graphs; }
     LodGraph* lodGraph(const QString& name) const;
     TimeAxis* timeAxis() const { return m_axis; }
-    // Figure export: draw with `style`, reduced for `columns` pixel columns, without the
-    // crosshair; endExport() restores the screen state.
-    void beginExport(const PlotStyle& style, int columns, bool timeLabels);
-    void endExport();
-
     // A message shown in the plot when there is nothing to draw (and why).
     void setEmptyMessage(const QString& message);
 
@@ -107,8 +105,6 @@ private:
     TimeAxis* m_axis;
     QString m_title;
     PlotStyle m_style;
-    PlotStyle m_screenStyle;
-    bool m_screenTimeLabels = false;
     bool m_syncing = false;
     long long m_highlighted = -1;
     std::vector<std::unique_ptr<LodGraph>> m_graphs;

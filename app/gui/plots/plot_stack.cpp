@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "plot_stack.h"
+#include "render/connection_figure.h"
 
 #include "rate_plot.h"
 #include "rtt_plot.h"
@@ -15,31 +16,6 @@
 #include <QVBoxLayout>
 
 namespace windscope::gui {
-
-QList<PlotKind> allPlotKinds()
-{
-    return {PlotKind::TimeSequence, PlotKind::Window, PlotKind::Throughput, PlotKind::Rtt, PlotKind::WlanLane};
-}
-
-QString plotKindName(PlotKind kind)
-{
-    switch (kind) {
-    case PlotKind::TimeSequence: return QStringLiteral("time-sequence");
-    case PlotKind::Window: return QStringLiteral("window");
-    case PlotKind::Throughput: return QStringLiteral("throughput");
-    case PlotKind::Rtt: return QStringLiteral("rtt");
-    case PlotKind::WlanLane: return QStringLiteral("wlan");
-    }
-    return {};
-}
-
-std::optional<PlotKind> plotKindFromName(const QString& name)
-{
-    for (PlotKind k : allPlotKinds())
-        if (plotKindName(k) == name)
-            return k;
-    return std::nullopt;
-}
 
 PlotStack::PlotStack(QWidget* parent) : QWidget(parent), m_axis(new TimeAxis(this))
 {
@@ -102,8 +78,8 @@ void PlotStack::setSeries(std::shared_ptr<const analysis::ConnectionSeries> seri
     }
     for (PlotPanel* p : m_panels)
         p->setSeries(*m_series);
-    const double span = m_series->endSeconds - m_series->startSeconds;
-    m_axis->setFullRange(m_series->startSeconds - span * 0.01, m_series->endSeconds + span * 0.01);
+    const auto [lower, upper] = render::wholeConnectionRange(*m_series);
+    m_axis->setFullRange(lower, upper);
     for (PlotPanel* p : m_panels) {
         p->refreshLevelOfDetail();
         p->replot(QCustomPlot::rpQueuedReplot);

@@ -5,6 +5,7 @@
 // throughput, RTT and the 802.11 lane. Zooming or panning any of them moves all.
 
 #include "analysis/series/plot_series.h"
+#include "render/figure_panels.h"
 #include "time_sequence_plot.h"
 
 #include <QWidget>
@@ -20,12 +21,12 @@ namespace windscope::gui {
 
 class TimeAxis;
 
-// The plots of a stack, top to bottom; the order of PlotStack::panels().
-enum class PlotKind { TimeSequence, Window, Throughput, Rtt, WlanLane };
-QList<PlotKind> allPlotKinds();
-// "time-sequence", "window", "throughput", "rtt", "wlan" (names of the CLI's --plot).
-QString plotKindName(PlotKind kind);
-std::optional<PlotKind> plotKindFromName(const QString& name);
+// The plots of a stack, top to bottom in PlotKind order (that of PlotStack::panels()),
+// are those of an exported figure.
+using render::PlotKind;
+using render::allPlotKinds;
+using render::plotKindName;
+using render::plotKindFromName;
 
 class PlotStack : public QWidget
 {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "time_axis.h"
 
+#include "render/connection_figure.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -51,8 +53,8 @@ void TimeAxis::pan(double fraction)
 
 void TimeAxis::showInterval(double lower, double upper, double marginFraction, double minMargin)
 {
-    const double margin = std::max((upper - lower) * marginFraction, minMargin);
-    setRange(lower - margin, upper + margin);
+    const auto [from, to] = render::intervalWithMargin(lower, upper, marginFraction, minMargin);
+    setRange(from, to);
 }
 
 void TimeAxis::setCursor(double time, bool visible)

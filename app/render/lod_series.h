@@ -12,7 +12,7 @@
 #include <cstddef>
 #include <vector>
 
-namespace windscope::gui {
+namespace windscope::render {
 
 class LodSeries
 {
@@ -51,4 +51,4 @@ private:
     bool m_keepAll = false;
 };
 
-} // namespace windscope::gui
+} // namespace windscope::render

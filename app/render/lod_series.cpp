@@ -5,7 +5,7 @@
 #include <cmath>
 #include <limits>
 
-namespace windscope::gui {
+namespace windscope::render {
 
 void LodSeries::setData(std::vector<double> times, std::vector<double> lo, std::vector<double> hi)
 {
@@ -165,4 +165,4 @@ void LodSeries::sample(double xLo, double xHi, int columns, Mode mode, Output& o
         emitRaw(last, false);
 }
 
-} // namespace windscope::gui
+} // namespace windscope::render

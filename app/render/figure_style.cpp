@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "figure_style.h"
+
+#include <QCoreApplication>
+#include <QPainter>
+#include <QPainterPath>
+#include <QPolygonF>
+
+namespace windscope::render {
+
+QList<ExportPreset> exportPresets()
+{
+    auto tr = [](const char* text) { return QCoreApplication::translate("ExportPreset", text); };
+    return {
+        {QStringLiteral("single-column"), tr("Single column (85 mm, 7 pt, grayscale)"), 85, 30, 7, true, 300},
+        {QStringLiteral("double-column"), tr("Double column (175 mm, 8 pt, grayscale)"), 175, 40, 8, true, 300},
+        {QStringLiteral("double-column-colour"), tr("Double column (175 mm, 8 pt, colour)"), 175, 40, 8, false, 300},
+        {QStringLiteral("screen"), tr("As on screen"), 0, 0, 9, false, 96},
+    };
+}
+
+std::optional<ExportPreset> exportPreset(const QString& id)
+{
+    for (const ExportPreset& p : exportPresets())
+        if (p.id == id)
+            return p;
+    return std::nullopt;
+}
+
+bool isScreenPreset(const ExportPreset& preset) { return preset.id == QLatin1String("screen"); }
+
+void drawMarker(QPainter& painter, Marker marker, const QPointF& p, double size, const QColor& colour,
+                double lineWidth)
+{
+    if (marker == Marker::None)
+        return;
+    const double r = size / 2;
+    QPen pen(colour, lineWidth);
+    pen.setJoinStyle(Qt::MiterJoin);
+    painter.setPen(pen);
+    const bool filled = marker == Marker::Disc || marker == Marker::FilledSquare || marker == Marker::FilledTriangle;
+    painter.setBrush(filled ? QBrush(colour) : QBrush(Qt::white));
+    switch (marker) {
+    case Marker::None: break;
+    case Marker::Disc:
+    case Marker::Circle: painter.drawEllipse(p, r, r); break;
+    case Marker::Square:
+    case Marker::FilledSquare: painter.drawRect(QRectF(p.x() - r * 0.85, p.y() - r * 0.85, r * 1.7, r * 1.7)); break;
+    case Marker::Triangle:
+    case Marker::FilledTriangle:
+        painter.drawPolygon(QPolygonF({QPointF(p.x(), p.y() - r), QPointF(p.x() + r, p.y() + r * 0.8),
+                                       QPointF(p.x() - r, p.y() + r * 0.8)}));
+        break;
+    case Marker::Diamond:
+        painter.drawPolygon(QPolygonF({QPointF(p.x(), p.y() - r), QPointF(p.x() + r, p.y()), QPointF(p.x(), p.y() + r),
+                                       QPointF(p.x() - r, p.y())}));
+        break;
+    case Marker::Plus:
+        painter.drawLine(QPointF(p.x() - r, p.y()), QPointF(p.x() + r, p.y()));
+        painter.drawLine(QPointF(p.x(), p.y() - r), QPointF(p.x(), p.y() + r));
+        break;
+    case Marker::Cross:
+        painter.drawLine(QPointF(p.x() - r, p.y() - r), QPointF(p.x() + r, p.y() + r));
+        painter.drawLine(QPointF(p.x() - r, p.y() + r), QPointF(p.x() + r, p.y() - r));
+        break;
+    }
+    painter.setBrush(Qt::NoBrush);
+}
+
+} // namespace windscope::render

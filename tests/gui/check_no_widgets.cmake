@@ -1,0 +1,23 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# windscope-cli must not load Qt Widgets, QCustomPlot or Qt Print Support (which needs
+# Widgets): `cmake -DCLI=path -P check_no_widgets.cmake`. Exit 77 (skip) without ldd.
+find_program(LDD ldd)
+if(NOT LDD)
+    message("ldd not found: skipped")
+    cmake_language(EXIT 77)
+endif()
+execute_process(COMMAND "${LDD}" "${CLI}" OUTPUT_VARIABLE libraries RESULT_VARIABLE status)
+if(NOT status EQUAL 0)
+    message(FATAL_ERROR "ldd ${CLI} failed: ${status}")
+endif()
+if(NOT libraries MATCHES "libQt6Gui")
+    message(FATAL_ERROR "windscope-cli does not link Qt GUI: is export built?\n${libraries}")
+endif()
+foreach(forbidden libQt6Widgets libqcustomplot libQt6PrintSupport)
+    string(TOLOWER "${libraries}" lower)
+    string(TOLOWER "${forbidden}" needle)
+    if(lower MATCHES "${needle}")
+        message(FATAL_ERROR "windscope-cli links ${forbidden}:\n${libraries}")
+    endif()
+endforeach()
+message("windscope-cli links no Widgets, QCustomPlot or Print Support")
