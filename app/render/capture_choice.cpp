@@ -27,7 +27,7 @@ int worstEventOf(const AnalysisBundle& c, int connection)
         for (const analysis::ConnectionImpact& m : c.correlation.impacts[e].connections) {
             if (static_cast<int>(m.connection) != connection)
                 continue;
-            const double score = impactScore(m);
+            const double score = analysis::impactScore(m);
             if (score > bestScore) {
                 bestScore = score;
                 best = static_cast<int>(e);

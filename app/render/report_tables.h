@@ -6,6 +6,7 @@
 // show these cells, and the report prints them, so both show the same numbers the same
 // way. Columns are in the order of the models' Column enums.
 
+#include "analysis/wlan/impact_ranking.h"
 #include "capture_choice.h"
 
 #include <QString>
