@@ -546,8 +546,7 @@ private slots:
         CaptureView* view = openSample(w);
         QVERIFY(view);
         const Reference& ref = reference();
-        const analysis::Correlation correlation =
-            analysis::correlateEvents(ref.tables, ref.tcp, ref.inventory, ref.events);
+        const analysis::Correlation& correlation = ref.pipeline->correlation();
         std::size_t impacts = 0;
         for (const analysis::EventImpact& i : correlation.impacts)
             impacts += i.connections.size();
@@ -947,7 +946,8 @@ private slots:
         const Reference& ref = reference();
         const auto connection = static_cast<std::size_t>(view->selectedConnection());
         const analysis::ConnectionSeries expected =
-            analysis::buildConnectionSeries({ref.tables, ref.tcp, &ref.inventory, &ref.events}, connection);
+            analysis::buildConnectionSeries(
+                {ref.tables, ref.tcp, ref.pipeline.get(), &ref.inventory, &ref.events}, connection);
         QVERIFY(expected.window.cwnd.size() > 0);
         QVERIFY(view->plotStack()->series()->window.cwnd.v == expected.window.cwnd.v);
         QVERIFY(view->plotStack()->series()->window.cwnd.t == expected.window.cwnd.t);

@@ -118,15 +118,16 @@ bool CaptureLoader::loadFromProject()
         m_staleStatus = QStringLiteral("uncached");
         return false;
     }
-    auto overview = std::make_shared<CaptureAnalysis>();
-    if (!project->loadResults(record.id, store::kOverviewCacheParts, *overview, error)) {
+    namespace pl = analysis::pipeline;
+    pl::AnalysisBundle products;
+    if (!project->loadResults(record.id, store::kOverviewCacheParts, products, error)) {
         m_error = QString::fromStdString(error);
         return false;
     }
     // The tables can show while the columns load; the view gets its own copy, the
     // worker goes on filling this one.
     QMetaObject::invokeMethod(
-        this, [this, shown = std::shared_ptr<const CaptureAnalysis>(std::make_shared<CaptureAnalysis>(*overview))] {
+        this, [this, shown = std::make_shared<const CaptureAnalysis>(std::make_shared<const pl::CapturePipeline>(products))] {
             emit overviewLoaded(shown);
         },
         Qt::QueuedConnection);
@@ -136,11 +137,13 @@ bool CaptureLoader::loadFromProject()
         m_wasCancelled = true;
         return false;
     }
-    // The two column parts load side by side, each on a connection of its own.
-    if (!project->loadResults(record.id, store::kDetailCacheParts, *overview, error, 2)) {
+    // The column parts load side by side, each on a connection of its own.
+    if (!project->loadResults(record.id, store::kDetailCacheParts, products, error, 2)) {
         m_error = QString::fromStdString(error);
         return false;
     }
+    // Every product cached, the cwnd of each connection with them: nothing is recomputed.
+    auto overview = std::make_shared<CaptureAnalysis>(std::make_shared<const pl::CapturePipeline>(std::move(products)));
     m_fromCache = true;
     m_result = std::move(overview);
     return true;
