@@ -161,10 +161,13 @@ std::unique_ptr<CongestionModel> followableModel(const std::string& name, std::s
     return nullptr;
 }
 
+std::atomic<std::uint64_t> g_inferences{0};
+
 bool inferCwndOnRows(const dissect::CaptureTables& tables, const TcpAnalysis& analysis, std::size_t connection,
                      int sender, const CwndOptions& options, const std::vector<std::uint64_t>* rows,
                      CwndInference& out, std::string& error)
 {
+    g_inferences.fetch_add(1, std::memory_order_relaxed);
     out = {};
     out.connection = connection;
     out.sender = sender;
@@ -247,6 +250,24 @@ bool inferCwnd(const dissect::CaptureTables& tables, const TcpAnalysis& analysis
     return inferCwndOnRows(tables, analysis, connection, sender, options, nullptr, out, error);
 }
 
+std::uint64_t inferenceCount() { return g_inferences.load(std::memory_order_relaxed); }
+
+void inferDataSenderCwnd(const dissect::CaptureTables& tables, const TcpAnalysis& analysis,
+                         std::size_t connection, const CwndOptions& options,
+                         const std::vector<std::uint64_t>* rows, CwndInference& out)
+{
+    const Connection& c = analysis.connections[connection];
+    out = {};
+    out.connection = connection;
+    out.sender = dataSenderOf(c);
+    if (c.direction[0].dataBytes + c.direction[1].dataBytes == 0) {
+        out.notFollowed = NotFollowedReason::NoData;
+        return;
+    }
+    std::string ignored;
+    inferCwndOnRows(tables, analysis, connection, out.sender, options, rows, out, ignored);
+}
+
 bool inferCwndAll(const dissect::CaptureTables& tables, const TcpAnalysis& analysis,
                   const CwndOptions& options, unsigned threads, std::vector<CwndInference>& out,
                   std::string& error)
@@ -263,18 +284,8 @@ bool inferCwndAll(const dissect::CaptureTables& tables, const TcpAnalysis& analy
     const std::vector<std::vector<std::uint64_t>> rows = rowsByConnection(analysis);
     std::atomic<std::size_t> next{0};
     const auto work = [&] {
-        std::string ignored;
-        for (std::size_t c = next++; c < n; c = next++) {
-            const Connection& connection = analysis.connections[c];
-            CwndInference& result = out[c];
-            result.connection = c;
-            result.sender = dataSenderOf(connection);
-            if (connection.direction[0].dataBytes + connection.direction[1].dataBytes == 0) {
-                result.notFollowed = NotFollowedReason::NoData;
-                continue;
-            }
-            inferCwndOnRows(tables, analysis, c, result.sender, options, &rows[c], result, ignored);
-        }
+        for (std::size_t c = next++; c < n; c = next++)
+            inferDataSenderCwnd(tables, analysis, c, options, &rows[c], out[c]);
     };
     runOnThreads(threads, work);
     return true;

@@ -73,6 +73,18 @@ bool inferCwnd(const dissect::CaptureTables& tables, const TcpAnalysis& analysis
                std::size_t connection, int sender, const CwndOptions& options,
                CwndInference& out, std::string& error);
 
+// The inference with `options` for the data sender of one connection, as inferCwndAll
+// gives it (an empty series with NotFollowedReason::NoData when it carried no data).
+// rows: the connection's rows in CaptureTables::tcp (rowsByConnection), nullptr to
+// find them by a scan.
+void inferDataSenderCwnd(const dissect::CaptureTables& tables, const TcpAnalysis& analysis,
+                         std::size_t connection, const CwndOptions& options,
+                         const std::vector<std::uint64_t>* rows, CwndInference& out);
+
+// How many inferences (one replay of every model over a flow) this process has run: the
+// analysis pipeline computes each once and a project caches them, and tests count on it.
+std::uint64_t inferenceCount();
+
 // The inference for the data sender of every connection that carried data, indexed
 // by connection (an empty series with NotFollowedReason::NoData for the others).
 // Connections are independent, so they are spread over `threads` workers (0: one per

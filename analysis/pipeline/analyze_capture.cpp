@@ -7,36 +7,16 @@ bool analyzeCapture(const std::string& path, AnalysisBundle& out, std::string& e
                     const AnalyzeControl& control)
 {
     out = AnalysisBundle{};
-    error.clear();
-    auto stage = [&](AnalysisStage s) {
-        if (control.onStage)
-            control.onStage(s);
-    };
-    auto stopped = [&] { return (control.stop && control.stop()) || out.tables.summary.cancelled; };
-    // The TCP analysis follows the reading (readAndAnalyzeTcp); what is left of it when
-    // the reading ends is the Tcp stage.
-    stage(AnalysisStage::Reading);
-    TcpAnalyzer analyzer(out.tables);
-    if (!dissect::ingestCapture(path, analyzer.following(control.ingest), out.tables, error)) {
-        if (error.empty())
-            error = path + ": could not be read";
+    PipelineOptions options;
+    options.ingest = control.ingest;
+    CapturePipeline pipeline(path, std::move(options));
+    ControlObserver observer(control);
+    pipeline.setObserver(&observer);
+    if (!pipeline.run(AnalysisStage::Done, error))
         return false;
-    }
-    if (stopped())
-        return false;
-    stage(AnalysisStage::Tcp);
-    out.tcp = analyzer.finish();
-    if (stopped())
-        return false;
-    stage(AnalysisStage::Inventory);
-    out.inventory = buildWlanInventory(out.tables, out.tcp);
-    stage(AnalysisStage::Events);
-    out.events = detectWlanEvents(out.tables, out.inventory, out.tcp);
-    if (stopped())
-        return false;
-    stage(AnalysisStage::Correlation);
-    out.correlation = correlateEvents(out.tables, out.tcp, out.inventory, out.events);
-    stage(AnalysisStage::Done);
+    if (control.onStage)
+        control.onStage(AnalysisStage::Done);
+    out = std::move(pipeline).releaseProducts();
     return true;
 }
 

@@ -1,19 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-// The analysis a project caches for each capture, with default options: ingest, TCP
-// analysis, 802.11 inventory, events and their correlation with TCP. One function so
-// the CLI, the GUI and the tests cache (and compare against) the same thing.
+// Everything a project caches for a capture, in one call: the whole pipeline
+// (CapturePipeline) run on the file with default options, its products handed over.
+// For the tests and tools that compare a fresh analysis with a project's cache.
 
-#include "analysis/pipeline/analysis_bundle.h"
-#include "dissectors/ingest.h"
+#include "analysis/pipeline/capture_pipeline.h"
 
 #include <functional>
 #include <string>
 
 namespace windscope::analysis::pipeline {
-
-enum class AnalysisStage { Reading, Tcp, Inventory, Events, Correlation, Done };
 
 struct AnalyzeControl
 {
@@ -26,5 +23,21 @@ struct AnalyzeControl
 // stopped (by control.stop or the ingest observer's cancellation).
 bool analyzeCapture(const std::string& path, AnalysisBundle& out, std::string& error,
                     const AnalyzeControl& control = {});
+
+// A pipeline's observer that calls control.onStage and control.stop.
+class ControlObserver final : public PipelineObserver
+{
+public:
+    explicit ControlObserver(const AnalyzeControl& control) : m_control(control) {}
+    void stageStarted(AnalysisStage stage) override
+    {
+        if (m_control.onStage)
+            m_control.onStage(stage);
+    }
+    bool cancelRequested() override { return m_control.stop && m_control.stop(); }
+
+private:
+    const AnalyzeControl& m_control;
+};
 
 } // namespace windscope::analysis::pipeline

@@ -136,12 +136,9 @@ void buildRtt(const SeriesInputs& in, const SegmentView& view, std::size_t conne
 
 void buildCwnd(const SeriesInputs& in, std::size_t connection, int sender, WindowSeries& win)
 {
-    cwnd::CwndInference inference;
-    std::string error;
-    if (!cwnd::inferCwnd(in.tables, in.tcp, connection, sender, {}, inference, error)) {
-        win.cwndNotFollowed = error;
+    if (!in.cwnd)
         return;
-    }
+    const cwnd::CwndInference& inference = in.cwnd->cwndOfSender(connection, sender);
     if (inference.notFollowed != cwnd::NotFollowedReason::None) {
         win.cwndNotFollowed = cwnd::notFollowedReasonText(inference.notFollowed);
         return;

@@ -12,7 +12,7 @@
 // sequence numbers are relative to the data sender's initial sequence number, as
 // tcp.seq is. Every series is in time order.
 
-#include "analysis/cwnd/cwnd_inference.h"
+#include "analysis/cwnd/cwnd_source.h"
 #include "analysis/wlan/wlan_correlation.h"
 
 #include <array>
@@ -147,11 +147,13 @@ struct SeriesOptions
     int sender = -1;
 };
 
-// Everything needed to build a connection's series; events may be null (no 802.11 lane).
+// Everything needed to build a connection's series; events may be null (no 802.11 lane),
+// cwnd null leaves the congestion window out (packetRow needs none).
 struct SeriesInputs
 {
     const dissect::CaptureTables& tables;
     const TcpAnalysis& tcp;
+    const cwnd::CwndSource* cwnd = nullptr; // the pipeline's cwnd stage
     const WlanInventory* inventory = nullptr;
     const WlanEvents* events = nullptr;
 };
@@ -159,7 +161,8 @@ struct SeriesInputs
 ConnectionSeries buildConnectionSeries(const SeriesInputs& in, std::size_t connection,
                                        const SeriesOptions& options = {});
 
-// The congestion-window part of a series (the cwnd inference, the slow part): what
+// The congestion-window part of a series (the cwnd inference, the slow part when the
+// pipeline has not computed it yet): what
 // buildConnectionSeries adds with options.inferCwnd, for a caller that shows the rest first.
 void addCwndSeries(const SeriesInputs& in, ConnectionSeries& series);
 

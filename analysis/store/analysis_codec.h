@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-// Binary encoding of analysis results for the project file's cache. This is the one
-// file that knows the layout of CaptureTables, TcpAnalysis and WlanEvents field by
-// field: when one of those structs changes, adapt encode/decode here and bump
+// Binary encoding of analysis results for the project file's cache. The codec_*.cpp
+// files beside it are the ones that know the layout of CaptureTables, TcpAnalysis, the
+// 802.11 products and the cwnd inference field by field (codec_parts.h): when one of
+// those structs changes, adapt encode/decode there and bump
 // kAnalysisCodecVersion, and caches written by the old layout are recomputed rather
 // than misread.
 //
@@ -23,7 +24,8 @@ namespace windscope::analysis::store {
 
 using pipeline::AnalysisBundle;
 
-inline constexpr std::uint32_t kAnalysisCodecVersion = 4;
+// 5: the cwnd part (every connection's inferred congestion window).
+inline constexpr std::uint32_t kAnalysisCodecVersion = 5;
 
 // The cache is stored in parts so that what a view needs can be loaded alone: the
 // capture summary, connection, station and event tables and the event correlation are
@@ -37,10 +39,11 @@ enum class CachePart : std::uint8_t {
     Events,       // WlanEvents
     Inventory,    // WlanInventory
     Correlation,  // Correlation
+    Cwnd,         // AnalysisBundle::cwnd, the data sender's inference of every connection
 };
 inline constexpr CachePart kAllCacheParts[] = {
     CachePart::Capture, CachePart::FrameColumns, CachePart::Connections, CachePart::Segments,
-    CachePart::Events,  CachePart::Inventory,    CachePart::Correlation};
+    CachePart::Events,  CachePart::Inventory,    CachePart::Correlation, CachePart::Cwnd};
 // Enough for the analyze report (writeAnalyzeJson): no per-frame data.
 inline constexpr CachePart kReportCacheParts[] = {CachePart::Capture, CachePart::Connections};
 // Everything but the per-frame and per-segment columns: what the desktop application
@@ -48,8 +51,9 @@ inline constexpr CachePart kReportCacheParts[] = {CachePart::Capture, CachePart:
 inline constexpr CachePart kOverviewCacheParts[] = {CachePart::Capture, CachePart::Connections,
                                                     CachePart::Events, CachePart::Inventory,
                                                     CachePart::Correlation};
-// The rest: what plots and packet lists read.
-inline constexpr CachePart kDetailCacheParts[] = {CachePart::FrameColumns, CachePart::Segments};
+// The rest: what plots and packet lists read (the cwnd series among them).
+inline constexpr CachePart kDetailCacheParts[] = {CachePart::FrameColumns, CachePart::Segments,
+                                                  CachePart::Cwnd};
 
 const char* cachePartName(CachePart part); // "capture", "frame_columns", ...
 

@@ -7,9 +7,10 @@
 
 namespace windscope::analysis::store {
 
-PacketIndex::PacketIndex(const AnalysisBundle& results)
-    : m_events(results.events.events), m_firstEpochNs(results.tables.summary.firstEpochNs)
+PacketIndex::PacketIndex(const pipeline::CapturePipeline& pipeline)
+    : m_events(pipeline.events().events), m_firstEpochNs(pipeline.tables().summary.firstEpochNs)
 {
+    const pipeline::AnalysisBundle& results = pipeline.products();
     const dissect::TcpColumns& tcp = results.tables.tcp;
     const SegmentColumns& segments = results.tcp.segments;
     m_marks.resize(tcp.size());
@@ -24,11 +25,8 @@ PacketIndex::PacketIndex(const AnalysisBundle& results)
         const Connection& connection = results.tcp.connections[c];
         if (connection.direction[0].dataBytes + connection.direction[1].dataBytes == 0)
             continue;
-        cwnd::CwndInference inference;
-        std::string error;
-        if (!cwnd::inferCwnd(results.tables, results.tcp, c, cwnd::dataSenderOf(connection), {},
-                             inference, error) ||
-            inference.notFollowed != cwnd::NotFollowedReason::None)
+        const cwnd::CwndInference& inference = pipeline.cwndOf(c);
+        if (inference.notFollowed != cwnd::NotFollowedReason::None)
             continue;
         for (const cwnd::CwndSample& sample : inference.series) {
             if (sample.row >= m_marks.size())

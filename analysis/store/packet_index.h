@@ -4,9 +4,10 @@
 // Per-packet view of a capture's analysis, for tools that walk the capture frame by frame
 // (the Wireshark plugin's windscope.* fields): the connection a TCP segment belongs to,
 // its classification flags, the sender's estimated congestion window, and the 802.11
-// events around a time. Built once from the results a project caches.
+// events around a time. Built once from a capture's pipeline (usually on the results a
+// project caches, its cwnd among them).
 
-#include "analysis_codec.h"
+#include "analysis/pipeline/capture_pipeline.h"
 
 #include <cstdint>
 #include <vector>
@@ -25,8 +26,8 @@ struct PacketMarks
 class PacketIndex
 {
 public:
-    // Runs cwnd inference for every connection with data (the model chosen by fit).
-    explicit PacketIndex(const AnalysisBundle& results);
+    // The cwnd of every connection with data from the pipeline (the model chosen by fit).
+    explicit PacketIndex(const pipeline::CapturePipeline& pipeline);
 
     // The TCP segment carried by frame (1-based), or nullptr.
     const PacketMarks* tcpFrame(std::uint64_t frame) const;

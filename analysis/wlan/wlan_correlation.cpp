@@ -163,36 +163,6 @@ std::vector<KindAggregate> aggregateKinds(const WlanEvents& events,
     return kinds;
 }
 
-// cwnd inference of a connection's data sender, run once per connection that an
-// event touches (it replays every model over the connection).
-class CwndCache
-{
-public:
-    CwndCache(const dissect::CaptureTables& tables, const TcpAnalysis& tcp)
-        : m_tables(tables), m_tcp(tcp), m_done(tcp.connections.size(), false),
-          m_inference(tcp.connections.size())
-    {
-    }
-
-    const cwnd::CwndInference& of(std::uint32_t connection)
-    {
-        if (!m_done[connection]) {
-            m_done[connection] = true;
-            std::string error;
-            cwnd::inferCwnd(m_tables, m_tcp, connection,
-                            cwnd::dataSenderOf(m_tcp.connections[connection]), {},
-                            m_inference[connection], error);
-        }
-        return m_inference[connection];
-    }
-
-private:
-    const dissect::CaptureTables& m_tables;
-    const TcpAnalysis& m_tcp;
-    std::vector<bool> m_done;
-    std::vector<cwnd::CwndInference> m_inference;
-};
-
 void addCwnd(const dissect::CaptureTables& tables, const cwnd::CwndInference& inference,
              const WlanEvent& e, ConnectionImpact& impact)
 {
@@ -226,11 +196,10 @@ void addCwnd(const dissect::CaptureTables& tables, const cwnd::CwndInference& in
 
 Correlation correlateEvents(const dissect::CaptureTables& tables, const TcpAnalysis& tcp,
                             const WlanInventory& inventory, const WlanEvents& events,
-                            const CorrelationOptions& options)
+                            const cwnd::CwndSource& cwnd, const CorrelationOptions& options)
 {
     Correlation result;
     const std::vector<Series> series = buildSeries(tables, tcp);
-    CwndCache cwndOf(tables, tcp);
     // Connections per station, from the inventory's placement.
     std::vector<std::vector<std::uint32_t>> byStation(inventory.stations.size());
     for (const ConnectionPlacement& p : inventory.connections)
@@ -252,7 +221,7 @@ Correlation correlateEvents(const dissect::CaptureTables& tables, const TcpAnaly
                 continue;
             ConnectionImpact& m = impact.connections.emplace_back(measure(tables, tcp, series[c], c, e, options));
             if (options.cwnd)
-                addCwnd(tables, cwndOf.of(c), e, m);
+                addCwnd(tables, cwnd.cwndOf(c), e, m);
         }
         if (impact.connections.empty())
             ++withoutConnections;

@@ -11,6 +11,7 @@
 // sender, at the AP or at the receiver measure the same quantity.
 
 #include "wlan_events.h"
+#include "analysis/cwnd/cwnd_source.h"
 
 #include <cstdint>
 #include <string>
@@ -32,7 +33,7 @@ struct CorrelationOptions
     double recoveryFraction = 0.9;
     // Scan-free reference periods shorter than this are too short to compare with.
     std::int64_t minScanFreeNs = 500'000'000;
-    // Congestion window before and after each event (runs the cwnd inference).
+    // Congestion window before and after each event (from the cwnd source).
     bool cwnd = true;
 };
 
@@ -95,8 +96,10 @@ struct Correlation
     std::vector<std::string> notes;
 };
 
+// cwnd: the data senders' inferred windows (the pipeline's cwnd stage), asked only for the
+// connections an event touches and only with options.cwnd.
 Correlation correlateEvents(const dissect::CaptureTables& tables, const TcpAnalysis& tcp,
                             const WlanInventory& inventory, const WlanEvents& events,
-                            const CorrelationOptions& options = {});
+                            const cwnd::CwndSource& cwnd, const CorrelationOptions& options = {});
 
 } // namespace windscope::analysis

@@ -5,7 +5,7 @@
 #include "analysis/report/report_json.h"
 #include "analysis/tcp/tcp_analysis.h"
 #include "dissectors/dissector_set.h"
-#include "dissectors/ingest.h"
+#include "analysis/pipeline/capture_pipeline.h"
 #ifdef WINDSCOPE_HAVE_WIRESHARK
 #include "cli_packet.h"
 #endif
@@ -183,7 +183,6 @@ int runAnalyze(const std::vector<std::string>& args)
         return 2;
     }
 
-    dissect::CaptureTables tables;
     std::string error;
     // With keys, the TCP analysis reads the capture as `decrypt` writes it: protected
     // 802.11 data frames that epan decrypted, in the clear.
@@ -211,24 +210,18 @@ int runAnalyze(const std::vector<std::string>& args)
     }
 #endif
     TerminalProgress progress;
-    dissect::IngestOptions ingestOptions;
-    ingestOptions.observer = &progress;
-    analysis::TcpAnalysis result;
-    if (!analysis::readAndAnalyzeTcp(readPath, ingestOptions, tables, result, error, options)) {
+    analysis::pipeline::PipelineOptions pipelineOptions;
+    pipelineOptions.ingest.observer = &progress;
+    pipelineOptions.tcp = options;
+    pipelineOptions.reportedPath = path; // not the temporary decrypted copy
+    // Only the TCP stage: the report needs neither 802.11 events nor cwnd.
+    analysis::pipeline::CapturePipeline pipeline(readPath, pipelineOptions);
+    if (!pipeline.run(analysis::pipeline::AnalysisStage::Tcp, error)) {
         std::fprintf(stderr, "windscope-cli: %s\n", error.c_str());
         return 1;
     }
-    if (readPath != path) {
-        // Report the capture the user named, not the temporary decrypted copy.
-        auto rename = [&](std::string& text) {
-            for (std::size_t at = text.find(readPath); at != std::string::npos;
-                 at = text.find(readPath, at + path.size()))
-                text.replace(at, readPath.size(), path);
-        };
-        rename(tables.summary.path);
-        for (std::string& warning : tables.summary.warnings)
-            rename(warning);
-    }
+    const dissect::CaptureTables& tables = pipeline.tables();
+    const analysis::TcpAnalysis& result = pipeline.tcp();
 
     if (json)
         analysis::writeAnalyzeJson(std::cout, tables, result);

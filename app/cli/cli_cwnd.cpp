@@ -10,7 +10,6 @@
 #include "analysis/cwnd/cwnd_inference.h"
 #include "analysis/report/report_cwnd.h"
 #include "analysis/tcp/tcp_analysis.h"
-#include "dissectors/ingest.h"
 
 #include <cstdio>
 #include <iostream>
@@ -73,16 +72,24 @@ int runCwnd(const std::vector<std::string>& args)
     LoadedFlow loaded;
     if (const int status = loadFlow("cwnd", path, flow, loaded))
         return status;
-    const dissect::CaptureTables& tables = loaded.tables;
-    const analysis::TcpAnalysis& tcp = loaded.tcp;
+    const analysis::pipeline::CapturePipeline& pipeline = *loaded.pipeline;
+    const dissect::CaptureTables& tables = pipeline.tables();
+    const analysis::TcpAnalysis& tcp = pipeline.tcp();
     const std::size_t connection = loaded.connection;
     const int sender = loaded.sender;
-    std::string error;
-    analysis::cwnd::CwndInference inf;
-    if (!analysis::cwnd::inferCwnd(tables, tcp, connection, sender, options, inf, error)) {
-        std::fprintf(stderr, "windscope-cli cwnd: %s\n", error.c_str());
-        return 2;
+    // Default options: the pipeline's cwnd product; --model or other options: an
+    // inference of their own.
+    const bool defaults = options.model.empty() &&
+                          options.maxCaptureLossRatio == analysis::cwnd::CwndOptions{}.maxCaptureLossRatio;
+    analysis::cwnd::CwndInference own;
+    if (!defaults) {
+        std::string error;
+        if (!pipeline.inferCwnd(connection, sender, options, own, error)) {
+            std::fprintf(stderr, "windscope-cli cwnd: %s\n", error.c_str());
+            return 2;
+        }
     }
+    const analysis::cwnd::CwndInference& inf = defaults ? pipeline.cwndOfSender(connection, sender) : own;
     const bool followed = inf.notFollowed == analysis::cwnd::NotFollowedReason::None;
     if (!followed)
         std::fprintf(stderr, "windscope-cli cwnd: connection %zu: cwnd not followed: %s\n", connection,

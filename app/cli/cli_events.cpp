@@ -3,7 +3,7 @@
 
 #include "analysis/report/report_events.h"
 #include "analysis/report/report_json.h"
-#include "dissectors/ingest.h"
+#include "analysis/pipeline/capture_pipeline.h"
 
 #include <cstdio>
 #include <iostream>
@@ -133,19 +133,19 @@ int run(const char* command, bool correlate, const std::vector<std::string>& arg
     EventsArgs a;
     if (int status = parse(command, correlate, args, a))
         return status;
-    dissect::CaptureTables tables;
     std::string error;
-    analysis::TcpAnalysis tcp;
-    if (!analysis::readAndAnalyzeTcp(a.path, {}, tables, tcp, error)) {
+    analysis::pipeline::PipelineOptions options;
+    options.events = a.events;
+    options.correlation = a.correlation;
+    analysis::pipeline::CapturePipeline pipeline(a.path, options);
+    if (!pipeline.run(analysis::pipeline::AnalysisStage::Tcp, error)) {
         std::fprintf(stderr, "windscope-cli: %s\n", error.c_str());
         return 1;
     }
-    const analysis::WlanInventory inventory = analysis::buildWlanInventory(tables, tcp);
-    const analysis::WlanEvents events = analysis::detectWlanEvents(tables, inventory, tcp, a.events);
-    const analysis::EventsReport report{tables, tcp, inventory, events};
+    const dissect::CaptureTables& tables = pipeline.tables();
+    const analysis::EventsReport report{tables, pipeline.tcp(), pipeline.inventory(), pipeline.events()};
     if (correlate) {
-        const analysis::Correlation c =
-            analysis::correlateEvents(tables, tcp, inventory, events, a.correlation);
+        const analysis::Correlation& c = pipeline.correlation();
         if (a.json)
             analysis::writeCorrelationJson(std::cout, report, c);
         else if (a.csv)

@@ -2,7 +2,7 @@
 #include "cli_export.h"
 #include "cli_flow.h"
 
-#include "analysis/pipeline/analyze_capture.h"
+#include "analysis/pipeline/capture_pipeline.h"
 #include "render/connection_figure.h"
 #include "render/report.h"
 
@@ -196,11 +196,12 @@ int runExport(const std::vector<std::string>& args)
 
     GuiApplication application;
     const QString capturePath = QString::fromStdString(path);
-    analysis::pipeline::AnalysisBundle c;
+    analysis::pipeline::CapturePipeline pipeline(path);
     std::string message;
-    if (!analysis::pipeline::analyzeCapture(path, c, message))
+    if (!pipeline.run(analysis::pipeline::AnalysisStage::Correlation, message))
         return fail(QString::fromStdString(message));
-    const analysis::SeriesInputs inputs{c.tables, c.tcp, &c.inventory, &c.events};
+    const analysis::pipeline::AnalysisBundle& c = pipeline.products();
+    const analysis::SeriesInputs inputs{c.tables, c.tcp, &pipeline, &c.inventory, &c.events};
     auto seriesOf = [&](std::size_t connection, int sender) {
         analysis::SeriesOptions options;
         options.sender = sender;
@@ -287,7 +288,7 @@ int runExport(const std::vector<std::string>& args)
     options.paper = paper;
     for (const auto& [connection, sender] : connections)
         options.connections << static_cast<int>(connection);
-    if (!render::writeReport(c, options, out, &error))
+    if (!render::writeReport(pipeline, options, out, &error))
         return fail(error);
     return 0;
 }

@@ -3,7 +3,6 @@
 
 #include "analysis/cwnd/cwnd_inference.h"
 #include "analysis/report/report_json.h"
-#include "dissectors/ingest.h"
 
 #include <cstdio>
 
@@ -44,12 +43,14 @@ bool resolveFlow(const dissect::CaptureTables& tables, const analysis::TcpAnalys
 int loadFlow(const char* command, const std::string& path, const std::string& flow, LoadedFlow& out)
 {
     std::string error;
-    if (!analysis::readAndAnalyzeTcp(path, {}, out.tables, out.tcp, error)) {
+    out.pipeline = std::make_unique<analysis::pipeline::CapturePipeline>(path);
+    if (!out.pipeline->run(analysis::pipeline::AnalysisStage::Tcp, error)) {
         std::fprintf(stderr, "windscope-cli: %s\n", error.c_str());
         return 1;
     }
-    out.connection = out.tcp.connections.size();
-    if (!resolveFlow(out.tables, out.tcp, flow, out.connection, out.sender)) {
+    const analysis::TcpAnalysis& tcp = out.pipeline->tcp();
+    out.connection = tcp.connections.size();
+    if (!resolveFlow(out.pipeline->tables(), tcp, flow, out.connection, out.sender)) {
         std::fprintf(stderr, "windscope-cli %s: no connection '%s' in %s\n", command, flow.c_str(), path.c_str());
         return 1;
     }

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "analysis/tcp/tcp_analysis.h"
+#include "analysis/pipeline/capture_pipeline.h"
+
+#include <memory>
 
 #include <string>
 
@@ -12,16 +14,15 @@ namespace windscope::cli {
 bool resolveFlow(const dissect::CaptureTables& tables, const analysis::TcpAnalysis& tcp, const std::string& flow,
                  std::size_t& connection, int& sender);
 
-// A capture read, its TCP analysed and one --flow picked out.
+// A capture's pipeline, run through its TCP analysis, and one --flow picked out.
 struct LoadedFlow
 {
-    dissect::CaptureTables tables;
-    analysis::TcpAnalysis tcp;
+    std::unique_ptr<analysis::pipeline::CapturePipeline> pipeline;
     std::size_t connection = 0;
     int sender = 0;
 };
 
-// Reads path, analyses its TCP and resolves flow, saying on stderr what went wrong
+// Runs the pipeline on path through the TCP analysis and resolves flow, saying on stderr what went wrong
 // (as "windscope-cli COMMAND: ..."). Returns 0, or the exit status to end with.
 int loadFlow(const char* command, const std::string& path, const std::string& flow, LoadedFlow& out);
 

@@ -78,10 +78,11 @@ int add(const std::vector<std::string>& args)
         if (!store::identifyFile(args[i], true, file, error))
             return fail(error);
         const auto start = std::chrono::steady_clock::now();
-        analysis::pipeline::AnalysisBundle results;
         // The absolute path, so the cached report names the file wherever it is shown from.
-        if (!analysis::pipeline::analyzeCapture(file.path, results, error))
+        analysis::pipeline::CapturePipeline pipeline(file.path);
+        if (!pipeline.run(analysis::pipeline::AnalysisStage::Done, error))
             return fail(error);
+        const analysis::pipeline::AnalysisBundle& results = pipeline.cacheProducts();
         const std::int64_t id = project->saveCapture(file, results, error);
         if (!id)
             return fail(error);
@@ -198,9 +199,9 @@ int show(const std::vector<std::string>& args, bool events)
             printAnalyzeSummary(results.tables, results.tcp);
         return 0;
     }
-    const analysis::WlanInventory inventory =
-        analysis::buildWlanInventory(results.tables, results.tcp);
-    const analysis::EventsReport report{results.tables, results.tcp, inventory, results.events};
+    const analysis::pipeline::CapturePipeline pipeline(std::move(results));
+    const analysis::EventsReport report{pipeline.tables(), pipeline.tcp(), pipeline.inventory(),
+                                        pipeline.events()};
     if (json)
         analysis::writeEventsJson(std::cout, report);
     else

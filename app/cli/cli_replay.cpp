@@ -16,7 +16,6 @@
 #include "analysis/tcp/tcp_analysis.h"
 #include "analysis/wlan/wlan_events.h"
 #include "analysis/wlan/wlan_inventory.h"
-#include "dissectors/ingest.h"
 
 #include <atomic>
 #include <csignal>
@@ -232,19 +231,17 @@ int runReplay(const std::vector<std::string>& args)
     if (!path.empty()) {
         if (const int status = loadFlow("replay", path, flow, loaded))
             return status;
-        const dissect::CaptureTables& tables = loaded.tables;
-        const analysis::TcpAnalysis& tcp = loaded.tcp;
+        const analysis::pipeline::CapturePipeline& pipeline = *loaded.pipeline;
+        const dissect::CaptureTables& tables = pipeline.tables();
+        const analysis::TcpAnalysis& tcp = pipeline.tcp();
         const std::size_t connection = loaded.connection;
         const int sender = loaded.sender;
         if (tcp.connections[connection].direction[sender].dataPackets < 2) {
             std::fprintf(stderr, "windscope-cli replay: connection %zu carries no data from its sender\n", connection);
             return 1;
         }
-        const analysis::WlanInventory inventory = analysis::buildWlanInventory(tables, tcp);
-        const analysis::WlanEvents events = analysis::detectWlanEvents(tables, inventory, tcp);
-        analysis::cwnd::CwndInference inference;
-        const bool inferred = analysis::cwnd::inferCwnd(tables, tcp, connection, sender, {}, inference, error);
-        rp::DerivationInput input{&tables, &tcp, connection, sender, &events, inferred ? &inference : nullptr};
+        rp::DerivationInput input{&tables, &tcp, connection, sender, &pipeline.events(),
+                                  &pipeline.cwndOfSender(connection, sender)};
         rp::ReplayOptions first = options;
         if (!sweepText.empty())
             first.fixes.clear();

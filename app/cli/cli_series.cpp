@@ -3,7 +3,6 @@
 #include "cli_flow.h"
 
 #include "analysis/series/plot_series.h"
-#include "dissectors/ingest.h"
 
 #include <cstdio>
 #include <iostream>
@@ -46,14 +45,12 @@ int runSeries(const std::vector<std::string>& args)
     LoadedFlow loaded;
     if (const int status = loadFlow("series", path, flow, loaded))
         return status;
-    const dissect::CaptureTables& tables = loaded.tables;
-    const analysis::TcpAnalysis& tcp = loaded.tcp;
+    const analysis::pipeline::CapturePipeline& pipeline = *loaded.pipeline;
     const std::size_t connection = loaded.connection;
     options.sender = loaded.sender;
-    const analysis::WlanInventory inventory = analysis::buildWlanInventory(tables, tcp);
-    const analysis::WlanEvents events = analysis::detectWlanEvents(tables, inventory, tcp);
-    const analysis::ConnectionSeries series =
-        analysis::buildConnectionSeries({tables, tcp, &inventory, &events}, connection, options);
+    const analysis::ConnectionSeries series = analysis::buildConnectionSeries(
+        {pipeline.tables(), pipeline.tcp(), &pipeline, &pipeline.inventory(), &pipeline.events()}, connection,
+        options);
     if (!series.window.cwndNotFollowed.empty())
         std::fprintf(stderr, "windscope-cli series: connection %zu: cwnd not followed: %s\n", connection,
                      series.window.cwndNotFollowed.c_str());

@@ -9,6 +9,7 @@
 #include "model/connection_table_model.h"
 #include "model/correlation_table_model.h"
 #include "model/cwnd_series_task.h"
+#include "project/project_capture_source.h"
 #include "model/event_table_model.h"
 #include "model/inventory_table_model.h"
 #include "model/packet_table_model.h"
@@ -235,7 +236,8 @@ void CaptureView::load()
     m_error.clear();
     m_loader = new CaptureLoader(m_path, this);
     if (!m_projectPath.isEmpty())
-        m_loader->setProjectSource(m_projectPath, m_captureId, m_acceptStale);
+        m_loader->setCachedSource(
+            std::make_unique<ProjectCaptureSource>(m_projectPath, m_captureId, m_path, m_acceptStale));
     m_useCache->hide();
     m_reanalyse->hide();
     m_progress->show();

@@ -351,7 +351,7 @@ void MainWindow::exportReport()
         return;
     QApplication::setOverrideCursor(Qt::WaitCursor);
     QString error;
-    const bool ok = render::writeReport(*v->capture(), dialog.options(), dialog.path(), &error);
+    const bool ok = render::writeReport(*v->capture()->pipeline, dialog.options(), dialog.path(), &error);
     QApplication::restoreOverrideCursor();
     if (!ok)
         QMessageBox::warning(this, tr("Export failed"), error);

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "replay_runner.h"
 
-#include "analysis/cwnd/cwnd_inference.h"
 #include "analysis/replay/scenario/fix.h"
 #include "analysis/replay/scenario/presets.h"
 #include "analysis/replay/sim/trace_tables.h"
@@ -48,12 +47,9 @@ bool replayReportFor(const CaptureAnalysis& capture, const ReplayRequest& reques
             error = QObject::tr("connection %1 carries no data from its sender").arg(request.connection);
             return false;
         }
-        analysis::cwnd::CwndInference inference;
-        std::string message;
-        const bool inferred =
-            analysis::cwnd::inferCwnd(capture.tables, capture.tcp, request.connection, sender, {}, inference, message);
+        // The pipeline's cwnd of the connection: inferred once, or loaded from the project.
         const rp::DerivationInput input{&capture.tables, &capture.tcp, request.connection, sender, &capture.events,
-                                        inferred ? &inference : nullptr};
+                                        &capture.pipeline->cwndOf(request.connection)};
         report = rp::replayCapture(input, options);
     }
     if (!report.error.empty()) {
@@ -72,12 +68,17 @@ std::shared_ptr<const ReplayOutcome> runReplay(const CaptureAnalysis& capture, c
         return nullptr;
     outcome->fixed = !request.fixes.isEmpty();
     const rp::SimResult& run = outcome->fixed ? outcome->report.fixedRun : outcome->report.baselineRun;
-    auto analysed = std::make_shared<CaptureAnalysis>();
     // Tables as the replay's own metrics (metricsOf) analyse the run, so the comparison
     // shows the numbers windscope-cli replay prints; the plots use relative times only.
-    analysed->tables = rp::traceToTables(run);
-    analysed->tcp = analysis::analyzeTcp(analysed->tables);
-    analysed->inventory = analysis::buildWlanInventory(analysed->tables, analysed->tcp);
+    // The run's trace goes through the pipeline from its TCP analysis on (no events:
+    // the simulator's trace has no 802.11 side).
+    analysis::pipeline::AnalysisBundle trace;
+    trace.tables = rp::traceToTables(run);
+    auto pipeline = std::make_shared<analysis::pipeline::CapturePipeline>(std::move(trace),
+                                                                          analysis::pipeline::AnalysisStage::Reading);
+    std::string ignored;
+    pipeline->run(analysis::pipeline::AnalysisStage::Inventory, ignored);
+    auto analysed = std::make_shared<CaptureAnalysis>(std::move(pipeline));
     if (analysed->tcp.connections.empty()) {
         error = QObject::tr("the replay run sent nothing");
         return nullptr;

@@ -209,8 +209,19 @@ std::optional<ReportFormat> reportFormatFor(const QString& path)
     return std::nullopt;
 }
 
-QList<ReportFigure> reportFigures(const AnalysisBundle& c, const ReportOptions& options, double widthMm)
+namespace {
+// Every product a report shows (the stages up to the correlation are computed on first
+// use; the cwnd of a drawn connection when its figure asks for it).
+const AnalysisBundle& reportProducts(const CapturePipeline& pipeline)
 {
+    pipeline.correlation();
+    return pipeline.products();
+}
+} // namespace
+
+QList<ReportFigure> reportFigures(const CapturePipeline& pipeline, const ReportOptions& options, double widthMm)
+{
+    const AnalysisBundle& c = reportProducts(pipeline);
     QList<ReportFigure> figures;
     if (!options.figures)
         return figures;
@@ -219,7 +230,7 @@ QList<ReportFigure> reportFigures(const AnalysisBundle& c, const ReportOptions& 
     figure.preset = options.preset;
     if (widthMm > 0)
         figure.preset.widthMm = widthMm;
-    const analysis::SeriesInputs in{c.tables, c.tcp, &c.inventory, &c.events};
+    const analysis::SeriesInputs in{c.tables, c.tcp, &pipeline, &c.inventory, &c.events};
     for (int k : chosenConnections(c, options)) {
         const analysis::ConnectionSeries series = analysis::buildConnectionSeries(in, static_cast<std::size_t>(k));
         const QString name = tr("Connection %1 (%2)").arg(k).arg(connectionText(c, static_cast<std::size_t>(k)));
@@ -243,9 +254,10 @@ QList<ReportFigure> reportFigures(const AnalysisBundle& c, const ReportOptions& 
     return figures;
 }
 
-QString reportHtml(const AnalysisBundle& c, const ReportOptions& options, const QList<ReportFigure>& figures,
+QString reportHtml(const CapturePipeline& pipeline, const ReportOptions& options, const QList<ReportFigure>& figures,
                    const std::function<QString(int)>& imageSource, double textWidthMm, double pageHeightMm)
 {
+    const AnalysisBundle& c = reportProducts(pipeline);
     const bool paged = textWidthMm > 0;
     const double textWidthPx = mmToLogical(textWidthMm);
     const QString file = QFileInfo(QString::fromStdString(c.tables.summary.path)).fileName();
@@ -319,7 +331,7 @@ QString reportHtml(const AnalysisBundle& c, const ReportOptions& options, const 
     return html;
 }
 
-bool writeReport(const AnalysisBundle& capture, const ReportOptions& options, const QString& path, QString* error)
+bool writeReport(const CapturePipeline& capture, const ReportOptions& options, const QString& path, QString* error)
 {
     auto fail = [&](const QString& message) {
         if (error)

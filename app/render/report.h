@@ -7,10 +7,12 @@
 // paginated by Qt's text document on A4 or Letter portrait. The tables are the cells of
 // report_tables, the ones the window's tables show; the figures are ConnectionFigures.
 
+#include "analysis/pipeline/capture_pipeline.h"
 #include "capture_choice.h"
 #include "connection_figure.h"
 
 #include <QImage>
+
 #include <QList>
 #include <QString>
 
@@ -18,6 +20,10 @@
 #include <optional>
 
 namespace windscope::render {
+
+// The capture a report is made of: its pipeline, run through the correlation on first
+// use, whose cwnd stage the figures take.
+using analysis::pipeline::CapturePipeline;
 
 enum class Paper { A4, Letter };
 std::optional<Paper> paperFromName(const QString& name); // "a4", "letter"
@@ -50,15 +56,15 @@ struct ReportFigure
 };
 
 // The figures options asks for, in order, widthMm wide (0: the preset's width).
-QList<ReportFigure> reportFigures(const AnalysisBundle& capture, const ReportOptions& options, double widthMm = 0);
+QList<ReportFigure> reportFigures(const CapturePipeline& capture, const ReportOptions& options, double widthMm = 0);
 
 // The report's HTML; figure i's <img> source is imageSource(i). With textWidthMm > 0 it is
 // laid out for pages of that text width and height: wide tables are split into column
 // groups that fit (so no header breaks inside a word), each figure on its own page.
-QString reportHtml(const AnalysisBundle& capture, const ReportOptions& options, const QList<ReportFigure>& figures,
+QString reportHtml(const CapturePipeline& capture, const ReportOptions& options, const QList<ReportFigure>& figures,
                    const std::function<QString(int)>& imageSource, double textWidthMm = 0, double pageHeightMm = 0);
 
 // Writes the report (format from the suffix). Returns false with error set.
-bool writeReport(const AnalysisBundle& capture, const ReportOptions& options, const QString& path, QString* error);
+bool writeReport(const CapturePipeline& capture, const ReportOptions& options, const QString& path, QString* error);
 
 } // namespace windscope::render

@@ -99,7 +99,9 @@ bool loadProject(std::int64_t firstEpochNs, std::string& error)
     windscope::analysis::pipeline::AnalysisBundle results;
     if (!project->loadResults(chosen.id, results, error))
         return false;
-    g_loaded->index = std::make_unique<store::PacketIndex>(results);
+    // The project's cached products, cwnd included: nothing is analysed again.
+    const windscope::analysis::pipeline::CapturePipeline pipeline(std::move(results));
+    g_loaded->index = std::make_unique<store::PacketIndex>(pipeline);
     return true;
 }
 

@@ -6,8 +6,7 @@
 // a bad FCS are left out on both sides.
 #include "test_support.h"
 
-#include "analysis/wlan/wlan_events.h"
-#include "dissectors/ingest.h"
+#include "analysis/pipeline/capture_pipeline.h"
 
 #include <map>
 #include <sstream>
@@ -17,23 +16,27 @@ using namespace windscope::analysis;
 
 namespace {
 
+// A capture's pipeline run through the 802.11 events, its products in reach.
 struct Analysed
 {
-    dissect::CaptureTables tables;
-    TcpAnalysis tcp;
-    WlanInventory inventory;
-    WlanEvents events;
+    explicit Analysed(std::unique_ptr<pipeline::CapturePipeline> p)
+        : pipeline(std::move(p)), tables(pipeline->tables()), tcp(pipeline->tcp()),
+          inventory(pipeline->inventory()), events(pipeline->events())
+    {
+    }
+    std::unique_ptr<pipeline::CapturePipeline> pipeline;
+    const dissect::CaptureTables& tables;
+    const TcpAnalysis& tcp;
+    const WlanInventory& inventory;
+    const WlanEvents& events;
 };
 
 std::unique_ptr<Analysed> analyse(const std::filesystem::path& path)
 {
-    auto a = std::make_unique<Analysed>();
+    auto p = std::make_unique<pipeline::CapturePipeline>(path.string());
     std::string error;
-    EXPECT_TRUE(dissect::ingestCapture(path.string(), {}, a->tables, error)) << error;
-    a->tcp = analyzeTcp(a->tables);
-    a->inventory = buildWlanInventory(a->tables, a->tcp);
-    a->events = detectWlanEvents(a->tables, a->inventory, a->tcp);
-    return a;
+    EXPECT_TRUE(p->run(pipeline::AnalysisStage::Events, error)) << error;
+    return std::make_unique<Analysed>(std::move(p));
 }
 
 std::vector<std::string> tsharkLines(const std::filesystem::path& capture, const std::string& filter,

@@ -4,20 +4,20 @@
 // The bundled sample analysed as windscope-cli analyses it, independent of the desktop
 // application's loader: the reference the GUI and export tests compare against.
 
-#include "analysis/tcp/tcp_analysis.h"
-#include "analysis/wlan/wlan_correlation.h"
-#include "analysis/wlan/wlan_events.h"
-#include "analysis/wlan/wlan_inventory.h"
-#include "dissectors/ingest.h"
+#include "analysis/pipeline/capture_pipeline.h"
 
 #include <QtGlobal>
 
+#include <memory>
 #include <string>
 
 namespace windscope::test {
 
 struct SampleReference
 {
+    // Its own pipeline (the cwnd of a connection comes from it), and copies of the
+    // products it computed.
+    std::shared_ptr<const analysis::pipeline::CapturePipeline> pipeline;
     dissect::CaptureTables tables;
     analysis::TcpAnalysis tcp;
     analysis::WlanInventory inventory;
@@ -30,12 +30,15 @@ inline const SampleReference& sampleReference()
     static const SampleReference r = [] {
         SampleReference x;
         std::string error;
-        if (!dissect::ingestCapture(WINDSCOPE_SAMPLE_CAPTURE, {}, x.tables, error))
+        auto pipeline = std::make_shared<analysis::pipeline::CapturePipeline>(WINDSCOPE_SAMPLE_CAPTURE);
+        if (!pipeline->run(analysis::pipeline::AnalysisStage::Correlation, error))
             qFatal("cannot read the sample: %s", error.c_str());
-        x.tcp = analysis::analyzeTcp(x.tables);
-        x.inventory = analysis::buildWlanInventory(x.tables, x.tcp);
-        x.events = analysis::detectWlanEvents(x.tables, x.inventory, x.tcp);
-        x.correlation = analysis::correlateEvents(x.tables, x.tcp, x.inventory, x.events);
+        x.tables = pipeline->tables();
+        x.tcp = pipeline->tcp();
+        x.inventory = pipeline->inventory();
+        x.events = pipeline->events();
+        x.correlation = pipeline->correlation();
+        x.pipeline = std::move(pipeline);
         return x;
     }();
     return r;

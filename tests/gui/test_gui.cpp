@@ -546,8 +546,7 @@ private slots:
         CaptureView* view = openSample(w);
         QVERIFY(view);
         const Reference& ref = reference();
-        const analysis::Correlation correlation =
-            analysis::correlateEvents(ref.tables, ref.tcp, ref.inventory, ref.events);
+        const analysis::Correlation& correlation = ref.pipeline->correlation();
         std::size_t impacts = 0;
         for (const analysis::EventImpact& i : correlation.impacts)
             impacts += i.connections.size();
@@ -665,7 +664,7 @@ private slots:
         request.highlightedEvent = static_cast<long long>(e.id);
         const Reference& ref = reference();
         const analysis::ConnectionSeries series = analysis::buildConnectionSeries(
-            {ref.tables, ref.tcp, &ref.inventory, &ref.events}, static_cast<std::size_t>(view->selectedConnection()));
+            {ref.tables, ref.tcp, ref.pipeline.get(), &ref.inventory, &ref.events}, static_cast<std::size_t>(view->selectedConnection()));
         QCOMPARE(series.timeSequence.segments.size(), view->plotStack()->series()->timeSequence.segments.size());
         const render::ConnectionFigure figure(series, request);
         QCOMPARE(view->plotStack()->timeAxis()->lower(), request.range->first);
@@ -900,7 +899,7 @@ private slots:
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("report.html"));
         QString error;
-        QVERIFY2(render::writeReport(*view->capture(), options, path, &error), qPrintable(error));
+        QVERIFY2(render::writeReport(*view->capture()->pipeline, options, path, &error), qPrintable(error));
         QFile f(path);
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QString html = QString::fromUtf8(f.readAll());
@@ -911,7 +910,7 @@ private slots:
             dialog.connectionList()->item(i)->setCheckState(Qt::Unchecked);
         QVERIFY(!dialog.options().figures);
         const QString pdf = dir.filePath(QStringLiteral("tables.pdf"));
-        QVERIFY2(render::writeReport(*view->capture(), dialog.options(), pdf, &error), qPrintable(error));
+        QVERIFY2(render::writeReport(*view->capture()->pipeline, dialog.options(), pdf, &error), qPrintable(error));
         QVERIFY(QFileInfo(pdf).size() > 1000);
     }
 
@@ -947,7 +946,8 @@ private slots:
         const Reference& ref = reference();
         const auto connection = static_cast<std::size_t>(view->selectedConnection());
         const analysis::ConnectionSeries expected =
-            analysis::buildConnectionSeries({ref.tables, ref.tcp, &ref.inventory, &ref.events}, connection);
+            analysis::buildConnectionSeries(
+                {ref.tables, ref.tcp, ref.pipeline.get(), &ref.inventory, &ref.events}, connection);
         QVERIFY(expected.window.cwnd.size() > 0);
         QVERIFY(view->plotStack()->series()->window.cwnd.v == expected.window.cwnd.v);
         QVERIFY(view->plotStack()->series()->window.cwnd.t == expected.window.cwnd.t);

@@ -19,6 +19,7 @@
 #include "wireshark/packet_detail_pane.h"
 #include "wireshark/wireshark_launcher.h"
 
+#include "analysis/cwnd/cwnd_inference.h"
 #include "analysis/store/project_store.h"
 #include "dissectors/ingest.h"
 
@@ -475,6 +476,8 @@ private slots:
             correlationRows = view.correlationPanel()->model()->rowCount();
             stations = view.stationModel()->rowCount();
         });
+        // Counted from here: the project was written by another process.
+        const std::uint64_t inferencesBefore = analysis::cwnd::inferenceCount();
         view.load();
         QVERIFY(loaded.wait(60000) || !loaded.isEmpty());
         QCOMPARE(overview.size(), 1);
@@ -498,6 +501,13 @@ private slots:
         QCOMPARE(view.connectionModel()->rowCount(), connectionRows);
         view.selectConnection(0);
         QVERIFY(view.plotStack()->series());
+        // The cwnd is shown from the project's cache: not one inference ran.
+        QTRY_VERIFY_WITH_TIMEOUT(view.isSeriesComplete(), 60000);
+        QVERIFY(!view.plotStack()->series()->window.cwnd.t.empty());
+        for (std::size_t k = 0; k < c.tcp.connections.size(); ++k)
+            QVERIFY(!connectionSeries(c, k)->window.cwndModel.empty() ||
+                    !connectionSeries(c, k)->window.cwndNotFollowed.empty());
+        QCOMPARE(analysis::cwnd::inferenceCount(), inferencesBefore);
     }
 
     void damagedOrNewerProjectIsRefusedUntouched()

@@ -4,7 +4,7 @@
 // grayscale series told apart by pattern or marker, empty panels left out, axis scales
 // with nice steps and units that follow the magnitude.
 
-#include "analysis/pipeline/analyze_capture.h"
+#include "analysis/pipeline/capture_pipeline.h"
 #include "render/connection_figure.h"
 #include "render/report.h"
 #include "render/report_tables.h"
@@ -27,23 +27,28 @@ using namespace windscope;
 
 namespace {
 
+const analysis::pipeline::CapturePipeline& samplePipeline()
+{
+    static const auto pipeline = [] {
+        auto p = std::make_unique<analysis::pipeline::CapturePipeline>(WINDSCOPE_SAMPLE_CAPTURE);
+        std::string error;
+        if (!p->run(analysis::pipeline::AnalysisStage::Correlation, error))
+            qFatal("cannot read the sample: %s", error.c_str());
+        return p;
+    }();
+    return *pipeline;
+}
+
 const analysis::pipeline::AnalysisBundle& sample()
 {
-    static const auto bundle = [] {
-        auto b = std::make_unique<analysis::pipeline::AnalysisBundle>();
-        std::string error;
-        if (!analysis::pipeline::analyzeCapture(WINDSCOPE_SAMPLE_CAPTURE, *b, error))
-            qFatal("cannot read the sample: %s", error.c_str());
-        return b;
-    }();
-    return *bundle;
+    return samplePipeline().products();
 }
 
 const analysis::ConnectionSeries& sampleSeries()
 {
     static const analysis::ConnectionSeries s = [] {
         const auto& c = sample();
-        return analysis::buildConnectionSeries({c.tables, c.tcp, &c.inventory, &c.events}, 0);
+        return analysis::buildConnectionSeries({c.tables, c.tcp, &samplePipeline(), &c.inventory, &c.events}, 0);
     }();
     return s;
 }
@@ -254,13 +259,13 @@ private slots:
         report.plots = {render::PlotKind::TimeSequence};
         report.eventFigures = false;
         const QString a4 = dir.filePath(QStringLiteral("a4.pdf"));
-        QVERIFY2(render::writeReport(sample(), report, a4, &error), qPrintable(error));
+        QVERIFY2(render::writeReport(samplePipeline(), report, a4, &error), qPrintable(error));
         QString info;
         QSizeF size = pdfPageSize(a4, &info);
         QVERIFY2(std::fabs(size.width() - 595.3) < 1 && std::fabs(size.height() - 841.9) < 1, qPrintable(info));
         report.paper = render::Paper::Letter;
         const QString letter = dir.filePath(QStringLiteral("letter.pdf"));
-        QVERIFY2(render::writeReport(sample(), report, letter, &error), qPrintable(error));
+        QVERIFY2(render::writeReport(samplePipeline(), report, letter, &error), qPrintable(error));
         size = pdfPageSize(letter, &info);
         QVERIFY2(std::fabs(size.width() - 612) < 1 && std::fabs(size.height() - 792) < 1, qPrintable(info));
     }
@@ -276,7 +281,7 @@ private slots:
         report.figures = false;
         const QString path = dir.filePath(QStringLiteral("tables.pdf"));
         QString error;
-        QVERIFY2(render::writeReport(sample(), report, path, &error), qPrintable(error));
+        QVERIFY2(render::writeReport(samplePipeline(), report, path, &error), qPrintable(error));
         QProcess p;
         p.start(pdftotext, {path, QStringLiteral("-")});
         QVERIFY(p.waitForFinished(30000));
@@ -343,12 +348,13 @@ private slots:
         QVERIFY(!empty.image().isNull());
 
         // A wired (Ethernet) capture has no 802.11 lane.
-        analysis::pipeline::AnalysisBundle wired;
+        analysis::pipeline::CapturePipeline wiredPipeline(WINDSCOPE_TEST_DATA_DIR "/vlan-tcp.pcap");
         std::string error;
-        QVERIFY(analysis::pipeline::analyzeCapture(WINDSCOPE_TEST_DATA_DIR "/vlan-tcp.pcap", wired, error));
+        QVERIFY(wiredPipeline.run(analysis::pipeline::AnalysisStage::Correlation, error));
+        const analysis::pipeline::AnalysisBundle& wired = wiredPipeline.products();
         QVERIFY(!wired.tcp.connections.empty());
-        const analysis::ConnectionSeries series =
-            analysis::buildConnectionSeries({wired.tables, wired.tcp, &wired.inventory, &wired.events}, 0);
+        const analysis::ConnectionSeries series = analysis::buildConnectionSeries(
+            {wired.tables, wired.tcp, &wiredPipeline, &wired.inventory, &wired.events}, 0);
         const render::ConnectionFigure figure(series, options(QStringLiteral("double-column")));
         QVERIFY(!figure.painter().drawnPlots().contains(render::PlotKind::WlanLane));
         QVERIFY(figure.painter().drawnPlots().contains(render::PlotKind::TimeSequence));

@@ -4,7 +4,7 @@
 // scenario with and without a fix, the predicted effect of the fix against the
 // measured one. Every run prints its numbers; the assertions hold the runs the engine
 // reproduces today, the others are reported (see the test output) as known gaps.
-#include "analysis/cwnd/cwnd_inference.h"
+#include "analysis/pipeline/capture_pipeline.h"
 #include "analysis/replay/derive/derive_scenario.h"
 #include "analysis/replay/derive/downstream_view.h"
 #include "analysis/replay/derive/periodic_outages.h"
@@ -85,27 +85,25 @@ private:
 // A lab capture's bulk connection (most data), analyzed as the replay needs it.
 struct LabConnection
 {
-    dissect::CaptureTables tables;
-    analysis::TcpAnalysis tcp;
+    std::unique_ptr<analysis::pipeline::CapturePipeline> pipeline;
     std::size_t connection = 0;
     int sender = 0;
-    analysis::WlanEvents events;
-    analysis::cwnd::CwndInference inference;
-    bool inferred = false;
 
     DerivationInput input() const
     {
-        return {&tables, &tcp, connection, sender, &events, inferred ? &inference : nullptr};
+        return {&pipeline->tables(), &pipeline->tcp(), connection, sender, &pipeline->events(),
+                &pipeline->cwndOfSender(connection, sender)};
     }
 };
 
 bool openLab(const std::filesystem::path& file, LabConnection& lab, std::string& error)
 {
-    if (!dissect::ingestCapture(file.string(), {}, lab.tables, error))
+    lab.pipeline = std::make_unique<analysis::pipeline::CapturePipeline>(file.string());
+    if (!lab.pipeline->run(analysis::pipeline::AnalysisStage::Events, error))
         return false;
-    lab.tcp = analysis::analyzeTcp(lab.tables);
+    const analysis::TcpAnalysis& tcp = lab.pipeline->tcp();
     std::uint64_t bytes = 0;
-    for (const analysis::Connection& c : lab.tcp.connections)
+    for (const analysis::Connection& c : tcp.connections)
         for (int d = 0; d < 2; ++d)
             if (c.direction[d].uniqueBytes > bytes) {
                 bytes = c.direction[d].uniqueBytes;
@@ -115,12 +113,7 @@ bool openLab(const std::filesystem::path& file, LabConnection& lab, std::string&
         error = "no data";
         return false;
     }
-    lab.sender = analysis::cwnd::dataSenderOf(lab.tcp.connections[lab.connection]);
-    const analysis::WlanInventory inventory = analysis::buildWlanInventory(lab.tables, lab.tcp);
-    lab.events = analysis::detectWlanEvents(lab.tables, inventory, lab.tcp);
-    std::string inferenceError;
-    lab.inferred =
-        analysis::cwnd::inferCwnd(lab.tables, lab.tcp, lab.connection, lab.sender, {}, lab.inference, inferenceError);
+    lab.sender = analysis::cwnd::dataSenderOf(tcp.connections[lab.connection]);
     return true;
 }
 
@@ -645,7 +638,7 @@ TEST(LabCalibration, PeriodicScansFromSenderLossesMatchTheInjectedOnes)
             // (the first ones met no sends), so the phase is compared.
             ASSERT_GE(firstScanS, 0) << run;
             const double firstScanSim =
-                firstScanS - static_cast<double>(lab.tables.summary.firstEpochNs + derived.firstDataNs) / 1e9;
+                firstScanS - static_cast<double>(lab.pipeline->tables().summary.firstEpochNs + derived.firstDataNs) / 1e9;
             double phase = std::fmod(found.firstS - firstScanSim, found.intervalMs / 1000);
             if (phase > found.intervalMs / 2000)
                 phase -= found.intervalMs / 1000;
@@ -826,7 +819,7 @@ TEST(LabCalibration, Ns3DerivedPathMatchesTheRun)
         ASSERT_EQ(s.outageList.size(), 2u);
         for (std::size_t i = 0; i < 2; ++i) {
             const Outage& o = s.outageList[i];
-            const double start = o.startS + static_cast<double>(d.firstDataNs + lab.tables.summary.firstEpochNs) / 1e9;
+            const double start = o.startS + static_cast<double>(d.firstDataNs + lab.pipeline->tables().summary.firstEpochNs) / 1e9;
             const double labDuration = actual[i].second - actual[i].first;
             std::printf("%s handoff %zu: from %.3f s for %.3f s (lab %.3f s for %.3f s)\n", run, i + 1, start,
                         o.durationS, handoffs[i].first, labDuration);
@@ -866,7 +859,7 @@ TEST(LabCalibration, StationAbsenceFromTheFirstApIsTwoHandoffs)
             const Outage& o = s.outageList[i];
             // Simulated time is the sender's; the radio saw the outage a wired delay later.
             const double start = o.startS - s.path.wiredDelayMs / 1000 +
-                                 static_cast<double>(d.firstDataNs + lab.tables.summary.firstEpochNs) / 1e9;
+                                 static_cast<double>(d.firstDataNs + lab.pipeline->tables().summary.firstEpochNs) / 1e9;
             const double end = start + o.durationS;
             std::printf("%s wifi-ap1 handoff %zu: %.3f-%.3f s %s (lab %.3f-%.3f s)\n", run, i + 1, start, end,
                         o.mode == OutageMode::Hold ? "hold" : "drop", handoffs[i].first, actual[i].second);
@@ -1081,7 +1074,7 @@ TEST(LabCalibration, ScansAndLossFromReceiverHoles)
         EXPECT_NEAR(found.dwellMs, dwellMs, 3) << run;
         ASSERT_GE(firstScanS, 0) << run;
         const double firstScanSim = firstScanS -
-                                    static_cast<double>(lab.tables.summary.firstEpochNs + derived.firstDataNs) / 1e9 +
+                                    static_cast<double>(lab.pipeline->tables().summary.firstEpochNs + derived.firstDataNs) / 1e9 +
                                     derived.scenario.path.wiredDelayMs / 1000;
         double phase = std::fmod(found.firstS - firstScanSim, found.intervalMs / 1000);
         if (phase > found.intervalMs / 2000)

@@ -466,6 +466,33 @@ inline void expectSameBundle(const analysis::pipeline::AnalysisBundle& a,
     expectSameEvents(a.events, b.events);
     expectSameInventory(a.inventory, b.inventory);
     expectSameCorrelation(a.correlation, b.correlation);
+    ASSERT_EQ(a.cwnd.size(), b.cwnd.size());
+    for (std::size_t c = 0; c < a.cwnd.size(); ++c) {
+        const analysis::cwnd::CwndInference& x = a.cwnd[c];
+        const analysis::cwnd::CwndInference& y = b.cwnd[c];
+        EXPECT_EQ(x.connection, y.connection);
+        EXPECT_EQ(x.sender, y.sender);
+        EXPECT_EQ(x.notFollowed, y.notFollowed);
+        EXPECT_EQ(x.model, y.model);
+        EXPECT_EQ(x.undetermined, y.undetermined);
+        EXPECT_TRUE(sameBits(x.confidence, y.confidence));
+        EXPECT_EQ(x.mss, y.mss);
+        EXPECT_EQ(x.vantage.point, y.vantage.point);
+        EXPECT_EQ(x.vantage.oneWayShiftNs, y.vantage.oneWayShiftNs);
+        ASSERT_EQ(x.fits.size(), y.fits.size());
+        for (std::size_t i = 0; i < x.fits.size(); ++i) {
+            EXPECT_EQ(x.fits[i].model, y.fits[i].model);
+            EXPECT_EQ(x.fits[i].violations, y.fits[i].violations);
+            EXPECT_TRUE(sameBits(x.fits[i].meanGap, y.fits[i].meanGap));
+        }
+        ASSERT_EQ(x.series.size(), y.series.size());
+        for (std::size_t i = 0; i < x.series.size(); ++i) {
+            EXPECT_EQ(x.series[i].row, y.series[i].row);
+            EXPECT_EQ(x.series[i].cwndBytes, y.series[i].cwndBytes);
+            EXPECT_EQ(x.series[i].ssthreshBytes, y.series[i].ssthreshBytes);
+            EXPECT_EQ(x.series[i].phase, y.series[i].phase);
+        }
+    }
 }
 
 // A scratch directory removed with the fixture.

@@ -15,8 +15,7 @@
 // association with the new AP.
 #include "test_support.h"
 
-#include "analysis/wlan/wlan_correlation.h"
-#include "dissectors/ingest.h"
+#include "analysis/pipeline/capture_pipeline.h"
 
 #include <cmath>
 #include <cstdio>
@@ -30,26 +29,30 @@ namespace {
 
 constexpr std::int64_t kMs = 1'000'000;
 
+// A capture's pipeline run through the 802.11 events, its products in reach.
 struct Analysed
 {
-    dissect::CaptureTables tables;
-    TcpAnalysis tcp;
-    WlanInventory inventory;
-    WlanEvents events;
+    explicit Analysed(std::unique_ptr<pipeline::CapturePipeline> p)
+        : pipeline(std::move(p)), tables(pipeline->tables()), tcp(pipeline->tcp()),
+          inventory(pipeline->inventory()), events(pipeline->events())
+    {
+    }
+    std::unique_ptr<pipeline::CapturePipeline> pipeline;
+    const dissect::CaptureTables& tables;
+    const TcpAnalysis& tcp;
+    const WlanInventory& inventory;
+    const WlanEvents& events;
 };
 
 std::unique_ptr<Analysed> analyse(const std::filesystem::path& path)
 {
-    auto a = std::make_unique<Analysed>();
+    auto p = std::make_unique<pipeline::CapturePipeline>(path.string());
     std::string error;
-    if (!dissect::ingestCapture(path.string(), {}, a->tables, error)) {
+    if (!p->run(pipeline::AnalysisStage::Events, error)) {
         ADD_FAILURE() << error;
-        return a;
+        p = std::make_unique<pipeline::CapturePipeline>(pipeline::AnalysisBundle{});
     }
-    a->tcp = analyzeTcp(a->tables);
-    a->inventory = buildWlanInventory(a->tables, a->tcp);
-    a->events = detectWlanEvents(a->tables, a->inventory, a->tcp);
-    return a;
+    return std::make_unique<Analysed>(std::move(p));
 }
 
 struct Truth
@@ -357,7 +360,7 @@ TEST(LabEvents, ScanIntervalThroughput)
         const auto dir = test::labDir(std::string("linux/") + x.run);
         WINDSCOPE_REQUIRE_FILE(dir / "ap-wlan.pcap");
         const auto a = analyse(dir / "ap-wlan.pcap");
-        const Correlation c = correlateEvents(a->tables, a->tcp, a->inventory, a->events);
+        const Correlation& c = a->pipeline->correlation();
         ASSERT_EQ(c.scanIntervals.size(), 1u);
         const ScanIntervalAggregate& s = c.scanIntervals[0];
         EXPECT_TRUE(s.periodic);
@@ -382,7 +385,7 @@ TEST(LabEvents, CorrelationCountsScanLosses)
     const auto dir = test::labDir("linux/reno-scan100");
     WINDSCOPE_REQUIRE_FILE(dir / "ap-wlan.pcap");
     const auto a = analyse(dir / "ap-wlan.pcap");
-    const Correlation c = correlateEvents(a->tables, a->tcp, a->inventory, a->events);
+    const Correlation& c = a->pipeline->correlation();
     ASSERT_EQ(c.impacts.size(), a->events.events.size());
     ASSERT_EQ(c.kinds.size(), 1u);
     EXPECT_EQ(c.kinds[0].kind, WlanEventKind::Scan);
@@ -409,7 +412,7 @@ TEST(LabEvents, CorrelationCwndAroundHandoffs)
     const auto dir = test::labDir("linux/reno-handoff");
     WINDSCOPE_REQUIRE_FILE(dir / "ap-wlan.pcap");
     const auto a = analyse(dir / "ap-wlan.pcap");
-    const Correlation c = correlateEvents(a->tables, a->tcp, a->inventory, a->events);
+    const Correlation& c = a->pipeline->correlation();
     // Kernel cwnd (segments) by time, from cwnd.csv.
     std::vector<std::pair<double, double>> kernel;
     std::ifstream in(dir / "cwnd.csv");
@@ -525,14 +528,12 @@ TEST(WlanEventsBadInput, WiredCaptureInfersOutage)
 TEST(WlanEventsBadInput, EmptyAndCorruptFixtures)
 {
     for (const char* name : {"malformed-mix.pcap", "truncated.pcap", "radiotap-bogus.pcap"}) {
-        dissect::CaptureTables tables;
+        pipeline::CapturePipeline p(test::testData(name).string());
         std::string error;
-        if (!dissect::ingestCapture(test::testData(name).string(), {}, tables, error))
+        if (!p.run(pipeline::AnalysisStage::Correlation, error))
             continue;
-        const TcpAnalysis tcp = analyzeTcp(tables);
-        const WlanInventory inv = buildWlanInventory(tables, tcp);
-        const WlanEvents ev = detectWlanEvents(tables, inv, tcp);
-        const Correlation c = correlateEvents(tables, tcp, inv, ev);
+        const WlanEvents& ev = p.events();
+        const Correlation& c = p.correlation();
         EXPECT_EQ(c.impacts.size(), ev.events.size()) << name;
     }
 }

@@ -97,9 +97,11 @@ TEST(WiresharkPlugin, FiltersALabCaptureByWindscopeFields)
     std::string error;
     auto opened = store::ProjectStore::open(project.string(), error);
     ASSERT_TRUE(opened) << error;
-    analysis::pipeline::AnalysisBundle results;
-    ASSERT_TRUE(opened->loadResults(1, results, error)) << error;
-    const store::PacketIndex index(results);
+    analysis::pipeline::AnalysisBundle cached;
+    ASSERT_TRUE(opened->loadResults(1, cached, error)) << error;
+    const analysis::pipeline::CapturePipeline pipeline(std::move(cached));
+    const analysis::pipeline::AnalysisBundle& results = pipeline.products();
+    const store::PacketIndex index(pipeline);
     std::set<std::uint64_t> scanIds;
     for (const analysis::WlanEvent& e : results.events.events)
         if (e.kind == analysis::WlanEventKind::Scan)

@@ -2,6 +2,8 @@
 #include "capture_analysis.h"
 
 #include "render/capture_choice.h"
+#include "analysis/pipeline/analyze_capture.h"
+#include "analysis/report/report_json.h"
 
 #include <QCoreApplication>
 
@@ -15,21 +17,44 @@ QString stageName(AnalysisStage stage)
     case AnalysisStage::Inventory: return QCoreApplication::translate("CaptureLoader", "Finding stations and access points");
     case AnalysisStage::Events: return QCoreApplication::translate("CaptureLoader", "Detecting 802.11 events");
     case AnalysisStage::Correlation: return QCoreApplication::translate("CaptureLoader", "Correlating events with TCP");
+    case AnalysisStage::Cwnd: return QCoreApplication::translate("CaptureLoader", "Inferring congestion windows");
     case AnalysisStage::Done: return QCoreApplication::translate("CaptureLoader", "Done");
     }
     return {};
+}
+
+CaptureAnalysis::CaptureAnalysis()
+    : CaptureAnalysis(std::make_shared<const analysis::pipeline::CapturePipeline>(analysis::pipeline::AnalysisBundle{}))
+{
+}
+
+CaptureAnalysis::CaptureAnalysis(std::shared_ptr<const analysis::pipeline::CapturePipeline> p)
+    : pipeline(std::move(p)), tables(pipeline->products().tables), tcp(pipeline->products().tcp),
+      inventory(pipeline->products().inventory), events(pipeline->products().events),
+      correlation(pipeline->products().correlation)
+{
 }
 
 std::shared_ptr<CaptureAnalysis> analyzeCapture(const QString& path, const dissect::IngestOptions& options,
                                                 const std::function<void(AnalysisStage)>& onStage,
                                                 const std::function<bool()>& stop, QString& error)
 {
-    auto capture = std::make_shared<CaptureAnalysis>();
+    analysis::pipeline::PipelineOptions pipelineOptions;
+    pipelineOptions.ingest = options;
+    auto pipeline = std::make_shared<analysis::pipeline::CapturePipeline>(path.toStdString(), pipelineOptions);
     const analysis::pipeline::AnalyzeControl control{options, onStage, stop};
+    analysis::pipeline::ControlObserver observer(control);
+    pipeline->setObserver(&observer);
     std::string message;
-    const bool ok = analysis::pipeline::analyzeCapture(path.toStdString(), *capture, message, control);
+    // What the views show at once; a connection's cwnd is inferred when first shown.
+    const bool ok = pipeline->run(AnalysisStage::Correlation, message);
+    pipeline->setObserver(nullptr);
     error = QString::fromStdString(message);
-    return ok ? capture : nullptr;
+    if (!ok)
+        return nullptr;
+    if (onStage)
+        onStage(AnalysisStage::Done);
+    return std::make_shared<CaptureAnalysis>(std::move(pipeline));
 }
 
 Selection mostAffected(const CaptureAnalysis& c)
@@ -46,7 +71,7 @@ std::shared_ptr<const analysis::ConnectionSeries> connectionSeries(const Capture
                                                                    std::size_t connection, int sender,
                                                                    bool inferCwnd)
 {
-    const analysis::SeriesInputs in{c.tables, c.tcp, &c.inventory, &c.events};
+    const analysis::SeriesInputs in = c.seriesInputs();
     analysis::SeriesOptions options;
     options.sender = sender;
     options.inferCwnd = inferCwnd;

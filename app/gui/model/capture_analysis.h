@@ -2,11 +2,13 @@
 #pragma once
 
 // Everything the views of one capture show, computed once off the GUI thread and then
-// shared read-only: the ingest tables, TCP analysis, 802.11 inventory, events and their
-// correlation with TCP (the same calls windscope-cli analyze/events/correlate make).
+// shared read-only: the capture's analysis pipeline (the one windscope-cli asks), run
+// through the event correlation, with its products in reach as members. The cwnd of a
+// connection comes from the pipeline when a view first asks for it (or from the
+// project's cache).
 
 #include "analysis/series/plot_series.h"
-#include "analysis/pipeline/analyze_capture.h"
+#include "analysis/pipeline/capture_pipeline.h"
 #include "analysis/wlan/impact_ranking.h"
 
 #include <QString>
@@ -16,9 +18,26 @@
 
 namespace windscope::gui {
 
-// Exactly what a project caches for the capture.
-struct CaptureAnalysis : analysis::pipeline::AnalysisBundle
+struct CaptureAnalysis
 {
+    // An empty capture.
+    CaptureAnalysis();
+    // The pipeline's products as they are now (stages it has not computed are empty).
+    explicit CaptureAnalysis(std::shared_ptr<const analysis::pipeline::CapturePipeline> pipeline);
+
+    std::shared_ptr<const analysis::pipeline::CapturePipeline> pipeline;
+    const dissect::CaptureTables& tables;
+    const analysis::TcpAnalysis& tcp;
+    const analysis::WlanInventory& inventory;
+    const analysis::WlanEvents& events;
+    const analysis::Correlation& correlation;
+    // The products as the pipeline holds them, for the renderer's tables and choices.
+    operator const analysis::pipeline::AnalysisBundle&() const { return pipeline->products(); }
+    // The series inputs of this capture, the pipeline's cwnd stage among them.
+    analysis::SeriesInputs seriesInputs() const
+    {
+        return {tables, tcp, pipeline.get(), &inventory, &events};
+    }
 };
 
 using analysis::pipeline::AnalysisStage;

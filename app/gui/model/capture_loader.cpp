@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "capture_loader.h"
 
-#include "analysis/store/project_store.h"
 
 #include <QThread>
 #include <QTimer>
@@ -67,7 +66,7 @@ void CaptureLoader::reportProgress()
 {
     const auto stage = static_cast<AnalysisStage>(m_stage.load());
     int percent = 0;
-    if (!m_projectPath.isEmpty()) {
+    if (m_source) {
         emit progress(stage == AnalysisStage::Reading ? 10 : 50,
                       stage == AnalysisStage::Reading ? tr("Loading the cached tables")
                                                       : tr("Loading the cached packet columns"));
@@ -83,74 +82,41 @@ void CaptureLoader::reportProgress()
     emit progress(std::min(percent, 100), stageName(stage));
 }
 
-void CaptureLoader::setProjectSource(const QString& projectPath, qint64 captureId, bool acceptStale)
-{
-    m_projectPath = projectPath;
-    m_captureId = captureId;
-    m_acceptStale = acceptStale;
-}
+void CaptureLoader::setCachedSource(std::unique_ptr<CachedProductsSource> source) { m_source = std::move(source); }
 
-// Runs on the worker: its own connection to the project (one per thread).
-bool CaptureLoader::loadFromProject()
+// Runs on the worker.
+bool CaptureLoader::loadFromSource()
 {
-    namespace store = analysis::store;
-    std::string error;
-    auto project = store::ProjectStore::open(m_projectPath.toStdString(), error);
-    store::CaptureRecord record;
-    if (!project || !project->findCapture(std::to_string(m_captureId), record, error)) {
-        m_error = QString::fromStdString(error);
+    namespace pl = analysis::pipeline;
+    pl::AnalysisBundle products;
+    const auto overviewReady = [&] {
+        // The tables can show while the columns load; the view gets its own copy, the
+        // worker goes on filling this one.
+        QMetaObject::invokeMethod(
+            this,
+            [this, shown = std::make_shared<const CaptureAnalysis>(std::make_shared<const pl::CapturePipeline>(products))] {
+                emit overviewLoaded(shown);
+            },
+            Qt::QueuedConnection);
+        // Any stage past Reading: reportProgress() tells the column step by it.
+        m_stage = static_cast<int>(AnalysisStage::Tcp);
+        if (m_cancel)
+            m_wasCancelled = true;
+        return !m_wasCancelled;
+    };
+    if (!m_source->load(products, overviewReady, m_error, m_staleStatus))
         return false;
-    }
-    // Hashes the file only when its size or time changed.
-    const store::CaptureStatus status = project->checkCapture(record);
-    m_staleStatus = QString::fromLatin1(store::captureStatusName(status));
-    if (status != store::CaptureStatus::Ok && !m_acceptStale) {
-        m_error = status == store::CaptureStatus::Moved
-                      ? tr("%1 is no longer there (moved, renamed or deleted) since it was added to the project.")
-                            .arg(m_path)
-                      : tr("%1 changed since it was analysed: its content is not the one the project cached.")
-                            .arg(m_path);
-        return false;
-    }
-    if (!record.cached) {
-        m_error = tr("%1: the project holds no cached results for it that this Windscope can read; "
-                     "re-analyse it.").arg(m_path);
-        m_staleStatus = QStringLiteral("uncached");
-        return false;
-    }
-    auto overview = std::make_shared<CaptureAnalysis>();
-    if (!project->loadResults(record.id, store::kOverviewCacheParts, *overview, error)) {
-        m_error = QString::fromStdString(error);
-        return false;
-    }
-    // The tables can show while the columns load; the view gets its own copy, the
-    // worker goes on filling this one.
-    QMetaObject::invokeMethod(
-        this, [this, shown = std::shared_ptr<const CaptureAnalysis>(std::make_shared<CaptureAnalysis>(*overview))] {
-            emit overviewLoaded(shown);
-        },
-        Qt::QueuedConnection);
-    // Any stage past Reading: reportProgress() tells the column step by it.
-    m_stage = static_cast<int>(AnalysisStage::Tcp);
-    if (m_cancel) {
-        m_wasCancelled = true;
-        return false;
-    }
-    // The two column parts load side by side, each on a connection of its own.
-    if (!project->loadResults(record.id, store::kDetailCacheParts, *overview, error, 2)) {
-        m_error = QString::fromStdString(error);
-        return false;
-    }
+    // Every product cached, the cwnd of each connection with them: nothing is recomputed.
+    m_result = std::make_shared<CaptureAnalysis>(std::make_shared<const pl::CapturePipeline>(std::move(products)));
     m_fromCache = true;
-    m_result = std::move(overview);
     return true;
 }
 
 void CaptureLoader::run()
 {
-    if (!m_projectPath.isEmpty()) {
+    if (m_source) {
         m_stage = static_cast<int>(AnalysisStage::Reading);
-        if (loadFromProject())
+        if (loadFromSource())
             m_stage = static_cast<int>(AnalysisStage::Done);
         return;
     }

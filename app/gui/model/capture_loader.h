@@ -17,12 +17,27 @@
 #include <QString>
 
 #include <atomic>
+#include <functional>
 #include <memory>
 
 class QThread;
 class QTimer;
 
 namespace windscope::gui {
+
+// Where a capture's products come from instead of its file: a project's cache
+// (project/project_capture_source.h). Runs on the loader's worker.
+class CachedProductsSource
+{
+public:
+    virtual ~CachedProductsSource() = default;
+    // Fills products in two steps, asking overviewReady() after the first (summary,
+    // connection, event, station and correlation tables), which says false when the
+    // load was cancelled. False with error set when the products cannot be loaded
+    // (error empty: cancelled); staleStatus: "ok", "changed", "moved", "uncached".
+    virtual bool load(analysis::pipeline::AnalysisBundle& products, const std::function<bool()>& overviewReady,
+                      QString& error, QString& staleStatus) = 0;
+};
 
 class CaptureLoader : public QObject
 {
@@ -31,10 +46,9 @@ public:
     explicit CaptureLoader(QString path, QObject* parent = nullptr);
     ~CaptureLoader() override;
 
-    // Loads the capture's cached results from a project instead of analysing the file,
-    // when the file is still the one analysed (or acceptStale); else fails with
-    // staleStatus() set. Call before start().
-    void setProjectSource(const QString& projectPath, qint64 captureId, bool acceptStale);
+    // Loads the capture's cached products (a project's) instead of analysing the file;
+    // fails with staleStatus() set when the source refuses. Call before start().
+    void setCachedSource(std::unique_ptr<CachedProductsSource> source);
     // "ok", "changed", "moved" after a project load; "" otherwise.
     QString staleStatus() const { return m_staleStatus; }
     bool fromCache() const { return m_fromCache; }
@@ -56,7 +70,7 @@ signals:
 
 private:
     void run();
-    bool loadFromProject();
+    bool loadFromSource();
     void onThreadFinished();
     void reportProgress();
 
@@ -70,9 +84,7 @@ private:
     std::shared_ptr<CaptureAnalysis> m_result;
     QString m_error;
     bool m_wasCancelled = false;
-    QString m_projectPath;
-    qint64 m_captureId = 0;
-    bool m_acceptStale = false;
+    std::unique_ptr<CachedProductsSource> m_source;
     QString m_staleStatus;
     bool m_fromCache = false;
 };

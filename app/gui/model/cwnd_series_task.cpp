@@ -25,8 +25,7 @@ void CwndSeriesTask::start()
         return;
     m_thread = QThread::create([this] {
         auto complete = std::make_shared<analysis::ConnectionSeries>(*m_base);
-        const CaptureAnalysis& c = *m_capture;
-        analysis::addCwndSeries({c.tables, c.tcp, &c.inventory, &c.events}, *complete);
+        analysis::addCwndSeries(m_capture->seriesInputs(), *complete);
         m_result = std::move(complete);
     });
     m_thread->setObjectName(QStringLiteral("cwnd-inference"));

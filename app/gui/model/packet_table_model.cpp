@@ -79,7 +79,7 @@ QVariant PacketTableModel::data(const QModelIndex& index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid) || !m_series)
         return {};
-    const analysis::SeriesInputs in{m_capture->tables, m_capture->tcp, &m_capture->inventory, &m_capture->events};
+    const analysis::SeriesInputs in = m_capture->seriesInputs();
     const analysis::PacketRow p = analysis::packetRow(in, m_series->rows[m_first + static_cast<std::size_t>(index.row())]);
     if (role == kFrameRole)
         return static_cast<qulonglong>(p.frame);

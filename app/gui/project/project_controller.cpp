@@ -331,7 +331,9 @@ void ProjectController::storeCapture(CaptureView* view)
             return;
         auto project = store::ProjectStore::open(projectPath, outcome->error);
         if (project)
-            outcome->id = project->saveCapture(file, *capture, outcome->error);
+            // With every connection's cwnd (inferred here, off the GUI thread, where not
+            // yet shown), so that reopening infers none.
+            outcome->id = project->saveCapture(file, capture->pipeline->cacheProducts(), outcome->error);
     });
     m_jobs.insert(job);
     track(view, 0);
