@@ -12,7 +12,7 @@
 // (0 means "not seen yet" for nextseq/lastack/maxseqtobeacked, the ack field of
 // segments without ACK is still used for pruning, dupacknum is unsigned and -1 marks
 // an ACKed unseen segment): the point is that every flag agrees with tshark. The
-// 64-bit unwrapped sequence space lives in the driver (tcp_analysis.cpp).
+// 64-bit unwrapped sequence space lives in the driver (tcp_measure.cpp).
 
 #include "unacked_segments.h"
 

@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// deriveScenario() as a table of small steps, in the order the notes come: each step
+// reads the capture's products (the DerivationInput) and what earlier steps read from
+// them (the DerivationContext), and writes its own scenario fields with their notes.
+// A step is a plain function, so a test can set a context by hand and run one.
+
+#include "derive_scenario.h"
+#include "downstream_view.h"
+#include "sack_readings.h"
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace windscope::analysis::replay::derive {
+
+// One RTT sample of the sender's data, as the capture shows it (senderRttSamples()).
+struct SenderRtt
+{
+    std::int64_t dataNs = 0;      // capture time of the data segment
+    double ms = 0;
+    std::int64_t flightBytes = 0; // in flight when the data was sent
+};
+
+// A TCP-inferred outage in the scenario's outage list (index, capture start and end),
+// for the periodic-outage step to take out again where its pattern explains it.
+struct InferredOutage
+{
+    std::size_t index = 0;
+    std::int64_t startNs = 0, endNs = 0;
+};
+
+// What the steps read from the capture and hand on to later steps.
+struct DerivationContext
+{
+    // The connection's rows (readConnectionRows()).
+    std::uint32_t maxPayload = 0;
+    std::uint32_t maxFlight = 0;    // most bytes in flight the sender had
+    std::int64_t lastDataNs = 0;    // capture time of the sender's last data segment
+    bool carriedBy80211 = false;    // an 802.11 frame of the capture carries the sender's data
+    // (time, bytes delivered: the relative ACK and what was SACKed above it), so that
+    // a hole filled late does not count its whole window as delivered at that moment.
+    std::vector<std::pair<std::int64_t, std::int64_t>> ackProgress;
+    // Window updates: an ACK that acknowledges nothing new and opens the window (time,
+    // bytes it opened by), i.e. what the application read since the last ACK.
+    std::vector<std::pair<std::int64_t, std::uint64_t>> windowUpdates;
+    // The round trips (deriveRtt()).
+    DownstreamView downstream;
+    std::vector<SenderRtt> senderRtt;
+    double rttMin = 0, rttP95 = 0;
+    double rttSustainedMax = 0;     // the queue at its fullest, when it overflowed
+    // The bottleneck's payload rate (deriveBottleneck()).
+    double rateMbps = 0;
+    // What the SACK scoreboard (or downstream, the holes) showed (deriveQueue()).
+    SackReadings sackReadings;
+    // TCP-inferred outages in the outage list (deriveOutages()).
+    std::vector<InferredOutage> inferred;
+};
+
+using DerivationStepFn = void (*)(const DerivationInput&, DerivationContext&, DerivedScenario&);
+
+struct DerivationStep
+{
+    const char* name;
+    DerivationStepFn run;
+};
+
+// The steps in the order deriveScenario() runs them.
+std::span<const DerivationStep> derivationSteps();
+
+// printf into a note (at most 255 characters).
+std::string format(const char* fmt, double a, double b = 0, double c = 0);
+
+// steps_path.cpp: the connection's rows, size, round trips, bottleneck, queue, timing.
+void readConnectionRows(const DerivationInput& in, DerivationContext& ctx, DerivedScenario& out);
+void deriveSegmentSize(const DerivationInput& in, DerivationContext& ctx, DerivedScenario& out);
+void deriveRtt(const DerivationInput& in, DerivationContext& ctx, DerivedScenario& out);
+void deriveDelaySplit(const DerivationInput& in, DerivationContext& ctx, DerivedScenario& out);
+void deriveBottleneck(const DerivationInput& in, DerivationContext& ctx, DerivedScenario& out);
+void deriveQueue(const DerivationInput& in, DerivationContext& ctx, DerivedScenario& out);
+void derivePathRateBound(const DerivationInput& in, DerivationContext& ctx, DerivedScenario& out);
+void derivePathTiming(const DerivationInput& in, DerivationContext& ctx, DerivedScenario& out);
+
+// steps_sender.cpp: the receiver's drain, congestion control, the RTO rule, recovery.
+void deriveReceiver(const DerivationInput& in, DerivationContext& ctx, DerivedScenario& out);
+void deriveCongestionControl(const DerivationInput& in, DerivationContext& ctx, DerivedScenario& out);
+void deriveRtoRule(const DerivationInput& in, DerivationContext& ctx, DerivedScenario& out);
+void noteLossRecovery(const DerivationInput& in, DerivationContext& ctx, DerivedScenario& out);
+
+// steps_wlan.cpp: the 802.11 MAC and its aggregation.
+void deriveMac(const DerivationInput& in, DerivationContext& ctx, DerivedScenario& out);
+
+// steps_outages.cpp: the outage timeline, periodic outages, lone losses.
+void deriveOutages(const DerivationInput& in, DerivationContext& ctx, DerivedScenario& out);
+void derivePeriodicOutages(const DerivationInput& in, DerivationContext& ctx, DerivedScenario& out);
+void placeLoneLosses(const DerivationInput& in, DerivationContext& ctx, DerivedScenario& out);
+
+} // namespace windscope::analysis::replay::derive

@@ -1,0 +1,490 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The path's steps of deriveScenario(): the connection's rows, the sender's segment size,
+// the round trips, the bottleneck's rate and queue, and when each packet meets the radio.
+#include "derivation_steps.h"
+
+#include "analysis/cwnd/scoreboard.h"
+#include "sample_statistics.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace windscope::analysis::replay::derive {
+
+namespace {
+
+// The sender's round trips as the capture shows them: where it was taken near the
+// sender, the data to its ACK; downstream of the losses (downstream_view.h) the
+// receiver's ACK to the data it released, plus the receiver's own turnaround from the
+// handshake: the data-to-ACK time there is only that turnaround.
+std::vector<SenderRtt> senderRttSamples(const DerivationInput& in, const DownstreamView& downstream)
+{
+    std::vector<SenderRtt> out;
+    if (downstream.downstream && !downstream.rtt.empty()) {
+        const double turnaroundMs = static_cast<double>(std::max<std::int64_t>(0, downstream.downstreamRttNs)) / 1e6;
+        for (const UpstreamRttSample& r : downstream.rtt)
+            out.push_back({r.dataNs, r.rttMs + turnaroundMs, r.flightBytes});
+        return out;
+    }
+    const dissect::CaptureTables& tables = *in.tables;
+    const TcpAnalysis& tcp = *in.tcp;
+    for (const RttSample& r : tcp.rtt)
+        if (tcp.segments.connection[r.dataRow()] == in.connection && tcp.directionOf(tables, r.dataRow()) == in.sender)
+            out.push_back({tables.tcp.timeNs[r.dataRow()], static_cast<double>(r.rttNs(tables.tcp)) / 1e6,
+                           tcp.segments.bytesInFlight[r.dataRow()]});
+    return out;
+}
+
+// The samples the path's delay variation is read from: the sender's own, or downstream
+// the receiver's whole loops (its ACK to the ACK drawn by the data it released,
+// DownstreamView::loopRtt), which time the segment of each flight the sender's samples
+// time. The first segment a receiver's ACK released (the RTT samples downstream)
+// crosses the relay ahead of its mate and reads the variation at a third of the
+// sender's (lab cubic-scan200: 0.09 against 0.27 ms).
+std::vector<SenderRtt> delayVariationSamples(const DownstreamView& downstream, const std::vector<SenderRtt>& senderRtt)
+{
+    if (!downstream.downstream || downstream.loopRtt.empty())
+        return senderRtt;
+    std::vector<SenderRtt> out;
+    out.reserve(downstream.loopRtt.size());
+    for (const UpstreamRttSample& r : downstream.loopRtt)
+        out.push_back({r.dataNs, r.rttMs, r.flightBytes});
+    return out;
+}
+
+// Bytes delivered to the receiver by an ACK: the cumulative ACK and what its SACK
+// blocks (RFC 2018) hold above it, kept on the cwnd inference's scoreboard.
+class DeliveredBytes
+{
+public:
+    // sndNxt: the highest sequence the sender had sent (relative), which bounds a block.
+    std::int64_t at(const dissect::CaptureTables& tables, std::size_t row, std::int64_t ack, std::int64_t sndNxt)
+    {
+        if (!m_started) {
+            m_board.reset(ack);
+            m_started = true;
+        }
+        m_board.advance(ack);
+        const auto& t = tables.tcp;
+        if (t.flags[row] & dissect::TcpColumns::kHasSideOptions) {
+            const std::uint32_t side = t.sideOptionsIndex(row);
+            if (side != dissect::TcpColumns::kNoSideOptions) {
+                const dissect::TcpSideOptions& o = tables.tcpSideOptions[side];
+                for (int b = 0; b < std::min<int>(o.sackBlockCount, 4); ++b) {
+                    // Edges within a window of the ACK (RFC 7323 2.3): signed offsets.
+                    const std::int64_t from = ack + static_cast<std::int32_t>(o.sackBlocks[2 * b] - t.ack[row]);
+                    const std::int64_t to = ack + static_cast<std::int32_t>(o.sackBlocks[2 * b + 1] - t.ack[row]);
+                    bool dsack = false;
+                    m_board.sack(from, to, std::max(sndNxt, to), dsack);
+                }
+            }
+        }
+        return std::max(ack, m_board.sndUna()) + static_cast<std::int64_t>(m_board.sackedBytes());
+    }
+
+private:
+    cwnd::Scoreboard m_board;
+    bool m_started = false;
+};
+
+// The bottleneck's burst and the path's delay variation, which set when each packet of
+// a flight meets the radio: a flight of ACK-clocked pairs crosses a token bucket (Linux
+// tbf) pair by pair, where a serialising link delays every second packet by one packet
+// time, and that time, added to every round trip, moves the flights against a periodic
+// outage. The lab's relay adds its own release lateness to every packet.
+void readPathTiming(const std::vector<std::pair<std::int64_t, std::int64_t>>& ackProgress, double rateMbps,
+                   double rttMin, const std::vector<SenderRtt>& variationRtt, DerivedScenario& out)
+{
+    Scenario& s = out.scenario;
+    if (rateMbps <= 0)
+        return;
+    const double mss = s.sender.mss;
+    const double headerShare = (mss + 52) / mss;
+    // Burst: at the start of each busy period (an ACK delivering data after kIdle with
+    // none), how far the deliveries of the next kSpan run ahead of the rate: the most
+    // of (bytes delivered - rate x time) over that span. The bucket is full after a
+    // pause, so a token bucket lets its burst through at once; a serialising link one
+    // packet, which the receiver's delayed ACK reports with the next: two segments. The
+    // median over the busy periods; more than 2.5 segments is a bucket of that size.
+    constexpr std::int64_t kIdleNs = 5'000'000, kSpanNs = 10'000'000;
+    constexpr std::size_t kMinBusyStarts = 20;
+    const double bytesPerNs = rateMbps * 1e6 / 8 / 1e9; // payload
+    std::vector<double> ahead;
+    std::int64_t lastDelivery = -1;
+    for (std::size_t i = 1; i < ackProgress.size(); ++i) {
+        if (ackProgress[i].second <= ackProgress[i - 1].second)
+            continue;
+        const bool busyStart = lastDelivery >= 0 && ackProgress[i].first - lastDelivery >= kIdleNs;
+        lastDelivery = ackProgress[i].first;
+        if (!busyStart)
+            continue;
+        double most = 0;
+        for (std::size_t k = i; k < ackProgress.size() && ackProgress[k].first - ackProgress[i].first <= kSpanNs; ++k)
+            most = std::max(most, static_cast<double>(ackProgress[k].second - ackProgress[i - 1].second) -
+                                      static_cast<double>(ackProgress[k].first - ackProgress[i].first) * bytesPerNs);
+        ahead.push_back(most);
+    }
+    const double aheadBytes = percentile(ahead, 0.5);
+    if (ahead.size() >= kMinBusyStarts && aheadBytes > 2.5 * mss) {
+        s.path.burstBytes = static_cast<std::uint64_t>(std::llround(aheadBytes * headerShare));
+        out.notes.push_back(format("path.burst_bytes %.0f: a token bucket; at the start of a busy period the ACKs run "
+                                   "%.0f B ahead of the rate (median of %.0f)",
+                                   static_cast<double>(s.path.burstBytes), aheadBytes, static_cast<double>(ahead.size())));
+    } else {
+        out.notes.push_back(format("path.burst_bytes 0: a link serialising at the rate (the ACKs run %.0f B ahead at "
+                                   "the start of a busy period, median of %.0f)",
+                                   aheadBytes, static_cast<double>(ahead.size())));
+    }
+    // Delay variation: the RTT of segments sent while the flight was under half the
+    // path's BDP (no queue) rises above the path's floor by its own variation. A uniform
+    // extra delay of up to J each way makes that rise triangular on [0, 2J): its p-th
+    // percentile is J sqrt(2p) above the floor. Read from the samples that run the loop
+    // the sender's own do (delayVariationSamples), as the spread between the 10th and
+    // 40th percentiles, which needs no floor: the relay's release lateness depends on
+    // its load (busy in a slow start it releases at once; at a few packets per round trip
+    // each release waits for a wake-up), so the lowest samples of one phase of a run lie
+    // below the floor of the rest, and a rise over the run's minimum adds that step to
+    // the variation (reno-scan100: its minimum from the slow start, the minima of its
+    // 2 s blocks from 6 s on 0.10-0.23 ms above it; 0.512 ms read that way, 0.241 so). The 40th,
+    // not the median: about a quarter of these samples also waited a packet time or more
+    // at the bottleneck behind a mate the bucket could not pass.
+    constexpr std::size_t kMinSamples = 100;
+    const double bdpBytes = rateMbps * 1e6 / 8 * rttMin / 1000;
+    std::vector<double> unqueuedRtt;
+    for (const SenderRtt& r : variationRtt)
+        if (r.flightBytes > 0 && static_cast<double>(r.flightBytes) <= bdpBytes / 2)
+            unqueuedRtt.push_back(r.ms);
+    if (unqueuedRtt.size() >= kMinSamples) {
+        const double p10 = percentile(unqueuedRtt, 0.10);
+        const double p40 = percentile(unqueuedRtt, 0.40);
+        s.path.jitterMs = std::max(0.0, p40 - p10) / (std::sqrt(0.8) - std::sqrt(0.2));
+        out.notes.push_back(format("path.jitter_ms %.3f: the RTT's 40th percentile lies %.3f ms above its 10th over "
+                                   "%.0f samples sent under half the BDP",
+                                   s.path.jitterMs, p40 - p10, static_cast<double>(unqueuedRtt.size())));
+    }
+}
+
+// The bottleneck's rate while its queue stood: over windows of 20 ms in which every RTT
+// sample (by the time its ACK came back) stayed above the minimum by more than
+// riseMs, the bottleneck never idled, so what the ACKs delivered is its service rate.
+// The median of those windows: a bottleneck with a variable service time (an 802.11
+// hop's backoff and retries) delivers faster than its mean over some windows and
+// slower over others, and a high percentile of all windows reads its fast ones; a
+// flow that fills the path for only a part of the run (one slow-start overshoot on
+// a long path) has most of its windows below the rate. 0 when fewer than kMinWindows.
+struct StandingQueueRate
+{
+    double mbps = 0; // payload
+    std::size_t windows = 0;
+};
+
+StandingQueueRate standingQueueRate(const std::vector<std::pair<std::int64_t, std::int64_t>>& ackProgress,
+                                    const std::vector<std::pair<std::int64_t, double>>& rttByAck, double rttMinMs,
+                                    double riseMs)
+{
+    constexpr std::int64_t kWindowNs = 20'000'000;
+    constexpr std::size_t kMinWindows = 10;
+    StandingQueueRate out;
+    std::vector<double> rates;
+    std::size_t j = 0, r = 0;
+    std::int64_t lastStartNs = -kWindowNs;
+    for (std::size_t i = 0; i < ackProgress.size(); ++i) {
+        // Windows that do not overlap: each stretch of the queue counts once.
+        if (ackProgress[i].first - lastStartNs < kWindowNs)
+            continue;
+        while (j < ackProgress.size() && ackProgress[j].first - ackProgress[i].first < kWindowNs)
+            ++j;
+        if (j >= ackProgress.size())
+            break;
+        while (r < rttByAck.size() && rttByAck[r].first < ackProgress[i].first)
+            ++r;
+        std::size_t samples = 0;
+        bool standing = true;
+        for (std::size_t k = r; k < rttByAck.size() && rttByAck[k].first <= ackProgress[j].first; ++k) {
+            ++samples;
+            standing = standing && rttByAck[k].second - rttMinMs > riseMs;
+        }
+        if (!standing || samples < 2)
+            continue;
+        lastStartNs = ackProgress[i].first;
+        const double bytes = static_cast<double>(ackProgress[j].second - ackProgress[i].second);
+        const double secs = static_cast<double>(ackProgress[j].first - ackProgress[i].first) / 1e9;
+        if (secs > 0 && bytes > 0)
+            rates.push_back(bytes * 8 / secs / 1e6);
+    }
+    out.windows = rates.size();
+    if (rates.size() >= kMinWindows)
+        out.mbps = percentile(rates, 0.5);
+    return out;
+}
+
+SackReadings loneHoleReadings(const DownstreamView& downstream, double fullQueueMs)
+{
+    SackReadings out;
+    out.firstTransmissionLosses = downstream.missing.size();
+    for (const LoneHole& h : loneHoles(downstream, fullQueueMs))
+        out.loneLosses.push_back({h.segment, h.queueBeforeMs, 0});
+    return out;
+}
+
+} // namespace
+
+void readConnectionRows(const DerivationInput& in, DerivationContext& ctx, DerivedScenario& out)
+{
+    Scenario& s = out.scenario;
+    const dissect::CaptureTables& tables = *in.tables;
+    const TcpAnalysis& tcp = *in.tcp;
+    const auto& t = tables.tcp;
+    s.name = "derived";
+    s.description = "derived from " + tables.summary.path + ", connection " + std::to_string(in.connection);
+
+    // Rows of the connection, by direction.
+    std::uint32_t& maxPayload = ctx.maxPayload;
+    std::uint32_t& maxFlight = ctx.maxFlight;
+    std::int64_t firstData = -1;
+    std::int64_t& lastData = ctx.lastDataNs;
+    bool& carriedBy80211 = ctx.carriedBy80211;
+    auto& ackProgress = ctx.ackProgress;
+    DeliveredBytes delivered;
+    std::int64_t sndNxt = 0; // relative
+    auto& windowUpdates = ctx.windowUpdates;
+    std::int64_t lastAck = -1;
+    std::uint64_t lastWindow = 0;
+    for (std::size_t row = 0; row < t.size(); ++row) {
+        if (tcp.segments.connection[row] != in.connection)
+            continue;
+        const int dir = tcp.directionOf(tables, row);
+        if (dir == in.sender && t.payloadLength[row] > 0) {
+            sndNxt = std::max(sndNxt, tcp.relativeSeq(t, row) + static_cast<std::int64_t>(t.payloadLength[row]));
+            maxPayload = std::max(maxPayload, t.payloadLength[row]);
+            maxFlight = std::max(maxFlight, tcp.segments.bytesInFlight[row]);
+            if (firstData < 0)
+                firstData = t.timeNs[row];
+            lastData = t.timeNs[row];
+            carriedBy80211 = carriedBy80211 ||
+                             std::binary_search(tables.wlan.frame.begin(), tables.wlan.frame.end(), t.frame[row]);
+        } else if (dir != in.sender && (t.tcpFlags(row) & 0x010)) {
+            const std::int64_t ackNow = tcp.relativeAck(t, row);
+            ackProgress.emplace_back(t.timeNs[row], delivered.at(tables, row, ackNow, sndNxt));
+            const std::uint64_t windowNow = tcp.windowBytes(t, row);
+            if (ackNow == lastAck && windowNow > lastWindow && t.payloadLength[row] == 0)
+                windowUpdates.emplace_back(t.timeNs[row], windowNow - lastWindow);
+            lastAck = ackNow;
+            lastWindow = windowNow;
+        }
+    }
+    out.firstDataNs = std::max<std::int64_t>(firstData, 0);
+}
+
+void deriveSegmentSize(const DerivationInput& in, DerivationContext& ctx, DerivedScenario& out)
+{
+    Scenario& s = out.scenario;
+    const Connection& c = in.tcp->connections[in.connection];
+    const DirectionStats& data = c.direction[in.sender];
+    const std::uint32_t maxPayload = ctx.maxPayload;
+    // MSS: the largest payload the sender sent (the handshake's option can be larger
+    // than what the path allows).
+    s.sender.mss = maxPayload > 0 ? maxPayload : (c.mss[1 - in.sender] ? c.mss[1 - in.sender] : 1448);
+    out.notes.push_back("sender.mss " + std::to_string(s.sender.mss) + ": largest data segment");
+    s.sender.sack = c.sackPermitted;
+    s.bytes = std::max<std::uint64_t>(data.uniqueBytes, s.sender.mss);
+    out.notes.push_back("bytes " + std::to_string(s.bytes) + ": unique bytes the sender delivered");
+    s.durationS = std::max(1.0, static_cast<double>(ctx.lastDataNs - out.firstDataNs) / 1e9);
+}
+
+void deriveRtt(const DerivationInput& in, DerivationContext& ctx, DerivedScenario& out)
+{
+    const Connection& c = in.tcp->connections[in.connection];
+    // RTT: minimum and spread of the samples of the sender's data (downstream of the
+    // losses, of the receiver's ACKs to the data they released).
+    ctx.downstream = readDownstreamView(in, out.firstDataNs);
+    const DownstreamView& downstream = ctx.downstream;
+    if (downstream.downstream) {
+        const HoleEpisodes holes = holeEpisodes(downstream);
+        out.downstream = true;
+        out.holeEpisodes = holes.episodes;
+        out.holeEpisodesOffQueue = holes.offQueue;
+        out.holeMeanRttMs = holes.meanRttMs;
+    }
+    ctx.senderRtt = senderRttSamples(in, downstream);
+    const std::vector<SenderRtt>& senderRtt = ctx.senderRtt;
+    std::vector<double> rtts;
+    for (const SenderRtt& r : senderRtt)
+        rtts.push_back(r.ms);
+    if (downstream.downstream)
+        out.notes.push_back("vantage: " + downstream.basis +
+                            format("; %.0f round trips from the receiver's ACKs to the data they released (TSecr), "
+                                   "%.0f segments missing first time (holes)",
+                                   static_cast<double>(downstream.rtt.size()),
+                                   static_cast<double>(downstream.missing.size())));
+    ctx.rttMin = rtts.empty() ? (c.handshakeRttNs > 0 ? static_cast<double>(c.handshakeRttNs) / 1e6 : 50)
+                            : percentile(rtts, 0.0);
+    ctx.rttP95 = rtts.empty() ? ctx.rttMin : percentile(rtts, 0.95);
+    // The largest sustained RTT: the queue at its fullest, when it overflowed.
+    ctx.rttSustainedMax = rtts.size() >= kSustainedSamples ? largestSustained(rtts) : ctx.rttP95;
+}
+
+void deriveDelaySplit(const DerivationInput& in, DerivationContext& ctx, DerivedScenario& out)
+{
+    Scenario& s = out.scenario;
+    const double rttMin = ctx.rttMin;
+    // Split the base RTT where the capture point allows (an AP-side capture sees the
+    // wired round trip upstream and the wireless one downstream).
+    double wiredOneWay = rttMin / 2, wirelessOneWay = 0;
+    if (in.inference && in.inference->vantage.point == cwnd::VantagePoint::Path &&
+        in.inference->vantage.upstreamRttNs > 0 && in.inference->vantage.downstreamRttNs >= 0) {
+        const double up = static_cast<double>(in.inference->vantage.upstreamRttNs) / 1e6;
+        const double down = static_cast<double>(in.inference->vantage.downstreamRttNs) / 1e6;
+        const double scale = up + down > 0 ? rttMin / (up + down) : 1;
+        wiredOneWay = up * scale / 2;
+        wirelessOneWay = down * scale / 2;
+        out.notes.push_back(format("path.wired_delay_ms %.3f, wireless_delay_ms %.3f: base RTT %.3f ms split at "
+                                   "the capture point",
+                                   wiredOneWay, wirelessOneWay, rttMin));
+    } else {
+        out.notes.push_back(format("path.wired_delay_ms %.3f: half the minimum RTT (%.3f ms); the capture point "
+                                   "does not split wired and wireless",
+                                   wiredOneWay, rttMin));
+    }
+    s.path.wiredDelayMs = wiredOneWay;
+    s.path.wirelessDelayMs = wirelessOneWay;
+}
+
+void deriveBottleneck(const DerivationInput& in, DerivationContext& ctx, DerivedScenario& out)
+{
+    Scenario& s = out.scenario;
+    const dissect::CaptureTables& tables = *in.tables;
+    const TcpAnalysis& tcp = *in.tcp;
+    const DirectionStats& data = tcp.connections[in.connection].direction[in.sender];
+    const auto& t = tables.tcp;
+    const auto& ackProgress = ctx.ackProgress;
+    const double rttMin = ctx.rttMin, rttSustainedMax = ctx.rttSustainedMax;
+    // Bottleneck: the delivery rate the ACKs show (SACKed data counted when SACKed), a
+    // high percentile over windows: a loss-limited flow rarely fills the path for long,
+    // but within a flight its ACKs come back at the bottleneck's pace.
+    const auto deliveredRate = [&](std::int64_t window, double p) {
+        std::vector<double> rates;
+        std::size_t j = 0;
+        for (std::size_t i = 0; i < ackProgress.size(); ++i) {
+            while (j < ackProgress.size() && ackProgress[j].first - ackProgress[i].first < window)
+                ++j;
+            if (j >= ackProgress.size())
+                break;
+            const double bytes = static_cast<double>(ackProgress[j].second - ackProgress[i].second);
+            const double secs = static_cast<double>(ackProgress[j].first - ackProgress[i].first) / 1e9;
+            if (secs > 0)
+                rates.push_back(bytes * 8 / secs / 1e6);
+            i += std::max<std::size_t>(1, (j - i) / 4); // overlapping windows, bounded work
+        }
+        return percentile(rates, p);
+    };
+    // 20 ms windows miss the pace of a flight that drains in less (a small cwnd); 5 ms
+    // windows see it, but their top tenth also holds bursts faster than the path
+    // (aggregated 802.11 deliveries, a window update releasing a queue), so their 90th
+    // percentile.
+    const double rate20 = deliveredRate(20'000'000, 0.95), rate5 = deliveredRate(5'000'000, 0.90);
+    double& rateMbps = ctx.rateMbps;
+    rateMbps = std::max(rate20, rate5);
+    if (rateMbps <= 0)
+        rateMbps = data.goodputBps > 0 ? data.goodputBps / 1e6 : 10;
+    // Where the RTT shows the queue standing long enough, its delivery rate instead: a
+    // quarter of the largest sustained rise above the minimum is well clear of the
+    // path's own delay variation and of a queue only passing through.
+    std::vector<std::pair<std::int64_t, double>> rttByAck;
+    for (const RttSample& r : tcp.rtt)
+        if (tcp.segments.connection[r.dataRow()] == in.connection && tcp.directionOf(tables, r.dataRow()) == in.sender)
+            rttByAck.emplace_back(t.timeNs[r.ackRow()], static_cast<double>(r.rttNs(t)) / 1e6);
+    std::sort(rttByAck.begin(), rttByAck.end());
+    const double standingRiseMs = std::max(1.0, (rttSustainedMax - rttMin) / 4);
+    const StandingQueueRate standing = standingQueueRate(ackProgress, rttByAck, rttMin, standingRiseMs);
+    // A constant-rate link (a tbf, a serialising link) reads about the same both ways,
+    // and the percentile stays. Above the standing rate by more than 5%, the percentile
+    // read the fast tail of a variable service; below it, the flow filled the path for
+    // only a part of the run. A busy bottleneck delivers at least the goodput: a lower
+    // reading is windows of loss recovery, not a queue.
+    const bool standingReadable = standing.mbps > 0 && standing.mbps * 1e6 >= data.goodputBps;
+    if (standingReadable && (rateMbps > 1.05 * standing.mbps || rateMbps < standing.mbps)) {
+        out.notes.push_back(format("path.bottleneck: delivered rate %.3f Mb/s payload while the queue stood (median of "
+                                   "%.0f windows of 20 ms with every RTT over %.1f ms above the minimum)",
+                                   standing.mbps, static_cast<double>(standing.windows), standingRiseMs) +
+                            format(", not the percentile's %.3f", rateMbps));
+        rateMbps = standing.mbps;
+    } else if (standingReadable) {
+        out.notes.push_back(format("path.bottleneck: the delivered rate while the queue stood, %.3f Mb/s payload "
+                                   "(median of %.0f windows of 20 ms), agrees with the percentile",
+                                   standing.mbps, static_cast<double>(standing.windows)));
+    }
+    // The rate is payload; the bottleneck serialises headers too.
+    const double headerShare = static_cast<double>(s.sender.mss + 52) / s.sender.mss;
+    s.path.bottleneckMbps = rateMbps * headerShare;
+    out.notes.push_back(format("path.bottleneck_mbps %.3f: delivered rate (%.3f Mb/s payload), the higher of the 95th "
+                               "percentile over 20 ms windows (%.3f) and the 90th over 5 ms windows",
+                               s.path.bottleneckMbps, rateMbps, rate20) +
+                        format(" (%.3f)", rate5));
+}
+
+void deriveQueue(const DerivationInput& in, DerivationContext& ctx, DerivedScenario& out)
+{
+    Scenario& s = out.scenario;
+    const DownstreamView& downstream = ctx.downstream;
+    const double rttMin = ctx.rttMin, rttSustainedMax = ctx.rttSustainedMax;
+    // Queue: the most the RTT rose above its minimum for a sustained run of samples, at
+    // that rate: a drop-tail queue holds that much before it drops. A loss-limited flow
+    // fills it rarely (once, in slow start), so a percentile would miss it.
+    // Behind a lone loss away from the queue the cumulative ACK stands still, and the
+    // data that filled the queue meanwhile is acknowledged only by SACKs: their rise
+    // counts too.
+    // Downstream the lone losses are the holes of one segment (loneHoles()).
+    ctx.sackReadings = downstream.downstream
+                           ? loneHoleReadings(downstream, rttSustainedMax - rttMin)
+                           : readSackScoreboard(in, s.sender.mss, rttMin, rttSustainedMax - rttMin);
+    const SackReadings& sackReadings = ctx.sackReadings;
+    if (sackReadings.sackedRttRiseMs > rttSustainedMax - rttMin)
+        out.notes.push_back(format("path.queue: the SACKs' RTT rises %.3f ms (largest median of %.0f consecutive of "
+                                   "%.0f samples while a lone loss held the cumulative ACK), above the cumulative "
+                                   "ACKs' ",
+                                   sackReadings.sackedRttRiseMs, static_cast<double>(kSustainedSamples),
+                                   static_cast<double>(sackReadings.sackedRttSamples)) +
+                            format("%.3f ms", rttSustainedMax - rttMin));
+    const double queueMs = std::max({0.0, rttSustainedMax - rttMin, sackReadings.sackedRttRiseMs});
+    s.path.queueBytes = std::max<std::uint64_t>(static_cast<std::uint64_t>(queueMs / 1000 * s.path.bottleneckMbps * 1e6 / 8),
+                                                10ull * (s.sender.mss + 52));
+    out.notes.push_back(format("path.queue_bytes %.0f: RTT rise %.3f ms (largest median of %.0f consecutive samples, "
+                               "over the minimum) at the bottleneck rate",
+                               static_cast<double>(s.path.queueBytes), queueMs, static_cast<double>(kSustainedSamples)));
+    s.path.jitterMs = 0;
+}
+
+void derivePathRateBound(const DerivationInput& in, DerivationContext& ctx, DerivedScenario& out)
+{
+    const Scenario& s = out.scenario;
+    const DirectionStats& data = in.tcp->connections[in.connection].direction[in.sender];
+    const double rttMin = ctx.rttMin;
+    const std::uint32_t maxFlight = ctx.maxFlight;
+    // A sender that never had more in flight than a fixed window (its receive window or
+    // send buffer), delivered about that window per round trip and lost nothing never
+    // met the path's limit: the rate read above is what the window let through, a lower
+    // bound. A fix that lifts the window is then held by that bound, not by the path.
+    const double windowRateBps = rttMin > 0 ? static_cast<double>(maxFlight) * 8 / (rttMin / 1000) : 0;
+    if (maxFlight > 0 && data.retransmissions == 0 && data.goodputBps >= 0.8 * windowRateBps) {
+        out.pathRateUnseen = format("the sender never had more than %.0f B in flight (%.3f Mb/s over the %.1f ms "
+                                    "base RTT), ",
+                                    static_cast<double>(maxFlight), windowRateBps / 1e6, rttMin) +
+                             format("delivered %.3f Mb/s and lost nothing: the path carried all it was offered, so "
+                                    "its rate is at least %.3f Mb/s but not known beyond",
+                                    data.goodputBps / 1e6, s.path.bottleneckMbps);
+        out.notes.push_back("path.bottleneck_mbps: a lower bound; " + out.pathRateUnseen);
+    }
+}
+
+void derivePathTiming(const DerivationInput&, DerivationContext& ctx, DerivedScenario& out)
+{
+    const Scenario& s = out.scenario;
+    // Where the path is a relay (no 802.11 model) and the ACKs pace at its rate (not at
+    // a slow reader's), its timing.
+    if (!s.mac.enabled && s.receiver.appReadBytes == 0)
+        readPathTiming(ctx.ackProgress, ctx.rateMbps, ctx.rttMin, delayVariationSamples(ctx.downstream, ctx.senderRtt),
+                       out);
+}
+
+} // namespace windscope::analysis::replay::derive

@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The endpoints' steps of deriveScenario(): the receiver's drain, the sender's
+// congestion control, its RTO rule and its loss recovery.
+#include "derivation_steps.h"
+
+#include "analysis/sender/congestion_model.h"
+#include "read_rhythm.h"
+#include "sample_statistics.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace windscope::analysis::replay::derive {
+
+namespace {
+
+// The RTO rule read from the sender's own timeouts (kRtoTimeout rows, the first of
+// each backoff chain): how long its retransmission timer ran, from its last restart
+// (an ACK advancing the head, or the head's previous transmission, RFC 6298 5.3 and
+// 5.5) to the timeout, against the smoothed RTT the capture's samples give at that
+// moment. Linux bounds the RTO below by SRTT + the minimum (__tcp_set_rto()); RFC 6298
+// (ns-3, the BSDs) by the minimum alone, max(min RTO, SRTT + 4 RTTVAR), so a timer
+// that ran out more than a quarter of the minimum under Linux's bound is RFC 6298's
+// (Linux's own timers, read so, sit 6-40 ms above the bound; at an SRTT near a third of
+// the minimum, RFC 6298's minimum is within half of it, B-handoff's station). The
+// shortest such timer bounds the minimum RTO from above.
+constexpr double kLinuxBoundMargin = 0.75; // of the minimum RTO above the SRTT
+struct RtoRuleReading
+{
+    std::size_t timeouts = 0;    // first timeouts of their chains, with an RTT before them
+    std::size_t underLinuxBound = 0;
+    double shortestTimerMs = 0;
+    double srttAtShortestMs = 0;
+};
+
+RtoRuleReading readRtoRule(const DerivationInput& in, double minRtoMs)
+{
+    const dissect::CaptureTables& tables = *in.tables;
+    const TcpAnalysis& tcp = *in.tcp;
+    const auto& t = tables.tcp;
+    RtoRuleReading out;
+    // The sender's RTT samples in the order their ACKs came.
+    std::vector<std::pair<std::int64_t, double>> samples; // (ACK time, RTT ms)
+    for (const RttSample& r : tcp.rtt)
+        if (tcp.segments.connection[r.dataRow()] == in.connection && tcp.directionOf(tables, r.dataRow()) == in.sender)
+            samples.emplace_back(t.timeNs[r.ackRow()], static_cast<double>(r.rttNs(t)) / 1e6);
+    std::sort(samples.begin(), samples.end());
+    std::size_t nextSample = 0;
+    double srtt = -1, rttvar = 0;
+    bool anyAck = false;
+    std::int64_t cumulativeAck = 0, timerStartNs = 0;
+    // Last transmission of each sequence number, and whether it was a timeout.
+    std::vector<std::pair<std::int64_t, std::pair<std::int64_t, bool>>> lastSend; // seq -> (time, timeout)
+    const auto findSend = [&](std::int64_t seq) {
+        return std::lower_bound(lastSend.begin(), lastSend.end(), seq,
+                                [](const auto& e, std::int64_t v) { return e.first < v; });
+    };
+    for (std::size_t row = 0; row < t.size(); ++row) {
+        if (tcp.segments.connection[row] != in.connection)
+            continue;
+        const std::int64_t now = t.timeNs[row];
+        for (; nextSample < samples.size() && samples[nextSample].first <= now; ++nextSample) {
+            const double r = samples[nextSample].second; // RFC 6298 2.2 / 2.3
+            rttvar = srtt < 0 ? r / 2 : 0.75 * rttvar + 0.25 * std::fabs(srtt - r);
+            srtt = srtt < 0 ? r : 0.875 * srtt + 0.125 * r;
+        }
+        if (tcp.directionOf(tables, row) != in.sender) {
+            const std::int64_t ack = tcp.relativeAck(t, row);
+            if ((t.tcpFlags(row) & 0x010) && (!anyAck || ack > cumulativeAck)) {
+                anyAck = true;
+                cumulativeAck = ack;
+                timerStartNs = now;
+            }
+            continue;
+        }
+        if (t.payloadLength[row] == 0)
+            continue;
+        const std::int64_t seq = tcp.relativeSeq(t, row);
+        const bool timeout = tcp.segments.flags[row] & segment_flag::kRtoTimeout;
+        auto it = findSend(seq);
+        const bool sentBefore = it != lastSend.end() && it->first == seq;
+        if (timeout && srtt > 0 && !(sentBefore && it->second.second)) {
+            const std::int64_t startNs = sentBefore ? std::max(timerStartNs, it->second.first) : timerStartNs;
+            const double timerMs = static_cast<double>(now - startNs) / 1e6;
+            if (out.timeouts == 0 || timerMs < out.shortestTimerMs) {
+                out.shortestTimerMs = timerMs;
+                out.srttAtShortestMs = srtt;
+            }
+            ++out.timeouts;
+            out.underLinuxBound += timerMs < srtt + minRtoMs * kLinuxBoundMargin ? 1 : 0;
+        }
+        if (sentBefore)
+            it->second = {now, timeout};
+        else
+            lastSend.insert(it, {seq, {now, timeout}});
+        if (anyAck && seq == cumulativeAck)
+            timerStartNs = now;
+    }
+    return out;
+}
+
+// Applies what readRtoRule() found: RFC 6298's bound when every first timeout of the
+// capture ran out under Linux's, with a minimum no longer than the shortest of them.
+// Downstream of the losses the capture's own RTT samples are the receiver's
+// turnaround, and the sender's timer shows on its own clock (downstreamTimeouts()).
+RtoRuleReading readDownstreamRtoRule(const DerivationInput& in, const DownstreamView& downstream, double minRtoMs)
+{
+    RtoRuleReading out;
+    for (const DownstreamTimeout& d : downstreamTimeouts(in, downstream, minRtoMs)) {
+        if (out.timeouts == 0 || d.timerMs < out.shortestTimerMs) {
+            out.shortestTimerMs = d.timerMs;
+            out.srttAtShortestMs = d.srttMs;
+        }
+        ++out.timeouts;
+        out.underLinuxBound += d.timerMs < d.srttMs + minRtoMs * kLinuxBoundMargin ? 1 : 0;
+    }
+    return out;
+}
+
+} // namespace
+
+void deriveReceiver(const DerivationInput& in, DerivationContext& ctx, DerivedScenario& out)
+{
+    Scenario& s = out.scenario;
+    const Connection& c = in.tcp->connections[in.connection];
+    const DirectionStats& data = c.direction[in.sender];
+    const DirectionStats& acks = c.direction[1 - in.sender];
+    const std::int64_t lastData = ctx.lastDataNs;
+    const auto& windowUpdates = ctx.windowUpdates;
+    // Receiver: its buffer is the largest window it advertised; a reader that keeps the
+    // window low or closed drains at the rate the data got through.
+    s.receiver.bufferBytes = std::max<std::uint64_t>(acks.maxWindowBytes, 2ull * s.sender.mss);
+    out.notes.push_back("receiver.buffer_bytes " + std::to_string(s.receiver.bufferBytes) +
+                        ": largest window the receiver advertised");
+    const double activeS = std::max(1e-3, static_cast<double>(lastData - out.firstDataNs) / 1e9);
+    if (acks.zeroWindows + acks.lowWindows > static_cast<std::uint64_t>(activeS) && data.goodputBps > 0) {
+        // The capture shows the drain rate and, through the window updates, the reader's
+        // rhythm: an update goes out after a read, so the times between updates are
+        // whole numbers of read periods. Two or more distinct intervals (5 and 6 reads
+        // of 512 B when a cycle is not a whole number of reads) give the period as their
+        // common step; a single one is one read per update (a reader taking all there
+        // is). The period times the drain rate is the read size. How a read's time
+        // divides between the call and the bytes it does not show: 1 ms per call (the
+        // handheld of paper 000 and the lab's reader), the rest per byte. Without window
+        // updates to go by: reads of one MSS.
+        const double perMssUs = static_cast<double>(s.sender.mss) * 8 / data.goodputBps * 1e6;
+        const double drainBytesPerUs = data.goodputBps / 8 / 1e6;
+        const ReadRhythm rhythm = readRhythm(windowUpdates);
+        if (rhythm.periodUs > 0) {
+            const double readBytes = rhythm.oneReadPerUpdate ? rhythm.bytesPerUpdate : rhythm.periodUs * drainBytesPerUs;
+            s.receiver.appReadBytes = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(std::llround(readBytes)));
+            const double periodUs = static_cast<double>(s.receiver.appReadBytes) / drainBytesPerUs;
+            s.receiver.readFixedUs = std::min(1000.0, periodUs / 2);
+            s.receiver.readPerByteUs = (periodUs - s.receiver.readFixedUs) / static_cast<double>(s.receiver.appReadBytes);
+            out.notes.push_back(format("receiver: slow reader reading %.0f B every %.0f us (the rhythm of its window "
+                                       "updates and the goodput), %.0f us per call + the rest per byte",
+                                       static_cast<double>(s.receiver.appReadBytes), periodUs, s.receiver.readFixedUs));
+        } else {
+            s.receiver.appReadBytes = s.sender.mss;
+            s.receiver.readFixedUs = std::min(1000.0, perMssUs / 2);
+            s.receiver.readPerByteUs = (perMssUs - s.receiver.readFixedUs) / s.sender.mss;
+            out.notes.push_back(format("receiver: slow reader (%.0f zero and low windows) draining one MSS per "
+                                       "%.0f us (the goodput): reads of one MSS, %.0f us per call + the rest per byte",
+                                       static_cast<double>(acks.zeroWindows + acks.lowWindows), perMssUs,
+                                       s.receiver.readFixedUs));
+        }
+        // The ACKs pace at the reader, so they do not show the path's rate; the path
+        // is taken to be well above what the reader drains.
+        s.path.bottleneckMbps = std::max(s.path.bottleneckMbps, 20 * data.goodputBps / 1e6);
+        s.path.queueBytes = std::max<std::uint64_t>(s.path.queueBytes, 100ull * (s.sender.mss + 52));
+        out.notes.push_back(format("path.bottleneck_mbps %.3f: the reader limits the flow; path taken as 20x the "
+                                   "goodput",
+                                   s.path.bottleneckMbps));
+    } else {
+        out.notes.push_back("receiver: the application keeps up (few zero or low windows)");
+    }
+}
+
+void deriveCongestionControl(const DerivationInput& in, DerivationContext& ctx, DerivedScenario& out)
+{
+    Scenario& s = out.scenario;
+    const DownstreamView& downstream = ctx.downstream;
+    // Congestion control: the model the cwnd inference chose.
+    s.sender.cc = "cubic";
+    if (in.inference && (in.inference->rateEvidence.rateBased || in.inference->model == "bbr" ||
+                         in.inference->notFollowed == cwnd::NotFollowedReason::RateBased)) {
+        char buf[300];
+        std::snprintf(buf, sizeof buf,
+                      "sender.cc bbr: the sender is rate-based (%.0f%% of its sends on its own clock, %.0f%% of its "
+                      "flight kept through loss: BBR-like)",
+                      in.inference->rateEvidence.unclockedSends * 100,
+                      in.inference->rateEvidence.flightRetainedAfterLoss * 100);
+        s.sender.cc = "bbr";
+        out.notes.push_back(buf);
+    } else if (in.inference && !in.inference->model.empty()) {
+        if (!cwnd::makeCongestionModel(in.inference->model)) {
+            out.senderNotModelled = "the inference saw " + in.inference->model + ", which the simulator does not model";
+            out.notes.push_back("sender.cc cubic: a stand-in; " + out.senderNotModelled);
+        } else {
+            s.sender.cc = in.inference->model;
+            if (in.inference->undetermined != cwnd::ModelUndetermined::None)
+                out.notes.push_back("sender.cc " + s.sender.cc + ": a stand-in, the best of tied fits; the model is "
+                                    "undetermined: " + cwnd::modelUndeterminedText(in.inference->undetermined));
+            else
+                out.notes.push_back("sender.cc " + s.sender.cc + ": model the cwnd inference chose");
+        }
+    } else {
+        out.notes.push_back("sender.cc cubic: no cwnd inference, Linux's default");
+    }
+    if (downstream.downstream && in.inference && s.sender.cc != "bbr" && out.senderNotModelled.empty()) {
+        std::string note;
+        if (const std::string byWindow = modelByWindowAmongNearTies(*in.inference, note); !byWindow.empty()) {
+            s.sender.cc = byWindow;
+            out.notes.push_back(note);
+        }
+    }
+    // The Linux models recover as Linux does; NewReno, Westwood+ and Veno are written
+    // after their papers and ns-3, which have no RACK-TLP.
+    s.sender.rackTlp = s.sender.sack && (s.sender.cc == "reno" || s.sender.cc == "cubic" || s.sender.cc == "bbr");
+    s.sender.prr = s.sender.rackTlp;
+}
+
+void deriveRtoRule(const DerivationInput& in, DerivationContext& ctx, DerivedScenario& out)
+{
+    const DownstreamView& downstream = ctx.downstream;
+    Scenario& s = out.scenario;
+    const RtoRuleReading r = downstream.downstream ? readDownstreamRtoRule(in, downstream, s.sender.minRtoMs)
+                                                   : readRtoRule(in, s.sender.minRtoMs);
+    if (r.timeouts == 0) {
+        out.notes.push_back("sender.rto: Linux's bound, srtt + max(4 rttvar, min_rto) (no timeout in the capture to "
+                            "read it from)");
+        return;
+    }
+    if (r.underLinuxBound < r.timeouts) {
+        out.notes.push_back(format("sender.rto: Linux's bound, srtt + max(4 rttvar, min_rto): %.0f of the capture's "
+                                   "%.0f first timeouts ran at least half the minimum above the SRTT",
+                                   static_cast<double>(r.timeouts - r.underLinuxBound),
+                                   static_cast<double>(r.timeouts)) +
+                            format(" (shortest %.1f ms at an SRTT of %.1f ms)", r.shortestTimerMs,
+                                   r.srttAtShortestMs));
+        return;
+    }
+    s.sender.rtoRfc6298 = true;
+    s.sender.minRtoMs = std::min(s.sender.minRtoMs, r.shortestTimerMs);
+    if (downstream.downstream)
+        out.notes.push_back("sender.rto: read downstream, the timers on the sender's clock (its TSvals), the SRTT from "
+                            "the receiver's ACKs to the data they released");
+    out.notes.push_back(format("sender.rto_rfc6298 on, min_rto_ms %.0f: all %.0f first timeouts of the capture ran out "
+                               "under Linux's bound (shortest %.1f ms",
+                               s.sender.minRtoMs, static_cast<double>(r.timeouts), r.shortestTimerMs) +
+                        format(" at an SRTT of %.1f ms): max(min_rto, srtt + 4 rttvar) as RFC 6298",
+                               r.srttAtShortestMs));
+}
+
+void noteLossRecovery(const DerivationInput&, DerivationContext&, DerivedScenario& out)
+{
+    const Scenario& s = out.scenario;
+    if (s.sender.rackTlp)
+        out.notes.push_back("sender.rack_tlp on: Linux's loss recovery (RFC 8985) with its " + s.sender.cc + " model");
+}
+
+} // namespace windscope::analysis::replay::derive

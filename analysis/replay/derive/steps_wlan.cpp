@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The 802.11 step of deriveScenario(): with radio frames, whether the air is the
+// bottleneck, and the MAC model (rate, A-MPDU size) the baseline then runs.
+#include "derivation_steps.h"
+
+#include "analysis/replay/scenario/presets.h"
+#include "sample_statistics.h"
+
+#include <algorithm>
+
+namespace windscope::analysis::replay::derive {
+
+void deriveMac(const DerivationInput& in, DerivationContext& ctx, DerivedScenario& out)
+{
+    Scenario& s = out.scenario;
+    const dissect::CaptureTables& tables = *in.tables;
+    const TcpAnalysis& tcp = *in.tcp;
+    const auto& t = tables.tcp;
+    const double rateMbps = ctx.rateMbps;
+    // 802.11: with radio frames, their data rate says whether the air is the bottleneck.
+    if (!tables.wlan.frame.empty()) {
+        std::vector<double> phy;
+        for (std::size_t i = 0; i < tables.wlan.size(); ++i)
+            if (tables.wlan.dataRateKbps[i] > 0 && (tables.wlan.frameControl[i] & 0x0c) == 0x08)
+                phy.push_back(tables.wlan.dataRateKbps[i] / 1000.0);
+        const double phyRate = percentile(phy, 0.5);
+        // A-MPDU size: the most of the sender's data MPDUs seen under one radiotap
+        // A-MPDU reference (the receiver's TCP ACKs are small: many more fit in one).
+        std::vector<std::uint64_t> dataFrames;
+        for (std::size_t row = 0; row < t.size(); ++row)
+            if (tcp.segments.connection[row] == in.connection && t.payloadLength[row] > 0 &&
+                tcp.directionOf(tables, row) == in.sender)
+                dataFrames.push_back(t.frame[row]);
+        std::sort(dataFrames.begin(), dataFrames.end());
+        std::uint32_t ampdu = 1, run = 0;
+        std::uint32_t lastRef = 0;
+        std::vector<std::uint32_t> aggregates; // data MPDUs of each A-MPDU
+        for (std::size_t i = 0; i < tables.wlan.size(); ++i) {
+            const std::uint32_t ref = tables.wlan.ampduReference[i];
+            if (ref == 0 || !std::binary_search(dataFrames.begin(), dataFrames.end(), tables.wlan.frame[i])) {
+                run = 0;
+                continue;
+            }
+            run = ref == lastRef ? run + 1 : 1;
+            if (run == 1)
+                aggregates.push_back(0);
+            ++aggregates.back();
+            lastRef = ref;
+            ampdu = std::max(ampdu, run);
+        }
+        // An AP whose queue stands (the air the bottleneck) fills every aggregate to its
+        // limit; where the aggregates of the largest size carry under half of the
+        // aggregated data, the queue seldom held a full one: the air kept up with what
+        // arrived, and the queue the RTT shows is upstream, in front of a slower link.
+        std::uint64_t aggregatedFrames = 0, inLargest = 0;
+        for (const std::uint32_t a : aggregates) {
+            aggregatedFrames += a;
+            inLargest += a == ampdu ? a : 0;
+        }
+        const bool aggregatesBelowLimit = ampdu > 1 && 2 * inLargest < aggregatedFrames;
+        MacParams mac = phyRate <= 11 ? dsssMac(phyRate, std::min(2.0, phyRate))
+                                      : ofdmMac(phyRate, std::min(24.0, phyRate / 2));
+        mac.ampduMax = std::min<std::uint32_t>(ampdu, 64);
+        // What the air can carry for this flow: data frames of one MSS and, every
+        // second one, a TCP ACK, each after DIFS and an average backoff.
+        const double frameUs = static_cast<double>(mac.preambleUs) + (mac.sifsUs + 3 * mac.slotUs) +
+                               mac.cwMin / 2.0 * mac.slotUs;
+        const double dataUs = frameUs / mac.ampduMax + (s.sender.mss + 88) * 8 / phyRate + mac.preambleUs + 14 * 8 / mac.basicRateMbps;
+        const double ackUs = frameUs + 88 * 8 / phyRate + mac.preambleUs + 14 * 8 / mac.basicRateMbps;
+        const double capacityMbps = phyRate > 0 ? s.sender.mss * 8 / (dataUs + ackUs / 2) : 0;
+        // Within 80% of that the air is what limits the flow; below, the path does.
+        if (phyRate > 0 && rateMbps > 0.8 * capacityMbps && aggregatesBelowLimit) {
+            out.notes.push_back(format("mac: off; the A-MPDUs of %.0f carry %.1f%% of the aggregated data frames: the "
+                                       "AP's queue seldom held a full aggregate, so the air (at least %.1f Mb/s for TCP) "
+                                       "kept up and the path's link in front of it is the bottleneck",
+                                       static_cast<double>(ampdu),
+                                       100.0 * static_cast<double>(inLargest) /
+                                           static_cast<double>(std::max<std::uint64_t>(1, aggregatedFrames)),
+                                       capacityMbps));
+        } else if (phyRate > 0 && rateMbps > 0.8 * capacityMbps) {
+            s.mac = mac;
+            s.path.bottleneckMbps = std::max(s.path.bottleneckMbps, 10 * phyRate);
+            // The queue that fills is the AP's; the wired link in front of it must not
+            // drop what the window lets through.
+            s.path.queueBytes = std::max(s.path.queueBytes, s.receiver.bufferBytes * (s.sender.mss + 52) / s.sender.mss);
+            out.notes.push_back(format("mac: 802.11 model at %.1f Mb/s (median data-frame rate), A-MPDU of %.0f; the "
+                                       "air (about %.1f Mb/s for TCP) is the bottleneck",
+                                       phyRate, mac.ampduMax, capacityMbps));
+        } else if (phyRate > 0) {
+            out.notes.push_back(format("mac: off; the air (about %.1f Mb/s for TCP at %.1f Mb/s) is well above the "
+                                       "path's rate",
+                                       capacityMbps, phyRate));
+        }
+    }
+}
+
+} // namespace windscope::analysis::replay::derive

@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The steps of deriveScenario() one at a time, on small hand-made inputs: a connection
+// whose statistics are set by hand, and a context holding what the earlier steps would
+// have read from the rows (ACK progress, window updates, the RTT floor...). Each input
+// is small enough that the expected scenario fields can be worked out by hand.
+#include "analysis/replay/derive/derivation_steps.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+using namespace windscope;
+using namespace windscope::analysis;
+using namespace windscope::analysis::replay;
+using namespace windscope::analysis::replay::derive;
+
+namespace {
+
+constexpr std::uint32_t kMss = 1448;
+
+// One connection, endpoint 1 sending the data; its statistics set by each test.
+struct Synthetic
+{
+    dissect::CaptureTables tables;
+    TcpAnalysis tcp;
+    cwnd::CwndInference inference;
+    bool withInference = false;
+
+    Synthetic() { tcp.connections.resize(1); }
+    Connection& connection() { return tcp.connections[0]; }
+    DirectionStats& data() { return connection().direction[1]; }
+    DirectionStats& acks() { return connection().direction[0]; }
+    DerivationInput input() const
+    {
+        return {&tables, &tcp, 0, 1, nullptr, withInference ? &inference : nullptr};
+    }
+};
+
+bool hasNoteStarting(const DerivedScenario& out, const std::string& prefix)
+{
+    for (const std::string& n : out.notes)
+        if (n.rfind(prefix, 0) == 0)
+            return true;
+    return false;
+}
+
+// ACK progress of a path delivering at rateMbps (payload): an ACK per MSS, for busy
+// periods of busyMs separated by idleMs, each busy period opening with burstBytes
+// delivered at once (what a token bucket lets through after a pause).
+std::vector<std::pair<std::int64_t, std::int64_t>> ackProgress(double rateMbps, int periods, double busyMs,
+                                                                double idleMs, std::int64_t burstBytes)
+{
+    std::vector<std::pair<std::int64_t, std::int64_t>> out;
+    const double nsPerMss = kMss * 8 / rateMbps * 1e3;
+    std::int64_t delivered = 0;
+    double now = 0;
+    out.emplace_back(0, 0);
+    for (int p = 0; p < periods; ++p) {
+        now += idleMs * 1e6;
+        delivered += burstBytes;
+        out.emplace_back(static_cast<std::int64_t>(now), delivered);
+        for (double t = nsPerMss; t <= busyMs * 1e6; t += nsPerMss) {
+            delivered += kMss;
+            out.emplace_back(static_cast<std::int64_t>(now + t), delivered);
+        }
+        now += busyMs * 1e6;
+    }
+    return out;
+}
+
+} // namespace
+
+// The table runs every step once, in the order the notes come: the rows first, the
+// lone losses (which need the whole outage timeline) last.
+TEST(DerivationSteps, TableRunsTheStepsInNoteOrder)
+{
+    const auto steps = derivationSteps();
+    ASSERT_GE(steps.size(), 10u);
+    EXPECT_STREQ(steps.front().name, "connection rows");
+    EXPECT_STREQ(steps.back().name, "lone losses");
+    std::vector<std::string> names;
+    for (const DerivationStep& s : steps) {
+        ASSERT_NE(s.run, nullptr) << s.name;
+        names.emplace_back(s.name);
+    }
+    const auto at = [&](const char* name) { return std::find(names.begin(), names.end(), name) - names.begin(); };
+    EXPECT_LT(at("segment size"), at("bottleneck rate"));   // the rate counts headers per MSS
+    EXPECT_LT(at("congestion control"), at("rto rule"));    // the RTO reads the model's minimum
+    EXPECT_LT(at("outage timeline"), at("periodic outages")); // takes explained silences out again
+}
+
+// The MSS is the largest payload sent; without data, the peer's MSS option.
+TEST(DerivationSteps, SegmentSizeFromLargestPayloadElsePeerOption)
+{
+    Synthetic in;
+    in.connection().mss[0] = 1360; // the receiver's SYN
+    in.connection().sackPermitted = true;
+    in.data().uniqueBytes = 5'000'000;
+    DerivationContext ctx;
+    ctx.maxPayload = 1200;
+    ctx.lastDataNs = 4'500'000'000;
+    DerivedScenario out;
+    out.firstDataNs = 500'000'000;
+    deriveSegmentSize(in.input(), ctx, out);
+    EXPECT_EQ(out.scenario.sender.mss, 1200u);
+    EXPECT_TRUE(out.scenario.sender.sack);
+    EXPECT_EQ(out.scenario.bytes, 5'000'000u);
+    EXPECT_DOUBLE_EQ(out.scenario.durationS, 4.0);
+    ASSERT_EQ(out.notes.size(), 2u);
+    EXPECT_EQ(out.notes[0], "sender.mss 1200: largest data segment");
+
+    DerivationContext noData;
+    DerivedScenario none;
+    deriveSegmentSize(in.input(), noData, none);
+    EXPECT_EQ(none.scenario.sender.mss, 1360u);
+    EXPECT_DOUBLE_EQ(none.scenario.durationS, 1.0); // at least a second
+}
+
+// ACKs at a steady 10 Mb/s: both window percentiles read 10 Mb/s of payload, and the
+// bottleneck serialises the headers too (52 B per 1448 B segment).
+TEST(DerivationSteps, BottleneckFromSteadyAckProgress)
+{
+    Synthetic in;
+    in.data().goodputBps = 9e6;
+    DerivationContext ctx;
+    ctx.ackProgress = ackProgress(10, 1, 2000, 0, 0);
+    ctx.rttMin = ctx.rttSustainedMax = 20;
+    DerivedScenario out;
+    out.scenario.sender.mss = kMss;
+    deriveBottleneck(in.input(), ctx, out);
+    EXPECT_NEAR(ctx.rateMbps, 10, 0.1);
+    EXPECT_NEAR(out.scenario.path.bottleneckMbps, ctx.rateMbps * 1500 / 1448, 1e-9);
+    EXPECT_TRUE(hasNoteStarting(out, "path.bottleneck_mbps "));
+}
+
+// After each pause a token bucket lets five segments through at once: the ACKs run that
+// far ahead of the rate, and the burst is those bytes with their headers. A serialising
+// link runs two segments ahead (a delayed ACK's pair): no bucket.
+TEST(DerivationSteps, PathTimingTellsTokenBucketFromSerialisingLink)
+{
+    Synthetic in;
+    for (const std::int64_t segments : {5, 2}) {
+        DerivationContext ctx;
+        ctx.ackProgress = ackProgress(10, 30, 20, 10, segments * kMss);
+        ctx.rateMbps = 10;
+        ctx.rttMin = 20;
+        DerivedScenario out;
+        out.scenario.sender.mss = kMss;
+        derivePathTiming(in.input(), ctx, out);
+        ASSERT_FALSE(out.notes.empty());
+        if (segments == 5) {
+            EXPECT_EQ(out.scenario.path.burstBytes, 7500u); // 5 x 1500 B
+            EXPECT_TRUE(hasNoteStarting(out, "path.burst_bytes 7500: a token bucket")) << out.notes[0];
+        } else {
+            EXPECT_EQ(out.scenario.path.burstBytes, 0u);
+            EXPECT_TRUE(hasNoteStarting(out, "path.burst_bytes 0: a link serialising")) << out.notes[0];
+        }
+    }
+    // Not a relay: the 802.11 model times the air instead.
+    DerivationContext ctx;
+    ctx.ackProgress = ackProgress(10, 30, 20, 10, 5 * kMss);
+    ctx.rateMbps = 10;
+    DerivedScenario wlan;
+    wlan.scenario.sender.mss = kMss;
+    wlan.scenario.mac.enabled = true;
+    derivePathTiming(in.input(), ctx, wlan);
+    EXPECT_TRUE(wlan.notes.empty());
+    EXPECT_EQ(wlan.scenario.path.burstBytes, 0u);
+}
+
+// A reader that keeps the window low, opening it by 4,096 B every 4 ms: one read per
+// window update, at the goodput of 1 B/us; the path is taken well above the reader.
+TEST(DerivationSteps, ReceiverSlowReaderFromWindowUpdateRhythm)
+{
+    Synthetic in;
+    in.acks().maxWindowBytes = 65'535;
+    in.acks().lowWindows = 40;
+    in.data().goodputBps = 8e6; // 1 B/us
+    DerivationContext ctx;
+    ctx.lastDataNs = 10'000'000'000;
+    for (int i = 0; i < 50; ++i)
+        ctx.windowUpdates.emplace_back(std::int64_t(i) * 4'000'000, 4096);
+    DerivedScenario out;
+    out.scenario.sender.mss = kMss;
+    deriveReceiver(in.input(), ctx, out);
+    const ReceiverParams& r = out.scenario.receiver;
+    EXPECT_EQ(r.bufferBytes, 65'535u);
+    EXPECT_EQ(r.appReadBytes, 4096u);
+    EXPECT_DOUBLE_EQ(r.readFixedUs, 1000);
+    EXPECT_NEAR(r.readPerByteUs, (4096.0 - 1000) / 4096, 1e-12);
+    EXPECT_DOUBLE_EQ(out.scenario.path.bottleneckMbps, 160); // 20x the goodput
+    EXPECT_TRUE(hasNoteStarting(out, "receiver: slow reader reading 4096 B every 4096 us"));
+
+    // Few low windows over the run: the application keeps up, nothing else changes.
+    in.acks().lowWindows = 3;
+    DerivedScenario keepsUp;
+    keepsUp.scenario.sender.mss = kMss;
+    deriveReceiver(in.input(), ctx, keepsUp);
+    EXPECT_EQ(keepsUp.scenario.receiver.appReadBytes, 0u);
+    EXPECT_EQ(keepsUp.notes.back(), "receiver: the application keeps up (few zero or low windows)");
+}
+
+// The congestion-control model: the inference's when the simulator has it, BBR for a
+// rate-based sender, CUBIC (Linux's default) without an inference; RACK-TLP and PRR
+// go with the Linux models when SACK is on.
+TEST(DerivationSteps, CongestionControlFollowsTheInference)
+{
+    Synthetic in;
+    DerivationContext ctx;
+    {
+        DerivedScenario out;
+        out.scenario.sender.sack = true;
+        deriveCongestionControl(in.input(), ctx, out);
+        EXPECT_EQ(out.scenario.sender.cc, "cubic");
+        EXPECT_TRUE(out.scenario.sender.rackTlp);
+        EXPECT_TRUE(out.scenario.sender.prr);
+        EXPECT_EQ(out.notes.back(), "sender.cc cubic: no cwnd inference, Linux's default");
+    }
+    in.withInference = true;
+    in.inference.model = "westwood-plus";
+    {
+        DerivedScenario out;
+        out.scenario.sender.sack = true;
+        deriveCongestionControl(in.input(), ctx, out);
+        EXPECT_EQ(out.scenario.sender.cc, "westwood-plus");
+        EXPECT_FALSE(out.scenario.sender.rackTlp); // written after its paper and ns-3
+        EXPECT_EQ(out.notes.back(), "sender.cc westwood-plus: model the cwnd inference chose");
+    }
+    in.inference.rateEvidence.rateBased = true;
+    in.inference.rateEvidence.unclockedSends = 0.8;
+    {
+        DerivedScenario out;
+        out.scenario.sender.sack = false;
+        deriveCongestionControl(in.input(), ctx, out);
+        EXPECT_EQ(out.scenario.sender.cc, "bbr");
+        EXPECT_FALSE(out.scenario.sender.rackTlp); // no SACK
+        EXPECT_TRUE(hasNoteStarting(out, "sender.cc bbr: the sender is rate-based (80% of its sends"));
+    }
+    in.inference.rateEvidence.rateBased = false;
+    in.inference.model = "hybla";
+    {
+        DerivedScenario out;
+        deriveCongestionControl(in.input(), ctx, out);
+        EXPECT_EQ(out.scenario.sender.cc, "cubic");
+        EXPECT_EQ(out.senderNotModelled, "the inference saw hybla, which the simulator does not model");
+    }
+}
+
+// With no timeout in the capture the RTO keeps Linux's rule, and the recovery note
+// names the model RACK-TLP goes with.
+TEST(DerivationSteps, RtoRuleAndRecoveryWithoutTimeouts)
+{
+    Synthetic in;
+    DerivationContext ctx;
+    DerivedScenario out;
+    out.scenario.sender.cc = "reno";
+    out.scenario.sender.rackTlp = true;
+    deriveRtoRule(in.input(), ctx, out);
+    noteLossRecovery(in.input(), ctx, out);
+    EXPECT_FALSE(out.scenario.sender.rtoRfc6298);
+    ASSERT_EQ(out.notes.size(), 2u);
+    EXPECT_EQ(out.notes[0], "sender.rto: Linux's bound, srtt + max(4 rttvar, min_rto) (no timeout in the capture to "
+                            "read it from)");
+    EXPECT_EQ(out.notes[1], "sender.rack_tlp on: Linux's loss recovery (RFC 8985) with its reno model");
+}
+
+// A segment or two lost first time alone is placed where the capture lost it; an
+// outage timeline, or more lone losses, leave them to the outages and the loss fit.
+TEST(DerivationSteps, LoneLossesPlacedOnlyWithoutOutages)
+{
+    Synthetic in;
+    DerivationContext ctx;
+    ctx.sackReadings.firstTransmissionLosses = 4;
+    ctx.sackReadings.loneLosses.push_back({.segment = 17, .queueBeforeMs = 1.5, .sequence = 17 * 1448});
+    DerivedScenario out;
+    placeLoneLosses(in.input(), ctx, out);
+    ASSERT_EQ(out.scenario.path.lostSegments.size(), 1u);
+    EXPECT_EQ(out.scenario.path.lostSegments[0], 17);
+    EXPECT_EQ(out.notes.back(), "path.lost_segments: segment 17 lost first time alone (of 4 lost first time), the "
+                                "queue 1.5 ms, under half the fullest a loss met");
+
+    DerivedScenario withOutage;
+    withOutage.scenario.outageList.push_back(Outage{});
+    placeLoneLosses(in.input(), ctx, withOutage);
+    EXPECT_TRUE(withOutage.scenario.path.lostSegments.empty());
+
+    for (int i = 0; i < 2; ++i)
+        ctx.sackReadings.loneLosses.push_back({.segment = 30 + i, .queueBeforeMs = 1, .sequence = 0});
+    DerivedScenario many;
+    placeLoneLosses(in.input(), ctx, many);
+    EXPECT_TRUE(many.scenario.path.lostSegments.empty());
+}
