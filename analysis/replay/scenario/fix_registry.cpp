@@ -4,6 +4,7 @@
 #include "fix.h"
 
 #include "analysis/replay/scenario/fixes/fixes.h"
+#include "analysis/sender/congestion_model.h"
 
 #include <cmath>
 #include <cstdlib>
@@ -18,6 +19,10 @@ struct Entry
     fixes::Factory make;
 };
 
+// cc's value hint, "reno|newreno|...", from the model registry (initialised before
+// kFixes, which is defined after it in this file).
+const std::string kCcValueHint = cwnd::congestionModelNameList("|");
+
 const Entry kFixes[] = {
     {{"ap-zero-window-ack", "", "base station re-sends the last ACK with window 0 at handoff start and holds "
                                 "downlink packets until the station is back (paper 001)"},
@@ -31,7 +36,7 @@ const Entry kFixes[] = {
     {{"tx-inter-packet-delay", "MS", "sender leaves at least MS between data segments (paper 000: 1-10 ms)"},
      fixes::makeTxInterPacketDelay},
     {{"ampdu-max", "N", "A-MPDU of up to N MPDUs (paper 003: 1-8)"}, fixes::makeAmpduMax},
-    {{"cc", "reno|newreno|cubic|westwood-plus|veno|bbr", "sender congestion control (paper 002)"}, fixes::makeCc},
+    {{"cc", kCcValueHint, "sender congestion control (paper 002)"}, fixes::makeCc},
     {{"max-window", "BYTES", "send and receive buffers, hence the largest window (paper 002: 16 KB vs 2 MB)"},
      fixes::makeMaxWindow},
     {{"scan-aware-ap", "", "the AP holds frames already queued for a station that announced power save (paper 004)"},
