@@ -98,9 +98,7 @@ bool LossRecovery::endRecovery(SenderState& state, const UndoEvidence& evidence)
         state.cwnd = m_model->undoCwnd(state);
         if (state.priorSsthresh > state.ssthresh)
             state.ssthresh = state.priorSsthresh;
-    } else if (state.state == CaState::Recovery &&
-               (m_policy.endNeedsFiniteSsthresh ? state.ssthresh < kInfiniteSsthresh
-                                                : m_policy.window == RecoveryWindow::Prr)) {
+    } else if (state.state == CaState::Recovery && state.ssthresh < kInfiniteSsthresh) {
         // tcp_end_cwnd_reduction(): the window ends at ssthresh.
         state.cwnd = state.ssthresh;
     }
@@ -111,15 +109,14 @@ bool LossRecovery::endRecovery(SenderState& state, const UndoEvidence& evidence)
 
 void LossRecovery::enterLoss(SenderState& state, const LossEntry& entry)
 {
-    const bool inLoss = state.state == CaState::Loss;
-    if (!m_policy.rtoFollowsModel) {
-        if (!inLoss) {
+    if (m_policy.rto == RtoSsthresh::EachEntry) {
+        if (state.state != CaState::Loss) {
             initUndo();
             state.priorSsthresh = state.ssthresh;
             state.priorCwnd = state.cwnd;
             state.ssthresh = m_model->ssthresh(state, entry.flightBytes);
         }
-    } else if (!inLoss || state.sndUna >= state.recoveryPoint) {
+    } else if (state.state != CaState::Loss || state.sndUna >= state.recoveryPoint) {
         // "Reduce ssthresh if it has not yet been made inside this window."
         initUndo();
         state.priorSsthresh = state.ssthresh;

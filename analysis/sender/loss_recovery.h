@@ -56,18 +56,25 @@ struct LossEntry
     std::int64_t recoveryPoint = 0;           // SND.NXT
 };
 
-// Where the two senders once differed and still may: each field is a choice the
-// caller makes, with the reason at the caller.
+// What a caller chooses about recovery; the reason for its choice is at the caller. The
+// flight measures it hands in (RecoveryEntry, LossEntry) are its other choices.
+// ssthresh at an RTO.
+enum class RtoSsthresh : std::uint8_t {
+    // The model's rule (enterLoss()): Linux tcp_enter_loss(), or a fresh one at every
+    // RTO for a model whose traits say rtoResetsSsthresh.
+    ModelRule,
+    // A fresh one from LossEntry::flightBytes whenever Loss is entered from another
+    // state, none at a backed-off RTO, whatever the model.
+    EachEntry,
+};
+
 struct RecoveryPolicy
 {
     RecoveryWindow window = RecoveryWindow::Prr;
-    // tcp_init_cwnd_reduction() clears snd_cwnd_cnt.
+    RtoSsthresh rto = RtoSsthresh::ModelRule;
+    // tcp_init_cwnd_reduction() clears snd_cwnd_cnt; false keeps the congestion
+    // avoidance credit across the recovery.
     bool clearCwndCountAtEntry = true;
-    // The model's rule at an RTO (see enterLoss()); false: a fresh ssthresh from
-    // LossEntry::flightBytes whenever Loss is entered, none while in it.
-    bool rtoFollowsModel = true;
-    // tcp_end_cwnd_reduction() only sets cwnd to a finite ssthresh.
-    bool endNeedsFiniteSsthresh = true;
 };
 
 class LossRecovery
