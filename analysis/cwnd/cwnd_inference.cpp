@@ -153,8 +153,9 @@ std::unique_ptr<CongestionModel> followableModel(const std::string& name, std::s
 {
     auto model = makeCongestionModel(name);
     if (!model)
-        error = "unknown congestion-control model '" + name + "'";
-    else if (model->setsWindowOnEveryAck())
+        error = "unknown congestion-control model '" + name + "' (models: " +
+                congestionModelNameList(", ", true) + ")";
+    else if (model->traits().rateBased)
         error = "model '" + name + "' is rate-based: the inference follows window-based models";
     else
         return model;
@@ -220,7 +221,7 @@ bool inferCwndOnRows(const dissect::CaptureTables& tables, const TcpAnalysis& an
 
     out.rateEvidence = detectRateBased(flow, results[order[0]]);
     if (out.rateEvidence.rateBased && !forced) {
-        out.model = "bbr";
+        out.model = std::string(rateBasedModelName());
         markAll(NotFollowedReason::RateBased);
         return true;
     }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model_fit.h"
 
+#include "analysis/sender/loss_recovery.h"
+
 #include <algorithm>
 #include <cmath>
 #include <memory>
@@ -17,7 +19,7 @@ class Replayer
 {
 public:
     Replayer(const FlowEvents& flow, const CongestionModel& model, bool keepSamples)
-        : m_flow(flow), m_model(model.clone()), m_keep(keepSamples)
+        : m_flow(flow), m_model(model.clone()), m_recovery(*m_model, kFollowPolicy), m_keep(keepSamples)
     {
         m_state.mss = std::max<std::uint32_t>(flow.mss, 1);
         m_state.setCwndSegments(10); // RFC 6928 / Linux TCP_INIT_CWND
@@ -34,7 +36,6 @@ private:
     void enterRecovery(const FlowEvent& e);
     void enterLoss(const FlowEvent& e);
     void leaveRecovery(const FlowEvent& e);
-    void prrStep(std::uint32_t delivered, bool unaAdvanced);
     void validateCwnd(bool limitedNow);
     std::uint64_t flightAtRtoInRecovery() const;
     std::uint64_t pipe() const { return m_board.pipe(m_state.sndNxt); }
@@ -42,15 +43,14 @@ private:
     {
         return static_cast<std::uint32_t>((bytes + m_state.mss - 1) / m_state.mss);
     }
-    void setState(CaState next)
-    {
-        if (next != m_state.state)
-            m_model->congestionStateSet(m_state, next);
-        m_state.state = next;
-    }
+    std::int64_t pipeSegments() const { return segments(pipe()); }
+
+    // The captured senders (Linux, ns-3's TcpPrrRecovery) bring the window down with PRR.
+    static constexpr RecoveryPolicy kFollowPolicy{.window = RecoveryWindow::Prr};
 
     const FlowEvents& m_flow;
     std::unique_ptr<CongestionModel> m_model;
+    LossRecovery m_recovery;
     bool m_keep;
     SenderState m_state;
     Scoreboard m_board;
@@ -61,15 +61,6 @@ private:
     std::uint64_t m_deliveredCarry = 0;
     std::uint32_t m_lastDelivered = 0;
     bool m_lastUnaAdvanced = false;
-    // PRR (RFC 6937).
-    std::uint32_t m_prrDelivered = 0, m_prrOut = 0;
-    // Undo (Linux undo_marker / undo_retrans / retrans_stamp).
-    bool m_undoMarker = false;
-    int m_undoRetrans = 0;
-    std::uint32_t m_retransStamp = 0;
-    bool m_retransStampSet = false;
-    std::uint32_t m_lastTsEcr = 0;
-    bool m_lastHasTs = false;
     // tcp_cwnd_validate(): is_cwnd_limited, max_packets_out, cwnd_usage_seq.
     std::uint32_t m_maxPacketsOut = 0;
     std::int64_t m_cwndUsageSeq = 0;
@@ -105,47 +96,15 @@ void Replayer::validateCwnd(bool limitedNow)
     }
 }
 
-void Replayer::prrStep(std::uint32_t delivered, bool unaAdvanced)
+void Replayer::enterRecovery(const FlowEvent&)
 {
-    // tcp_cwnd_reduction() (RFC 6937 with the SSRB bound).
-    if (delivered == 0)
-        return;
-    m_prrDelivered += delivered;
-    const std::int64_t pipeSegs = segments(pipe());
-    const std::int64_t ssthresh = static_cast<std::int64_t>(m_state.ssthreshSegments());
-    const std::int64_t delta = ssthresh - pipeSegs;
-    std::int64_t sndcnt;
-    const std::int64_t prior = std::max<std::int64_t>(1, static_cast<std::int64_t>(m_state.priorCwnd / m_state.mss));
-    if (delta < 0) {
-        sndcnt = (ssthresh * m_prrDelivered + prior - 1) / prior - m_prrOut;
-    } else {
-        sndcnt = std::max<std::int64_t>(std::int64_t{m_prrDelivered} - m_prrOut, delivered);
-        if (unaAdvanced)
-            ++sndcnt;
-        sndcnt = std::min(delta, sndcnt);
-    }
-    sndcnt = std::max<std::int64_t>(sndcnt, m_prrOut ? 0 : 1);
-    m_state.setCwndSegments(static_cast<std::uint64_t>(std::max<std::int64_t>(1, pipeSegs + sndcnt)));
-}
-
-void Replayer::enterRecovery(const FlowEvent& e)
-{
-    // tcp_enter_recovery() -> tcp_init_cwnd_reduction().
+    // A re-send outside recovery: the captured sender found a loss (RFC 6675, RACK).
+    // ssthresh from the pipe the capture's scoreboard counts (RFC 6675's pipe, which
+    // ns-3 TcpSocketBase::EnterRecovery() hands its model as well).
     ++m_result.fit.lossEpisodes;
-    m_undoMarker = true;
-    m_undoRetrans = 0;
-    m_retransStampSet = false;
-    m_state.priorSsthresh = m_state.ssthresh;
-    m_state.priorCwnd = m_state.cwnd;
-    m_state.ssthresh = m_model->ssthresh(m_state, pipe());
-    m_state.recoveryPoint = m_state.sndNxt;
-    m_state.cwndCount = 0;
-    m_prrDelivered = 0;
-    m_prrOut = 0;
-    setState(CaState::Recovery);
+    m_recovery.enterRecovery(m_state, {.flightBytes = pipe(), .recoveryPoint = m_state.sndNxt});
     // The ACK that triggered the retransmission also ran PRR.
-    prrStep(std::max<std::uint32_t>(1, m_lastDelivered), m_lastUnaAdvanced);
-    (void)e;
+    m_recovery.prrStep(m_state, pipeSegments(), std::max<std::uint32_t>(1, m_lastDelivered), m_lastUnaAdvanced);
 }
 
 std::uint64_t Replayer::flightAtRtoInRecovery() const
@@ -166,58 +125,22 @@ std::uint64_t Replayer::flightAtRtoInRecovery() const
 
 void Replayer::enterLoss(const FlowEvent&)
 {
-    // tcp_enter_loss(): a fresh ssthresh unless this RTO repeats one still being
-    // recovered from (exponential backoff, RFC 6298 5.5).
-    const bool fresh = m_state.state == CaState::Open || m_state.state == CaState::Disorder ||
-                       m_state.sndUna >= m_state.recoveryPoint || m_state.state != CaState::Loss;
     if (m_state.state != CaState::Loss)
         ++m_result.fit.lossEpisodes;
-    if (fresh) {
-        m_undoMarker = true;
-        m_undoRetrans = 0;
-        m_retransStampSet = false;
-        m_state.priorSsthresh = m_state.ssthresh;
-        m_state.priorCwnd = m_state.cwnd;
-        if (m_state.state != CaState::Recovery)
-            m_state.ssthresh = m_model->ssthresh(m_state, pipe());
-        else if (m_model->rtoResetsSsthresh())
-            m_state.ssthresh = m_model->ssthresh(m_state, flightAtRtoInRecovery());
-        else if (m_state.ssthresh >= kInfiniteSsthresh)
-            m_state.ssthresh = m_model->ssthresh(m_state, pipe());
-    } else if (m_model->rtoResetsSsthresh()) {
-        m_state.ssthresh = m_model->ssthresh(m_state, pipe());
-    }
-    m_state.setCwndSegments(1);
-    m_state.cwndCount = 0;
-    m_state.recoveryPoint = m_state.sndNxt;
+    m_recovery.enterLoss(m_state, {.flightBytes = pipe(),
+                                   .flightInRecoveryBytes = flightAtRtoInRecovery(),
+                                   .recoveryPoint = m_state.sndNxt});
     m_board.markAllLost(m_state.sndNxt);
-    setState(CaState::Loss);
 }
 
 void Replayer::leaveRecovery(const FlowEvent& e)
 {
-    // tcp_try_undo_recovery(): undo when every retransmission was D-SACKed or the ACK
-    // echoes a timestamp older than the first retransmission (tcp_packet_delayed()).
-    const bool delayed = m_retransStampSet && e.hasTimestamps &&
-                         static_cast<std::int32_t>(e.tsEcr - m_retransStamp) < 0;
-    if (m_model->undoesSpuriousReductions() && m_undoMarker &&
-        (delayed || (m_retransStampSet && m_undoRetrans <= 0))) {
-        m_state.cwnd = m_model->undoCwnd(m_state);
-        if (m_state.priorSsthresh > m_state.ssthresh)
-            m_state.ssthresh = m_state.priorSsthresh;
-    } else if (m_state.state == CaState::Recovery && m_state.ssthresh < kInfiniteSsthresh) {
-        // tcp_end_cwnd_reduction(): back to ssthresh once recovery is over.
-        m_state.cwnd = m_state.ssthresh;
-    }
-    m_undoMarker = false;
-    setState(CaState::Open);
+    m_recovery.endRecovery(m_state, {.hasTimestamps = e.hasTimestamps, .tsEcr = e.tsEcr});
 }
 
 void Replayer::onAck(const FlowEvent& e)
 {
     m_rwnd = e.windowBytes();
-    m_lastTsEcr = e.tsEcr;
-    m_lastHasTs = e.hasTimestamps;
     if (!m_started || e.ack() < m_state.sndUna)
         return;
     const bool unaAdvanced = e.ack() > m_state.sndUna;
@@ -240,8 +163,8 @@ void Replayer::onAck(const FlowEvent& e)
     for (int i = 0; i < e.sackCount; ++i) {
         bool dsack = false;
         deliveredBytes += m_board.sack(m_flow.sackEdge(e, 2 * i), m_flow.sackEdge(e, 2 * i + 1), m_state.sndNxt, dsack);
-        if (dsack && m_undoMarker && i == 0)
-            --m_undoRetrans; // tcp_check_dsack(): one re-send proved unnecessary
+        if (dsack && i == 0)
+            m_recovery.onDsack();
     }
     m_deliveredCarry += deliveredBytes;
     const auto delivered = static_cast<std::uint32_t>(m_deliveredCarry / m_state.mss);
@@ -262,14 +185,14 @@ void Replayer::onAck(const FlowEvent& e)
             leaveRecovery(e);
             break;
         }
-        prrStep(delivered, unaAdvanced);
+        m_recovery.prrStep(m_state, pipeSegments(), delivered, unaAdvanced);
         return;
     case CaState::Loss:
         if (m_state.sndUna >= m_state.recoveryPoint)
             leaveRecovery(e);
         break;
     default:
-        setState(m_board.anySacked() ? CaState::Disorder : CaState::Open);
+        m_recovery.setState(m_state, m_board.anySacked() ? CaState::Disorder : CaState::Open);
         break;
     }
     // tcp_cong_control(): grow only on an ACK that advanced SND.UNA
@@ -306,17 +229,12 @@ void Replayer::onData(const FlowEvent& e, bool burstEnd)
             enterLoss(e);
         else if (m_state.state == CaState::Open || m_state.state == CaState::Disorder)
             enterRecovery(e);
-        if (!m_retransStampSet && e.hasTimestamps) {
-            m_retransStamp = e.tsVal;
-            m_retransStampSet = true;
-        }
-        ++m_undoRetrans;
+        m_recovery.onRetransmit(e.hasTimestamps, e.tsVal);
         m_board.retransmitted(e.seq(), e.end());
     }
     if (e.end() > m_state.sndNxt)
         m_state.sndNxt = e.end();
-    if (m_state.state == CaState::Recovery)
-        m_prrOut += segments(static_cast<std::uint64_t>(e.end() - e.seq()));
+    m_recovery.onSent(m_state, segments(static_cast<std::uint64_t>(e.end() - e.seq())));
     m_sent.push_back({e.end(), e.senderTimeNs, resend});
 
     const std::uint64_t pipeNow = pipe();

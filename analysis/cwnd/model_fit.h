@@ -4,10 +4,11 @@
 // Replays one direction of a connection through one congestion-control model: the
 // ACKs drive the model (RFC 5681 growth, the model's ssthresh on loss), the sender's
 // own retransmissions say when it entered loss recovery (a re-send outside recovery:
-// RFC 6675 / RACK fast recovery; a re-send flagged kRtoTimeout: RFC 6298 timeout),
-// PRR (RFC 6937, Linux tcp_cwnd_reduction()) sets the window during recovery, and
-// Linux's undo (tcp_try_undo_recovery(), tcp_packet_delayed()) restores it when the
-// timestamps prove the retransmission spurious. The result is one sample per data
+// RFC 6675 / RACK fast recovery; a re-send flagged kRtoTimeout: RFC 6298 timeout), and
+// the shared loss recovery (analysis/sender/loss_recovery.h, the simulator's too) sets
+// the window from there: PRR (RFC 6937, Linux tcp_cwnd_reduction()) during recovery,
+// Linux's undo (tcp_try_undo_recovery(), tcp_packet_delayed()) when the timestamps or
+// D-SACKs prove the retransmission spurious. The result is one sample per data
 // segment, with how well the model explained what the sender did.
 
 #include "analysis/sender/congestion_model.h"

@@ -27,7 +27,11 @@ class BbrModel final : public CongestionModel
 public:
     std::string_view name() const override { return "bbr"; }
     std::unique_ptr<CongestionModel> clone() const override { return std::make_unique<BbrModel>(*this); }
-    bool setsWindowOnEveryAck() const override { return true; }
+    // Linux tcp_bbr: rate-based (cong_control), RACK-TLP.
+    ModelTraits traits() const override
+    {
+        return {.rateBased = true, .rackTlpByDefault = true, .cwndLimited = CwndLimitedRule::ModelSets};
+    }
     double pacingRateBytesPerSecond(const SenderState& state) const override;
     void increaseWindow(SenderState& state, const AckEvent& ack) override;
     // bbr_ssthresh(): the window is saved, ssthresh is left as it is.

@@ -36,6 +36,8 @@ public:
 
     std::string_view name() const override { return "cubic"; }
     std::unique_ptr<CongestionModel> clone() const override { return std::make_unique<CubicModel>(*this); }
+    // Linux tcp_cubic: RACK-TLP, tcp_is_cwnd_limited(), undo, tcp_enter_loss()'s ssthresh.
+    ModelTraits traits() const override { return {.rackTlpByDefault = true}; }
     // cubictcp_init(): bictcp_reset() and bictcp_hystart_reset().
     void init(SenderState& state) override;
     // cubictcp_cong_avoid(): tcp_slow_start(), then bictcp_update() and tcp_cong_avoid_ai().

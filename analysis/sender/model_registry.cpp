@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The model registry: a fixed table of names and constructors, no self-registration.
+// The model registry: a fixed table of names and constructors, no self-registration. A
+// new model is its file and one row here; every list of model names (help texts, value
+// hints, error messages, validation) is read from this table.
 #include "bbr.h"
 #include "congestion_model.h"
 #include "cubic.h"
@@ -72,6 +74,25 @@ const std::vector<std::string_view>& allCongestionModelNames()
         return out;
     }();
     return names;
+}
+
+std::string congestionModelNameList(std::string_view separator, bool inferenceCandidatesOnly)
+{
+    std::string out;
+    for (std::string_view n : inferenceCandidatesOnly ? congestionModelNames() : allCongestionModelNames()) {
+        if (!out.empty())
+            out += separator;
+        out += n;
+    }
+    return out;
+}
+
+std::string_view rateBasedModelName()
+{
+    for (std::string_view n : allCongestionModelNames())
+        if (makeCongestionModel(n)->traits().rateBased)
+            return n;
+    return {};
 }
 
 } // namespace windscope::analysis::cwnd

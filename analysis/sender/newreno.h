@@ -16,13 +16,16 @@ class NewRenoModel final : public CongestionModel
 public:
     std::string_view name() const override { return "newreno"; }
     std::unique_ptr<CongestionModel> clone() const override { return std::make_unique<NewRenoModel>(*this); }
+    // After RFC 6582 and ns-3's TcpNewReno: no RACK-TLP, growth on every ACK, RFC 5681
+    // 3.1's ssthresh at every RTO as TcpSocketBase::ReTxTimeout() applies it, no undo.
+    ModelTraits traits() const override
+    {
+        return {.cwndLimited = CwndLimitedRule::EveryAck, .rtoResetsSsthresh = true, .undoesSpuriousReductions = false};
+    }
     // TcpNewReno::IncreaseWindow(): SlowStart() then CongestionAvoidance().
     void increaseWindow(SenderState& state, const AckEvent& ack) override;
     // RFC 5681 (4): max(FlightSize / 2, 2 * SMSS); TcpNewReno::GetSsThresh().
     std::uint64_t ssthresh(const SenderState& state, std::uint64_t flightBytes) override;
-    // RFC 5681 3.1, as TcpSocketBase::ReTxTimeout() applies it.
-    bool rtoResetsSsthresh() const override { return true; }
-    bool undoesSpuriousReductions() const override { return false; }
 };
 
 } // namespace windscope::analysis::cwnd

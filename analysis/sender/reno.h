@@ -14,6 +14,8 @@ class RenoModel final : public CongestionModel
 public:
     std::string_view name() const override { return "reno"; }
     std::unique_ptr<CongestionModel> clone() const override { return std::make_unique<RenoModel>(*this); }
+    // Linux tcp_reno: RACK-TLP, tcp_is_cwnd_limited(), undo, tcp_enter_loss()'s ssthresh.
+    ModelTraits traits() const override { return {.rackTlpByDefault = true}; }
     // tcp_reno_cong_avoid().
     void increaseWindow(SenderState& state, const AckEvent& ack) override;
     // tcp_reno_ssthresh(): max(cwnd / 2, 2) segments; the flight is not used.

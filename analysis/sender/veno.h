@@ -15,6 +15,9 @@ class VenoModel final : public CongestionModel
 public:
     std::string_view name() const override { return "veno"; }
     std::unique_ptr<CongestionModel> clone() const override { return std::make_unique<VenoModel>(*this); }
+    // Written after the paper (and ns-3's setups): no RACK-TLP; tcp_veno_cong_avoid()
+    // grows only while cwnd-limited.
+    ModelTraits traits() const override { return {}; }
     // tcp_veno_cong_avoid().
     void increaseWindow(SenderState& state, const AckEvent& ack) override;
     // tcp_veno_ssthresh(): cwnd * 4 / 5 when diff < beta, else cwnd / 2; at least 2.

@@ -16,6 +16,8 @@ class WestwoodPlusModel final : public CongestionModel
 public:
     std::string_view name() const override { return "westwood-plus"; }
     std::unique_ptr<CongestionModel> clone() const override { return std::make_unique<WestwoodPlusModel>(*this); }
+    // Written after the paper (and ns-3's setups): no RACK-TLP; Linux's Reno growth.
+    ModelTraits traits() const override { return {}; }
     // tcp_reno_cong_avoid(), which Westwood+ uses unchanged.
     void increaseWindow(SenderState& state, const AckEvent& ack) override;
     // tcp_westwood_bw_rttmin(): max(bw_est * rtt_min / mss, 2) segments; before any

@@ -58,10 +58,8 @@ int runCwnd(const std::vector<std::string>& args)
     }
     if (!options.model.empty()) {
         const auto model = analysis::cwnd::makeCongestionModel(options.model);
-        if (!model || model->setsWindowOnEveryAck()) {
-            std::string names;
-            for (std::string_view n : analysis::cwnd::congestionModelNames())
-                names += (names.empty() ? "" : ", ") + std::string(n);
+        if (!model || model->traits().rateBased) {
+            const std::string names = analysis::cwnd::congestionModelNameList(", ", true);
             std::fprintf(stderr, "windscope-cli cwnd: %s model '%s' (models: %s)\n",
                          model ? "the inference follows window-based models, not the rate-based" : "unknown",
                          options.model.c_str(), names.c_str());

@@ -13,6 +13,7 @@
 #endif
 #ifdef WINDSCOPE_HAVE_WIRESHARK
 #include "cli_packet.h"
+#include "analysis/sender/congestion_model.h"
 #include "dissectors/wireshark/epan_session.h"
 #endif
 
@@ -47,7 +48,7 @@ void printUsage(FILE* out)
                  "      what each event did to its station's TCP connections\n"
                  "  cwnd FILE --flow ID|ADDR:PORT-ADDR:PORT [--csv | --json] [--model NAME]\n"
                  "      reconstructed congestion window of the flow's sender, one row per\n"
-                 "      data segment; --model reno|newreno|cubic overrides the model choice\n"
+                 "      data segment; --model %s overrides the model choice\n"
                  "  series FILE --flow ID|ADDR:PORT-ADDR:PORT [--bin MS]\n"
                  "      the series the desktop plots of the flow are drawn from, as CSV:\n"
                  "      segments, ACKs, windows, throughput, RTT, 802.11 lane\n"
@@ -73,7 +74,8 @@ void printUsage(FILE* out)
                  "      writes the capture with WPA/WPA2 data frames decrypted by Wireshark,\n"
                  "      and says which frames stayed encrypted and why\n"
                  "  --version   version and the libraries this build uses\n"
-                 "  --help      this text\n");
+                 "  --help      this text\n",
+                 windscope::analysis::cwnd::congestionModelNameList("|", true).c_str());
 }
 
 void printVersion()

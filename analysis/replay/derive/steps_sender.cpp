@@ -183,18 +183,19 @@ void deriveCongestionControl(const DerivationInput& in, DerivationContext& ctx, 
     const DownstreamView& downstream = ctx.downstream;
     // Congestion control: the model the cwnd inference chose.
     s.sender.cc = "cubic";
-    if (in.inference && (in.inference->rateEvidence.rateBased || in.inference->model == "bbr" ||
+    const auto inferredModel = in.inference ? cwnd::makeCongestionModel(in.inference->model) : nullptr;
+    if (in.inference && (in.inference->rateEvidence.rateBased || (inferredModel && inferredModel->traits().rateBased) ||
                          in.inference->notFollowed == cwnd::NotFollowedReason::RateBased)) {
         char buf[300];
+        s.sender.cc = cwnd::rateBasedModelName();
         std::snprintf(buf, sizeof buf,
-                      "sender.cc bbr: the sender is rate-based (%.0f%% of its sends on its own clock, %.0f%% of its "
+                      "sender.cc %s: the sender is rate-based (%.0f%% of its sends on its own clock, %.0f%% of its "
                       "flight kept through loss: BBR-like)",
-                      in.inference->rateEvidence.unclockedSends * 100,
+                      s.sender.cc.c_str(), in.inference->rateEvidence.unclockedSends * 100,
                       in.inference->rateEvidence.flightRetainedAfterLoss * 100);
-        s.sender.cc = "bbr";
         out.notes.push_back(buf);
     } else if (in.inference && !in.inference->model.empty()) {
-        if (!cwnd::makeCongestionModel(in.inference->model)) {
+        if (!inferredModel) {
             out.senderNotModelled = "the inference saw " + in.inference->model + ", which the simulator does not model";
             out.notes.push_back("sender.cc cubic: a stand-in; " + out.senderNotModelled);
         } else {
@@ -208,7 +209,8 @@ void deriveCongestionControl(const DerivationInput& in, DerivationContext& ctx, 
     } else {
         out.notes.push_back("sender.cc cubic: no cwnd inference, Linux's default");
     }
-    if (downstream.downstream && in.inference && s.sender.cc != "bbr" && out.senderNotModelled.empty()) {
+    if (downstream.downstream && in.inference && !cwnd::makeCongestionModel(s.sender.cc)->traits().rateBased &&
+        out.senderNotModelled.empty()) {
         std::string note;
         if (const std::string byWindow = modelByWindowAmongNearTies(*in.inference, note); !byWindow.empty()) {
             s.sender.cc = byWindow;
@@ -217,7 +219,7 @@ void deriveCongestionControl(const DerivationInput& in, DerivationContext& ctx, 
     }
     // The Linux models recover as Linux does; NewReno, Westwood+ and Veno are written
     // after their papers and ns-3, which have no RACK-TLP.
-    s.sender.rackTlp = s.sender.sack && (s.sender.cc == "reno" || s.sender.cc == "cubic" || s.sender.cc == "bbr");
+    s.sender.rackTlp = s.sender.sack && cwnd::makeCongestionModel(s.sender.cc)->traits().rackTlpByDefault;
     s.sender.prr = s.sender.rackTlp;
 }
 

@@ -5,6 +5,7 @@
 #include "fix.h"
 
 #include "analysis/replay/scenario/fixes/fixes.h"
+#include "analysis/sender/congestion_model.h"
 
 #include <cmath>
 #include <cstdlib>
@@ -18,6 +19,10 @@ struct Entry
     FixInfo info;
     fixes::Factory make;
 };
+
+// cc's value hint, "reno|newreno|...", from the model registry (initialised before
+// kFixes, which is defined after it in this file).
+const std::string kCcValueHint = cwnd::congestionModelNameList("|");
 
 const Entry kFixes[] = {
     {{"ap-zero-window-ack", "", "base station re-sends the last ACK with window 0 at handoff start and holds "
@@ -35,7 +40,7 @@ const Entry kFixes[] = {
      fixes::makeTxInterPacketDelay},
     {{"ampdu-max", "N", "A-MPDU of up to N MPDUs (paper 003: 1-8)", ValueKind::Whole, "MPDUs", {1, 16, 1}},
      fixes::makeAmpduMax},
-    {{"cc", "reno|newreno|cubic|westwood-plus|veno|bbr", "sender congestion control (paper 002)"}, fixes::makeCc},
+    {{"cc", kCcValueHint, "sender congestion control (paper 002)"}, fixes::makeCc},
     {{"max-window", "BYTES", "send and receive buffers, hence the largest window (paper 002: 16 KB vs 2 MB)",
       ValueKind::Whole, "B", {16384, 262144, 16384}},
      fixes::makeMaxWindow},

@@ -90,7 +90,8 @@ std::string Scenario::validate() const
     if (sender.mss < 64 || sender.mss > 65000)
         return "sender.mss must be within 64..65000";
     if (!cwnd::makeCongestionModel(sender.cc))
-        return "sender.cc '" + sender.cc + "' is not a known congestion control";
+        return "sender.cc '" + sender.cc + "' is not a known congestion control (" +
+               cwnd::congestionModelNameList(", ") + ")";
     if (durationS <= 0 && bytes == 0)
         return "give duration_s or bytes";
     if (path.bottleneckMbps <= 0)

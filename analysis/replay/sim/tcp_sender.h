@@ -2,9 +2,10 @@
 #pragma once
 
 // The simulated TCP sender of a bulk transfer. The window arithmetic is the shared
-// congestion-control models of analysis/cwnd (the same classes the inference replays),
-// acting on their plain SenderState; this class adds what the models leave to the
-// stack: SACK scoreboard and loss marking (RFC 6675 with DupThresh 3, and RACK-TLP of
+// congestion-control models of analysis/sender and its loss recovery (LossRecovery:
+// recovery entry, PRR, end of recovery, RTO entry), the same classes the cwnd
+// inference's model fit runs, acting on their plain SenderState; this class adds what
+// they leave to the stack: SACK scoreboard and loss marking (RFC 6675 with DupThresh 3, and RACK-TLP of
 // RFC 8985 as Linux runs it), NewReno partial ACKs without SACK (RFC 6582), the
 // retransmission timer (RFC 6298 estimators, Linux
 // __tcp_set_rto() bound srtt + max(4 rttvar, rto_min), exponential backoff), the zero
@@ -12,6 +13,7 @@
 // that keeps cwnd, Linux tcp_retransmit_timer()), and pacing.
 
 #include "analysis/sender/congestion_model.h"
+#include "analysis/sender/loss_recovery.h"
 #include "event_queue.h"
 #include "packet.h"
 #include "analysis/replay/scenario/scenario.h"
@@ -95,11 +97,23 @@ private:
     void onLossProbeTimer();
     bool rackTlp() const { return m_params.rackTlp && m_params.sack; }
     bool prr() const { return m_params.prr && m_params.sack; }
-    void prrStep(std::uint32_t delivered, bool unaAdvanced);
     void armRto();
     void rttSample(std::int64_t rttNs);
     void enterRecovery();
-    void setCaState(cwnd::CaState state);
+    // The steps of one ACK (onAck()).
+    // RFC 2018: segments the SACK blocks newly cover leave the pipe; returns how many.
+    std::uint32_t processSackBlocks(const Packet& ack, std::int64_t ackSeg);
+    // SND.UNA advances to ackSeg: RTT, timers, the end of a recovery, the model's
+    // growth. Returns false when that completed the transfer.
+    bool processCumulativeAck(const Packet& ack, std::int64_t ackSeg, std::uint32_t& delivered);
+    // RFC 5681 2 / RFC 6582 without SACK; returns true when it marked a loss.
+    bool processDuplicateAck(const Packet& ack, std::uint64_t previousRwnd);
+    // RFC 6675 IsLost() on the scoreboard, then RACK; true when a loss was marked.
+    bool markLosses();
+    // Enter a fast recovery on a new loss, or run PRR inside one.
+    void updateRecovery(bool newLoss, std::uint32_t delivered, bool unaAdvanced);
+    // RFC 8985 6.2 RACK_update() for a segment this ACK delivered.
+    void rackAdvance(std::int64_t index);
     void markLost(std::int64_t index);
     void removeFromPipe(Segment& s);
     bool moreNewData() const;
@@ -110,6 +124,7 @@ private:
     std::uint64_t m_total;       // 0: unlimited (time-bound)
     std::int64_t m_stopNs;
     std::unique_ptr<cwnd::CongestionModel> m_model;
+    cwnd::LossRecovery m_recovery;
     Output m_output;
     cwnd::SenderState m_state;
 
@@ -129,8 +144,7 @@ private:
     std::int64_t m_nextSendNs = 0;        // pacing
     // RACK: send time, segment and RTT of the most recently sent segment delivered.
     std::int64_t m_rackXmitNs = -1, m_rackSegment = -1, m_rackRttNs = 0;
-    std::int64_t m_tlpHigh = -1;
-    std::uint64_t m_prrDelivered = 0, m_prrOut = 0; // RFC 6937, in segments          // m_nxt when the outstanding probe went out
+    std::int64_t m_tlpHigh = -1;          // m_nxt when the outstanding probe went out
     bool m_sendScheduled = false;
     bool m_done = false;
     std::int64_t m_doneNs = -1;

@@ -10,9 +10,8 @@ namespace windscope::analysis::replay::fixes {
 std::unique_ptr<Fix> makeCc(std::string_view value, std::string& error)
 {
     if (!cwnd::makeCongestionModel(value)) {
-        error = "fix cc: unknown congestion control '" + std::string(value) + "' (";
-        for (std::string_view n : cwnd::allCongestionModelNames())
-            error += std::string(n) + (n == cwnd::allCongestionModelNames().back() ? ")" : ", ");
+        error = "fix cc: unknown congestion control '" + std::string(value) + "' (" +
+                cwnd::congestionModelNameList(", ") + ")";
         return nullptr;
     }
     return parameterFix("cc", [name = std::string(value)](Scenario& s, std::string&) {
