@@ -84,32 +84,6 @@ LodSeries::Mode modeOf(SeriesShape shape)
     return LodSeries::Mode::Line;
 }
 
-QColor bandColour(analysis::WlanEventKind kind, bool grayscale)
-{
-    if (grayscale)
-        return QColor(0, 0, 0, kind == analysis::WlanEventKind::Handoff ? 90 : 60);
-    switch (kind) {
-    case analysis::WlanEventKind::Scan: return QColor(66, 133, 244, 55);
-    case analysis::WlanEventKind::PowerSave: return QColor(52, 168, 83, 55);
-    case analysis::WlanEventKind::Handoff: return QColor(234, 67, 53, 60);
-    case analysis::WlanEventKind::OutageInferred: return QColor(120, 120, 120, 55);
-    }
-    return QColor(0, 0, 0, 40);
-}
-
-Qt::BrushStyle bandPattern(analysis::WlanEventKind kind, bool grayscale)
-{
-    if (!grayscale)
-        return Qt::SolidPattern;
-    // Hatching tells kinds apart in print where tints of grey do not.
-    switch (kind) {
-    case analysis::WlanEventKind::Scan: return Qt::BDiagPattern;
-    case analysis::WlanEventKind::PowerSave: return Qt::Dense6Pattern;
-    case analysis::WlanEventKind::Handoff: return Qt::DiagCrossPattern;
-    case analysis::WlanEventKind::OutageInferred: return Qt::FDiagPattern;
-    }
-    return Qt::SolidPattern;
-}
 
 QPen seriesPen(const SeriesStyle& style)
 {
@@ -560,7 +534,7 @@ void FigurePainter::paint(QPainter& painter, const PaintTarget& target) const
                 continue;
             ++bandsInView;
             painter.fillRect(QRectF(x0, r.top(), x1 - x0, r.height()),
-                             QBrush(bandColour(e.kind, grey), bandPattern(e.kind, grey)));
+                             QBrush(eventBandColour(e.kind, grey), eventBandPattern(e.kind, grey)));
             if (static_cast<long long>(e.id) == frame.highlightedEvent) {
                 painter.setPen(QPen(QColor(40, 40, 40), 1.2, Qt::DashLine));
                 painter.setBrush(Qt::NoBrush);

@@ -67,4 +67,31 @@ void drawMarker(QPainter& painter, Marker marker, const QPointF& p, double size,
     painter.setBrush(Qt::NoBrush);
 }
 
+QColor eventBandColour(analysis::WlanEventKind kind, bool grayscale)
+{
+    if (grayscale)
+        return QColor(0, 0, 0, kind == analysis::WlanEventKind::Handoff ? 90 : 60);
+    switch (kind) {
+    case analysis::WlanEventKind::Scan: return QColor(66, 133, 244, 55);
+    case analysis::WlanEventKind::PowerSave: return QColor(52, 168, 83, 55);
+    case analysis::WlanEventKind::Handoff: return QColor(234, 67, 53, 60);
+    case analysis::WlanEventKind::OutageInferred: return QColor(120, 120, 120, 55);
+    }
+    return QColor(0, 0, 0, 40);
+}
+
+Qt::BrushStyle eventBandPattern(analysis::WlanEventKind kind, bool grayscale)
+{
+    if (!grayscale)
+        return Qt::SolidPattern;
+    // Hatching tells kinds apart in print where tints of grey do not.
+    switch (kind) {
+    case analysis::WlanEventKind::Scan: return Qt::BDiagPattern;
+    case analysis::WlanEventKind::PowerSave: return Qt::Dense6Pattern;
+    case analysis::WlanEventKind::Handoff: return Qt::DiagCrossPattern;
+    case analysis::WlanEventKind::OutageInferred: return Qt::FDiagPattern;
+    }
+    return Qt::SolidPattern;
+}
+
 } // namespace windscope::render

@@ -6,6 +6,8 @@
 // In grayscale every series of a panel differs from its neighbours by dash pattern or
 // marker, not only by its grey, so a photocopy still tells ACK from data.
 
+#include "analysis/wlan/wlan_events.h"
+
 #include <QColor>
 #include <QList>
 #include <QString>
@@ -59,5 +61,10 @@ void drawMarker(QPainter& painter, Marker marker, const QPointF& p, double size,
 constexpr double kLogicalDpi = 96.0;
 inline double ptToLogical(double pt) { return pt * kLogicalDpi / 72.0; }
 inline double mmToLogical(double mm) { return mm / 25.4 * kLogicalDpi; }
+
+// The fill of an 802.11 event band: a tint per kind in colour; in grayscale, a hatching
+// per kind as well, since tints of grey alone do not tell kinds apart in print.
+QColor eventBandColour(analysis::WlanEventKind kind, bool grayscale);
+Qt::BrushStyle eventBandPattern(analysis::WlanEventKind kind, bool grayscale);
 
 } // namespace windscope::render

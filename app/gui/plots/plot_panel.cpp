@@ -3,6 +3,8 @@
 
 #include "time_axis.h"
 
+#include "render/figure_style.h"
+
 #include <QToolTip>
 
 #include <algorithm>
@@ -15,33 +17,6 @@ namespace {
 
 // Fixed margins keep the time axes of separate plots aligned in a stack.
 constexpr int kLeftMargin = 72, kRightMargin = 56;
-
-QColor bandColor(analysis::WlanEventKind kind, bool grayscale)
-{
-    if (grayscale)
-        return QColor(0, 0, 0, kind == analysis::WlanEventKind::Handoff ? 70 : 35);
-    switch (kind) {
-    case analysis::WlanEventKind::Scan: return QColor(66, 133, 244, 55);
-    case analysis::WlanEventKind::PowerSave: return QColor(52, 168, 83, 55);
-    case analysis::WlanEventKind::Handoff: return QColor(234, 67, 53, 60);
-    case analysis::WlanEventKind::OutageInferred: return QColor(120, 120, 120, 55);
-    }
-    return QColor(0, 0, 0, 40);
-}
-
-Qt::BrushStyle bandPattern(analysis::WlanEventKind kind, bool grayscale)
-{
-    if (!grayscale)
-        return Qt::SolidPattern;
-    // Hatching tells kinds apart in print where tints of gray do not.
-    switch (kind) {
-    case analysis::WlanEventKind::Scan: return Qt::BDiagPattern;
-    case analysis::WlanEventKind::PowerSave: return Qt::Dense6Pattern;
-    case analysis::WlanEventKind::Handoff: return Qt::DiagCrossPattern;
-    case analysis::WlanEventKind::OutageInferred: return Qt::FDiagPattern;
-    }
-    return Qt::SolidPattern;
-}
 
 QString formatValue(double v, const QString& unit)
 {
@@ -323,7 +298,7 @@ void PlotPanel::setEventBands(const std::vector<analysis::LaneEvent>& events, bo
         rect->topLeft->setCoords(e.start, 0);
         rect->bottomRight->setCoords(std::max(e.end, e.start + 1e-4), 1);
         rect->setPen(Qt::NoPen);
-        rect->setBrush(QBrush(bandColor(e.kind, m_style.grayscale), bandPattern(e.kind, m_style.grayscale)));
+        rect->setBrush(QBrush(render::eventBandColour(e.kind, m_style.grayscale), render::eventBandPattern(e.kind, m_style.grayscale)));
         rect->setProperty("kind", static_cast<int>(e.kind));
         rect->setProperty("event", static_cast<qulonglong>(e.id));
         m_bands.push_back(rect);
@@ -378,7 +353,7 @@ void PlotPanel::setPlotStyle(const PlotStyle& style)
     for (QCPAbstractItem* item : m_bands)
         if (auto* rect = qobject_cast<QCPItemRect*>(item)) {
             const auto kind = static_cast<analysis::WlanEventKind>(rect->property("kind").toInt());
-            rect->setBrush(QBrush(bandColor(kind, style.grayscale), bandPattern(kind, style.grayscale)));
+            rect->setBrush(QBrush(render::eventBandColour(kind, style.grayscale), render::eventBandPattern(kind, style.grayscale)));
         } else if (auto* text = qobject_cast<QCPItemText*>(item)) {
             text->setFont(small);
         }
