@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "project_sql.h"
+#include "row_checks.h"
 
 #include "windscope/version.h"
 
 #include <openssl/evp.h>
 
 #include <algorithm>
+#include <cctype>
 #include <atomic>
 #include <cstdio>
 #include <memory>
@@ -83,8 +85,10 @@ const std::vector<const char*>& schemaMigrations()
             samples BLOB NOT NULL,
             PRIMARY KEY(capture_id, connection));
         )sql",
+        // 2 -> 3: a checksum on every row of the small tables, kept by triggers.
+        row_checks::migrationSql(),
     };
-    static_assert(kProjectSchemaVersion == 2, "add a migration step with the new version");
+    static_assert(kProjectSchemaVersion == 3, "add a migration step with the new version");
     static_assert(kProjectApplicationId == 1465074512, "the first step writes this id");
     return steps;
 }
@@ -147,6 +151,81 @@ const char* captureStatusName(CaptureStatus status)
     return "?";
 }
 
+namespace {
+
+// A file name as an SQLite URI path: every byte outside the unreserved set escaped.
+std::string uriPath(const std::string& path)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    std::string out;
+    for (const unsigned char c : path) {
+        if (std::isalnum(c) || c == '/' || c == '.' || c == '_' || c == '-' || c == '~') {
+            out += static_cast<char>(c);
+        } else {
+            out += '%';
+            out += hex[c >> 4];
+            out += hex[c & 15];
+        }
+    }
+    return out;
+}
+
+// Everything that decides whether a file is a project this version can use, on any
+// connection: the application id, the schema version, the tables, SQLite's structural
+// check of the small tables and (from version 3) every row's checksum.
+bool checkDatabase(sqlite3* db, const std::string& path, std::int64_t& version, std::string& error)
+{
+    std::int64_t applicationId = 0;
+    std::string sqlError;
+    if (!pragmaInt(db, "PRAGMA application_id", applicationId, sqlError) ||
+        !pragmaInt(db, "PRAGMA user_version", version, sqlError)) {
+        error = damaged(path, sqlError);
+        return false;
+    }
+    if (applicationId != kProjectApplicationId) {
+        error = damaged(path, "an SQLite database of another application");
+        return false;
+    }
+    if (version > kProjectSchemaVersion) {
+        error = path + ": written by a newer Windscope (project schema version " +
+                std::to_string(version) + "); this Windscope " + WINDSCOPE_VERSION +
+                " reads schema versions up to " + std::to_string(kProjectSchemaVersion) +
+                ". The file was left unchanged.";
+        return false;
+    }
+    if (version < 1) {
+        error = damaged(path, "no project schema version");
+        return false;
+    }
+    for (const char* table : requiredTables(static_cast<int>(version))) {
+        Statement s(db, "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?1");
+        s.bind(1, std::string(table));
+        if (s.step() != SQLITE_ROW) {
+            error = damaged(path, std::string("table ") + table + " is missing");
+            return false;
+        }
+    }
+    // Structural check of the small tables at every open. The cache blobs, most of the
+    // file, are checked as they are read (SQLite validates their page chains, a checksum
+    // their content, the decoder their layout) and by the full check before any write,
+    // so reopening a project does not read every page of it.
+    for (const char* table : requiredTables(static_cast<int>(version))) {
+        if (std::strcmp(table, "cache_blobs") == 0)
+            continue;
+        if (!quickCheck(db, table, sqlError)) {
+            error = damaged(path, "integrity check failed: " + sqlError);
+            return false;
+        }
+    }
+    if (version >= 3 && !row_checks::findDamagedRow(db, sqlError)) {
+        error = damaged(path, sqlError);
+        return false;
+    }
+    return true;
+}
+
+} // namespace
+
 ProjectStore::ProjectStore(std::string path, sqlite3* db, int openedVersion)
     : m_path(std::move(path)), m_db(db), m_openedVersion(openedVersion)
 {
@@ -174,6 +253,8 @@ std::unique_ptr<ProjectStore> ProjectStore::create(const std::string& path, std:
         return nullptr;
     }
     std::unique_ptr<ProjectStore> store(new ProjectStore(path, db, 0));
+    if (!row_checks::registerFunction(db, error))
+        return error = path + ": " + error, nullptr;
     // 64 KiB pages (the largest): a cached capture is a few large blobs, stored as
     // overflow page chains that are read page by page; fewer, larger pages read faster.
     // The page size can only be chosen before the first table and before WAL mode.
@@ -226,6 +307,27 @@ std::unique_ptr<ProjectStore> ProjectStore::open(const std::string& path, std::s
             return nullptr;
         }
     }
+    // Decide on a connection that cannot write: an immutable one creates no -wal or
+    // -shm next to a file it then refuses. Only a log with content (the file is in use,
+    // or was not closed cleanly) needs the real connection to be read right.
+    std::error_code ec;
+    const fs::path wal = path + "-wal";
+    if (!fs::exists(wal, ec) || fs::file_size(wal, ec) == 0) {
+        sqlite3* probe = nullptr;
+        const std::string uri = "file:" + uriPath(path) + "?immutable=1";
+        if (sqlite3_open_v2(uri.c_str(), &probe, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr) !=
+            SQLITE_OK) {
+            error = path + ": cannot open: " + (probe ? sqlite3_errmsg(probe) : "out of memory");
+            sqlite3_close_v2(probe);
+            return nullptr;
+        }
+        std::int64_t version = 0;
+        const bool usable = row_checks::registerFunction(probe, error) &&
+                            checkDatabase(probe, path, version, error);
+        sqlite3_close_v2(probe);
+        if (!usable)
+            return nullptr;
+    }
     sqlite3* db = nullptr;
     if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE, nullptr) != SQLITE_OK) {
         error = path + ": cannot open: " + (db ? sqlite3_errmsg(db) : "out of memory");
@@ -235,49 +337,11 @@ std::unique_ptr<ProjectStore> ProjectStore::open(const std::string& path, std::s
     // Until the file is known good, closing must not checkpoint a WAL into it.
     sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr);
     std::unique_ptr<ProjectStore> store(new ProjectStore(path, db, 0));
-
-    std::int64_t applicationId = 0, version = 0;
-    std::string sqlError;
-    if (!pragmaInt(db, "PRAGMA application_id", applicationId, sqlError) ||
-        !pragmaInt(db, "PRAGMA user_version", version, sqlError)) {
-        error = damaged(path, sqlError);
+    if (!row_checks::registerFunction(db, error))
+        return error = path + ": " + error, nullptr;
+    std::int64_t version = 0;
+    if (!checkDatabase(db, path, version, error))
         return nullptr;
-    }
-    if (applicationId != kProjectApplicationId) {
-        error = damaged(path, "an SQLite database of another application");
-        return nullptr;
-    }
-    if (version > kProjectSchemaVersion) {
-        error = path + ": written by a newer Windscope (project schema version " +
-                std::to_string(version) + "); this Windscope " + WINDSCOPE_VERSION +
-                " reads schema versions up to " + std::to_string(kProjectSchemaVersion) +
-                ". The file was left unchanged.";
-        return nullptr;
-    }
-    if (version < 1) {
-        error = damaged(path, "no project schema version");
-        return nullptr;
-    }
-    for (const char* table : requiredTables(static_cast<int>(version))) {
-        Statement s(db, "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?1");
-        s.bind(1, std::string(table));
-        if (s.step() != SQLITE_ROW) {
-            error = damaged(path, std::string("table ") + table + " is missing");
-            return nullptr;
-        }
-    }
-    // Structural check of the small tables at every open. The cache blobs, most of the
-    // file, are checked as they are read (SQLite validates their page chains, a checksum
-    // their content, the decoder their layout) and by the full check before any write,
-    // so reopening a project does not read every page of it.
-    for (const char* table : requiredTables(static_cast<int>(version))) {
-        if (std::strcmp(table, "cache_blobs") == 0)
-            continue;
-        if (!quickCheck(db, table, sqlError)) {
-            error = damaged(path, "integrity check failed: " + sqlError);
-            return nullptr;
-        }
-    }
     store->m_openedVersion = static_cast<int>(version);
     sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 0, nullptr);
     if (!configureConnection(db, error)) {

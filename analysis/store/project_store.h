@@ -31,7 +31,7 @@ struct sqlite3;
 
 namespace windscope::analysis::store {
 
-inline constexpr int kProjectSchemaVersion = 2;
+inline constexpr int kProjectSchemaVersion = 3;
 // PRAGMA application_id of a Windscope project ("WSCP").
 inline constexpr std::int32_t kProjectApplicationId = 0x57534350;
 

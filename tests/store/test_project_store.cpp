@@ -125,10 +125,10 @@ TEST(ProjectStore, CreateRefusesAnExistingFile)
 }
 
 // A valid project with one cached capture, closed (WAL checkpointed into the file).
-std::filesystem::path makeProjectFile(const ScratchDir& dir)
+std::filesystem::path makeProjectFile(const ScratchDir& dir, const char* name = "good.wsproj")
 {
     const std::filesystem::path capture = publicCapture("arkime__80211http.pcap");
-    const std::filesystem::path path = dir / "good.wsproj";
+    const std::filesystem::path path = dir / name;
     std::string error;
     auto project = store::ProjectStore::create(path.string(), error);
     EXPECT_TRUE(project) << error;
@@ -146,6 +146,9 @@ std::filesystem::path makeProjectFile(const ScratchDir& dir)
 void expectRefusedUntouched(const std::filesystem::path& path, const std::string& mustMention)
 {
     const std::vector<char> before = fileBytes(path);
+    const std::filesystem::path wal = path.string() + "-wal";
+    const std::filesystem::path shm = path.string() + "-shm";
+    const bool hadSideFiles = std::filesystem::exists(wal) || std::filesystem::exists(shm);
     std::string error;
     auto project = store::ProjectStore::open(path.string(), error);
     EXPECT_FALSE(project) << path;
@@ -153,9 +156,24 @@ void expectRefusedUntouched(const std::filesystem::path& path, const std::string
     EXPECT_NE(error.find(path.string()), std::string::npos) << error;
     EXPECT_NE(error.find(mustMention), std::string::npos) << error;
     EXPECT_EQ(fileBytes(path), before) << "the refused file was modified";
-    const std::filesystem::path wal = path.string() + "-wal";
     EXPECT_TRUE(!std::filesystem::exists(wal) || std::filesystem::file_size(wal) == 0)
         << "a WAL with content was left next to the refused file";
+    if (!hadSideFiles) {
+        EXPECT_FALSE(std::filesystem::exists(wal)) << "a -wal file was created next to the refused file";
+        EXPECT_FALSE(std::filesystem::exists(shm)) << "a -shm file was created next to the refused file";
+    }
+}
+
+// Overwrites the first occurrence of `from` in the file with `to` (same length): a
+// flipped byte inside a row, as a disk or a careless edit leaves it.
+void replaceBytes(const std::filesystem::path& path, const std::string& from, const std::string& to)
+{
+    ASSERT_EQ(from.size(), to.size());
+    std::vector<char> bytes = fileBytes(path);
+    const auto at = std::search(bytes.begin(), bytes.end(), from.begin(), from.end());
+    ASSERT_NE(at, bytes.end()) << "\"" << from << "\" is not in " << path;
+    std::copy(to.begin(), to.end(), at);
+    writeBytes(path, bytes);
 }
 
 TEST(ProjectStore, RefusesTruncatedFile)
@@ -377,6 +395,68 @@ TEST(ProjectStore, RefusesNewerSchemaNamingBothVersions)
               std::string::npos)
         << error;
     EXPECT_NE(error.find("newer"), std::string::npos) << error;
+}
+
+TEST(ProjectStore, RefusedForeignAndNewerFilesGetNoSideFiles)
+{
+    // A file already in WAL mode (as every project is) that is refused for its
+    // application id or a newer schema: opening it must not create -wal or -shm.
+    WINDSCOPE_REQUIRE_FILE(publicCapture("arkime__80211http.pcap"));
+    ScratchDir dir;
+    const auto path = makeProjectFile(dir);
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+    ASSERT_EQ(sqlite3_exec(db, "PRAGMA application_id = 7;", nullptr, nullptr, nullptr), SQLITE_OK);
+    sqlite3_close(db);
+    std::filesystem::remove(path.string() + "-wal");
+    std::filesystem::remove(path.string() + "-shm");
+    expectRefusedUntouched(path, "another application");
+
+    const auto newer = makeProjectFile(dir, "newer.wsproj");
+    ASSERT_EQ(sqlite3_open(newer.c_str(), &db), SQLITE_OK);
+    ASSERT_EQ(sqlite3_exec(db, "PRAGMA user_version = 99;", nullptr, nullptr, nullptr), SQLITE_OK);
+    sqlite3_close(db);
+    std::filesystem::remove(newer.string() + "-wal");
+    std::filesystem::remove(newer.string() + "-shm");
+    expectRefusedUntouched(newer, "schema version 99");
+}
+
+TEST(ProjectStore, AlteredAnnotationTextIsNamed)
+{
+    WINDSCOPE_REQUIRE_FILE(publicCapture("arkime__80211http.pcap"));
+    ScratchDir dir;
+    const auto path = makeProjectFile(dir);
+    std::string error;
+    {
+        auto project = store::ProjectStore::open(path.string(), error);
+        ASSERT_TRUE(project) << error;
+        std::vector<store::CaptureRecord> captures;
+        ASSERT_TRUE(project->listCaptures(captures, error)) << error;
+        ASSERT_FALSE(captures.empty());
+        store::Annotation note;
+        note.captureId = captures[0].id;
+        note.text = "retransmissions start here";
+        ASSERT_NE(project->addAnnotation(note, error), 0) << error;
+    }
+    // Closing checkpointed the log into the file, where the text now sits.
+    replaceBytes(path, "retransmissions start here", "retransmissions start hare");
+    expectRefusedUntouched(path, "annotation 1 (table annotations) does not match its row checksum");
+}
+
+TEST(ProjectStore, AlteredStoredHashIsNamed)
+{
+    const auto capture = publicCapture("arkime__80211http.pcap");
+    WINDSCOPE_REQUIRE_FILE(capture);
+    ScratchDir dir;
+    const auto path = makeProjectFile(dir);
+    std::string error;
+    store::FileIdentity file;
+    ASSERT_TRUE(store::identifyFile(capture.string(), true, file, error)) << error;
+    // One hex digit of the stored SHA-256 changed to another hex digit: still a valid
+    // hash, which "project list" would otherwise call ok or changed.
+    const std::string flipped = file.sha256.substr(0, 10) + (file.sha256[10] == '0' ? "1" : "0");
+    replaceBytes(path, file.sha256.substr(0, 11), flipped);
+    expectRefusedUntouched(path, "capture 1 (table captures) does not match its row checksum");
 }
 
 TEST(ProjectStore, MigratesVersion1Forward)
