@@ -49,7 +49,8 @@ void StreamChecksum::update(const std::uint8_t* p, std::size_t n)
         p += 32;
         n -= 32;
     }
-    std::memcpy(m_block + m_pending, p, n);
+    if (n) // an empty column's data() may be null, and memcpy from null is undefined even for 0
+        std::memcpy(m_block + m_pending, p, n);
     m_pending += n;
 }
 

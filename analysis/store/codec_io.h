@@ -201,7 +201,8 @@ private:
         auto* dst = static_cast<std::uint8_t*>(out);
         const std::size_t end = m_bufferStart + m_bufferLength;
         const std::size_t fromBuffer = std::min(n, end - m_pos);
-        std::memcpy(dst, m_buffer.data() + (m_pos - m_bufferStart), fromBuffer);
+        if (fromBuffer) // an empty column decodes into a null data(): no copy of 0 bytes to it
+            std::memcpy(dst, m_buffer.data() + (m_pos - m_bufferStart), fromBuffer);
         m_pos += fromBuffer;
         const std::size_t rest = n - fromBuffer;
         if (rest == 0)
@@ -248,7 +249,8 @@ public:
     std::size_t size() const override { return m_bytes.size(); }
     bool read(std::size_t offset, void* out, std::size_t n) override
     {
-        std::memcpy(out, m_bytes.data() + offset, n);
+        if (n)
+            std::memcpy(out, m_bytes.data() + offset, n);
         return true;
     }
 
