@@ -307,14 +307,14 @@ def evaluate(s, cfg):
         # the simulator's own failure (ns-3.37 crashes on a few parameter sets): not a
         # capture, so not judged; reported apart
         return [{"id": s["id"], "family": s["family"], "sim_error": why}]
-    ok, why = simulate(cfg["ns3"], s["program"], s["fix_args"], work / "fix", cfg["timeout"])
-    fix_ok = ok
+    fix_ok, fix_why = simulate(cfg["ns3"], s["program"], s["fix_args"], work / "fix", cfg["timeout"])
     tx = read_tx_segments(work / "base" / "tx_segments.csv")
     rows = []
     for cap_name, vantage in s["vantages"].items():
         cap = work / "base" / cap_name
         row = {"id": s["id"], "family": s["family"], "variant": VARIANTS[s["variant"]],
-               "capture": cap_name, "vantage": vantage, "hops": s.get("hops"), "fix": s["fix"], "seed": s["seed"]}
+               "capture": cap_name, "vantage": vantage, "hops": s.get("hops"),
+               "fix_sim_error": None if fix_ok else fix_why, "fix": s["fix"], "seed": s["seed"]}
         if not cap.exists():
             row["error"] = "no capture " + cap_name
             rows.append(row)
@@ -448,6 +448,9 @@ def report(rows, as_json=False):
     print("variants: " + "; ".join("%s %d/%d right (%d indistinguishable), taken as %s" % (
         k, v["right"], v["captures"], v["indistinguishable"],
         ", ".join("%s %d" % kv for kv in sorted(v["as"].items()))) for k, v in sorted(by_variant.items())))
+    fix_sim_failed = {r["id"] for r in good if r.get("fix_sim_error")}
+    if fix_sim_failed:
+        print("fix runs the simulator failed on (fix effect not judged): %d scenarios" % len(fix_sim_failed))
     replay_failed = [r for r in good if "replay_error" in r]
     if replay_failed:
         reasons = {}
