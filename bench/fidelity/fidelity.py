@@ -68,8 +68,13 @@ def with_arg(args, key, value):
     return [a for a in args if not a.startswith("--%s=" % key)] + ["--%s=%s" % (key, value)]
 
 
+# ns-3.37's TcpBbr stops with SIGFPE in every lab scenario tried, so BBR is judged on the
+# Linux lab's runs (real tcp_bbr), not drawn here.
+DRAWN_VARIANTS = [v for v in VARIANTS if v != "TcpBbr"]
+
+
 def draw_variant(rng):
-    return rng.choice(list(VARIANTS))
+    return rng.choice(DRAWN_VARIANTS)
 
 
 def draw_scenario(index, master_seed):
@@ -134,7 +139,7 @@ def draw_scenario(index, master_seed):
             fix_args = with_arg(args + ["--tcp=" + tcp], "buffer", 4194304)
             fix = "max-window=4194304"
         else:
-            other = rng.choice([v for v in VARIANTS if v != tcp])
+            other = rng.choice([v for v in DRAWN_VARIANTS if v != tcp])
             fix_args = args + ["--tcp=" + other]
             fix = "cc=" + VARIANTS[other]
         args = args + ["--tcp=" + tcp]
