@@ -104,6 +104,8 @@ def evaluate(cli, base_dir, fix_dir, fixes):
                 continue
             row["baseline"] = j["baseline"]["goodput_bps"]
             row["fixed:" + fix_name] = j["fixed"]["goodput_bps"]
+            # Whether the derivation read the periodic scan (steps_scans.cpp) from it.
+            row["periodic_scan"] = any(n.startswith("periodic_scan:") for n in j.get("notes", []))
         rows[cap] = row
     return rows
 
@@ -119,11 +121,12 @@ def pct(values, q):
 
 def summary(label, values, bound):
     if not values:
-        return "%-44s n=0" % label
-    within = sum(1 for v in values if abs(v) <= bound)
-    return "%-44s n=%3d  median %6.1f %%  p90 %6.1f %%  max %7.1f %%  within %g %%: %d/%d" % (
-        label, len(values), 100 * pct(values, 0.5), 100 * pct(values, 0.9), 100 * max(values), 100 * bound,
-        within, len(values))
+        return "%-52s n=  0" % label
+    a = [abs(v) for v in values]
+    within = sum(1 for v in a if v <= bound)
+    return "%-52s n=%3d  |err| median %6.1f %%  p90 %6.1f %%  max %7.1f %%  signed median %+6.1f %%  within %g %%: %d/%d" % (
+        label, len(values), 100 * pct(a, 0.5), 100 * pct(a, 0.9), 100 * max(a), 100 * pct(values, 0.5),
+        100 * bound, within, len(values))
 
 
 def main():
@@ -136,12 +139,17 @@ def main():
     ap.add_argument("--dwell-fix", action="store_true", help="also simulate a 10 ms dwell and check scan-dwell=10")
     ap.add_argument("--simulate-only", action="store_true")
     ap.add_argument("--json", help="write every run's figures here")
+    ap.add_argument("--from-json", help="summarise the runs saved by --json instead of running")
     a = ap.parse_args()
     rng = random.Random(a.seed)
     params = [draw(rng, i) for i in range(a.n)]
     os.makedirs(a.out, exist_ok=True)
     results = []
     failed = []
+    if a.from_json:
+        with open(a.from_json) as f:
+            results = json.load(f)
+        params = []
     for p in params:
         base = simulate(a.ns3, a.out, p, False)
         fixed = simulate(a.ns3, a.out, p, True) if base else None
@@ -176,11 +184,14 @@ def main():
     print()
     print("%d runs, parameter draw seed %d; %d draws skipped (ns-3 aborted: %s)" % (
         len(results), a.seed, len(failed), " ".join(failed) or "-"))
-    for cap in CAPTURES:
+    groups = [("", lambda row: True)]
+    groups.append((" [scan pattern derived]", lambda row: row.get("periodic_scan")))
+    groups.append((" [not derived]", lambda row: not row.get("periodic_scan")))
+    for cap, (tag, keep) in [(c, g) for c in CAPTURES for g in groups]:
         calib, eff_err, dwell_err = [], [], []
         for r in results:
             row = r["rows"][cap]
-            if not row.get("capture") or "baseline" not in row:
+            if not row.get("capture") or "baseline" not in row or not keep(row):
                 continue
             calib.append(row["baseline"] / row["capture"] - 1)
             if row.get("truth_fix") and "fixed:scan-aware-ap" in row:
@@ -190,7 +201,9 @@ def main():
                 eff_err.append(pred_eff / true_eff - 1)
             if row.get("truth_dwell10") and "fixed:scan-dwell=10" in row:
                 dwell_err.append((row["fixed:scan-dwell=10"] / row["baseline"]) / (row["truth_dwell10"] / row["capture"]) - 1)
-        name = cap.split(".")[0]
+        if tag and not calib:
+            continue
+        name = cap.split(".")[0] + tag
         print(summary(name + ": baseline vs capture goodput", calib, 0.10))
         print(summary(name + ": scan-aware-ap effect vs simulated", eff_err, 0.15))
         if dwell_err:
