@@ -99,4 +99,8 @@ void deriveOutages(const DerivationInput& in, DerivationContext& ctx, DerivedSce
 void derivePeriodicOutages(const DerivationInput& in, DerivationContext& ctx, DerivedScenario& out);
 void placeLoneLosses(const DerivationInput& in, DerivationContext& ctx, DerivedScenario& out);
 
+// steps_scans.cpp: a station's periodic scans, the AP's retry limit and hardware queue,
+// from the AP's retries to the absent station.
+void deriveScanAbsences(const DerivationInput& in, DerivationContext& ctx, DerivedScenario& out);
+
 } // namespace windscope::analysis::replay::derive
