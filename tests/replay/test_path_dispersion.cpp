@@ -43,7 +43,7 @@ std::vector<DispersionPoint> windowLimitedAcks(double mbps, double rttMs, int wi
         for (int k = 1; k < window; k += 2) {
             // Segment k (0-based) of the flight, the second of its delayed-ACK pair.
             const double sent = f == 0 || burst ? sendBase + k * 12'000.0 : sendBase + (k - 1) * pkt;
-            const double acked = compressed ? ackBase + window * pkt + k * 5'000.0 : ackBase + (k + 1) * pkt;
+            const double acked = compressed ? ackBase + window * pkt + k * 25'000.0 : ackBase + (k + 1) * pkt;
             bytes += 2 * static_cast<std::int64_t>(kMss);
             out.push_back({static_cast<std::int64_t>(acked), bytes, static_cast<std::int64_t>(sent), f > 0 && !burst});
         }
@@ -56,12 +56,16 @@ std::vector<DispersionPoint> windowLimitedAcks(double mbps, double rttMs, int wi
 
 TEST(PathDispersion, WindowLimitedFlightsWithDelayedAcksReadTheBottleneck)
 {
-    // 12 segments per 120 ms round trip deliver 1.2 Mb/s on a 20 Mb/s path.
+    // 12 segments per 120 ms round trip deliver 1.2 Mb/s on a 20 Mb/s path. The initial
+    // window left back to back: its ACKs, one per two segments, read the path. The ACK
+    // clock's later flights left as their ACKs came back, at the spacing the ACKs had,
+    // which on a real path is also the ACK path's (an 802.11 uplink): not read.
     const auto points = windowLimitedAcks(20, 120, 12, 40);
     const DispersionCapacity c = dispersionCapacity(points, kMss, true);
     EXPECT_NEAR(c.mbps, 20.0, 0.5);
-    EXPECT_GE(c.agreeing, 40u);
-    EXPECT_GE(c.backToBack, 1u); // the first flight left back to back
+    EXPECT_EQ(c.trains, 1u);
+    EXPECT_EQ(c.backToBack, 1u);
+    EXPECT_NEAR(c.agreeing, 10.0, 1e-9); // the first ACK's two segments start the train
     // Delivered per round trip, what a window-limited capture's ACKs show overall.
     const double delivered = static_cast<double>(points.back().bytes) * 8 /
                              static_cast<double>(points.back().atNs - points.front().atNs) * 1e3;
@@ -70,21 +74,23 @@ TEST(PathDispersion, WindowLimitedFlightsWithDelayedAcksReadTheBottleneck)
 
 TEST(PathDispersion, CompressedAcksDoNotMakeTheRate)
 {
-    // Flights sent back to back; every third one's ACKs arrive 5 us apart: those trains
-    // read over 1 Gb/s.
+    // Flights sent back to back (12 us a segment); every third one's ACKs arrive 50 us
+    // apart, one per two segments: those trains read 460 Mb/s.
     const auto points = windowLimitedAcks(8, 60, 16, 60, true, 3);
     const DispersionCapacity c = dispersionCapacity(points, kMss, true);
     EXPECT_NEAR(c.mbps, 8.0, 0.3);
-    // The compressed trains qualified (their data left back to back) but do not agree.
+    // Each flight is one train; the compressed ones qualified (their data left back to
+    // back) but only the 40 others agree, 14 segments each.
+    EXPECT_EQ(c.trains, 60u);
     EXPECT_EQ(c.backToBack, c.trains);
-    EXPECT_LE(c.agreeing, c.trains * 3 / 4);
+    EXPECT_NEAR(c.agreeing, 40.0 * 14, 1e-9);
 }
 
 TEST(PathDispersion, AggregatedArrivalsDownstreamDoNotMakeTheRate)
 {
-    // Downstream of a 30 Mb/s bottleneck: flights of 20 segments arriving at its
-    // spacing, except every fourth flight, held at an 802.11 hop and delivered as one
-    // A-MPDU (its MPDUs 40 us apart).
+    // Downstream of a 30 Mb/s bottleneck: flights of 20 segments, each released at once
+    // by one ACK (a window opening), arriving at its spacing, except every fourth flight,
+    // held at an 802.11 hop and delivered in a burst (frames 40 us apart).
     const double pkt = packetNs(30);
     std::vector<DispersionPoint> points;
     std::int64_t bytes = 0;
@@ -93,7 +99,7 @@ TEST(PathDispersion, AggregatedArrivalsDownstreamDoNotMakeTheRate)
         const bool aggregated = f % 4 == 3;
         for (int k = 0; k < 20; ++k) {
             bytes += kMss;
-            points.push_back({static_cast<std::int64_t>(t + (aggregated ? k * 40'000.0 : k * pkt)), bytes});
+            points.push_back({static_cast<std::int64_t>(t + (aggregated ? k * 40'000.0 : k * pkt)), bytes, -1, f});
         }
         t += 50e6;
     }
@@ -104,17 +110,19 @@ TEST(PathDispersion, AggregatedArrivalsDownstreamDoNotMakeTheRate)
 
 TEST(PathDispersion, AHoleOrResendCutsTheTrain)
 {
-    // Arrivals at 10 Mb/s where every fifth point delivers nothing new (past a hole):
-    // no train of 4 segments is whole, so nothing is read.
+    // Arrivals one ACK released, at 10 Mb/s, where every fourth delivers nothing new (a
+    // resend, or a segment past a hole): the trains are the runs between them.
     const double pkt = packetNs(10);
     std::vector<DispersionPoint> points;
     std::int64_t bytes = 0;
     for (int k = 0; k < 200; ++k) {
         if (k % 4 != 0)
             bytes += kMss;
-        points.push_back({static_cast<std::int64_t>(k * pkt), bytes});
+        points.push_back({static_cast<std::int64_t>(k * pkt), bytes, -1, 0});
     }
-    EXPECT_EQ(dispersionCapacity(points, kMss, false).trains, 0u);
+    const DispersionCapacity c = dispersionCapacity(points, kMss, false);
+    EXPECT_EQ(c.trains, 50u);
+    EXPECT_NEAR(c.mbps, 10.0, 0.1);
 }
 
 TEST(PathDispersion, ASenderPacingItsOwnDataIsNotReadAsThePath)

@@ -235,6 +235,7 @@ std::vector<DispersionPoint> dispersionPoints(const DerivationInput& in, bool at
     std::vector<std::int64_t> rightEdges; // of the receiver's ACKs, never moving left
     DeliveredBytes delivered;
     std::int64_t sndNxt = 0, highest = -1;
+    std::uint32_t lastAmpdu = 0;
     for (std::size_t row = 0; row < t.size(); ++row) {
         if (tcp.segments.connection[row] != in.connection)
             continue;
@@ -251,6 +252,19 @@ std::vector<DispersionPoint> dispersionPoints(const DerivationInput& in, bool at
             }
             if (highest < 0)
                 highest = seq;
+            // The MPDUs of one A-MPDU arrive together, spaced by the air, not the path:
+            // the aggregate is one delivery, at its first MPDU's time.
+            const auto w = std::lower_bound(tables.wlan.frame.begin(), tables.wlan.frame.end(), t.frame[row]);
+            const std::uint32_t ampdu = w != tables.wlan.frame.end() && *w == t.frame[row]
+                                            ? tables.wlan.ampduReference[static_cast<std::size_t>(w - tables.wlan.frame.begin())]
+                                            : 0;
+            const bool sameAggregate = ampdu != 0 && ampdu == lastAmpdu && !out.empty() && seq == highest;
+            lastAmpdu = ampdu;
+            if (sameAggregate) {
+                out.back().bytes = end;
+                highest = end;
+                continue;
+            }
             DispersionPoint p{t.timeNs[row], seq == highest ? end : highest, -1, -1};
             const auto edge = std::lower_bound(rightEdges.begin(), rightEdges.end(), end);
             if (seq == highest && edge != rightEdges.end())
@@ -589,6 +603,14 @@ void derivePathRateBound(const DerivationInput& in, DerivationContext& ctx, Deri
                                    "over the %.1f ms base RTT); ",
                                    static_cast<double>(maxFlight), windowRateBps / 1e6, rttMin) +
                             "the rate is the path's own, read from the spacing of its packet trains");
+        if (data.finCount == 0 && data.rstCount == 0) {
+            // Still sending when the capture ended: the runs send for its duration, so a
+            // fix that lifts the window sends more in that time, not the same bytes sooner.
+            out.scenario.bytes = 0;
+            out.notes.push_back(format("bytes 0: the window-limited sender had not finished (no FIN) when the "
+                                       "capture ended; the runs send for its %.3f s",
+                                       out.scenario.durationS));
+        }
     } else if (windowLimited(in, ctx)) {
         out.pathRateUnseen = format("the sender never had more than %.0f B in flight (%.3f Mb/s over the %.1f ms "
                                     "base RTT), ",
