@@ -516,9 +516,10 @@ void deriveBottleneck(const DerivationInput& in, DerivationContext& ctx, Derived
         format(": mode of %.0f trains sent back to back, %.0f of their segments within 10 %% of it",
                static_cast<double>(dispersion.trains), dispersion.agreeing) +
         ")";
-    if (windowLimited(in, ctx) && dispersionRead && dispersion.mbps > rateMbps) {
+    if (windowLimited(in, ctx) && dispersionRead) {
         // The sender never filled the path: what it delivered is what its window let
-        // through, and the spacing inside its flights is the path's.
+        // through, and the spacing of its back-to-back trains is the path's (which a
+        // flight that lasted longer than 5 ms may also have shown the percentile).
         out.notes.push_back(format("path.bottleneck: the sender was window-limited (delivered %.3f Mb/s); ", rateMbps) +
                             dispersionText);
         rateMbps = dispersion.mbps;
