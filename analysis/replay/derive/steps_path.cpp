@@ -604,9 +604,11 @@ void derivePathRateBound(const DerivationInput& in, DerivationContext& ctx, Deri
                                    "over the %.1f ms base RTT); ",
                                    static_cast<double>(maxFlight), windowRateBps / 1e6, rttMin) +
                             "the rate is the path's own, read from the spacing of its packet trains");
-        if (data.finCount == 0 && data.rstCount == 0) {
+        const double sendingS = static_cast<double>(ctx.lastDataNs - out.firstDataNs) / 1e9;
+        if (data.finCount == 0 && data.rstCount == 0 && sendingS >= out.scenario.durationS) {
             // Still sending when the capture ended: the runs send for its duration, so a
-            // fix that lifts the window sends more in that time, not the same bytes sooner.
+            // fix that lifts the window sends more in that time, not the same bytes sooner
+            // (not where the run is longer than the capture's data, its floor of 1 s).
             out.scenario.bytes = 0;
             out.notes.push_back(format("bytes 0: the window-limited sender had not finished (no FIN) when the "
                                        "capture ended; the runs send for its %.3f s",
