@@ -249,6 +249,12 @@ bool inferCwndOnRows(const dissect::CaptureTables& tables, const TcpAnalysis& an
     // (unless asked for).
     if (flow.vantage.point != VantagePoint::Sender)
         std::erase_if(twoStack, [&](std::string_view name) { return !forced || forced->name() != name; });
+    // Their loss rules are evidence only where a window explains the sender at all: on
+    // a sender that exceeds every one-stack model's window on most of its sends, the
+    // window after a loss tells nothing, and they are not tried either.
+    const auto explains = [](const ReplayResult& r) { return 2 * r.fit.violations < r.fit.sends; };
+    if (std::none_of(results.begin(), results.end(), explains))
+        std::erase_if(twoStack, [&](std::string_view name) { return !forced || forced->name() != name; });
     for (std::string_view name : twoStack) {
         std::optional<ReplayResult> best;
         for (const ModelStack stack : {ModelStack::Linux, ModelStack::Ns3}) {
