@@ -62,6 +62,12 @@ void TableBuilder::add(const FrameRecord& record, const FrameRecordSide& side)
     noteLinkType(record.linkType, linkTypeKnown);
     if (!linkTypeKnown)
         ++s.unknownLinkTypePackets;
+    if (record.has(FrameRecord::kRepeat)) {
+        ++s.repeatedPackets; // counted in the file, analysed once (RepeatDetector)
+        return;
+    }
+    if (record.undecoded != 0 && record.undecoded < kUndecodedKinds)
+        ++s.undecodedPackets[record.undecoded];
 
     // A frame the radio flagged with a bad FCS is corrupt by definition: whatever its
     // decoders found wrong is counted as a bad FCS, not as a malformed packet.
@@ -107,6 +113,9 @@ std::uint8_t TableBuilder::addWlan(const FrameRecord& record, const ManagementIn
             ++m_tables.summary.macDuplicateFrames;
         }
     }
+
+    if (!(status & WlanColumns::kBadFcs) && a2 != kNoAddress)
+        countSequence(record, a2, a1);
 
     t.frame.push_back(record.number);
     t.timeNs.push_back(timeNs);
@@ -193,10 +202,73 @@ void TableBuilder::addTcp(const FrameRecord& record, const TcpSideOptions* optio
     ++m_tables.summary.tcpSegments;
 }
 
+void TableBuilder::countSequence(const FrameRecord& record, std::uint32_t transmitter, std::uint32_t receiver)
+{
+    const std::uint16_t fc = record.frameControl;
+    const unsigned type = (fc >> 2) & 0x3, subtype = (fc >> 4) & 0xf;
+    if (type == 0) {
+        m_sequenceGaps.managementFrame(transmitter);
+        return;
+    }
+    if (type != 2)
+        return;
+    if (fc & 0x4000)
+        ++m_tables.summary.protectedDataFrames;
+    // Data with a body (subtype bit 2 clear), unfragmented or its first fragment,
+    // individually addressed (group-addressed frames are numbered apart, 10.3.2.14).
+    const bool individual = record.addressCount > 0 && !(record.addresses[0] & 0x01);
+    if ((subtype & 0x4) || !record.has(FrameRecord::kWlanSequence) || (record.sequenceControl & 0x0f) != 0 ||
+        !individual)
+        return;
+    const auto sequence = static_cast<std::uint16_t>(record.sequenceControl >> 4);
+    if (subtype & 0x8)
+        m_sequenceGaps.dataFrame(transmitter, receiver, record.queue, sequence);
+    else
+        m_sequenceGaps.dataFrame(transmitter, SequenceGapCounter::kNoReceiver, 16, sequence);
+}
+
+void TableBuilder::addWarnings()
+{
+    CaptureSummary& s = m_tables.summary;
+    const std::string& path = s.path;
+    for (std::size_t kind = 1; kind < kUndecodedKinds; ++kind)
+        if (s.undecodedPackets[kind])
+            s.warnings.push_back(path + ": not decoded: " + std::to_string(s.undecodedPackets[kind]) +
+                                 " packets of " + undecodedName(static_cast<Undecoded>(kind)) +
+                                 "; what they carry is not analysed");
+    if (s.repeatedPackets)
+        s.warnings.push_back(path + ": the capture holds " + std::to_string(s.repeatedPackets) +
+                             " packets twice (its time steps back and the same packets, with the same "
+                             "timestamps and bytes, come again); each is analysed once");
+    if (s.protectedDataFrames)
+        s.warnings.push_back(path + ": " + std::to_string(s.protectedDataFrames) +
+                             " 802.11 data frames are protected (encrypted) and their TCP is not visible; "
+                             "analyze --key PASSPHRASE:SSID (or a 64-hex-digit PSK) decrypts WPA/WPA2-Personal "
+                             "when the capture holds the station's 4-way handshake");
+    s.sequenceGaps.clear();
+    std::uint64_t missing = 0, frames = 0;
+    for (const SequenceGapCounter::Transmitter& t : m_sequenceGaps.gaps()) {
+        s.sequenceGaps.push_back({t.mac, t.frames, t.missing});
+        missing += t.missing;
+        frames += t.frames;
+    }
+    if (missing) {
+        const CaptureSummary::SequenceGaps& worst = s.sequenceGaps.front();
+        s.warnings.push_back(
+            path + ": sniffer gaps: " + std::to_string(missing) + " 802.11 data frames from " +
+            std::to_string(s.sequenceGaps.size()) +
+            " transmitters were never heard (holes in their sequence numbers; " + std::to_string(frames) +
+            " heard), most from " + m_tables.macAddresses.at(worst.mac).toString() + " (" +
+            std::to_string(worst.missing) + " missing, " + std::to_string(worst.frames) +
+            " heard); what the sniffer missed is absent from every result");
+    }
+}
+
 void TableBuilder::finish()
 {
     if (m_numbersConversations)
         m_conversations.moveInto(m_tables);
+    addWarnings();
 }
 
 } // namespace windscope::dissect
