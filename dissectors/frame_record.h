@@ -28,8 +28,8 @@ struct FrameRecord
     static constexpr std::uint16_t kIpFragment = 1u << 7;  // the TCP header came in an IP fragment
     static constexpr std::uint16_t kTcpOptions = 1u << 8;  // a TcpSideOptions travels beside it
     // The record repeats an earlier one of the same file (same time, same bytes) after
-    // the capture's time stepped back: a capture that holds itself twice. Counted, not
-    // analysed again.
+    // the capture's time stepped back: a capture that holds itself twice. Counted; its
+    // 802.11 row is kept, its TCP segment is not analysed again.
     static constexpr std::uint16_t kRepeat = 1u << 9;
 
     std::uint64_t number = 0;

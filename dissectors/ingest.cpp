@@ -238,20 +238,14 @@ void readAndDecode(CaptureReader& reader, BatchPipe<DecodedBatch>& pipe, Convers
                 FrameRecord& record = batch->records[batch->count];
                 TcpSideOptions options;
                 const Annotation* firstError = nullptr;
-                if (repeats.isRepeat(packet)) {
-                    // Not decoded again: its conversations and rows are the original's.
-                    const bool known = dissectors.linkTypes.find(static_cast<std::uint32_t>(packet.linkType));
-                    packFrameRecord(frame, known, {}, record, options, firstError);
-                    record.presence = static_cast<std::uint16_t>(record.presence & FrameRecord::kLinkTypeKnown);
-                    record.presence |= FrameRecord::kRepeat;
-                    ++batch->count;
-                    continue;
-                }
+                const bool repeat = repeats.isRepeat(packet);
                 const bool known = dissectors.decodeLinkLayer(ByteView(packet.data, packet.capturedLength), frame);
                 ConversationIndex::Entry conversation;
                 if (ConversationIndex::numbers(frame))
                     conversation = conversations.of(frame.ip, frame.tcp);
                 packFrameRecord(frame, known, conversation, record, options, firstError);
+                if (repeat)
+                    record.presence |= FrameRecord::kRepeat;
                 if (record.has(FrameRecord::kTcpOptions))
                     batch->options.push_back(options);
                 if (record.has(FrameRecord::kManagement))

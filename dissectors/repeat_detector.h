@@ -4,8 +4,9 @@
 // A capture that holds itself twice (a file merged or appended with itself, a ring
 // buffer saved over its own start): its time steps back and the same packets come
 // again, with the same timestamps and the same bytes (IP IDs and TCP sequence numbers
-// repeating). Analysed as they stand, such packets read as retransmissions, duplicate
-// ACKs and outages that never happened. A record equal in time and bytes to an earlier
+// repeating); so does one from two interfaces that hear the same frames. Analysed as
+// they stand, such packets read as retransmissions, duplicate ACKs and outages that
+// never happened. A record equal in time and bytes to an earlier
 // one, once the file's time has gone back, is such a repeat: two transmissions of a
 // packet never share a timestamp, and a MAC retry differs in its Retry bit.
 //

@@ -62,11 +62,10 @@ void TableBuilder::add(const FrameRecord& record, const FrameRecordSide& side)
     noteLinkType(record.linkType, linkTypeKnown);
     if (!linkTypeKnown)
         ++s.unknownLinkTypePackets;
-    if (record.has(FrameRecord::kRepeat)) {
-        ++s.repeatedPackets; // counted in the file, analysed once (RepeatDetector)
-        return;
-    }
-    if (record.undecoded != 0 && record.undecoded < kUndecodedKinds)
+    const bool repeat = record.has(FrameRecord::kRepeat);
+    if (repeat)
+        ++s.repeatedPackets;
+    else if (record.undecoded != 0 && record.undecoded < kUndecodedKinds)
         ++s.undecodedPackets[record.undecoded];
 
     // A frame the radio flagged with a bad FCS is corrupt by definition: whatever its
@@ -87,7 +86,10 @@ void TableBuilder::add(const FrameRecord& record, const FrameRecordSide& side)
     // A bad-FCS frame's TCP header cannot be trusted; a MAC duplicate is not new data.
     const std::uint8_t wlanStatus =
         record.has(FrameRecord::kWlan) ? addWlan(record, side.management, timeNs) : 0;
-    if (record.has(FrameRecord::kTcp) && !(wlanStatus & WlanColumns::kBadFcs))
+    // A repeated record (RepeatDetector) keeps its 802.11 row, as every per-frame count
+    // (and tshark) keeps it, but is not TCP a second time: as a segment it would read as
+    // a retransmission, its gap back in time as an outage.
+    if (record.has(FrameRecord::kTcp) && !(wlanStatus & WlanColumns::kBadFcs) && !repeat)
         addTcp(record, side.options, timeNs, wlanStatus & WlanColumns::kMacDuplicate);
 }
 
@@ -238,8 +240,9 @@ void TableBuilder::addWarnings()
                                  "; what they carry is not analysed");
     if (s.repeatedPackets)
         s.warnings.push_back(path + ": the capture holds " + std::to_string(s.repeatedPackets) +
-                             " packets twice (its time steps back and the same packets, with the same "
-                             "timestamps and bytes, come again); each is analysed once");
+                             " packets twice (after its time stepped back, records with the timestamp and "
+                             "bytes of earlier ones: a file merged with itself, or two interfaces hearing "
+                             "the same frames); their TCP is analysed once");
     if (s.protectedDataFrames)
         s.warnings.push_back(path + ": " + std::to_string(s.protectedDataFrames) +
                              " 802.11 data frames are protected (encrypted) and their TCP is not visible; "
@@ -255,12 +258,13 @@ void TableBuilder::addWarnings()
     if (missing) {
         const CaptureSummary::SequenceGaps& worst = s.sequenceGaps.front();
         s.warnings.push_back(
-            path + ": sniffer gaps: " + std::to_string(missing) + " 802.11 data frames from " +
+            path + ": sniffer gaps: " + std::to_string(missing) + " 802.11 data frames of " +
             std::to_string(s.sequenceGaps.size()) +
-            " transmitters were never heard (holes in their sequence numbers; " + std::to_string(frames) +
-            " heard), most from " + m_tables.macAddresses.at(worst.mac).toString() + " (" +
+            " transmitters are not in the capture in good order (holes in their sequence numbers: missed "
+            "by the sniffer, heard only with a bad FCS, or left out by a capture filter; " +
+            std::to_string(frames) + " heard), most of " + m_tables.macAddresses.at(worst.mac).toString() + " (" +
             std::to_string(worst.missing) + " missing, " + std::to_string(worst.frames) +
-            " heard); what the sniffer missed is absent from every result");
+            " heard); what they carried is absent from every result");
     }
 }
 
