@@ -141,8 +141,9 @@ std::string oneDirectionWarning(const dissect::CaptureTables& tables, const TcpA
                                   : std::to_string(count) + " of " + std::to_string(tcp.connections.size()) +
                                         " connections were";
     return tables.summary.path + ": " + which + " captured in one direction only (id " + ids +
-           "): the other side's segments are not in the capture (a one-way tap, asymmetric routing, a "
-           "sniffer that hears one end); for them RTT, ACK-based losses and windows are unknown";
+           "): no segment of the other side is in the capture (it was not captured: a one-way tap, "
+           "asymmetric routing, a sniffer that hears one end; or it never answered); for them RTT, "
+           "ACK-based losses and windows are unknown";
 }
 
 bool readAndAnalyzeTcp(const std::string& path, const dissect::IngestOptions& ingest,
