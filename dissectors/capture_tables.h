@@ -85,6 +85,18 @@ struct CaptureSummary
     std::uint64_t macDuplicateFrames = 0; // 802.11 retries of a frame already heard
     std::uint64_t ipFragmentsSkipped = 0;
     std::uint64_t tcpSegments = 0;
+    // What the capture cannot show (each also named in warnings):
+    std::array<std::uint64_t, kUndecodedKinds> undecodedPackets{}; // by Undecoded kind
+    std::uint64_t repeatedPackets = 0;      // records repeating earlier ones: not analysed again
+    std::uint64_t protectedDataFrames = 0;  // 802.11 data frames with an encrypted body
+    // 802.11 sequence numbers never heard, per transmitter (SequenceGapCounter), most first.
+    struct SequenceGaps
+    {
+        std::uint32_t mac = 0;    // id in CaptureTables::macAddresses
+        std::uint64_t frames = 0; // sequence numbers heard
+        std::uint64_t missing = 0;
+    };
+    std::vector<SequenceGaps> sequenceGaps;
 };
 
 // Address 1, 2 and 3 of an 802.11 frame: ids in CaptureTables::macAddresses,

@@ -93,6 +93,7 @@ void packFrameRecord(const Frame& frame, bool linkTypeKnown, ConversationIndex::
     record.capturedLength = frame.capturedLength;
     record.linkType = frame.linkType;
     record.presence = linkTypeKnown ? FrameRecord::kLinkTypeKnown : 0;
+    record.undecoded = static_cast<std::uint8_t>(frame.undecoded);
     if (frame.hasRadio && frame.radio.badFcs())
         record.presence |= FrameRecord::kBadFcs;
     for (std::uint8_t i = 0; i < frame.annotationCount; ++i)
@@ -112,5 +113,7 @@ void packFrameRecord(const Frame& frame, bool linkTypeKnown, ConversationIndex::
         packTcp(frame, conversation, record, options);
     }
 }
+
+static_assert(sizeof(FrameRecord) == 96, "a record crosses between cores: keep it in 96 bytes");
 
 } // namespace windscope::dissect

@@ -27,6 +27,10 @@ struct FrameRecord
     static constexpr std::uint16_t kTcp = 1u << 6;         // the TCP fields below are set
     static constexpr std::uint16_t kIpFragment = 1u << 7;  // the TCP header came in an IP fragment
     static constexpr std::uint16_t kTcpOptions = 1u << 8;  // a TcpSideOptions travels beside it
+    // The record repeats an earlier one of the same file (same time, same bytes) after
+    // the capture's time stepped back: a capture that holds itself twice. Counted; its
+    // 802.11 row is kept, its TCP segment is not analysed again.
+    static constexpr std::uint16_t kRepeat = 1u << 9;
 
     std::uint64_t number = 0;
     std::int64_t epochNs = 0;
@@ -43,6 +47,7 @@ struct FrameRecord
     std::int8_t signalDbm = 0;
     std::uint8_t radioFlags = 0;
     std::uint8_t mcs = 0;
+    std::uint8_t undecoded = 0;             // Undecoded, in the byte alignment leaves free
     std::uint16_t channelFreqMhz = 0;
     std::uint32_t dataRateKbps = 0;
     std::uint32_t ampduReference = 0;        // +1; 0 = not in an A-MPDU

@@ -6,6 +6,7 @@
 #include "conversation_index.h"
 #include "frame_record.h"
 #include "mac_duplicate_filter.h"
+#include "sequence_gap_counter.h"
 
 #include <array>
 
@@ -56,7 +57,11 @@ private:
 
     CaptureTables& m_tables;
     std::array<RecentAddresses, kRecentSlots> m_recentAddresses{};
+    void countSequence(const FrameRecord& record, std::uint32_t transmitter, std::uint32_t receiver);
+    void addWarnings();
+
     MacDuplicateFilter m_duplicates;
+    SequenceGapCounter m_sequenceGaps;
     ConversationIndex m_conversations; // used by add(frame, known) only
     bool m_numbersConversations = false;
     TcpRowSink* m_tcpRows = nullptr;
