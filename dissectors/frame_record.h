@@ -43,10 +43,12 @@ struct FrameRecord
     std::int8_t signalDbm = 0;
     std::uint8_t radioFlags = 0;
     std::uint8_t mcs = 0;
+    std::uint8_t ipTtl = 0;                  // ip.ttl / ipv6.hlim of a TCP frame (in what was padding)
     std::uint16_t channelFreqMhz = 0;
     std::uint32_t dataRateKbps = 0;
     std::uint32_t ampduReference = 0;        // +1; 0 = not in an A-MPDU
     std::array<std::uint8_t, 18> addresses{}; // 1-3, zero beyond addressCount
+    std::uint16_t ipId = 0;                  // ip.id of a TCP frame (in what was padding)
 
     // TCP (kTcp); conversation only when ConversationIndex::numbers(frame)
     std::uint32_t conversation = 0;
@@ -66,6 +68,8 @@ struct FrameRecord
         return m;
     }
 };
+
+static_assert(sizeof(FrameRecord) == 96, "a FrameRecord crosses between cores: keep it to 96 bytes");
 
 // The parts of a frame that few frames carry, beside its record.
 struct FrameRecordSide

@@ -6,6 +6,7 @@
 #include "conversation_index.h"
 #include "frame_record.h"
 #include "mac_duplicate_filter.h"
+#include "relay_filter.h"
 
 #include <array>
 
@@ -57,6 +58,7 @@ private:
     CaptureTables& m_tables;
     std::array<RecentAddresses, kRecentSlots> m_recentAddresses{};
     MacDuplicateFilter m_duplicates;
+    RelayFilter m_relays;
     ConversationIndex m_conversations; // used by add(frame, known) only
     bool m_numbersConversations = false;
     TcpRowSink* m_tcpRows = nullptr;
