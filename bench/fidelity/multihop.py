@@ -116,7 +116,7 @@ def measure(binary, p, base, fix):
     g_base = data_goodput(binary, pcap)
     g_fix = data_goodput(binary, os.path.join(fix, "wifi-n0.pcap"))
     rep = json.loads(cli(binary, "replay", pcap, "--flow", "0", "--fix", "ampdu-max=%d" % p["ampdu2"], "--json"))
-    mac = rep.get("scenario", {}).get("mac", {})
+    mac = json.loads(cli(binary, "replay", pcap, "--flow", "0", "--dump-scenario", "-")).get("mac", {})
     effect_true = g_fix / g_base if g_base else None
     base_g = rep["baseline"]["goodput_bps"]
     effect_pred = rep["fixed"]["goodput_bps"] / base_g if base_g else None
@@ -155,10 +155,14 @@ def main():
     ap.add_argument("--runs", type=int, default=30)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--report-only", action="store_true", help="summarise OUT/results.jsonl")
+    ap.add_argument("--remeasure", action="store_true",
+                    help="measure every run again (the simulations on disk are reused)")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     results_path = os.path.join(a.out, "results.jsonl")
     done = {}
+    if a.remeasure and os.path.exists(results_path):
+        os.replace(results_path, results_path + ".old")
     if os.path.exists(results_path):
         with open(results_path) as f:
             for line in f:

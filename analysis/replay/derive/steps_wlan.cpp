@@ -31,9 +31,21 @@ void deriveChainMac(const DerivationInput& in, const RelayChain& chain, MacParam
         }
     if (!control.empty())
         mac.basicRateMbps = percentile(control, 0.5);
+    // Data frames with an MCS are HT PPDUs (mixed format, one spatial stream: 36 us of
+    // preamble), control frames legacy OFDM ones; both in 4 us symbols (19.4.3, 17.4.3).
+    bool ht = false;
+    for (std::size_t i = 0; i < w.size() && !ht; ++i)
+        ht = (w.frameControl[i] & 0x0c) == 0x08 && w.mcs[i] != 0xff;
+    if (mac.preambleUs == 20) {
+        mac.symbolUs = 4;
+        mac.dataPreambleUs = ht ? 36 : 0;
+    }
     mac.hops = chain.hops;
     mac.ampduMax = std::min<std::uint32_t>(std::max(mac.ampduMax, chain.relayAmpduMax), 64);
     mac.rtsCts = rts;
+    // 802.11n limits an A-MPDU in bytes (9.4.2.55.3): the data MPDUs it held, in full-sized
+    // subframes (delimiter and padding to 4 octets, 9.7.1), hold more of the small ACKs.
+    mac.ampduSubframeBytes = (s.sender.mss + mac.ipTcpHeaderBytes + mac.macOverheadBytes + 4 + 3) / 4 * 4;
     // What the capture cannot show is a radio's reach beyond the frames it decodes; it
     // is taken as what it decodes (a node senses and is disturbed by its neighbours
     // only): the chain's hidden terminals, two hops apart, then follow (wifi_chain.h).
