@@ -81,10 +81,16 @@ def data_goodput(binary, pcap):
     return best
 
 
-def cwnd_error(binary, run_dir):
+# The project's model of each ns-3 variant, to tell the vantage's error from the
+# variant identification's (cwnd_err_true_model).
+MODEL_OF = {"TcpNewReno": "newreno", "TcpCubic": "cubic", "TcpWestwoodPlus": "westwood-plus", "TcpVeno": "veno"}
+
+
+def cwnd_error(binary, run_dir, model=None):
     pcap = os.path.join(run_dir, "wifi-n0.pcap")
     seg = list(csv.DictReader(cli(binary, "analyze", pcap, "--csv", "--segments").splitlines()))
-    rows = list(csv.DictReader(cli(binary, "cwnd", pcap, "--flow", "0", "--csv").splitlines()))
+    extra = ["--model", model] if model else []
+    rows = list(csv.DictReader(cli(binary, "cwnd", pcap, "--flow", "0", "--csv", *extra).splitlines()))
     if not seg or not rows:
         return None
     # The data direction: the one carrying most payload segments (the other has the
@@ -127,6 +133,7 @@ def measure(binary, p, base, fix):
         "hops_read": mac.get("hops", 1) if mac.get("enabled", False) else 1,
         "mac_enabled": mac.get("enabled", False),
         "cwnd_err": cwnd_error(binary, base),
+        "cwnd_err_true_model": cwnd_error(binary, base, MODEL_OF.get(p["tcp"])),
         "calib_err": rep["calibration_error"]["goodput"],
         "effect_true": effect_true,
         "effect_pred": effect_pred,
@@ -200,6 +207,8 @@ def main():
         print("== %s" % label)
         print("  cwnd median error at n0 : %s; %s" % (quantiles([r["cwnd_err"] for r in sel]),
                                                       share([r["cwnd_err"] for r in sel], 0.20)))
+        print("  ... with the true model : %s; %s" % (quantiles([r.get("cwnd_err_true_model") for r in sel]),
+                                                      share([r.get("cwnd_err_true_model") for r in sel], 0.20)))
         print("  calibration error       : %s; %s" % (quantiles([r["calib_err"] for r in sel]),
                                                       share([r["calib_err"] for r in sel], 0.10)))
         print("  fix effect error        : %s; %s" % (quantiles([r["effect_err"] for r in sel]),
