@@ -74,6 +74,8 @@ void packTcp(const Frame& frame, ConversationIndex::Entry conversation, FrameRec
     if (tcp.hasTimestamps)
         flags |= TcpColumns::kHasTimestamps;
     record.conversation = conversation.conversation;
+    record.ipTtl = frame.ip.ttl;
+    record.ipId = frame.ip.id;
     record.seq = tcp.seq;
     record.ack = tcp.ack;
     record.tsVal = tcp.tsVal;

@@ -89,8 +89,19 @@ void TableBuilder::add(const FrameRecord& record, const FrameRecordSide& side)
     // A repeated record (RepeatDetector) keeps its 802.11 row, as every per-frame count
     // (and tshark) keeps it, but is not TCP a second time: as a segment it would read as
     // a retransmission, its gap back in time as an outage.
-    if (record.has(FrameRecord::kTcp) && !(wlanStatus & WlanColumns::kBadFcs) && !repeat)
-        addTcp(record, side.options, timeNs, wlanStatus & WlanColumns::kMacDuplicate);
+    if (!record.has(FrameRecord::kTcp) || (wlanStatus & WlanColumns::kBadFcs) || repeat)
+        return;
+    // A relay's copy of a packet heard before is not the TCP sender's (relay_filter.h).
+    RelayFilter::FirstCopy first;
+    if (record.has(FrameRecord::kWlan) && !(wlanStatus & WlanColumns::kMacDuplicate) &&
+        !record.has(FrameRecord::kIpFragment) && m_relays.isRelay(record, timeNs, first)) {
+        m_tables.wlan.status.back() |= WlanColumns::kRelayed;
+        m_tables.relayedTcp.push_back({record.number, first.frame, timeNs, record.conversation,
+                                       (record.tcpFlags & TcpColumns::kDirectionBit) != 0, first.ttl,
+                                       record.ipTtl});
+        return;
+    }
+    addTcp(record, side.options, timeNs, wlanStatus & WlanColumns::kMacDuplicate);
 }
 
 std::uint8_t TableBuilder::addWlan(const FrameRecord& record, const ManagementInfo* management,
@@ -190,6 +201,14 @@ void TableBuilder::addTcp(const FrameRecord& record, const TcpSideOptions* optio
         return;
     }
 
+    if (record.ipTtl != 0) {
+        if (m_tables.conversationTtl.size() <= record.conversation)
+            m_tables.conversationTtl.resize(record.conversation + 1, {0, 0});
+        std::uint8_t& ttl = m_tables.conversationTtl[record.conversation]
+                                                   [(record.tcpFlags & TcpColumns::kDirectionBit) ? 1 : 0];
+        if (ttl == 0)
+            ttl = record.ipTtl;
+    }
     const bool hasOptions = record.has(FrameRecord::kTcpOptions);
     const std::uint32_t side = hasOptions ? m_sideOptions++ : TcpColumns::kNoSideOptions;
     const TcpRow row{record.number, timeNs,     record.conversation,  record.seq,   record.ack, record.window,

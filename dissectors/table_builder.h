@@ -6,6 +6,7 @@
 #include "conversation_index.h"
 #include "frame_record.h"
 #include "mac_duplicate_filter.h"
+#include "relay_filter.h"
 #include "sequence_gap_counter.h"
 
 #include <array>
@@ -62,6 +63,7 @@ private:
 
     MacDuplicateFilter m_duplicates;
     SequenceGapCounter m_sequenceGaps;
+    RelayFilter m_relays;
     ConversationIndex m_conversations; // used by add(frame, known) only
     bool m_numbersConversations = false;
     TcpRowSink* m_tcpRows = nullptr;
