@@ -180,7 +180,12 @@ void AbsencePass::closeAbsence(std::size_t station, std::int64_t endNs, bool ope
     const std::int64_t length = e.endNs - e.startNs;
     const WlanEventOptions& o = m_context.options;
     e.kind = WlanEventKind::Scan;
-    if (a.retries < o.minRetries || length < std::max(o.minAbsenceNs, o.minScanNs)) {
+    if (a.retries >= o.minRetries && length >= o.minAbsenceNs && length < o.minScanNs) {
+        // Enough unanswered retries to be no collision, but the AP noticed the absence
+        // late (it had nothing to send before): the station left at least minScanNs
+        // before it answered again, the latest start physics allows.
+        e.startNs = e.endNs - o.minScanNs;
+    } else if (a.retries < o.minRetries || length < o.minAbsenceNs) {
         // Alone, as likely a collision as an absence; kept in case it falls on the
         // station's scan period (see admitPeriodicShortRuns).
         m_shortRuns.push_back(std::move(e));

@@ -209,14 +209,9 @@ std::size_t admitPeriodicShortRuns(const std::vector<ScanPattern>& patterns,
             run.basis = "retry-absence-periodic";
             admittedRuns.push_back(std::move(run));
         }
-        // The run shows the end of the absence (the station back on its period); its
-        // start is the AP's first unanswered attempt, which can come late in the dwell.
-        // A run shorter than any scan started before the AP noticed: its start is put
-        // one dwell of the station's own scans before its end.
-        const auto dwellNs = std::max(options.minScanNs, static_cast<std::int64_t>(p.dwellMs * 1e6));
-        for (WlanEvent& run : admittedRuns)
-            if (run.endNs - run.startNs < options.minScanNs)
-                run.startNs = run.endNs - dwellNs;
+        // Such a run keeps the span its frames show: the station can have been heard
+        // just before it (in the lab's ns-3 runs the radio sleeps only once its last
+        // transmission is over), so its start cannot be moved back to a full dwell.
         admitted += admittedRuns.size();
         for (WlanEvent& run : admittedRuns)
             events.push_back(std::move(run));

@@ -129,7 +129,8 @@ struct WlanEventOptions
     // plus the time spent on the other channel, at least MinChannelTime of the
     // MLME-SCAN primitive (802.11-2020 6.3.3.2.2, 11.1.4.3.2: long enough to send one
     // probe and hear the first response, a few TU). A PM=1 / PM=0 pair closer than
-    // this did not leave the channel; a shorter retry run is a collision.
+    // this did not leave the channel; a retry run that proves an absence (below) but
+    // is shorter starts minScanNs before the station answered again.
     std::int64_t minScanNs = 5'000'000;
     // Active scan without a power-save announcement: the station's probe requests
     // (11.1.4.3.2), consecutive ones at most probeBurstGapNs apart, at least
