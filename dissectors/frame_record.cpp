@@ -16,13 +16,13 @@ void packWlan(const Frame& frame, FrameRecord& record)
     record.sequenceControl =
         w.hasSequence ? static_cast<std::uint16_t>(w.sequence << 4 | w.fragment) : 0xffff;
     record.duration = w.duration;
-    record.queue = w.hasQos ? w.tid() : 16;
+    record.queue = (w.hasQos ? w.tid() : 16u) & 0x1fu; // a TID is 4 bits (802.11-2020 9.2.4.5.2)
     if (w.hasSequence)
         record.presence |= FrameRecord::kWlanSequence;
 
     // Addresses beyond the frame's count are zero, never stale bytes of an earlier frame.
     const std::uint8_t count = std::min<std::uint8_t>(w.addressCount, 3);
-    record.addressCount = count;
+    record.addressCount = count & 0x3u;
     static_assert(offsetof(WlanInfo, addr3) == offsetof(WlanInfo, addr1) + 12 &&
                   sizeof(MacAddress) == 6);
     std::memcpy(record.addresses.data(), w.addr1.bytes.data(), 18);

@@ -180,12 +180,11 @@ void AbsencePass::closeAbsence(std::size_t station, std::int64_t endNs, bool ope
     const std::int64_t length = e.endNs - e.startNs;
     const WlanEventOptions& o = m_context.options;
     e.kind = WlanEventKind::Scan;
-    if (a.retries >= o.minRetries && length >= o.minAbsenceNs && length < o.minScanNs) {
-        // Enough unanswered retries to be no collision, but the AP noticed the absence
-        // late (it had nothing to send before): the station left at least minScanNs
-        // before it answered again, the latest start physics allows.
-        e.startNs = e.endNs - o.minScanNs;
-    } else if (a.retries < o.minRetries || length < o.minAbsenceNs) {
+    // A run of unanswered retries shows the station away for at least its length; when
+    // it left is unknown (the AP noticed late if it had nothing to send before), so the
+    // run keeps its measured span. Stretching it to the shortest scan overstated the
+    // outage where the retries were not a scan (the lab's handoff runs).
+    if (a.retries < o.minRetries || length < o.minAbsenceNs) {
         // Alone, as likely a collision as an absence; kept in case it falls on the
         // station's scan period (see admitPeriodicShortRuns).
         m_shortRuns.push_back(std::move(e));
