@@ -85,6 +85,18 @@ struct CaptureSummary
     std::uint64_t macDuplicateFrames = 0; // 802.11 retries of a frame already heard
     std::uint64_t ipFragmentsSkipped = 0;
     std::uint64_t tcpSegments = 0;
+    // What the capture cannot show (each also named in warnings):
+    std::array<std::uint64_t, kUndecodedKinds> undecodedPackets{}; // by Undecoded kind
+    std::uint64_t repeatedPackets = 0;      // records repeating earlier ones: not analysed again
+    std::uint64_t protectedDataFrames = 0;  // 802.11 data frames with an encrypted body
+    // 802.11 sequence numbers never heard, per transmitter (SequenceGapCounter), most first.
+    struct SequenceGaps
+    {
+        std::uint32_t mac = 0;    // id in CaptureTables::macAddresses
+        std::uint64_t frames = 0; // sequence numbers heard
+        std::uint64_t missing = 0;
+    };
+    std::vector<SequenceGaps> sequenceGaps;
 };
 
 // Address 1, 2 and 3 of an 802.11 frame: ids in CaptureTables::macAddresses,
@@ -122,8 +134,9 @@ struct WlanColumns
     std::vector<std::uint32_t> dataRateKbps; // 0 = unknown
     std::vector<std::uint16_t> channelFreqMhz;
     std::vector<std::uint32_t> ampduReference; // 0 = not in an A-MPDU (+1 offset applied)
-    std::vector<std::uint8_t> status;        // bit 0: bad FCS, bit 1: MAC duplicate
+    std::vector<std::uint8_t> status;        // bit 0: bad FCS, bit 1: MAC duplicate, bit 2: relayed
     static constexpr std::uint8_t kBadFcs = 0x01, kMacDuplicate = 0x02;
+    static constexpr std::uint8_t kRelayed = 0x04; // an IP packet heard before, forwarded by a relay (RelayFilter)
     std::size_t size() const { return frame.size(); }
     void reserve(std::size_t rows);
 };
@@ -216,6 +229,18 @@ struct ExcludedTcpSegment
     bool fromB = false;
 };
 
+// A TCP segment heard again after a relay on the air forwarded it (RelayFilter): kept
+// out of analysis, kept here so the chain of relays can be read from it.
+struct RelayedTcpSegment
+{
+    std::uint64_t frame = 0;      // the relayed copy
+    std::uint64_t firstFrame = 0; // the copy heard first
+    std::int64_t timeNs = 0;
+    std::uint32_t conversation = 0;
+    bool fromB = false;
+    std::uint8_t firstTtl = 0, ttl = 0; // ip.ttl of the first copy and of this one
+};
+
 struct CaptureTables
 {
     CaptureSummary summary;
@@ -224,6 +249,10 @@ struct CaptureTables
     std::vector<TcpSideOptions> tcpSideOptions;
     std::vector<ConversationKey> conversations;
     std::vector<ExcludedTcpSegment> macDuplicateTcp;
+    std::vector<RelayedTcpSegment> relayedTcp;
+    // Per conversation, the ip.ttl of the first segment heard from a and from b (0: none
+    // heard): how many routers a packet passed on its way to the capture point.
+    std::vector<std::array<std::uint8_t, 2>> conversationTtl;
     Dictionary<IpAddress, IpHash> ipAddresses;
     Dictionary<MacAddress, MacHash> macAddresses;
     std::vector<WlanManagementRecord> wlanManagement;

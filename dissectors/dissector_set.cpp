@@ -39,6 +39,11 @@ DissectorSet DissectorSet::standard()
     registerIpv6(set);
     registerTcp(set);
     registerUdp(set);
+    registerGre(set);
+    registerVxlan(set);
+    registerTzsp(set);
+    registerPeekremote(set);
+    registerArubaErm(set);
     registerRadiotap(set);
     registerPpi(set);
     registerPrism(set);
@@ -54,6 +59,25 @@ bool DissectorSet::decodeLinkLayer(ByteView bytes, Frame& frame) const
         return false;
     fn(*this, bytes, frame);
     return true;
+}
+
+const char* undecodedName(Undecoded kind)
+{
+    switch (kind) {
+    case Undecoded::None: return "";
+    case Undecoded::CapwapDtls: return "CAPWAP data with DTLS (encrypted)";
+    case Undecoded::CapwapFragment: return "CAPWAP fragments after the first (not reassembled)";
+    case Undecoded::CapwapBinding: return "CAPWAP native frames of a wireless binding other than 802.11";
+    case Undecoded::GreVersion: return "GRE version 1 (PPTP) or an unknown GRE version";
+    case Undecoded::GreProtocol: return "GRE with an unknown protocol type";
+    case Undecoded::L2tp: return "L2TP";
+    case Undecoded::Esp: return "IPsec ESP (encrypted)";
+    case Undecoded::TzspEncapsulation: return "TZSP with an unknown encapsulation";
+    case Undecoded::ArubaErmFormat: return "UDP port 5555 (Aruba ERM) in no recognised format (AirMagnet's type 2, or not ERM)";
+    case Undecoded::PeekremoteVersion: return "PEEKREMOTE with an unusable header size";
+    case Undecoded::Count: break;
+    }
+    return "";
 }
 
 std::string linkTypeName(int linkType)

@@ -62,6 +62,7 @@ public:
     DispatchTable linkTypes{"link type"};
     DispatchTable etherTypes{"ethertype"};
     DispatchTable ipProtocols{"ip.proto"};
+    DispatchTable udpPorts{"udp.port"};     // tunnels and remote-capture protocols over UDP
 
     // Every protocol Windscope decodes natively, registered in its parent's table.
     static DissectorSet standard();
@@ -89,6 +90,11 @@ void registerIp(DissectorSet&);       // ip.cpp: IPv4
 void registerIpv6(DissectorSet&);     // ipv6.cpp: IPv6 with extension headers
 void registerTcp(DissectorSet&);      // tcp.cpp
 void registerUdp(DissectorSet&);      // udp.cpp: UDP, and the CAPWAP data channel it carries
+void registerGre(DissectorSet&);      // gre.cpp: GRE, with Aruba's 802.11 and ERSPAN payloads
+void registerVxlan(DissectorSet&);    // vxlan.cpp: VXLAN (UDP 4789)
+void registerTzsp(DissectorSet&);     // tzsp.cpp: TZSP remote capture (UDP 37008)
+void registerPeekremote(DissectorSet&); // peekremote.cpp: AiroPeek/OmniPeek remote (UDP 5000)
+void registerArubaErm(DissectorSet&); // aruba_erm.cpp: Aruba ERM remote capture (UDP 5555)
 void registerRadiotap(DissectorSet&); // radiotap.cpp: link type 127
 void registerPpi(DissectorSet&);      // ppi.cpp: link type 192
 void registerPrism(DissectorSet&);    // prism.cpp: link types 119 (Prism) and 163 (AVS)
@@ -98,6 +104,13 @@ void registerLlc(DissectorSet&);      // llc.cpp: LLC/SNAP below 802.11
 // Entry points shared between protocol files (a parent calling a child it carries).
 void decodeWlan(const DissectorSet&, ByteView, Frame&);
 void decodeLlc(const DissectorSet&, ByteView, Frame&);
+// 802.11 as remote-capture and tunnel protocols carry it: fcsAtEnd says the frame ends in
+// its 4-byte FCS (cut off here as far as it was captured; radiotap's rule).
+void decodeWlanFrame(const DissectorSet&, ByteView, Frame&, bool fcsAtEnd);
+// peekremote.cpp, for Aruba ERM: false (frame untouched) when the bytes are not PEEKREMOTE.
+bool decodePeekremote(const DissectorSet&, ByteView, Frame&);
+// A radio header from a channel number (2.4 GHz 1-14, 5 GHz above): prism.cpp's rule.
+std::uint16_t channelToMhz(std::uint32_t channel);
 
 // Link-layer type numbers (LINKTYPE_* from the tcpdump.org registry).
 namespace linktype {

@@ -6,6 +6,7 @@
 // frame; only the columns that analysis needs are copied into the tables.
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -28,6 +29,27 @@ struct IpAddress
 };
 
 enum class Severity : std::uint8_t { Note, Warning, Error };
+
+// Traffic a decoder recognised but could not open: a tunnel whose payload is encrypted,
+// fragmented or of a kind Windscope does not decode. Counted per kind and named in the
+// capture's warnings, so a capture of such traffic never reads as empty.
+enum class Undecoded : std::uint8_t {
+    None,
+    CapwapDtls,         // CAPWAP data channel with DTLS (RFC 5415 4.1, type 1)
+    CapwapFragment,     // a later CAPWAP fragment (RFC 5415 4.4.2): needs reassembly
+    CapwapBinding,      // a CAPWAP native frame of another wireless binding than 802.11
+    GreVersion,         // GRE version 1 (PPTP, RFC 2637) or an unknown version
+    GreProtocol,        // GRE protocol type that no decoder takes
+    L2tp,               // L2TP (RFC 2661 / 3931)
+    Esp,                // IPsec ESP (RFC 4303): encrypted
+    TzspEncapsulation,  // TZSP encapsulation other than Ethernet, 802.11, Prism, AVS
+    ArubaErmFormat,     // Aruba ERM payload of no recognisable format (AirMagnet, type 2)
+    PeekremoteVersion,  // PEEKREMOTE new header whose size is unusable
+    Count
+};
+inline constexpr std::size_t kUndecodedKinds = static_cast<std::size_t>(Undecoded::Count);
+// What a warning calls the kind ("GRE version 1 (PPTP)").
+const char* undecodedName(Undecoded kind);
 
 // What went wrong in a frame, Wireshark expert-info style: the field named is a
 // public field name ("radiotap.present", "ip.len", "tcp.hdr_len").
@@ -184,6 +206,7 @@ struct Frame
     std::uint8_t ipDepth = 0; // IP-in-IP nesting, bounded so hostile tunnels stay shallow
     bool hasTcp = false;
     std::uint8_t annotationCount = 0;
+    Undecoded undecoded = Undecoded::None; // the innermost tunnel that could not be opened
 
     RadioInfo radio;
     WlanInfo wlan;
@@ -207,6 +230,7 @@ struct Frame
         // the presence flags need clearing here (a full reset is hot: ~300 bytes per frame).
         hasRadio = hasWlan = hasManagement = hasIp = hasTcp = false;
         ipDepth = 0;
+        undecoded = Undecoded::None;
         annotationCount = 0;
         number = frameNumber;
         epochNs = epoch;

@@ -16,13 +16,13 @@ void packWlan(const Frame& frame, FrameRecord& record)
     record.sequenceControl =
         w.hasSequence ? static_cast<std::uint16_t>(w.sequence << 4 | w.fragment) : 0xffff;
     record.duration = w.duration;
-    record.queue = w.hasQos ? w.tid() : 16;
+    record.queue = (w.hasQos ? w.tid() : 16u) & 0x1fu; // a TID is 4 bits (802.11-2020 9.2.4.5.2)
     if (w.hasSequence)
         record.presence |= FrameRecord::kWlanSequence;
 
     // Addresses beyond the frame's count are zero, never stale bytes of an earlier frame.
     const std::uint8_t count = std::min<std::uint8_t>(w.addressCount, 3);
-    record.addressCount = count;
+    record.addressCount = count & 0x3u;
     static_assert(offsetof(WlanInfo, addr3) == offsetof(WlanInfo, addr1) + 12 &&
                   sizeof(MacAddress) == 6);
     std::memcpy(record.addresses.data(), w.addr1.bytes.data(), 18);
@@ -74,6 +74,8 @@ void packTcp(const Frame& frame, ConversationIndex::Entry conversation, FrameRec
     if (tcp.hasTimestamps)
         flags |= TcpColumns::kHasTimestamps;
     record.conversation = conversation.conversation;
+    record.ipTtl = frame.ip.ttl;
+    record.ipId = frame.ip.id;
     record.seq = tcp.seq;
     record.ack = tcp.ack;
     record.tsVal = tcp.tsVal;
@@ -93,6 +95,7 @@ void packFrameRecord(const Frame& frame, bool linkTypeKnown, ConversationIndex::
     record.capturedLength = frame.capturedLength;
     record.linkType = frame.linkType;
     record.presence = linkTypeKnown ? FrameRecord::kLinkTypeKnown : 0;
+    record.undecoded = static_cast<std::uint8_t>(frame.undecoded);
     if (frame.hasRadio && frame.radio.badFcs())
         record.presence |= FrameRecord::kBadFcs;
     for (std::uint8_t i = 0; i < frame.annotationCount; ++i)
@@ -112,5 +115,7 @@ void packFrameRecord(const Frame& frame, bool linkTypeKnown, ConversationIndex::
         packTcp(frame, conversation, record, options);
     }
 }
+
+static_assert(sizeof(FrameRecord) == 96, "a record crosses between cores: keep it in 96 bytes");
 
 } // namespace windscope::dissect

@@ -27,6 +27,10 @@ struct FrameRecord
     static constexpr std::uint16_t kTcp = 1u << 6;         // the TCP fields below are set
     static constexpr std::uint16_t kIpFragment = 1u << 7;  // the TCP header came in an IP fragment
     static constexpr std::uint16_t kTcpOptions = 1u << 8;  // a TcpSideOptions travels beside it
+    // The record repeats an earlier one of the same file (same time, same bytes) after
+    // the capture's time stepped back: a capture that holds itself twice. Counted; its
+    // 802.11 row is kept, its TCP segment is not analysed again.
+    static constexpr std::uint16_t kRepeat = 1u << 9;
 
     std::uint64_t number = 0;
     std::int64_t epochNs = 0;
@@ -38,15 +42,18 @@ struct FrameRecord
     std::uint16_t frameControl = 0;
     std::uint16_t sequenceControl = 0xffff; // seq << 4 | frag
     std::uint16_t duration = 0;
-    std::uint8_t addressCount = 0;          // of addresses 1-3
-    std::uint8_t queue = 0;                 // the TID of a QoS frame, 16 otherwise
+    std::uint8_t addressCount : 3 = 0;      // of addresses 1-3
+    std::uint8_t queue : 5 = 0;             // the TID of a QoS frame, 16 otherwise
     std::int8_t signalDbm = 0;
     std::uint8_t radioFlags = 0;
     std::uint8_t mcs = 0;
+    std::uint8_t undecoded = 0;             // Undecoded, in a byte the packed fields above leave free
+    std::uint8_t ipTtl = 0;                  // ip.ttl / ipv6.hlim of a TCP frame
     std::uint16_t channelFreqMhz = 0;
     std::uint32_t dataRateKbps = 0;
     std::uint32_t ampduReference = 0;        // +1; 0 = not in an A-MPDU
     std::array<std::uint8_t, 18> addresses{}; // 1-3, zero beyond addressCount
+    std::uint16_t ipId = 0;                  // ip.id of a TCP frame (in what was padding)
 
     // TCP (kTcp); conversation only when ConversationIndex::numbers(frame)
     std::uint32_t conversation = 0;
@@ -66,6 +73,8 @@ struct FrameRecord
         return m;
     }
 };
+
+static_assert(sizeof(FrameRecord) == 96, "a FrameRecord crosses between cores: keep it to 96 bytes");
 
 // The parts of a frame that few frames carry, beside its record.
 struct FrameRecordSide

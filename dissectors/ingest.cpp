@@ -4,6 +4,7 @@
 #include "capture_reader.h"
 #include "dissector_set.h"
 #include "frame_record.h"
+#include "repeat_detector.h"
 #include "table_builder.h"
 
 #include <algorithm>
@@ -201,6 +202,13 @@ void readAndDecode(CaptureReader& reader, BatchPipe<DecodedBatch>& pipe, Convers
                    std::exception_ptr& failure)
 {
     const DissectorSet dissectors = DissectorSet::standard();
+    // Room for a fingerprint per 16 bytes of file (a record's header alone is 16 bytes),
+    // from 512 KB to 32 MB; gzip sizes say nothing about records.
+    constexpr std::uint64_t kMinSlots = std::uint64_t(1) << 16, kMaxSlots = std::uint64_t(1) << 22;
+    const bool compressed = std::string_view(reader.formatName()).find("gzip") != std::string_view::npos;
+    const std::uint64_t slots =
+        compressed ? (kMaxSlots >> 2) : std::clamp<std::uint64_t>(reader.fileSize() / 16, kMinSlots, kMaxSlots);
+    RepeatDetector repeats(static_cast<std::size_t>(slots));
     RawPacket packet;
     // Decoded here, where it stays in this core's cache; only its record moves on.
     Frame frame;
@@ -227,14 +235,17 @@ void readAndDecode(CaptureReader& reader, BatchPipe<DecodedBatch>& pipe, Convers
                 if (packet.timestampClamped)
                     frame.annotate(Severity::Error, "frame.time",
                                    "timestamp outside the representable range (years 1677-2262)");
+                FrameRecord& record = batch->records[batch->count];
+                TcpSideOptions options;
+                const Annotation* firstError = nullptr;
+                const bool repeat = repeats.isRepeat(packet);
                 const bool known = dissectors.decodeLinkLayer(ByteView(packet.data, packet.capturedLength), frame);
                 ConversationIndex::Entry conversation;
                 if (ConversationIndex::numbers(frame))
                     conversation = conversations.of(frame.ip, frame.tcp);
-                FrameRecord& record = batch->records[batch->count];
-                TcpSideOptions options;
-                const Annotation* firstError = nullptr;
                 packFrameRecord(frame, known, conversation, record, options, firstError);
+                if (repeat)
+                    record.presence |= FrameRecord::kRepeat;
                 if (record.has(FrameRecord::kTcpOptions))
                     batch->options.push_back(options);
                 if (record.has(FrameRecord::kManagement))

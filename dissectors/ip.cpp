@@ -80,10 +80,17 @@ void decodeIpInIp(const DissectorSet& set, ByteView bytes, Frame& frame)
     set.decodeEtherType(0x0800, bytes, frame);
 }
 
+// IPsec ESP (RFC 4303): the payload is encrypted; counted so the capture says so.
+void decodeEsp(const DissectorSet&, ByteView, Frame& frame)
+{
+    frame.undecoded = Undecoded::Esp;
+}
+
 } // namespace
 
 void registerIp(DissectorSet& set)
 {
+    set.ipProtocols.add(50, decodeEsp);
     set.etherTypes.add(0x0800, decodeIpv4);
     set.ipProtocols.add(4, decodeIpInIp); // IPv4 encapsulated in IP (RFC 2003)
 }

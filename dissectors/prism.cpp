@@ -17,6 +17,19 @@
 
 namespace windscope::dissect {
 
+// Channel number to centre frequency (IEEE 802.11-2020 15.4.4.3 and 19.3.15.2:
+// 2.4 GHz channels 1-13 are 2407 + 5n, channel 14 is 2484; 5 GHz channels 5000 + 5n).
+std::uint16_t channelToMhz(std::uint32_t channel)
+{
+    if (channel == 14)
+        return 2484;
+    if (channel >= 1 && channel <= 13)
+        return static_cast<std::uint16_t>(2407 + 5 * channel);
+    if (channel >= 15 && channel <= 200)
+        return static_cast<std::uint16_t>(5000 + 5 * channel);
+    return 0;
+}
+
 namespace {
 
 constexpr std::uint32_t kAvsMagicV1 = 0x80211001, kAvsMagicV2 = 0x80211002;
@@ -39,19 +52,6 @@ std::uint32_t prismItemNumber(std::uint32_t did)
         return did >> 16;
     if ((did & 0xfff) == kPrismType2MsgCode)
         return did >> 12;
-    return 0;
-}
-
-// Channel number to centre frequency (IEEE 802.11-2020 15.4.4.3 and 19.3.15.2:
-// 2.4 GHz channels 1-13 are 2407 + 5n, channel 14 is 2484; 5 GHz channels 5000 + 5n).
-std::uint16_t channelToMhz(std::uint32_t channel)
-{
-    if (channel == 14)
-        return 2484;
-    if (channel >= 1 && channel <= 13)
-        return static_cast<std::uint16_t>(2407 + 5 * channel);
-    if (channel >= 15 && channel <= 200)
-        return static_cast<std::uint16_t>(5000 + 5 * channel);
     return 0;
 }
 

@@ -62,6 +62,11 @@ void TableBuilder::add(const FrameRecord& record, const FrameRecordSide& side)
     noteLinkType(record.linkType, linkTypeKnown);
     if (!linkTypeKnown)
         ++s.unknownLinkTypePackets;
+    const bool repeat = record.has(FrameRecord::kRepeat);
+    if (repeat)
+        ++s.repeatedPackets;
+    else if (record.undecoded != 0 && record.undecoded < kUndecodedKinds)
+        ++s.undecodedPackets[record.undecoded];
 
     // A frame the radio flagged with a bad FCS is corrupt by definition: whatever its
     // decoders found wrong is counted as a bad FCS, not as a malformed packet.
@@ -81,8 +86,22 @@ void TableBuilder::add(const FrameRecord& record, const FrameRecordSide& side)
     // A bad-FCS frame's TCP header cannot be trusted; a MAC duplicate is not new data.
     const std::uint8_t wlanStatus =
         record.has(FrameRecord::kWlan) ? addWlan(record, side.management, timeNs) : 0;
-    if (record.has(FrameRecord::kTcp) && !(wlanStatus & WlanColumns::kBadFcs))
-        addTcp(record, side.options, timeNs, wlanStatus & WlanColumns::kMacDuplicate);
+    // A repeated record (RepeatDetector) keeps its 802.11 row, as every per-frame count
+    // (and tshark) keeps it, but is not TCP a second time: as a segment it would read as
+    // a retransmission, its gap back in time as an outage.
+    if (!record.has(FrameRecord::kTcp) || (wlanStatus & WlanColumns::kBadFcs) || repeat)
+        return;
+    // A relay's copy of a packet heard before is not the TCP sender's (relay_filter.h).
+    RelayFilter::FirstCopy first;
+    if (record.has(FrameRecord::kWlan) && !(wlanStatus & WlanColumns::kMacDuplicate) &&
+        !record.has(FrameRecord::kIpFragment) && m_relays.isRelay(record, timeNs, first)) {
+        m_tables.wlan.status.back() |= WlanColumns::kRelayed;
+        m_tables.relayedTcp.push_back({record.number, first.frame, timeNs, record.conversation,
+                                       (record.tcpFlags & TcpColumns::kDirectionBit) != 0, first.ttl,
+                                       record.ipTtl});
+        return;
+    }
+    addTcp(record, side.options, timeNs, wlanStatus & WlanColumns::kMacDuplicate);
 }
 
 std::uint8_t TableBuilder::addWlan(const FrameRecord& record, const ManagementInfo* management,
@@ -107,6 +126,9 @@ std::uint8_t TableBuilder::addWlan(const FrameRecord& record, const ManagementIn
             ++m_tables.summary.macDuplicateFrames;
         }
     }
+
+    if (!(status & WlanColumns::kBadFcs) && a2 != kNoAddress)
+        countSequence(record, a2, a1);
 
     t.frame.push_back(record.number);
     t.timeNs.push_back(timeNs);
@@ -179,6 +201,14 @@ void TableBuilder::addTcp(const FrameRecord& record, const TcpSideOptions* optio
         return;
     }
 
+    if (record.ipTtl != 0) {
+        if (m_tables.conversationTtl.size() <= record.conversation)
+            m_tables.conversationTtl.resize(record.conversation + 1, {0, 0});
+        std::uint8_t& ttl = m_tables.conversationTtl[record.conversation]
+                                                   [(record.tcpFlags & TcpColumns::kDirectionBit) ? 1 : 0];
+        if (ttl == 0)
+            ttl = record.ipTtl;
+    }
     const bool hasOptions = record.has(FrameRecord::kTcpOptions);
     const std::uint32_t side = hasOptions ? m_sideOptions++ : TcpColumns::kNoSideOptions;
     const TcpRow row{record.number, timeNs,     record.conversation,  record.seq,   record.ack, record.window,
@@ -193,10 +223,75 @@ void TableBuilder::addTcp(const FrameRecord& record, const TcpSideOptions* optio
     ++m_tables.summary.tcpSegments;
 }
 
+void TableBuilder::countSequence(const FrameRecord& record, std::uint32_t transmitter, std::uint32_t receiver)
+{
+    const std::uint16_t fc = record.frameControl;
+    const unsigned type = (fc >> 2) & 0x3, subtype = (fc >> 4) & 0xf;
+    if (type == 0) {
+        m_sequenceGaps.managementFrame(transmitter);
+        return;
+    }
+    if (type != 2)
+        return;
+    if (fc & 0x4000)
+        ++m_tables.summary.protectedDataFrames;
+    // Data with a body (subtype bit 2 clear), unfragmented or its first fragment,
+    // individually addressed (group-addressed frames are numbered apart, 10.3.2.14).
+    const bool individual = record.addressCount > 0 && !(record.addresses[0] & 0x01);
+    if ((subtype & 0x4) || !record.has(FrameRecord::kWlanSequence) || (record.sequenceControl & 0x0f) != 0 ||
+        !individual)
+        return;
+    const auto sequence = static_cast<std::uint16_t>(record.sequenceControl >> 4);
+    if (subtype & 0x8)
+        m_sequenceGaps.dataFrame(transmitter, receiver, record.queue, sequence);
+    else
+        m_sequenceGaps.dataFrame(transmitter, SequenceGapCounter::kNoReceiver, 16, sequence);
+}
+
+void TableBuilder::addWarnings()
+{
+    CaptureSummary& s = m_tables.summary;
+    const std::string& path = s.path;
+    for (std::size_t kind = 1; kind < kUndecodedKinds; ++kind)
+        if (s.undecodedPackets[kind])
+            s.warnings.push_back(path + ": not decoded: " + std::to_string(s.undecodedPackets[kind]) +
+                                 " packets of " + undecodedName(static_cast<Undecoded>(kind)) +
+                                 "; what they carry is not analysed");
+    if (s.repeatedPackets)
+        s.warnings.push_back(path + ": the capture holds " + std::to_string(s.repeatedPackets) +
+                             " packets twice (after its time stepped back, records with the timestamp and "
+                             "bytes of earlier ones: a file merged with itself, or two interfaces hearing "
+                             "the same frames); their TCP is analysed once");
+    if (s.protectedDataFrames)
+        s.warnings.push_back(path + ": " + std::to_string(s.protectedDataFrames) +
+                             " 802.11 data frames are protected (encrypted) and their TCP is not visible; "
+                             "analyze --key PASSPHRASE:SSID (or a 64-hex-digit PSK) decrypts WPA/WPA2-Personal "
+                             "when the capture holds the station's 4-way handshake");
+    s.sequenceGaps.clear();
+    std::uint64_t missing = 0, frames = 0;
+    for (const SequenceGapCounter::Transmitter& t : m_sequenceGaps.gaps()) {
+        s.sequenceGaps.push_back({t.mac, t.frames, t.missing});
+        missing += t.missing;
+        frames += t.frames;
+    }
+    if (missing) {
+        const CaptureSummary::SequenceGaps& worst = s.sequenceGaps.front();
+        s.warnings.push_back(
+            path + ": sniffer gaps: " + std::to_string(missing) + " 802.11 data frames of " +
+            std::to_string(s.sequenceGaps.size()) +
+            " transmitters are not in the capture in good order (holes in their sequence numbers: missed "
+            "by the sniffer, heard only with a bad FCS, or left out by a capture filter; " +
+            std::to_string(frames) + " heard), most of " + m_tables.macAddresses.at(worst.mac).toString() + " (" +
+            std::to_string(worst.missing) + " missing, " + std::to_string(worst.frames) +
+            " heard); what they carried is absent from every result");
+    }
+}
+
 void TableBuilder::finish()
 {
     if (m_numbersConversations)
         m_conversations.moveInto(m_tables);
+    addWarnings();
 }
 
 } // namespace windscope::dissect

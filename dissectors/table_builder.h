@@ -6,6 +6,8 @@
 #include "conversation_index.h"
 #include "frame_record.h"
 #include "mac_duplicate_filter.h"
+#include "relay_filter.h"
+#include "sequence_gap_counter.h"
 
 #include <array>
 
@@ -56,7 +58,12 @@ private:
 
     CaptureTables& m_tables;
     std::array<RecentAddresses, kRecentSlots> m_recentAddresses{};
+    void countSequence(const FrameRecord& record, std::uint32_t transmitter, std::uint32_t receiver);
+    void addWarnings();
+
     MacDuplicateFilter m_duplicates;
+    SequenceGapCounter m_sequenceGaps;
+    RelayFilter m_relays;
     ConversationIndex m_conversations; // used by add(frame, known) only
     bool m_numbersConversations = false;
     TcpRowSink* m_tcpRows = nullptr;

@@ -10,6 +10,7 @@
 
 #include "dissector_set.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -58,8 +59,10 @@ void decodeCapwapData(const DissectorSet& set, ByteView bytes, Frame& frame)
         frame.annotate(Severity::Error, "capwap.preamble.version", "unknown CAPWAP version");
         return;
     }
-    if ((preamble & 0x0f) != 0)
-        return; // DTLS: encrypted
+    if ((preamble & 0x0f) != 0) {
+        frame.undecoded = Undecoded::CapwapDtls; // DTLS: encrypted
+        return;
+    }
     // Header (4.3): HLEN(5) RID(5) WBID(5) T F L W M K Flags(3) after the preamble,
     // then Fragment ID (16) and Fragment Offset (13) + reserved (3).
     const std::uint32_t word = bytes.be32(0);
@@ -79,8 +82,12 @@ void decodeCapwapData(const DissectorSet& set, ByteView bytes, Frame& frame)
     }
     // Keep-alives have no payload. Of a fragmented frame only the first fragment
     // holds the headers we read; the rest would need reassembly (4.4.2).
-    if (keepAlive || (fragmented && fragmentOffset != 0))
+    if (keepAlive)
         return;
+    if (fragmented && fragmentOffset != 0) {
+        frame.undecoded = Undecoded::CapwapFragment;
+        return;
+    }
     const ByteView payload = bytes.from(headerLength);
     if (payload.empty())
         return;
@@ -91,8 +98,10 @@ void decodeCapwapData(const DissectorSet& set, ByteView bytes, Frame& frame)
             eth(set, payload, frame);
         return;
     }
-    if (wbid != kCapwapWbidIeee80211)
+    if (wbid != kCapwapWbidIeee80211) {
+        frame.undecoded = Undecoded::CapwapBinding;
         return;
+    }
     // Native IEEE 802.11 frame without FCS (RFC 5416 section 3).
     if (!frameControlSwapped(payload)) {
         decodeWlan(set, payload, frame);
@@ -120,8 +129,37 @@ void decodeUdp(const DissectorSet& set, ByteView bytes, Frame& frame)
     if (length > bytes.size())
         truncated(frame, "udp.length", "UDP length beyond the captured bytes");
     const ByteView payload = length == 0 ? bytes.from(8) : bytes.sub(8, length - 8);
-    if (srcPort == kCapwapDataPort || dstPort == kCapwapDataPort)
-        decodeCapwapData(set, payload, frame);
+    // The lower port first, as Wireshark's "try lower port first" does: a service's
+    // well-known port is usually the lower one. Decoders that check their format
+    // (PEEKREMOTE, Aruba ERM) leave the frame untouched when it is not theirs, and then
+    // the other port is tried.
+    const std::uint16_t ports[2] = {std::min(srcPort, dstPort), std::max(srcPort, dstPort)};
+    for (int i = 0; i < (ports[0] == ports[1] ? 1 : 2); ++i) {
+        DecodeFn fn = set.udpPorts.find(ports[i]);
+        if (!fn)
+            continue;
+        const bool wlanBefore = frame.hasWlan;
+        const std::uint8_t depthBefore = frame.ipDepth, annotationsBefore = frame.annotationCount;
+        fn(set, payload, frame);
+        if (frame.hasWlan != wlanBefore || frame.ipDepth != depthBefore ||
+            frame.annotationCount != annotationsBefore || frame.undecoded != Undecoded::None)
+            return;
+    }
+}
+
+// L2TP (RFC 2661 on UDP 1701, RFC 3931): PPP or pseudowires inside; not decoded, counted.
+void decodeL2tp(const DissectorSet&, ByteView bytes, Frame& frame)
+{
+    if (!bytes.empty())
+        frame.undecoded = Undecoded::L2tp;
+}
+
+// UDP 4500 (RFC 3948): ESP behind NAT, unless the first four bytes are zero (IKE) or the
+// datagram is the one-byte NAT keepalive.
+void decodeNatTraversal(const DissectorSet&, ByteView bytes, Frame& frame)
+{
+    if (bytes.has(0, 8) && bytes.be32(0) != 0)
+        frame.undecoded = Undecoded::Esp;
 }
 
 } // namespace
@@ -129,6 +167,9 @@ void decodeUdp(const DissectorSet& set, ByteView bytes, Frame& frame)
 void registerUdp(DissectorSet& set)
 {
     set.ipProtocols.add(17, decodeUdp);
+    set.udpPorts.add(kCapwapDataPort, decodeCapwapData);
+    set.udpPorts.add(1701, decodeL2tp);
+    set.udpPorts.add(4500, decodeNatTraversal);
 }
 
 } // namespace windscope::dissect

@@ -364,6 +364,20 @@ void decodeWlan(const DissectorSet& set, ByteView bytes, Frame& frame)
         decodeLlc(set, body, frame);
 }
 
+void decodeWlanFrame(const DissectorSet& set, ByteView bytes, Frame& frame, bool fcsAtEnd)
+{
+    if (fcsAtEnd) {
+        // The FCS ends the frame; a snap length may have cut it, and then only what is
+        // left of it is taken off (as radiotap's flag 0x10 is handled).
+        const std::uint32_t cut =
+            frame.originalLength > frame.capturedLength ? frame.originalLength - frame.capturedLength : 0;
+        const std::size_t fcs = cut >= 4 ? 0 : 4 - cut;
+        if (bytes.size() >= fcs)
+            bytes = bytes.sub(0, bytes.size() - fcs);
+    }
+    decodeWlan(set, bytes, frame);
+}
+
 void registerWlan(DissectorSet& set)
 {
     // LINKTYPE_IEEE802_11 does not say whether frames end in an FCS; like Wireshark's

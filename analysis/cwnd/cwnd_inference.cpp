@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <limits>
+#include <optional>
 #include <thread>
 
 namespace windscope::analysis::cwnd {
@@ -13,6 +15,8 @@ namespace windscope::analysis::cwnd {
 namespace {
 
 constexpr std::int64_t kAckClockNs = 500'000;
+// Fits whose costs differ by no more than rounding are the same fit.
+constexpr double kTie = 1e-9;
 
 // Rate-based senders (BBR, RFC draft-ietf-ccwg-bbr) do not cut their flight on loss
 // and pace their segments; loss-based ones do the first always and, without fq
@@ -127,11 +131,23 @@ const char* modelUndeterminedText(ModelUndetermined u)
     switch (u) {
     case ModelUndetermined::None: return "";
     case ModelUndetermined::FitsTie:
-        return "the candidate models explain the capture equally well: the congestion window limited the "
-               "sender only where they agree (slow start, or a receive window or send buffer smaller than "
-               "their windows)";
+        return "the candidate models explain the capture equally well: they set the same window wherever "
+               "the window limited the sender (no loss, or only losses where their rules agree, as Veno's "
+               "and NewReno's halving behind a queue; or a receive window or send buffer below their windows)";
     }
     return "";
+}
+
+std::vector<std::string_view> tiedModels(const CwndInference& inference)
+{
+    std::vector<std::string_view> out;
+    if (inference.undetermined != ModelUndetermined::FitsTie || inference.fits.empty())
+        return out;
+    const double best = inference.fits.front().cost();
+    for (const ModelFit& f : inference.fits)
+        if (f.cost() - best <= kTie * std::max(1.0, best))
+            out.push_back(f.model);
+    return out;
 }
 
 std::string modelLabel(const CwndInference& inference)
@@ -203,10 +219,53 @@ bool inferCwndOnRows(const dissect::CaptureTables& tables, const TcpAnalysis& an
         return true;
     }
 
-    // Every model replays the flow; the best fit wins unless the user chose.
+    // Every model replays the flow; the best fit wins unless the user chose. The models
+    // one stack implements run first. A model both stacks implement, each its own way
+    // (ModelStack), is replayed as the stack whose growth rule fitted the slow start
+    // before the first loss better (ns-3 one SMSS per ACK, Linux every segment acked),
+    // or as both, the better standing for it, when the slow start cannot tell.
     std::vector<ReplayResult> results;
-    for (std::string_view name : congestionModelNames())
-        results.push_back(replayFlow(flow, *makeCongestionModel(name), true));
+    std::vector<std::string_view> twoStack;
+    for (std::string_view name : congestionModelNames()) {
+        if (modelStackOf(*makeCongestionModel(name, ModelStack::Ns3)) != modelStackOf(*makeCongestionModel(name)))
+            twoStack.push_back(name);
+        else
+            results.push_back(replayFlow(flow, *makeCongestionModel(name), true));
+    }
+    double bestBefore[2] = {std::numeric_limits<double>::max(), std::numeric_limits<double>::max()};
+    for (const ReplayResult& r : results) {
+        double& b = bestBefore[static_cast<int>(modelStackOf(*makeCongestionModel(r.fit.model)))];
+        b = std::min(b, r.costBeforeFirstLoss);
+    }
+    const double linuxBefore = bestBefore[static_cast<int>(ModelStack::Linux)];
+    const double ns3Before = bestBefore[static_cast<int>(ModelStack::Ns3)];
+    const bool tryLinux = linuxBefore <= ns3Before + kTie * std::max(1.0, ns3Before);
+    const bool tryNs3 = ns3Before <= linuxBefore + kTie * std::max(1.0, linuxBefore);
+    // Westwood+ and Veno differ from Reno/NewReno by their loss rules alone, which read
+    // the sender's own ACK clock (Westwood+'s bandwidth samples) and RTT (Veno's backlog
+    // of beta = 3 segments, a fraction of a millisecond of queue at tens of Mb/s).
+    // Away from the sender both are rebuilt from TSval ticks of 1 ms and a one-way
+    // shift, finer than which they cannot be told, so there they are not tried
+    // (unless asked for).
+    if (flow.vantage.point != VantagePoint::Sender)
+        std::erase_if(twoStack, [&](std::string_view name) { return !forced || forced->name() != name; });
+    // Their loss rules are evidence only where a window explains the sender at all: on
+    // a sender that exceeds every one-stack model's window on most of its sends, the
+    // window after a loss tells nothing, and they are not tried either.
+    const auto explains = [](const ReplayResult& r) { return 2 * r.fit.violations < r.fit.sends; };
+    if (std::none_of(results.begin(), results.end(), explains))
+        std::erase_if(twoStack, [&](std::string_view name) { return !forced || forced->name() != name; });
+    for (std::string_view name : twoStack) {
+        std::optional<ReplayResult> best;
+        for (const ModelStack stack : {ModelStack::Linux, ModelStack::Ns3}) {
+            if (!(stack == ModelStack::Linux ? tryLinux : tryNs3))
+                continue;
+            ReplayResult r = replayFlow(flow, *makeCongestionModel(name, stack), true);
+            if (!best || r.fit.cost() < best->fit.cost())
+                best = std::move(r);
+        }
+        results.push_back(std::move(*best));
+    }
     std::vector<std::size_t> order(results.size());
     for (std::size_t i = 0; i < order.size(); ++i)
         order[i] = i;
@@ -235,7 +294,6 @@ bool inferCwndOnRows(const dissect::CaptureTables& tables, const TcpAnalysis& an
     out.model = std::string(results[chosen].fit.model);
     // Equal costs mean the replays agreed wherever the sender showed its window: the
     // capture holds no evidence for one model over the other, so none is named.
-    constexpr double kTie = 1e-9;
     if (!forced && out.fits.size() > 1 && second - best <= kTie * std::max(1.0, best))
         out.undetermined = ModelUndetermined::FitsTie;
     out.series = std::move(results[chosen].samples);

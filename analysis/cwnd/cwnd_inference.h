@@ -11,6 +11,7 @@
 #include "model_fit.h"
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace windscope::analysis::cwnd {
@@ -61,6 +62,10 @@ struct CwndInference
     RateBasedEvidence rateEvidence;
     std::vector<CwndSample> series;         // one per data segment of the sender
 };
+
+// The candidates that explain the capture equally well when the model is undetermined
+// (FitsTie), best-ordered; empty when a model is named.
+std::vector<std::string_view> tiedModels(const CwndInference& inference);
 
 // The model as reported: its name, or "undetermined" where the capture cannot tell.
 std::string modelLabel(const CwndInference& inference);

@@ -37,6 +37,8 @@ private:
     void enterLoss(const FlowEvent& e);
     void leaveRecovery(const FlowEvent& e);
     void validateCwnd(bool limitedNow);
+    void noteFirstLoss();
+    double costSoFar() const;
     std::uint64_t flightAtRtoInRecovery() const;
     std::uint64_t pipe() const { return m_board.pipe(m_state.sndNxt); }
     std::uint32_t segments(std::uint64_t bytes) const
@@ -83,6 +85,19 @@ private:
 
 constexpr std::int64_t kMinRtoNs = 200'000'000; // Linux TCP_RTO_MIN, ns-3 MinRto here
 
+double Replayer::costSoFar() const
+{
+    ModelFit f = m_result.fit;
+    f.meanGap = f.burstEnds ? m_gapSum / static_cast<double>(f.burstEnds) : 0;
+    return f.cost();
+}
+
+void Replayer::noteFirstLoss()
+{
+    if (m_result.fit.lossEpisodes == 0)
+        m_result.costBeforeFirstLoss = costSoFar();
+}
+
 void Replayer::validateCwnd(bool limitedNow)
 {
     // tcp_cwnd_validate(): remember, per window of data, whether the sender filled cwnd
@@ -101,6 +116,7 @@ void Replayer::enterRecovery(const FlowEvent&)
     // A re-send outside recovery: the captured sender found a loss (RFC 6675, RACK).
     // ssthresh from the pipe the capture's scoreboard counts (RFC 6675's pipe, which
     // ns-3 TcpSocketBase::EnterRecovery() hands its model as well).
+    noteFirstLoss();
     ++m_result.fit.lossEpisodes;
     m_recovery.enterRecovery(m_state, {.flightBytes = pipe(), .recoveryPoint = m_state.sndNxt});
     // The ACK that triggered the retransmission also ran PRR.
@@ -125,8 +141,10 @@ std::uint64_t Replayer::flightAtRtoInRecovery() const
 
 void Replayer::enterLoss(const FlowEvent&)
 {
-    if (m_state.state != CaState::Loss)
+    if (m_state.state != CaState::Loss) {
+        noteFirstLoss();
         ++m_result.fit.lossEpisodes;
+    }
     m_recovery.enterLoss(m_state, {.flightBytes = pipe(),
                                    .flightInRecoveryBytes = flightAtRtoInRecovery(),
                                    .recoveryPoint = m_state.sndNxt});
@@ -307,6 +325,8 @@ ReplayResult Replayer::run()
             onData(e, burstEnd);
         }
     }
+    if (m_result.fit.lossEpisodes == 0)
+        m_result.costBeforeFirstLoss = costSoFar();
     if (m_result.fit.burstEnds)
         m_result.fit.meanGap = m_gapSum / static_cast<double>(m_result.fit.burstEnds);
     return std::move(m_result);

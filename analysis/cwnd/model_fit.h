@@ -62,6 +62,9 @@ struct ReplayResult
 {
     ModelFit fit;
     std::vector<CwndSample> samples;
+    // The fit's cost up to the first loss episode (all of it without one): the slow
+    // start alone, where only the growth rule -- the stack's -- is at work.
+    double costBeforeFirstLoss = 0;
 };
 
 ReplayResult replayFlow(const FlowEvents& flow, const CongestionModel& model, bool keepSamples);

@@ -84,6 +84,8 @@ bool CapturePipeline::readCapture(std::string& error)
     }
     started(AnalysisStage::Tcp);
     m_products.tcp = analyzer.finish();
+    if (std::string warning = oneDirectionWarning(m_products.tables, m_products.tcp); !warning.empty())
+        m_products.tables.summary.warnings.push_back(std::move(warning));
     if (!m_options.reportedPath.empty() && m_options.reportedPath != m_path) {
         // Results name the capture the user named, not the stand-in read.
         auto rename = [&](std::string& text) {

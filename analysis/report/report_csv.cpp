@@ -95,8 +95,12 @@ void writeConnectionsCsv(std::ostream& out, const dissect::CaptureTables& tables
                     << fixedText(s.rttMaxMs, 3) << ',' << fixedText(s.rttStddevMs, 3);
             else
                 out << ",,,";
-            out << ',' << fixedText(s.throughputBps, 0) << ',' << fixedText(s.goodputBps, 0) << ','
-                << c.mss[d] << ',';
+            // Empty where the rates are unknown (less than a round trip of data).
+            if (ratesMeasurable(c, d))
+                out << ',' << fixedText(s.throughputBps, 0) << ',' << fixedText(s.goodputBps, 0);
+            else
+                out << ",,";
+            out << ',' << c.mss[d] << ',';
             if (c.windowScaleKnown)
                 out << static_cast<int>(c.windowScale[d]);
             out << ',';

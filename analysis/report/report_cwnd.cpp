@@ -62,6 +62,10 @@ void writeCwndJson(std::ostream& out, const dissect::CaptureTables& tables, cons
     w.field("model", model);
     w.field("model_overridden", inf.modelOverridden);
     w.field("model_undetermined_reason", cwnd::modelUndeterminedName(inf.undetermined));
+    w.key("tied_models").beginArray();
+    for (std::string_view m : cwnd::tiedModels(inf))
+        w.value(m);
+    w.endArray();
     w.field("series_model", inf.model.empty() ? std::string("none") : inf.model);
     w.field("confidence", inf.confidence);
     w.field("vantage", cwnd::vantagePointName(inf.vantage.point));
@@ -85,6 +89,7 @@ void writeCwndJson(std::ostream& out, const dissect::CaptureTables& tables, cons
     for (const cwnd::CwndSample& x : inf.series) {
         w.beginObject();
         w.key("epoch_s").number(epochText(tables, t.timeNs[x.row]));
+        w.field("tcp.seq_raw", static_cast<std::uint64_t>(t.seq[x.row]));
         w.key("cwnd_bytes");
         isFollowed ? w.value(x.cwndBytes) : w.null();
         w.key("ssthresh_bytes");

@@ -84,6 +84,45 @@ void writeEventCore(JsonWriter& json, const EventsReport& r, const WlanEvent& e)
         else
             json.null();
     }
+    if (e.kind == WlanEventKind::Handoff || isLifecycleKind(e.kind)) {
+        json.key("ssid");
+        if (e.ssid != dissect::WlanManagementRecord::kNoSsid)
+            json.value(ssidText(tables.ssids.at(e.ssid)));
+        else
+            json.null();
+    }
+    if (e.kind == WlanEventKind::Handoff) {
+        // The roam's data gap: last frame delivered through the old AP to the first
+        // data frame through the new one.
+        json.key("data_gap_ms");
+        if (e.resumedNs >= 0)
+            json.value(static_cast<double>(e.resumedNs - e.startNs) / 1e6);
+        else
+            json.null();
+    }
+    if (isLifecycleKind(e.kind)) {
+        json.field("initiator", initiatorName(e.initiator));
+        json.key("wlan.fixed.status_code");
+        e.statusCode >= 0 ? json.value(static_cast<unsigned>(e.statusCode)) : json.null();
+        json.key("wlan.fixed.reason_code");
+        e.reasonCode >= 0 ? json.value(static_cast<unsigned>(e.reasonCode)) : json.null();
+        json.field("attempts", static_cast<std::uint64_t>(e.attempts));
+        if (e.kind == WlanEventKind::Disconnection || e.kind == WlanEventKind::FailedRoam)
+            macField(json, tables, "new_bssid", e.newBssid);
+        if (e.kind == WlanEventKind::FailedRoam) {
+            json.field("outcome", e.outcome);
+            json.key("tried_bssids").beginArray();
+            for (std::uint32_t b : e.triedBssids)
+                json.value(macText(tables, b));
+            json.endArray();
+        }
+    }
+    if (!e.channelsMhz.empty()) {
+        json.key("channels_mhz").beginArray();
+        for (std::uint16_t mhz : e.channelsMhz)
+            json.value(static_cast<unsigned>(mhz));
+        json.endArray();
+    }
     json.field("basis", e.basis);
     json.field("open_ended", e.openEnded);
     if (e.connection >= 0)
@@ -216,10 +255,19 @@ void writeEventsJson(std::ostream& out, const EventsReport& r)
     }
     json.endArray();
 
+    json.key("role_conflicts").beginObject();
+    json.field("count", r.inventory.roleConflicts);
+    json.field("without_fcs", r.inventory.roleConflictsWithoutFcs);
+    json.key("frames").beginArray();
+    for (std::uint64_t f : r.inventory.roleConflictFrames)
+        json.value(f);
+    json.endArray();
+    json.endObject();
+
     json.key("events").beginArray();
-    for (const WlanEvent& e : r.events.events) {
+    for (std::size_t id = 0; id < r.events.size(); ++id) {
         json.beginObject();
-        writeEvent(json, r, e);
+        writeEvent(json, r, r.events.at(id));
         json.endObject();
     }
     json.endArray();
@@ -275,11 +323,17 @@ void writeEventsCsv(std::ostream& out, const EventsReport& r)
 {
     out << "id,kind,station,bssid,new_bssid,start_epoch_s,end_epoch_s,duration_ms,basis,"
            "open_ended,evidence_count,probe_requests,ps_polls,frames_to_station,"
-           "retries_to_station,connection,evidence_frames\n";
-    for (const WlanEvent& e : r.events.events) {
+           "retries_to_station,connection,evidence_frames,initiator,status_code,reason_code,"
+           "attempts\n";
+    for (std::size_t id = 0; id < r.events.size(); ++id) {
+        const WlanEvent& e = r.events.at(id);
         out << e.id << ',' << eventKindName(e.kind) << ',' << macText(r.tables, e.station) << ','
             << macText(r.tables, e.bssid) << ','
-            << (e.kind == WlanEventKind::Handoff ? macText(r.tables, e.newBssid) : "") << ','
+            << (e.kind == WlanEventKind::Handoff || e.kind == WlanEventKind::Disconnection ||
+                        e.kind == WlanEventKind::FailedRoam
+                    ? macText(r.tables, e.newBssid)
+                    : "")
+            << ','
             << epochText(r.tables, e.startNs) << ',' << epochText(r.tables, e.endNs) << ','
             << fixedText(static_cast<double>(e.endNs - e.startNs) / 1e6, 3) << ',' << e.basis << ','
             << (e.openEnded ? 1 : 0) << ',' << e.evidenceCount << ',' << e.probeRequests << ','
@@ -289,7 +343,13 @@ void writeEventsCsv(std::ostream& out, const EventsReport& r)
         out << ',';
         for (std::size_t i = 0; i < e.evidenceFrames.size(); ++i)
             out << (i ? ";" : "") << e.evidenceFrames[i];
-        out << '\n';
+        out << ',' << initiatorName(e.initiator) << ',';
+        if (e.statusCode >= 0)
+            out << e.statusCode;
+        out << ',';
+        if (e.reasonCode >= 0)
+            out << e.reasonCode;
+        out << ',' << e.attempts << '\n';
     }
 }
 
@@ -300,9 +360,9 @@ void writeCorrelationJson(std::ostream& out, const EventsReport& r, const Correl
     json.beginObject();
     writeCapture(json, tables);
     json.key("events").beginArray();
-    for (std::size_t i = 0; i < r.events.events.size(); ++i) {
+    for (std::size_t i = 0; i < r.events.size(); ++i) {
         json.beginObject();
-        writeEventCore(json, r, r.events.events[i]);
+        writeEventCore(json, r, r.events.at(i));
         json.key("connections").beginArray();
         for (const ConnectionImpact& m : c.impacts[i].connections) {
             json.beginObject();
@@ -313,6 +373,13 @@ void writeCorrelationJson(std::ostream& out, const EventsReport& r, const Correl
             json.field("retransmissions", static_cast<std::uint64_t>(m.retransmissions));
             json.field("fast_retransmissions", static_cast<std::uint64_t>(m.fastRetransmissions));
             json.field("rto_timeouts", static_cast<std::uint64_t>(m.rtoTimeouts));
+            json.field("retransmissions_in_window", static_cast<std::uint64_t>(m.retransmissionsInWindow));
+            json.field("fast_retransmissions_in_window", static_cast<std::uint64_t>(m.fastRetransmissionsInWindow));
+            json.field("rto_timeouts_in_window", static_cast<std::uint64_t>(m.rtoTimeoutsInWindow));
+            json.key("overlapping_events").beginArray();
+            for (std::uint64_t id : m.overlappingEvents)
+                json.value(id);
+            json.endArray();
             json.field("dup_acks", static_cast<std::uint64_t>(m.dupAcks));
             json.field("dup_ack_bursts", static_cast<std::uint64_t>(m.dupAckBursts));
             json.field("zero_windows", static_cast<std::uint64_t>(m.zeroWindows));
@@ -386,8 +453,8 @@ void writeCorrelationCsv(std::ostream& out, const EventsReport& r, const Correla
            "fast_retransmissions,rto_timeouts,dup_acks,dup_ack_bursts,zero_windows,low_windows,"
            "throughput_before_bps,throughput_during_bps,throughput_after_bps,recovery_ms,"
            "cwnd_before_bytes,cwnd_min_bytes,cwnd_after_bytes,ssthresh_after_bytes,cwnd_model\n";
-    for (std::size_t i = 0; i < r.events.events.size(); ++i) {
-        const WlanEvent& e = r.events.events[i];
+    for (std::size_t i = 0; i < r.events.size(); ++i) {
+        const WlanEvent& e = r.events.at(i);
         for (const ConnectionImpact& m : c.impacts[i].connections) {
             out << e.id << ',' << eventKindName(e.kind) << ',' << macText(r.tables, e.station)
                 << ',' << epochText(r.tables, e.startNs) << ',' << epochText(r.tables, e.endNs)

@@ -125,8 +125,14 @@ void writeDirection(JsonWriter& json, const dissect::CaptureTables& tables, cons
         json.key("stddev").null();
     }
     json.endObject();
-    json.field("throughput_bps", s.throughputBps);
-    json.field("goodput_bps", s.goodputBps);
+    // Rates over less than a round trip are unknown, not numbers (DirectionStats).
+    if (ratesMeasurable(c, d)) {
+        json.field("throughput_bps", s.throughputBps);
+        json.field("goodput_bps", s.goodputBps);
+    } else {
+        json.key("throughput_bps").null();
+        json.key("goodput_bps").null();
+    }
     json.endObject();
 }
 

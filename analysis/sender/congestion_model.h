@@ -30,6 +30,11 @@ enum class CwndLimitedRule : std::uint8_t {
     ModelSets,
 };
 
+// The stack whose code a model follows where Linux and ns-3 part ways on one algorithm
+// (Westwood+: net/ipv4/tcp_westwood.c vs ns-3 TcpWestwood; Veno: tcp_veno.c vs TcpVeno):
+// the growth rule, the flight the ssthresh is taken from, undo and the RTO's ssthresh.
+enum class ModelStack : std::uint8_t { Linux, Ns3 };
+
 // What a model is, beyond its arithmetic: the properties callers ask about instead of
 // comparing model names.
 struct ModelTraits
@@ -87,6 +92,12 @@ public:
 
 // A model of the registry by name; nullptr for an unknown name.
 std::unique_ptr<CongestionModel> makeCongestionModel(std::string_view name);
+// The model as `stack` implements it, for the models written after both (Westwood+,
+// Veno); the others exist in one stack only and come as makeCongestionModel() gives them.
+std::unique_ptr<CongestionModel> makeCongestionModel(std::string_view name, ModelStack stack);
+// The stack a model's growth rule comes from: ns-3's grows on every ACK, Linux's only
+// while cwnd-limited.
+ModelStack modelStackOf(const CongestionModel& model);
 // The models inference tries, in the order it tries them.
 const std::vector<std::string_view>& congestionModelNames();
 // Every name makeCongestionModel() accepts (the inference candidates first).

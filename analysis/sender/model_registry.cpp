@@ -26,18 +26,33 @@ std::unique_ptr<CongestionModel> construct()
     return std::make_unique<Model>();
 }
 
-constexpr Entry kModels[] = {
-    {"reno", construct<RenoModel>},
-    {"newreno", construct<NewRenoModel>},
-    {"cubic", construct<CubicModel>},
+template <typename Model>
+std::unique_ptr<CongestionModel> constructNs3()
+{
+    return std::make_unique<Model>(ModelStack::Ns3);
+}
+
+// The inference candidates, in the order inference tries them (and breaks exact ties
+// by: the models that differ from Reno/NewReno only after a loss come last). The
+// Linux implementation is the one makeCongestionModel(name) gives; makeNs3 is set
+// where ns-3 implements the same algorithm otherwise (see ModelStack).
+struct Candidate
+{
+    Entry entry;
+    std::unique_ptr<CongestionModel> (*makeNs3)();
 };
 
-// Models the replay engine's sender runs but inference does not try: their signature
-// in a capture (bandwidth-set or 4/5 reductions) is not separated from the others yet;
-// a rate-based sender (BBR) is recognised by its own evidence, not by a window fit.
+constexpr Candidate kModels[] = {
+    {{"reno", construct<RenoModel>}, nullptr},
+    {{"newreno", construct<NewRenoModel>}, nullptr},
+    {{"cubic", construct<CubicModel>}, nullptr},
+    {{"westwood-plus", construct<WestwoodPlusModel>}, constructNs3<WestwoodPlusModel>},
+    {{"veno", construct<VenoModel>}, constructNs3<VenoModel>},
+};
+
+// Models the replay engine's sender runs but inference does not try: a rate-based
+// sender (BBR) is recognised by its own evidence, not by a window fit.
 constexpr Entry kSenderOnlyModels[] = {
-    {"westwood-plus", construct<WestwoodPlusModel>},
-    {"veno", construct<VenoModel>},
     {"bbr", construct<BbrModel>},
 };
 
@@ -45,21 +60,34 @@ constexpr Entry kSenderOnlyModels[] = {
 
 std::unique_ptr<CongestionModel> makeCongestionModel(std::string_view name)
 {
-    for (const Entry& e : kModels)
-        if (e.name == name)
-            return e.make();
+    for (const Candidate& c : kModels)
+        if (c.entry.name == name)
+            return c.entry.make();
     for (const Entry& e : kSenderOnlyModels)
         if (e.name == name)
             return e.make();
     return nullptr;
 }
 
+std::unique_ptr<CongestionModel> makeCongestionModel(std::string_view name, ModelStack stack)
+{
+    for (const Candidate& c : kModels)
+        if (c.entry.name == name)
+            return stack == ModelStack::Ns3 && c.makeNs3 ? c.makeNs3() : c.entry.make();
+    return makeCongestionModel(name);
+}
+
+ModelStack modelStackOf(const CongestionModel& model)
+{
+    return model.traits().cwndLimited == CwndLimitedRule::EveryAck ? ModelStack::Ns3 : ModelStack::Linux;
+}
+
 const std::vector<std::string_view>& congestionModelNames()
 {
     static const std::vector<std::string_view> names = [] {
         std::vector<std::string_view> out;
-        for (const Entry& e : kModels)
-            out.push_back(e.name);
+        for (const Candidate& c : kModels)
+            out.push_back(c.entry.name);
         return out;
     }();
     return names;

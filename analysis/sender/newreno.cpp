@@ -7,7 +7,11 @@ namespace windscope::analysis::cwnd {
 
 void NewRenoModel::increaseWindow(SenderState& state, const AckEvent& ack)
 {
-    std::uint32_t acked = ack.ackedSegments;
+    ns3NewRenoIncreaseWindow(state, ack.ackedSegments);
+}
+
+void ns3NewRenoIncreaseWindow(SenderState& state, std::uint32_t acked)
+{
     // TcpNewReno::SlowStart(): one SMSS per ACK however much it covered (RFC 5681
     // (2), cwnd += min(N, SMSS)); the segments beyond the first go on to congestion
     // avoidance once cwnd has reached ssthresh.
@@ -17,7 +21,13 @@ void NewRenoModel::increaseWindow(SenderState& state, const AckEvent& ack)
     }
     // TcpNewReno::CongestionAvoidance(): RFC 5681 (3), once per ACK that acked data,
     // however many segments it covered.
-    if (state.cwnd >= state.ssthresh && acked > 0) {
+    if (state.cwnd >= state.ssthresh)
+        ns3NewRenoCongestionAvoidance(state, acked);
+}
+
+void ns3NewRenoCongestionAvoidance(SenderState& state, std::uint32_t acked)
+{
+    if (acked > 0) {
         const double adder = std::max(1.0, static_cast<double>(state.mss) * state.mss /
                                                static_cast<double>(state.cwnd));
         state.cwnd += static_cast<std::uint64_t>(adder);

@@ -28,4 +28,10 @@ public:
     std::uint64_t ssthresh(const SenderState& state, std::uint64_t flightBytes) override;
 };
 
+// TcpNewReno::IncreaseWindow() on its own, for the ns-3 models that inherit it
+// (TcpWestwood, TcpVeno's NewReno mode).
+void ns3NewRenoIncreaseWindow(SenderState& state, std::uint32_t ackedSegments);
+// TcpNewReno::CongestionAvoidance() alone (TcpVeno's growth past the slow start).
+void ns3NewRenoCongestionAvoidance(SenderState& state, std::uint32_t ackedSegments);
+
 } // namespace windscope::analysis::cwnd

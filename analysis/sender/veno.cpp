@@ -2,6 +2,7 @@
 #include "veno.h"
 
 #include "linux_window.h"
+#include "newreno.h"
 
 #include <algorithm>
 
@@ -18,8 +19,40 @@ void VenoModel::pktsAcked(SenderState&, const AckEvent& ack)
     ++m_cntRtt;
 }
 
+void VenoModel::ns3IncreaseWindow(SenderState& state, const AckEvent& ack)
+{
+    // TcpVeno::IncreaseWindow(): diff from this RTT's minimum (reset below, so in effect
+    // the last sample), in whole segments, m_beta = 3.
+    const std::uint64_t cwnd = state.cwndSegments();
+    if (m_minRttUs != 0x7fffffff) {
+        const auto target = static_cast<std::uint64_t>(static_cast<double>(cwnd) * m_baseRttUs / m_minRttUs);
+        m_diff = (cwnd > target ? cwnd - target : 0) << kParamShift;
+    } else {
+        m_diff = cwnd << kParamShift; // m_minRtt = Time::Max(): target 0
+    }
+    if (m_cntRtt <= 2) {
+        ns3NewRenoIncreaseWindow(state, ack.ackedSegments);
+    } else if (state.cwnd < state.ssthresh) {
+        ns3NewRenoIncreaseWindow(state, ack.ackedSegments);
+    } else if (m_diff < kBeta) {
+        ns3NewRenoCongestionAvoidance(state, ack.ackedSegments);
+    } else {
+        // Every other call: TcpVeno's "every other RTT" as it counts.
+        if (m_inc)
+            ns3NewRenoCongestionAvoidance(state, ack.ackedSegments);
+        m_inc = !m_inc;
+    }
+    // "Reset cntRtt & minRtt every RTT", done on every call.
+    m_cntRtt = 0;
+    m_minRttUs = 0x7fffffff;
+}
+
 void VenoModel::increaseWindow(SenderState& state, const AckEvent& ack)
 {
+    if (m_stack == ModelStack::Ns3) {
+        ns3IncreaseWindow(state, ack);
+        return;
+    }
     if (!state.cwndLimited)
         return;
     std::uint32_t acked = ack.ackedSegments;
@@ -66,8 +99,12 @@ void VenoModel::increaseWindow(SenderState& state, const AckEvent& ack)
     m_minRttUs = 0x7fffffff;
 }
 
-std::uint64_t VenoModel::ssthresh(const SenderState& state, std::uint64_t)
+std::uint64_t VenoModel::ssthresh(const SenderState& state, std::uint64_t flightBytes)
 {
+    if (m_stack == ModelStack::Ns3) {
+        const std::uint64_t bytes = m_diff < kBeta ? flightBytes * 4 / 5 : flightBytes / 2;
+        return std::max<std::uint64_t>(bytes, 2ull * state.mss);
+    }
     const std::uint64_t cwnd = state.cwndSegments();
     const std::uint64_t segments = m_diff < kBeta ? cwnd * 4 / 5 : cwnd / 2;
     return std::max<std::uint64_t>(segments, 2) * state.mss;

@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-// Veno as Linux runs it (net/ipv4/tcp_veno.c): a Vegas-style backlog estimate
-// diff = cwnd * (1 - baseRTT / RTT) tells a congestive loss (backlog >= beta = 3
-// segments: halve) from a random one (backlog small: cut to 4/5); past the backlog
-// threshold congestion avoidance grows every other RTT only.
+// Veno: a Vegas-style backlog estimate diff = cwnd * (1 - baseRTT / RTT) tells a
+// congestive loss (backlog >= beta = 3 segments: halve) from a random one (backlog
+// small: cut to 4/5). Two implementations:
+// - Linux (net/ipv4/tcp_veno.c): past the backlog threshold congestion avoidance grows
+//   every other RTT only, only while cwnd-limited; ssthresh from cwnd;
+// - ns-3 (TcpVeno): the RTT count and minimum restart on every IncreaseWindow(), so
+//   with one RTT sample per ACK it never leaves TcpNewReno's growth (m_cntRtt <= 2)
+//   and its diff is the last ACK's; GetSsThresh() cuts the flight (4/5 or 1/2).
 
 #include "congestion_model.h"
 
@@ -13,14 +17,22 @@ namespace windscope::analysis::cwnd {
 class VenoModel final : public CongestionModel
 {
 public:
+    explicit VenoModel(ModelStack stack = ModelStack::Linux) : m_stack(stack) {}
     std::string_view name() const override { return "veno"; }
     std::unique_ptr<CongestionModel> clone() const override { return std::make_unique<VenoModel>(*this); }
-    // Written after the paper (and ns-3's setups): no RACK-TLP; tcp_veno_cong_avoid()
-    // grows only while cwnd-limited.
-    ModelTraits traits() const override { return {}; }
-    // tcp_veno_cong_avoid().
+    // Linux: written after the paper (and ns-3's setups), no RACK-TLP;
+    // tcp_veno_cong_avoid() grows only while cwnd-limited. ns-3: TcpNewReno's rules.
+    ModelTraits traits() const override
+    {
+        if (m_stack == ModelStack::Ns3)
+            return {.cwndLimited = CwndLimitedRule::EveryAck, .rtoResetsSsthresh = true,
+                    .undoesSpuriousReductions = false};
+        return {};
+    }
+    // tcp_veno_cong_avoid() / TcpVeno::IncreaseWindow().
     void increaseWindow(SenderState& state, const AckEvent& ack) override;
     // tcp_veno_ssthresh(): cwnd * 4 / 5 when diff < beta, else cwnd / 2; at least 2.
+    // TcpVeno::GetSsThresh(): the same cuts of the flight, at least 2 SMSS.
     std::uint64_t ssthresh(const SenderState& state, std::uint64_t flightBytes) override;
     // tcp_veno_pkts_acked(): baseRTT (all-time minimum) and this RTT's minimum.
     void pktsAcked(SenderState& state, const AckEvent& ack) override;
@@ -34,7 +46,12 @@ public:
         m_cntRtt = count;
     }
 
+    ModelStack stack() const { return m_stack; }
+
 private:
+    void ns3IncreaseWindow(SenderState& state, const AckEvent& ack);
+
+    ModelStack m_stack;
     static constexpr std::uint32_t kParamShift = 1;          // V_PARAM_SHIFT
     static constexpr std::uint64_t kBeta = 3u << kParamShift; // beta
     std::uint32_t m_baseRttUs = 0x7fffffff;

@@ -171,7 +171,9 @@ void buildLane(const SeriesInputs& in, std::size_t connection, WlanLaneSeries& l
     }
     if (!in.events)
         return;
-    for (const WlanEvent& e : in.events->events) {
+    // Absences and moves, then the station's lifecycle (authentication, deauthentication...).
+    for (std::size_t id = 0; id < in.events->size(); ++id) {
+        const WlanEvent& e = in.events->at(id);
         const bool mine = (mac != 0xffffffffu && e.station == mac) ||
                           (e.kind == WlanEventKind::OutageInferred &&
                            e.connection == static_cast<std::int32_t>(connection));

@@ -114,6 +114,19 @@ void encodeCapture(Writer& w, const dissect::CaptureTables& t)
         w.put(e.conversation);
         w.put(e.fromB);
     });
+    w.list(t.relayedTcp, [&](const dissect::RelayedTcpSegment& e) {
+        w.put(e.frame);
+        w.put(e.firstFrame);
+        w.put(e.timeNs);
+        w.put(e.conversation);
+        w.put(e.fromB);
+        w.put(e.firstTtl);
+        w.put(e.ttl);
+    });
+    w.list(t.conversationTtl, [&](const std::array<std::uint8_t, 2>& ttl) {
+        w.put(ttl[0]);
+        w.put(ttl[1]);
+    });
     w.put(static_cast<std::uint64_t>(t.ipAddresses.size()));
     for (std::uint32_t i = 0; i < t.ipAddresses.size(); ++i) {
         const dissect::IpAddress& a = t.ipAddresses.at(i);
@@ -138,6 +151,8 @@ bool decodeCapture(Reader& r, dissect::CaptureTables& t, std::string& error)
     t.tcpSideOptions.clear();
     t.conversations.clear();
     t.macDuplicateTcp.clear();
+    t.relayedTcp.clear();
+    t.conversationTtl.clear();
     t.ipAddresses = {};
     t.macAddresses = {};
     t.wlanManagement.clear();
@@ -168,6 +183,19 @@ bool decodeCapture(Reader& r, dissect::CaptureTables& t, std::string& error)
         r.get(e.timeNs);
         r.get(e.conversation);
         r.get(e.fromB);
+    });
+    r.list(t.relayedTcp, 31, [&](dissect::RelayedTcpSegment& e) {
+        r.get(e.frame);
+        r.get(e.firstFrame);
+        r.get(e.timeNs);
+        r.get(e.conversation);
+        r.get(e.fromB);
+        r.get(e.firstTtl);
+        r.get(e.ttl);
+    });
+    r.list(t.conversationTtl, 2, [&](std::array<std::uint8_t, 2>& ttl) {
+        r.get(ttl[0]);
+        r.get(ttl[1]);
     });
     // Dictionaries are rebuilt by interning in id order, which gives back the same ids.
     std::uint64_t count = 0;

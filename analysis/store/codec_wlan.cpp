@@ -29,6 +29,12 @@ template <typename Io, typename E> void eventFields(Io& io, E& e)
     io(e.uplinkFrames);
     io(e.connection);
     io(e.tcpRetransmissions);
+    io(e.initiator);
+    io(e.statusCode);
+    io(e.reasonCode);
+    io(e.attempts);
+    io(e.ssid);
+    io(e.outcome);
 }
 
 template <typename Io, typename P> void scanPatternFields(Io& io, P& p)
@@ -117,6 +123,9 @@ template <typename Io, typename M> void connectionImpactFields(Io& io, M& m)
     io(m.retransmissions);
     io(m.fastRetransmissions);
     io(m.rtoTimeouts);
+    io(m.retransmissionsInWindow);
+    io(m.fastRetransmissionsInWindow);
+    io(m.rtoTimeoutsInWindow);
     io(m.dupAcks);
     io(m.dupAckBursts);
     io(m.zeroWindows);
@@ -170,10 +179,13 @@ template <typename Io, typename A> void scanIntervalFields(Io& io, A& a)
 void encodeEvents(Writer& w, const WlanEvents& events)
 {
     auto put = [&](const auto& v) { w.put(v); };
-    w.list(events.events, [&](const WlanEvent& e) {
-        eventFields(put, e);
-        w.column(e.evidenceFrames);
-    });
+    for (const auto* list : {&events.events, &events.lifecycle})
+        w.list(*list, [&](const WlanEvent& e) {
+            eventFields(put, e);
+            w.column(e.evidenceFrames);
+            w.column(e.channelsMhz);
+            w.column(e.triedBssids);
+        });
     w.list(events.scanPatterns, [&](const ScanPattern& p) { scanPatternFields(put, p); });
     w.list(events.macStats, [&](const StationMacStats& s) {
         w.put(s.station);
@@ -188,10 +200,13 @@ bool decodeEvents(Reader& r, WlanEvents& events, std::string& error)
 {
     events = WlanEvents{};
     auto get = [&](auto& v) { r.get(v); };
-    r.list(events.events, 60, [&](WlanEvent& e) {
-        eventFields(get, e);
-        r.column(e.evidenceFrames);
-    });
+    for (auto* list : {&events.events, &events.lifecycle})
+        r.list(*list, 60, [&](WlanEvent& e) {
+            eventFields(get, e);
+            r.column(e.evidenceFrames);
+            r.column(e.channelsMhz);
+            r.column(e.triedBssids);
+        });
     r.list(events.scanPatterns, 25, [&](ScanPattern& p) { scanPatternFields(get, p); });
     r.list(events.macStats, 28, [&](StationMacStats& s) {
         r.get(s.station);
@@ -222,6 +237,9 @@ void encodeInventory(Writer& w, const WlanInventory& inventory)
     w.list(inventory.notes, [&](const std::string& n) { w.put(n); });
     w.column(inventory.apByMac);
     w.column(inventory.stationByMac);
+    w.put(inventory.roleConflicts);
+    w.put(inventory.roleConflictsWithoutFcs);
+    w.column(inventory.roleConflictFrames);
 }
 
 bool decodeInventory(Reader& r, WlanInventory& inventory, std::string& error)
@@ -244,6 +262,9 @@ bool decodeInventory(Reader& r, WlanInventory& inventory, std::string& error)
     r.list(inventory.notes, 8, [&](std::string& n) { r.get(n); });
     r.column(inventory.apByMac);
     r.column(inventory.stationByMac);
+    r.get(inventory.roleConflicts);
+    r.get(inventory.roleConflictsWithoutFcs);
+    r.column(inventory.roleConflictFrames);
     return r.finish(error);
 }
 
@@ -252,7 +273,10 @@ void encodeCorrelation(Writer& w, const Correlation& correlation)
     auto put = [&](const auto& v) { w.put(v); };
     w.list(correlation.impacts, [&](const EventImpact& impact) {
         w.put(impact.event);
-        w.list(impact.connections, [&](const ConnectionImpact& m) { connectionImpactFields(put, m); });
+        w.list(impact.connections, [&](const ConnectionImpact& m) {
+            connectionImpactFields(put, m);
+            w.column(m.overlappingEvents);
+        });
     });
     w.list(correlation.kinds, [&](const KindAggregate& k) { kindAggregateFields(put, k); });
     w.list(correlation.scanIntervals, [&](const ScanIntervalAggregate& a) { scanIntervalFields(put, a); });
@@ -265,7 +289,10 @@ bool decodeCorrelation(Reader& r, Correlation& correlation, std::string& error)
     auto get = [&](auto& v) { r.get(v); };
     r.list(correlation.impacts, 16, [&](EventImpact& impact) {
         r.get(impact.event);
-        r.list(impact.connections, 132, [&](ConnectionImpact& m) { connectionImpactFields(get, m); });
+        r.list(impact.connections, 132, [&](ConnectionImpact& m) {
+            connectionImpactFields(get, m);
+            r.column(m.overlappingEvents);
+        });
     });
     r.list(correlation.kinds, 81, [&](KindAggregate& k) { kindAggregateFields(get, k); });
     r.list(correlation.scanIntervals, 85, [&](ScanIntervalAggregate& a) { scanIntervalFields(get, a); });

@@ -8,6 +8,8 @@
 #include "tcp_analyzer.h"
 
 #include <memory>
+#include <string>
+#include <utility>
 
 namespace windscope::analysis {
 
@@ -94,6 +96,56 @@ TcpAnalysis analyzeTcp(const dissect::CaptureTables& tables, const TcpAnalysisOp
     return TcpAnalyzer(tables, options).finish();
 }
 
+bool ratesMeasurable(const Connection& c, int direction)
+{
+    constexpr std::int64_t kUnmeasuredRttNs = 1'000'000'000; // RFC 6298 2.1: initial RTO
+    const DirectionStats& d = c.direction[direction];
+    const std::int64_t active = d.lastDataTimeNs - d.firstDataTimeNs;
+    if (d.dataPackets < 2 || active <= 0)
+        return false;
+    const std::int64_t rttNs = d.rttSamples && d.rttMinMs > 0 ? static_cast<std::int64_t>(d.rttMinMs * 1e6)
+                               : c.handshakeRttNs > 0          ? c.handshakeRttNs
+                                                               : kUnmeasuredRttNs;
+    return active >= rttNs;
+}
+
+bool capturedOneWay(const Connection& c)
+{
+    for (int d = 0; d < 2; ++d) {
+        const DirectionStats& seen = c.direction[d];
+        // A lone SYN (or its retries) or a reset is a whole conversation of its own.
+        if (c.direction[1 - d].packets == 0 && seen.packets >= 2 &&
+            seen.packets > seen.synCount + seen.rstCount)
+            return true;
+    }
+    return false;
+}
+
+std::string oneDirectionWarning(const dissect::CaptureTables& tables, const TcpAnalysis& tcp)
+{
+    constexpr std::size_t kIdsNamed = 5;
+    std::size_t count = 0;
+    std::string ids;
+    for (const Connection& c : tcp.connections)
+        if (capturedOneWay(c)) {
+            if (count < kIdsNamed)
+                ids += (count ? ", " : "") + std::to_string(c.id);
+            ++count;
+        }
+    if (count == 0)
+        return {};
+    if (count > kIdsNamed)
+        ids += ", ...";
+    const std::string which = count == tcp.connections.size()
+                                  ? "every connection (" + std::to_string(count) + ") was"
+                                  : std::to_string(count) + " of " + std::to_string(tcp.connections.size()) +
+                                        " connections were";
+    return tables.summary.path + ": " + which + " captured in one direction only (id " + ids +
+           "): no segment of the other side is in the capture (it was not captured: a one-way tap, "
+           "asymmetric routing, a sniffer that hears one end; or it never answered); for them RTT, "
+           "ACK-based losses and windows are unknown";
+}
+
 bool readAndAnalyzeTcp(const std::string& path, const dissect::IngestOptions& ingest,
                        dissect::CaptureTables& tables, TcpAnalysis& tcp, std::string& error,
                        const TcpAnalysisOptions& options)
@@ -103,6 +155,8 @@ bool readAndAnalyzeTcp(const std::string& path, const dissect::IngestOptions& in
     if (!dissect::ingestCapture(path, analyzer.following(ingest), tables, error))
         return false;
     tcp = analyzer.finish();
+    if (std::string warning = oneDirectionWarning(tables, tcp); !warning.empty())
+        tables.summary.warnings.push_back(std::move(warning));
     return true;
 }
 

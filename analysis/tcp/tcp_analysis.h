@@ -200,7 +200,7 @@ struct DirectionStats
     std::uint64_t bytes = 0;               // IP-level bytes are not kept; payload bytes (= dataBytes)
     std::uint64_t dataPackets = 0;
     std::uint64_t dataBytes = 0;           // tcp.len summed, retransmissions included
-    std::uint64_t uniqueBytes = 0;         // highest seq reached - initial seq
+    std::uint64_t uniqueBytes = 0;         // highest seq reached - initial seq (holes included)
     std::uint64_t retransmittedBytes = 0;
     std::uint64_t retransmissions = 0;     // all kinds (fast and spurious included)
     std::uint64_t fastRetransmissions = 0;
@@ -226,10 +226,13 @@ struct DirectionStats
     bool rttFromTimestamps = false;
     std::uint64_t rttAckSamples = 0, rttTimestampSamples = 0;
     // Active time: from the first to the last segment carrying data (0 with fewer than
-    // two data segments, and then both rates are 0).
+    // two data segments, and then both rates are 0). Reports give the rates only where
+    // ratesMeasurable() says the active time means something.
     std::int64_t firstDataTimeNs = 0, lastDataTimeNs = 0;
     double throughputBps = 0;              // all data bytes * 8 / active time
-    double goodputBps = 0;                 // unique bytes * 8 / active time
+    // The bytes of sequence space the captured segments cover (never the holes the
+    // capture did not fill) * 8 / active time: never above throughputBps.
+    double goodputBps = 0;
     std::int64_t firstTimeNs = 0, lastTimeNs = 0; // first and last packet, any kind
 };
 
@@ -351,8 +354,23 @@ private:
 // All rows of finished tables at once.
 TcpAnalysis analyzeTcp(const dissect::CaptureTables& tables, const TcpAnalysisOptions& options = {});
 
+// Whether a direction's rates mean something: its active time spans at least one round
+// trip (its smallest RTT sample, else the connection's handshake RTT, else 1 s, RFC
+// 6298's initial RTO: the longest round trip TCP assumes before measuring one). Within
+// a round trip a sender emits a burst at its interface's speed, and bytes over that time
+// measure the burst, not the connection (796 bytes in two segments 4 us apart are not
+// "1592 Mb/s").
+bool ratesMeasurable(const Connection& c, int direction);
+
+// What a capture cannot show of TCP: connections of which only one direction was
+// captured (one side sent at least two segments that are not all SYNs or resets, the
+// other none). capturedOneWay names one; oneDirectionWarning is the capture's warning
+// naming them, empty when there are none.
+bool capturedOneWay(const Connection& c);
+std::string oneDirectionWarning(const dissect::CaptureTables& tables, const TcpAnalysis& tcp);
+
 // Reads path into tables (dissect::ingestCapture) and analyses its TCP rows as they are
-// read. False, with error set, only when nothing could be read; tcp is then empty.
+// read; the tables' warnings gain oneDirectionWarning. False, with error set, only when nothing could be read; tcp is then empty.
 bool readAndAnalyzeTcp(const std::string& path, const dissect::IngestOptions& ingest,
                        dissect::CaptureTables& tables, TcpAnalysis& tcp, std::string& error,
                        const TcpAnalysisOptions& options = {});

@@ -7,6 +7,7 @@
 // tcp_finish.cpp (the passes that need every row, and the statistics).
 
 #include "rtt_tracker.h"
+#include "seen_bytes.h"
 #include "tcp_analysis.h"
 #include "tcp_sequence_analysis.h"
 
@@ -183,6 +184,7 @@ struct SideWork
     bool anySack = false;
     bool low = false; // low-window state for the second pass
     SideSequence sequence;
+    SeenBytes seen; // the data bytes the capture shows (uniqueBytes)
     SideTimer timer;
     SideRtt rtt;
     SideHandshake handshake;

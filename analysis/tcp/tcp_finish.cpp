@@ -41,7 +41,9 @@ void finishRates(SideWork& s)
     if (st.dataPackets >= 2 && active > 0) {
         const double seconds = static_cast<double>(active) / 1e9;
         st.throughputBps = static_cast<double>(st.dataBytes) * 8 / seconds;
-        st.goodputBps = static_cast<double>(st.uniqueBytes) * 8 / seconds;
+        // Only the bytes the capture shows were delivered as far as it can tell: holes
+        // it never filled (SeenBytes) are not goodput, so goodput <= throughput.
+        st.goodputBps = static_cast<double>(s.seen.total()) * 8 / seconds;
     }
 }
 

@@ -118,6 +118,7 @@ void countSegment(const dissect::TcpColumns& t, const RowFacts& r, ConnectionWor
         }
         st.lastDataTimeNs = r.timeNs;
         s.sequence.highestDataEnd = std::max(s.sequence.highestDataEnd, relSeq + (r.syn ? 1 : 0) + r.length);
+        s.seen.add(relSeq + (r.syn ? 1 : 0), r.length);
     }
     if (r.tcpFlags & (th::kSyn | th::kFin | th::kRst)) {
         st.synCount += r.syn;

@@ -64,6 +64,7 @@ public:
 
     void run();
     std::uint64_t longAbsences() const { return m_longAbsences; }
+    std::uint64_t shortDozes() const { return m_shortDozes; }
 
 private:
     void countMac(std::size_t station, std::size_t row, bool sent);
@@ -81,6 +82,7 @@ private:
     std::vector<AbsenceState> m_absence;
     std::vector<MacState> m_mac;
     std::uint64_t m_longAbsences = 0;
+    std::uint64_t m_shortDozes = 0;
 };
 
 void AbsencePass::countMac(std::size_t station, std::size_t row, bool sent)
@@ -154,12 +156,17 @@ void AbsencePass::closeDoze(std::size_t station, std::int64_t endNs, std::uint64
     if (endFrame)
         addEvidence(e, endFrame);
     const std::int64_t length = e.endNs - e.startNs;
-    if (e.psPolls)
+    if (!e.openEnded && length < m_context.options.minScanNs) {
+        // Too short to have left the channel (see WlanEventOptions::minScanNs).
+        ++m_shortDozes;
+        return;
+    }
+    // Probe requests do not lift the bound: a doze longer than any dwell is power save
+    // during which the station also probed.
+    if (e.psPolls || length > m_context.options.maxScanNs)
         e.kind = WlanEventKind::PowerSave;
-    else if (e.probeRequests || length <= m_context.options.maxScanNs)
-        e.kind = WlanEventKind::Scan;
     else
-        e.kind = WlanEventKind::PowerSave;
+        e.kind = WlanEventKind::Scan;
     m_events.push_back(std::move(e));
 }
 
@@ -173,6 +180,10 @@ void AbsencePass::closeAbsence(std::size_t station, std::int64_t endNs, bool ope
     const std::int64_t length = e.endNs - e.startNs;
     const WlanEventOptions& o = m_context.options;
     e.kind = WlanEventKind::Scan;
+    // A run of unanswered retries shows the station away for at least its length; when
+    // it left is unknown (the AP noticed late if it had nothing to send before), so the
+    // run keeps its measured span. Stretching it to the shortest scan overstated the
+    // outage where the retries were not a scan (the lab's handoff runs).
     if (a.retries < o.minRetries || length < o.minAbsenceNs) {
         // Alone, as likely a collision as an absence; kept in case it falls on the
         // station's scan period (see admitPeriodicShortRuns).
@@ -255,7 +266,9 @@ void AbsencePass::toStation(std::size_t station, std::size_t row)
             addEvidence(d.event, w.frame[row]);
         }
     }
-    if (w.sequenceControl[row] == 0xffff)
+    // Only data frames: a Probe Response is retried because the scanning station has
+    // already moved to its next channel, which dates the AP's retries, not the scan.
+    if (w.sequenceControl[row] == 0xffff || type != wlan::kData)
         return;
     const std::uint16_t sequence = static_cast<std::uint16_t>(w.sequenceControl[row] >> 4);
     AbsenceState& a = m_absence[station];
@@ -376,6 +389,11 @@ void detectAbsences(const DetectorContext& context, std::vector<WlanEvent>& even
 {
     AbsencePass pass(context, events, shortRuns, macStats);
     pass.run();
+    if (pass.shortDozes())
+        notes.push_back(std::to_string(pass.shortDozes()) +
+                        " power-save announcement(s) undone within " +
+                        std::to_string(context.options.minScanNs / 1'000'000) +
+                        " ms: too short to have left the channel, not reported");
     if (pass.longAbsences())
         notes.push_back(std::to_string(pass.longAbsences()) +
                         " run(s) of unacknowledged retries to a station lasted longer than a "

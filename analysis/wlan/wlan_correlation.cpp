@@ -118,18 +118,85 @@ ConnectionImpact measure(const dissect::CaptureTables& tables, const TcpAnalysis
     return m;
 }
 
+// Charges each retransmission and timeout of every connection to one event (see
+// correlateEvents in the header); records which events' windows overlap.
+void attribute(const dissect::CaptureTables& tables, const TcpAnalysis& tcp, const WlanEvents& events,
+               const std::vector<Series>& series, std::vector<EventImpact>& impacts)
+{
+    struct Slot
+    {
+        const WlanEvent* event;
+        ConnectionImpact* impact;
+    };
+    std::vector<std::vector<Slot>> byConnection(series.size());
+    for (std::size_t i = 0; i < impacts.size(); ++i)
+        for (ConnectionImpact& m : impacts[i].connections) {
+            m.retransmissionsInWindow = m.retransmissions;
+            m.fastRetransmissionsInWindow = m.fastRetransmissions;
+            m.rtoTimeoutsInWindow = m.rtoTimeouts;
+            m.retransmissions = m.fastRetransmissions = m.rtoTimeouts = 0;
+            byConnection[m.connection].push_back({&events.at(i), &m});
+        }
+    const auto rank = [](const WlanEvent& e) { return isLifecycleKind(e.kind) ? 1 : 0; };
+    for (std::size_t c = 0; c < byConnection.size(); ++c) {
+        std::vector<Slot>& slots = byConnection[c];
+        if (slots.empty())
+            continue;
+        for (Slot& a : slots)
+            for (const Slot& b : slots)
+                if (a.impact != b.impact && a.impact->windowStartNs <= b.impact->windowEndNs &&
+                    b.impact->windowStartNs <= a.impact->windowEndNs)
+                    a.impact->overlappingEvents.push_back(b.event->id);
+        const Series& s = series[c];
+        for (std::uint64_t r : s.rows) {
+            const std::uint32_t flags = tcp.segments.flags[r];
+            if (!(flags & (sf::kRetransmission | sf::kRtoTimeout)) || tcp.directionOf(tables, r) != s.dataDirection)
+                continue;
+            const std::int64_t t = tables.tcp.timeNs[r];
+            const Slot* best = nullptr;
+            int bestClass = 3; // 0 in force, 1 after, 2 before
+            for (const Slot& slot : slots) {
+                const ConnectionImpact& m = *slot.impact;
+                const WlanEvent& e = *slot.event;
+                if (t < m.windowStartNs || t > m.windowEndNs)
+                    continue;
+                const int cls = t < e.startNs ? 2 : t <= e.endNs ? 0 : 1;
+                bool better = cls < bestClass;
+                if (best && cls == bestClass) {
+                    const WlanEvent& b = *best->event;
+                    if (cls == 0)
+                        better = rank(e) < rank(b) || (rank(e) == rank(b) && e.startNs > b.startNs);
+                    else if (cls == 1)
+                        better = e.endNs > b.endNs;
+                    else
+                        better = e.startNs < b.startNs;
+                }
+                if (better) {
+                    best = &slot;
+                    bestClass = cls;
+                }
+            }
+            if (!best)
+                continue;
+            best->impact->retransmissions += (flags & sf::kRetransmission) != 0;
+            best->impact->fastRetransmissions += (flags & sf::kFastRetransmission) != 0;
+            best->impact->rtoTimeouts += (flags & sf::kRtoTimeout) != 0;
+        }
+    }
+}
+
 std::vector<KindAggregate> aggregateKinds(const WlanEvents& events,
                                           const std::vector<EventImpact>& impacts)
 {
     std::vector<KindAggregate> kinds;
-    for (WlanEventKind kind : {WlanEventKind::Scan, WlanEventKind::PowerSave,
-                               WlanEventKind::Handoff, WlanEventKind::OutageInferred}) {
+    for (std::size_t kindIndex = 0; kindIndex < kWlanEventKinds; ++kindIndex) {
+        const auto kind = static_cast<WlanEventKind>(kindIndex);
         KindAggregate k;
         k.kind = kind;
         double duration = 0, pct = 0, recovery = 0;
         std::uint64_t pctCount = 0, recovered = 0;
-        for (std::size_t i = 0; i < events.events.size(); ++i) {
-            const WlanEvent& e = events.events[i];
+        for (std::size_t i = 0; i < events.size(); ++i) {
+            const WlanEvent& e = events.at(i);
             if (e.kind != kind)
                 continue;
             ++k.events;
@@ -207,7 +274,8 @@ Correlation correlateEvents(const dissect::CaptureTables& tables, const TcpAnaly
             byStation[static_cast<std::size_t>(p.station)].push_back(p.connection);
 
     std::size_t withoutConnections = 0;
-    for (const WlanEvent& e : events.events) {
+    for (std::size_t id = 0; id < events.size(); ++id) {
+        const WlanEvent& e = events.at(id);
         EventImpact impact;
         impact.event = e.id;
         std::vector<std::uint32_t> candidates;
@@ -231,6 +299,16 @@ Correlation correlateEvents(const dissect::CaptureTables& tables, const TcpAnaly
         result.notes.push_back(std::to_string(withoutConnections) +
                                " event(s) with no TCP connection of their station in the window: "
                                "their effect on TCP could not be determined");
+    attribute(tables, tcp, events, series, result.impacts);
+    std::size_t shared = 0;
+    for (const EventImpact& impact : result.impacts)
+        for (const ConnectionImpact& m : impact.connections)
+            shared += !m.overlappingEvents.empty();
+    if (shared)
+        result.notes.push_back(std::to_string(shared) +
+                               " (event, connection) window(s) overlap another event's: each "
+                               "retransmission and timeout is charged to the event in force when "
+                               "it was sent (see overlapping_events, retransmissions_in_window)");
     result.kinds = aggregateKinds(events, result.impacts);
 
     for (const ScanPattern& p : events.scanPatterns) {

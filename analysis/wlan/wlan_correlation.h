@@ -42,7 +42,12 @@ struct ConnectionImpact
     std::uint32_t connection = 0;          // index in TcpAnalysis::connections
     int dataDirection = 0;
     std::int64_t windowStartNs = 0, windowEndNs = 0;
+    // Attributed to this event: each retransmission and timeout of the connection is
+    // charged to at most one event, the one in force when it was sent (see
+    // correlateEvents). The *InWindow counts are all of them in this event's window.
     std::uint32_t retransmissions = 0, fastRetransmissions = 0, rtoTimeouts = 0;
+    std::uint32_t retransmissionsInWindow = 0, fastRetransmissionsInWindow = 0, rtoTimeoutsInWindow = 0;
+    std::vector<std::uint64_t> overlappingEvents; // ids of other events whose window on this connection overlaps
     std::uint32_t dupAcks = 0, dupAckBursts = 0; // bursts: >= 3 duplicate ACKs in a row
     std::uint32_t zeroWindows = 0, lowWindows = 0;
     double throughputBeforeBps = 0, throughputDuringBps = 0, throughputAfterBps = 0;
@@ -90,12 +95,15 @@ struct ScanIntervalAggregate
 
 struct Correlation
 {
-    std::vector<EventImpact> impacts;      // one per event, same order
+    std::vector<EventImpact> impacts;      // one per event id (WlanEvents::at), same order
     std::vector<KindAggregate> kinds;      // kinds that occurred
     std::vector<ScanIntervalAggregate> scanIntervals;
     std::vector<std::string> notes;
 };
 
+// A retransmission or timeout in the windows of several events is charged to one: an
+// event in force when it was sent (absences and moves before lifecycle events, then the
+// latest started), else the one that ended last before it, else the next to start.
 // cwnd: the data senders' inferred windows (the pipeline's cwnd stage), asked only for the
 // connections an event touches and only with options.cwnd.
 Correlation correlateEvents(const dissect::CaptureTables& tables, const TcpAnalysis& tcp,

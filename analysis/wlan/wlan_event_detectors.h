@@ -25,9 +25,21 @@ void detectAbsences(const DetectorContext& context, std::vector<WlanEvent>& even
                     std::vector<WlanEvent>& shortRuns, std::vector<StationMacStats>& macStats,
                     std::vector<std::string>& notes);
 
+// probe_scan_detector.cpp: active scans seen only through the station's probe
+// requests, outside every event already found for it.
+void detectProbeBursts(const DetectorContext& context, std::vector<WlanEvent>& events,
+                       std::vector<std::string>& notes);
+
 // handoff_detector.cpp
 void detectHandoffs(const DetectorContext& context, std::vector<WlanEvent>& events,
                     std::vector<std::string>& notes);
+
+// lifecycle_detector.cpp: authentication, association, the EAPOL handshake,
+// deauthentication, disassociation, refusals, unanswered attempts, failed roams and
+// disconnections, per station, from its management frames (802.11-2020 11.3). Reads
+// the handoffs in events to give each its SSID.
+void detectLifecycle(const DetectorContext& context, std::vector<WlanEvent>& events,
+                     std::vector<WlanEvent>& lifecycle, std::vector<std::string>& notes);
 
 // outage_inference.cpp: connections that no 802.11 frame carried.
 void inferOutages(const DetectorContext& context, std::vector<WlanEvent>& events,

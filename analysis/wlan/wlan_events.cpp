@@ -19,8 +19,44 @@ const char* eventKindName(WlanEventKind kind)
         return "handoff";
     case WlanEventKind::OutageInferred:
         return "outage_inferred";
+    case WlanEventKind::Authentication:
+        return "authentication";
+    case WlanEventKind::Association:
+        return "association";
+    case WlanEventKind::EapolHandshake:
+        return "eapol_handshake";
+    case WlanEventKind::Deauthentication:
+        return "deauthentication";
+    case WlanEventKind::Disassociation:
+        return "disassociation";
+    case WlanEventKind::AssociationRefused:
+        return "association_refused";
+    case WlanEventKind::AttemptUnanswered:
+        return "attempt_unanswered";
+    case WlanEventKind::FailedRoam:
+        return "failed_roam";
+    case WlanEventKind::Disconnection:
+        return "disconnection";
     }
     return "unknown";
+}
+
+bool isLifecycleKind(WlanEventKind kind)
+{
+    return static_cast<std::uint8_t>(kind) >= static_cast<std::uint8_t>(WlanEventKind::Authentication);
+}
+
+const char* initiatorName(EventInitiator initiator)
+{
+    switch (initiator) {
+    case EventInitiator::Station:
+        return "station";
+    case EventInitiator::AccessPoint:
+        return "ap";
+    case EventInitiator::Unknown:
+        break;
+    }
+    return "";
 }
 
 namespace {
@@ -173,6 +209,9 @@ std::size_t admitPeriodicShortRuns(const std::vector<ScanPattern>& patterns,
             run.basis = "retry-absence-periodic";
             admittedRuns.push_back(std::move(run));
         }
+        // Such a run keeps the span its frames show: the station can have been heard
+        // just before it (in the lab's ns-3 runs the radio sleeps only once its last
+        // transmission is over), so its start cannot be moved back to a full dwell.
         admitted += admittedRuns.size();
         for (WlanEvent& run : admittedRuns)
             events.push_back(std::move(run));
@@ -191,6 +230,7 @@ WlanEvents detectWlanEvents(const dissect::CaptureTables& tables, const WlanInve
     detail::detectAbsences(context, result.events, shortRuns, result.macStats, result.notes);
     detail::detectHandoffs(context, result.events, result.notes);
     foldAbsences(result.events);
+    detail::detectProbeBursts(context, result.events, result.notes);
     detail::inferOutages(context, result.events, result.notes);
     const auto byStart = [](const WlanEvent& a, const WlanEvent& b) { return a.startNs < b.startNs; };
     std::stable_sort(result.events.begin(), result.events.end(), byStart);
@@ -204,6 +244,10 @@ WlanEvents detectWlanEvents(const dissect::CaptureTables& tables, const WlanInve
     }
     for (std::size_t i = 0; i < result.events.size(); ++i)
         result.events[i].id = i;
+    detail::detectLifecycle(context, result.events, result.lifecycle, result.notes);
+    std::stable_sort(result.lifecycle.begin(), result.lifecycle.end(), byStart);
+    for (std::size_t i = 0; i < result.lifecycle.size(); ++i)
+        result.lifecycle[i].id = result.events.size() + i;
     if (tables.wlan.size() && inventory.stations.empty())
         result.notes.push_back("no station could be identified (no infrastructure data or "
                                "association frames): scans, power save and handoffs could not "

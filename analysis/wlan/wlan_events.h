@@ -27,10 +27,25 @@
 
 namespace windscope::analysis {
 
-enum class WlanEventKind : std::uint8_t { Scan, PowerSave, Handoff, OutageInferred };
+// The first four are the absences and moves that stall TCP (WlanEvents::events); the
+// rest the connection lifecycle of 802.11-2020 11.3 (WlanEvents::lifecycle).
+enum class WlanEventKind : std::uint8_t {
+    Scan, PowerSave, Handoff, OutageInferred,
+    Authentication, Association, EapolHandshake, Deauthentication, Disassociation,
+    AssociationRefused, AttemptUnanswered, FailedRoam, Disconnection
+};
+inline constexpr std::size_t kWlanEventKinds = 13;
 
-// "scan", "power_save", "handoff", "outage_inferred" (the CLI contract's kind names).
+// "scan", "power_save", "handoff", "outage_inferred" (the CLI contract's kind names),
+// then "authentication", "association", "eapol_handshake", "deauthentication",
+// "disassociation", "association_refused", "attempt_unanswered", "failed_roam",
+// "disconnection".
 const char* eventKindName(WlanEventKind kind);
+bool isLifecycleKind(WlanEventKind kind);
+
+// Who sent the frame that decided a lifecycle event.
+enum class EventInitiator : std::uint8_t { Unknown, Station, AccessPoint };
+const char* initiatorName(EventInitiator initiator); // "", "station", "ap"
 
 struct WlanEvent
 {
@@ -47,7 +62,8 @@ struct WlanEvent
     // How the event was found: "pm-null" (power-management announcement), "retry-absence"
     // (unacknowledged retries to the station), "retry-absence-periodic" (a short run of
     // them on the station's scan period), "reassociation", "association",
-    // "bssid-change" (traffic only), "tcp-ack-gap".
+    // "bssid-change" (traffic only), "tcp-ack-gap", "probe-burst" (active scan seen only
+    // through the station's probe requests).
     const char* basis = "";
     bool openEnded = false;                // the capture ended before the event did
     std::vector<std::uint64_t> evidenceFrames; // the first kMaxEvidence, in frame order
@@ -57,6 +73,15 @@ struct WlanEvent
     std::uint32_t framesToStation = 0;     // the AP's frames to the station meanwhile
     std::uint32_t retriesToStation = 0;    // ... of which carried the Retry bit
     std::uint32_t uplinkFrames = 0;        // frames the station sent while announced away
+    std::vector<std::uint16_t> channelsMhz; // probe-burst scans: channels probed (radiotap)
+    // Lifecycle (802.11-2020 11.3) and handoff details.
+    EventInitiator initiator = EventInitiator::Unknown;
+    std::int32_t statusCode = -1;          // wlan.fixed.status_code of the response, -1 none
+    std::int32_t reasonCode = -1;          // wlan.fixed.reason_code, -1 none
+    std::uint32_t attempts = 0;            // requests / repeated frames the event groups
+    std::uint32_t ssid = 0xffffffffu;      // SSID of the BSS joined (handoff, association)
+    const char* outcome = "";              // failed_roam: "returned" | "joined_other" | "stayed_away"
+    std::vector<std::uint32_t> triedBssids; // failed_roam: the BSSIDs tried in vain
     std::int32_t connection = -1;          // outage_inferred: TcpAnalysis connection index
     std::uint32_t tcpRetransmissions = 0;  // outage_inferred: retransmissions in the gap
 };
@@ -96,8 +121,23 @@ struct StationMacStats
 
 struct WlanEventOptions
 {
-    // An announced absence up to this long, or any with probe requests, is a scan.
+    // An announced absence between minScanNs and maxScanNs is a scan (power save when
+    // the station polled for its frames or stayed longer, probe requests or not).
     std::int64_t maxScanNs = 120'000'000;
+    // No closed scan is shorter: leaving the channel and coming back takes two channel
+    // switches (PLL relock and calibration, about 1 ms each on common 802.11 radios)
+    // plus the time spent on the other channel, at least MinChannelTime of the
+    // MLME-SCAN primitive (802.11-2020 6.3.3.2.2, 11.1.4.3.2: long enough to send one
+    // probe and hear the first response, a few TU). A PM=1 / PM=0 pair closer than
+    // this did not leave the channel; a retry run that proves an absence (below) but
+    // is shorter starts minScanNs before the station answered again.
+    std::int64_t minScanNs = 5'000'000;
+    // Active scan without a power-save announcement: the station's probe requests
+    // (11.1.4.3.2), consecutive ones at most probeBurstGapNs apart, at least
+    // minProbeBurst of them. The gap is twice mac80211's longest per-channel dwell
+    // (IEEE80211_PASSIVE_CHANNEL_TIME, HZ/9 = 111 ms) so one sweep stays one scan.
+    std::int64_t probeBurstGapNs = 250'000'000;
+    std::uint32_t minProbeBurst = 2;
     // Unannounced absence: at least this long, with at least minRetries retries, and
     // at most maxAbsenceNs (longer ones are a lost station, not a scan). Two retries
     // happen after an ordinary collision (7 such runs in 17 s of the lab's ns-3 no-scan
@@ -119,11 +159,31 @@ struct WlanEventOptions
     std::int64_t minOutageNs = 100'000'000;
     double outageRttFactor = 2.0;
     std::int64_t macStatsBinNs = 1'000'000'000;
+    // A request with no response from its AP within this is unanswered: five times
+    // mac80211's IEEE80211_AUTH_TIMEOUT / IEEE80211_ASSOC_TIMEOUT (HZ/5 = 200 ms),
+    // which the station retries up to three times.
+    std::int64_t responseTimeoutNs = 1'000'000'000;
+    // Repeats of one deauthentication / disassociation (same sender, reason and BSS)
+    // this close together are one event.
+    std::int64_t repeatWindowNs = 1'000'000'000;
+    // The EAPOL-Key exchange after an association completes within this (hostapd's
+    // EAPOL timeouts: 1 s per message, four messages, retried).
+    std::int64_t handshakeWindowNs = 5'000'000'000;
 };
 
 struct WlanEvents
 {
     std::vector<WlanEvent> events;         // by start time
+    // Authentication, association, handshake, deauthentication... by start time, ids
+    // following on from events' (the replay derivation reads events only: these are
+    // not outages of the path by themselves).
+    std::vector<WlanEvent> lifecycle;
+    // Both lists by id: events first, then lifecycle.
+    std::size_t size() const { return events.size() + lifecycle.size(); }
+    const WlanEvent& at(std::size_t id) const
+    {
+        return id < events.size() ? events[id] : lifecycle[id - events.size()];
+    }
     std::vector<ScanPattern> scanPatterns;
     std::vector<StationMacStats> macStats;
     std::vector<std::string> notes;        // what could not be determined, and why

@@ -2,6 +2,7 @@
 #include "wlan_inventory.h"
 
 #include "wlan_frames.h"
+#include "wlan_roles.h"
 
 #include <algorithm>
 #include <unordered_map>
@@ -15,8 +16,8 @@ using dissect::WlanManagementRecord;
 class InventoryBuilder
 {
 public:
-    InventoryBuilder(const dissect::CaptureTables& tables, WlanInventory& inventory)
-        : m_tables(tables), m_inventory(inventory)
+    InventoryBuilder(const dissect::CaptureTables& tables, const WlanRoles& roles, WlanInventory& inventory)
+        : m_tables(tables), m_roles(roles), m_inventory(inventory)
     {
         inventory.apByMac.assign(tables.macAddresses.size(), -1);
         inventory.stationByMac.assign(tables.macAddresses.size(), -1);
@@ -24,7 +25,7 @@ public:
 
     AccessPoint* accessPoint(std::uint32_t mac, std::int64_t timeNs)
     {
-        if (wlan::isGroup(m_tables, mac))
+        if (wlan::isGroup(m_tables, mac) || m_roles.of(mac) != MacRole::AccessPoint)
             return nullptr;
         std::int32_t& index = m_inventory.apByMac[mac];
         if (index < 0) {
@@ -42,7 +43,7 @@ public:
 
     Station* station(std::uint32_t mac, std::int64_t timeNs)
     {
-        if (wlan::isGroup(m_tables, mac) || m_inventory.apIndex(mac) >= 0)
+        if (wlan::isGroup(m_tables, mac) || m_roles.of(mac) != MacRole::Station)
             return nullptr;
         std::int32_t& index = m_inventory.stationByMac[mac];
         if (index < 0) {
@@ -61,11 +62,15 @@ public:
     void addData(std::size_t row);
     void bindAddresses();
     void placeConnections(const TcpAnalysis& tcp);
+    void countFrames();
     void writeNotes(std::uint64_t badFcsRows);
 
 private:
     const dissect::CaptureTables& m_tables;
+    const WlanRoles& m_roles;
     WlanInventory& m_inventory;
+    // Per station: data and management frames sent / received (control frames left out).
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> m_withoutControl;
 };
 
 void extendTimeline(Station& s, std::uint32_t bssid, std::int64_t timeNs, std::uint64_t frame)
@@ -112,10 +117,8 @@ void InventoryBuilder::addManagement(std::size_t row, const WlanManagementRecord
         return;
     }
     case wlan::subtype::kProbeRequest:
-        if (Station* s = station(w.addr2(row), t)) {
+        if (Station* s = station(w.addr2(row), t))
             ++s->probeRequests;
-            ++s->framesSent;
-        }
         return;
     case wlan::subtype::kAssocRequest:
     case wlan::subtype::kAssocResponse:
@@ -132,7 +135,6 @@ void InventoryBuilder::addManagement(std::size_t row, const WlanManagementRecord
         Station* s = station(mac, t);
         if (!s)
             return;
-        ++(fromStation ? s->framesSent : s->framesReceived);
         AssociationFrame f;
         f.timeNs = t;
         f.frame = w.frame[row];
@@ -169,16 +171,12 @@ void InventoryBuilder::addData(std::size_t row)
         ++ap->dataFrames;
         if (!ap->channelFreqMhz && w.channelFreqMhz[row])
             ap->channelFreqMhz = w.channelFreqMhz[row];
-        ++(wlan::toDs(fc) ? s->framesSent : s->framesReceived);
         extendTimeline(*s, bssid, t, w.frame[row]);
     } else if (!wlan::toDs(fc)) {
         // IBSS (ad hoc) data: both ends are stations of the BSS named by Address 3.
-        if (Station* s = station(w.addr2(row), t)) {
-            ++s->framesSent;
+        if (Station* s = station(w.addr2(row), t))
             extendTimeline(*s, bssid, t, w.frame[row]);
-        }
-        if (Station* s = station(w.addr1(row), t))
-            ++s->framesReceived;
+        station(w.addr1(row), t);
     }
 }
 
@@ -260,6 +258,26 @@ void InventoryBuilder::placeConnections(const TcpAnalysis& tcp)
                                     "(no 802.11 data frame carried them)");
 }
 
+void InventoryBuilder::countFrames()
+{
+    // As tshark's wlan.ta / wlan.ra: Acks and CTS name only a receiver (9.3.1.3-4).
+    const dissect::WlanColumns& w = m_tables.wlan;
+    m_withoutControl.assign(m_inventory.stations.size(), {0, 0});
+    for (std::size_t row = 0; row < w.size(); ++row) {
+        if (wlan::badFcs(w, row))
+            continue;
+        const bool control = wlan::frameType(w.frameControl[row]) == wlan::kControl;
+        if (const std::int32_t s = m_inventory.stationIndex(w.addr2(row)); s >= 0) {
+            ++m_inventory.stations[static_cast<std::size_t>(s)].framesSent;
+            m_withoutControl[static_cast<std::size_t>(s)].first += !control;
+        }
+        if (const std::int32_t s = m_inventory.stationIndex(w.addr1(row)); s >= 0) {
+            ++m_inventory.stations[static_cast<std::size_t>(s)].framesReceived;
+            m_withoutControl[static_cast<std::size_t>(s)].second += !control;
+        }
+    }
+}
+
 void InventoryBuilder::writeNotes(std::uint64_t badFcsRows)
 {
     auto& notes = m_inventory.notes;
@@ -272,6 +290,11 @@ void InventoryBuilder::writeNotes(std::uint64_t badFcsRows)
     if (badFcsRows)
         notes.push_back(std::to_string(badFcsRows) +
                         " frame(s) with a bad FCS left out (their addresses cannot be trusted)");
+    if (m_roles.conflicts)
+        notes.push_back(std::to_string(m_roles.conflicts) + " frame(s) (" +
+                        std::to_string(m_roles.conflictsWithoutFcs) +
+                        " without FCS information) name an access point or station against the "
+                        "roles most frames of those addresses show; not used (see role_conflicts)");
     std::size_t withoutBeacons = 0;
     for (const AccessPoint& ap : m_inventory.accessPoints)
         if (!ap.beacons && !ap.probeResponses)
@@ -280,12 +303,14 @@ void InventoryBuilder::writeNotes(std::uint64_t badFcsRows)
         notes.push_back(std::to_string(withoutBeacons) +
                         " BSSID(s) without a Beacon or Probe Response: SSID, channel and beacon "
                         "interval could not be determined for them");
-    for (const Station& s : m_inventory.stations) {
+    for (std::size_t i = 0; i < m_inventory.stations.size(); ++i) {
+        const Station& s = m_inventory.stations[i];
         if (s.timeline.empty())
             continue;
-        if (!s.framesSent || !s.framesReceived)
+        const auto [sent, received] = m_withoutControl[i];
+        if (!sent || !received)
             notes.push_back("station " + m_tables.macAddresses.at(s.mac).toString() + ": only " +
-                            (s.framesSent ? "frames it sent" : "frames sent to it") +
+                            (sent ? "frames it sent" : "frames sent to it") +
                             " were captured; acknowledgement and absence cannot be judged");
     }
 }
@@ -307,10 +332,14 @@ std::uint32_t WlanInventory::bssidAt(std::int32_t station, std::int64_t timeNs) 
 WlanInventory buildWlanInventory(const dissect::CaptureTables& tables, const TcpAnalysis& tcp)
 {
     WlanInventory inventory;
-    InventoryBuilder builder(tables, inventory);
+    const WlanRoles roles = decideRoles(tables);
+    inventory.roleConflicts = roles.conflicts;
+    inventory.roleConflictsWithoutFcs = roles.conflictsWithoutFcs;
+    inventory.roleConflictFrames = roles.conflictFrames;
+    InventoryBuilder builder(tables, roles, inventory);
     const dissect::WlanColumns& w = tables.wlan;
     const auto& records = tables.wlanManagement;
-    std::size_t next = 0;
+    std::size_t next = 0, nextConflict = 0;
     std::uint64_t badFcsRows = 0;
     // Access points first: a BSSID announced by Beacons is never taken for a station,
     // whichever frame of it came first.
@@ -327,6 +356,10 @@ WlanInventory buildWlanInventory(const dissect::CaptureTables& tables, const Tcp
             ++badFcsRows;
             continue;
         }
+        if (nextConflict < roles.conflictRows.size() && roles.conflictRows[nextConflict] == row) {
+            ++nextConflict;
+            continue; // outvoted: its addresses are not believed
+        }
         const std::uint16_t fc = w.frameControl[row];
         switch (wlan::frameType(fc)) {
         case wlan::kManagement:
@@ -339,13 +372,13 @@ WlanInventory buildWlanInventory(const dissect::CaptureTables& tables, const Tcp
             break;
         case wlan::kControl:
             if (wlan::frameSubtype(fc) == wlan::subtype::kPsPoll)
-                if (Station* s = builder.station(w.addr2(row), w.timeNs[row]))
-                    ++s->framesSent;
+                builder.station(w.addr2(row), w.timeNs[row]);
             break;
         default:
             break;
         }
     }
+    builder.countFrames();
     builder.bindAddresses();
     builder.placeConnections(tcp);
     builder.writeNotes(badFcsRows);

@@ -56,6 +56,8 @@ struct Station
     std::vector<AssociationSpan> timeline; // in time order
     std::vector<AssociationFrame> management;
     std::vector<std::uint32_t> ipAddresses; // ids in CaptureTables::ipAddresses
+    // Every frame whose transmitter address (wlan.ta) / receiver address (wlan.ra) is
+    // the station, of every type (Acks and Block Acks included), bad-FCS frames left out.
     std::uint64_t framesSent = 0, framesReceived = 0, probeRequests = 0;
     std::int64_t firstTimeNs = 0, lastTimeNs = 0;
 };
@@ -74,6 +76,10 @@ struct WlanInventory
     std::vector<Station> stations;
     std::vector<ConnectionPlacement> connections; // one per TcpAnalysis connection
     std::vector<std::string> notes;        // what could not be determined, and why
+    // Frames whose addressing contradicts the roles decided by consensus (wlan_roles.h):
+    // counted, the first WlanRoles::kMaxListed listed; the inventory does not use them.
+    std::uint64_t roleConflicts = 0, roleConflictsWithoutFcs = 0;
+    std::vector<std::uint64_t> roleConflictFrames;
     // Lookups by MAC id: index into accessPoints / stations, -1 when not one.
     std::vector<std::int32_t> apByMac, stationByMac;
 

@@ -67,9 +67,28 @@ std::string rateText(double bitsPerSecond)
     return text;
 }
 
+// The BSSIDs of a connection's station over the connection, in order ("-" unknown).
+std::string bssidText(const dissect::CaptureTables& tables, const analysis::WlanInventory* inventory,
+                      std::size_t connection)
+{
+    if (!inventory || connection >= inventory->connections.size())
+        return "-";
+    std::vector<std::uint32_t> seen;
+    for (const analysis::AssociationSpan& span : inventory->connections[connection].aps)
+        if (seen.empty() || seen.back() != span.bssid)
+            seen.push_back(span.bssid);
+    if (seen.empty())
+        return "-";
+    std::string text = tables.macAddresses.at(seen.front()).toString();
+    if (seen.size() > 1)
+        text += " +" + std::to_string(seen.size() - 1);
+    return text;
+}
+
 } // namespace
 
-void printAnalyzeSummary(const dissect::CaptureTables& tables, const analysis::TcpAnalysis& result)
+void printAnalyzeSummary(const dissect::CaptureTables& tables, const analysis::TcpAnalysis& result,
+                         const analysis::WlanInventory* inventory)
 {
     const dissect::CaptureSummary& s = tables.summary;
     std::printf("Capture %s\n", s.path.c_str());
@@ -107,9 +126,9 @@ void printAnalyzeSummary(const dissect::CaptureTables& tables, const analysis::T
 
     if (result.connections.empty())
         return;
-    std::printf("\n%4s  %-47s %7s %11s %5s %4s %4s %6s %5s %5s %5s %9s %13s\n", "id",
-                "connection (direction)", "packets", "data bytes", "retx", "fast", "rto",
-                "dupack", "zwin", "wupd", "lowin", "rtt avg", "goodput");
+    std::printf("\n%4s %9s %-17s  %-47s %7s %11s %5s %4s %4s %6s %5s %5s %5s %9s %13s\n", "id",
+                "start s", "bssid", "connection (direction)", "packets", "data bytes", "retx", "fast",
+                "rto", "dupack", "zwin", "wupd", "lowin", "rtt avg", "goodput");
     for (const analysis::Connection& c : result.connections) {
         for (int d = 0; d < 2; ++d) {
             const analysis::DirectionStats& ds = c.direction[d];
@@ -119,8 +138,12 @@ void printAnalyzeSummary(const dissect::CaptureTables& tables, const analysis::T
             char rtt[16] = "-";
             if (ds.rttSamples)
                 std::snprintf(rtt, sizeof rtt, "%.2f ms", ds.rttAvgMs);
-            std::printf("%4s  %-47s %7llu %11llu %5llu %4llu %4llu %6llu %5llu %5llu %5llu %9s %13s\n",
-                        d == 0 ? std::to_string(c.id).c_str() : "", name.c_str(),
+            char start[24] = "";
+            if (d == 0)
+                std::snprintf(start, sizeof start, "%.3f", static_cast<double>(c.firstTimeNs) / 1e9);
+            const std::string bssid = d == 0 ? bssidText(tables, inventory, c.id) : "";
+            std::printf("%4s %9s %-17s  %-47s %7llu %11llu %5llu %4llu %4llu %6llu %5llu %5llu %5llu %9s %13s\n",
+                        d == 0 ? std::to_string(c.id).c_str() : "", start, bssid.c_str(), name.c_str(),
                         static_cast<unsigned long long>(ds.packets),
                         static_cast<unsigned long long>(ds.dataBytes),
                         static_cast<unsigned long long>(ds.retransmissions),
@@ -130,7 +153,7 @@ void printAnalyzeSummary(const dissect::CaptureTables& tables, const analysis::T
                         static_cast<unsigned long long>(ds.zeroWindows),
                         static_cast<unsigned long long>(ds.windowUpdates),
                         static_cast<unsigned long long>(ds.lowWindows), rtt,
-                        rateText(ds.goodputBps).c_str());
+                        analysis::ratesMeasurable(c, d) ? rateText(ds.goodputBps).c_str() : "-");
         }
     }
 }
@@ -229,6 +252,10 @@ int runAnalyze(const std::vector<std::string>& args)
         analysis::writeSegmentsCsv(std::cout, tables, result);
     else if (csv)
         analysis::writeConnectionsCsv(std::cout, tables, result);
+    else if (tables.summary.wlanFrames == 0)
+        printAnalyzeSummary(tables, result);
+    else if (pipeline.run(analysis::pipeline::AnalysisStage::Inventory, error))
+        printAnalyzeSummary(tables, result, &pipeline.inventory());
     else
         printAnalyzeSummary(tables, result);
     if (!decryptionNote.empty() && !json && !csv)

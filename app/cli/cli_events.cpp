@@ -86,21 +86,52 @@ void printEvents(const analysis::EventsReport& r, const analysis::Correlation* c
     const dissect::CaptureTables& tables = r.tables;
     std::printf("Capture %s: %zu access point(s), %zu station(s), %zu event(s)\n",
                 tables.summary.path.c_str(), r.inventory.accessPoints.size(),
-                r.inventory.stations.size(), r.events.events.size());
-    for (const analysis::WlanEvent& e : r.events.events) {
-        std::printf("%5llu  %-15s %-17s %s  %9.3f ms  %s\n", static_cast<unsigned long long>(e.id),
-                    analysis::eventKindName(e.kind),
-                    e.station < tables.macAddresses.size()
-                        ? tables.macAddresses.at(e.station).toString().c_str()
-                        : "-",
-                    analysis::epochText(tables, e.startNs).c_str(),
-                    static_cast<double>(e.endNs - e.startNs) / 1e6, e.basis);
+                r.inventory.stations.size(), r.events.size());
+    const auto mac = [&](std::uint32_t m) {
+        return m < tables.macAddresses.size() ? tables.macAddresses.at(m).toString() : std::string("-");
+    };
+    for (std::size_t id = 0; id < r.events.size(); ++id) {
+        const analysis::WlanEvent& e = r.events.at(id);
+        // An event the capture ended inside has no end: its duration is a lower bound.
+        std::printf("%5llu  %-19s %-17s %s  %s%9.3f ms  %s%s\n", static_cast<unsigned long long>(e.id),
+                    analysis::eventKindName(e.kind), mac(e.station).c_str(),
+                    analysis::epochText(tables, e.startNs).c_str(), e.openEnded ? ">=" : "  ",
+                    static_cast<double>(e.endNs - e.startNs) / 1e6, e.basis,
+                    e.openEnded ? "  (open-ended: the capture ended first)" : "");
+        std::string detail;
+        if (analysis::isLifecycleKind(e.kind) || e.kind == analysis::WlanEventKind::Handoff) {
+            detail = "bssid " + mac(e.bssid);
+            if (e.newBssid != analysis::WlanEvent{}.newBssid)
+                detail += " -> " + mac(e.newBssid);
+            if (e.ssid != dissect::WlanManagementRecord::kNoSsid)
+                detail += ", ssid \"" + tables.ssids.at(e.ssid) + "\"";
+            if (e.initiator != analysis::EventInitiator::Unknown)
+                detail += std::string(", by ") + analysis::initiatorName(e.initiator);
+            if (e.statusCode >= 0)
+                detail += ", status " + std::to_string(e.statusCode);
+            if (e.reasonCode >= 0)
+                detail += ", reason " + std::to_string(e.reasonCode);
+            if (e.attempts > 1)
+                detail += ", " + std::to_string(e.attempts) + " frames";
+            if (*e.outcome)
+                detail += std::string(", ") + e.outcome;
+            for (std::size_t i = 0; i < e.triedBssids.size(); ++i)
+                detail += (i ? ", " : "; tried ") + mac(e.triedBssids[i]);
+            if (e.kind == analysis::WlanEventKind::Handoff && e.resumedNs >= 0)
+                detail += ", data gap " + std::to_string((e.resumedNs - e.startNs) / 1'000'000) + " ms";
+        }
+        for (std::size_t i = 0; i < e.channelsMhz.size(); ++i)
+            detail += (i ? ", " : "channels ") + std::to_string(e.channelsMhz[i]) + " MHz";
+        if (!detail.empty())
+            std::printf("         %s\n", detail.c_str());
         if (c)
             for (const analysis::ConnectionImpact& m : c->impacts[e.id].connections)
-                std::printf("         connection %llu: retx %u, rto %u, dup-ACK bursts %u, "
+                std::printf("         connection %llu: retx %u, rto %u (charged to this event; %u, %u "
+                            "in its window), dup-ACK bursts %u, "
                             "throughput %.2f -> %.2f -> %.2f Mb/s, recovery %s\n",
                             static_cast<unsigned long long>(r.tcp.connections[m.connection].id),
-                            m.retransmissions, m.rtoTimeouts, m.dupAckBursts,
+                            m.retransmissions, m.rtoTimeouts, m.retransmissionsInWindow,
+                            m.rtoTimeoutsInWindow, m.dupAckBursts,
                             m.throughputBeforeBps / 1e6, m.throughputDuringBps / 1e6,
                             m.throughputAfterBps / 1e6,
                             m.recoveryNs >= 0

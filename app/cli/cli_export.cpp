@@ -222,13 +222,13 @@ int runExport(const std::vector<std::string>& args)
     if (!eventText.empty()) {
         if (c.events.events.empty())
             return fail(QStringLiteral("%1 has no 802.11 events to zoom to").arg(capturePath));
-        for (std::size_t e = 0; e < c.events.events.size(); ++e)
-            if (std::to_string(c.events.events[e].id) == eventText)
+        for (std::size_t e = 0; e < c.events.size(); ++e)
+            if (std::to_string(c.events.at(e).id) == eventText)
                 event = static_cast<int>(e);
         if (event < 0)
             return fail(QStringLiteral("no event '%1' in %2 (ids 0 to %3; see windscope-cli events)")
                             .arg(QString::fromStdString(eventText), capturePath)
-                            .arg(c.events.events.size() - 1));
+                            .arg(c.events.size() - 1));
     }
 
     if (what == "series") {
@@ -267,7 +267,7 @@ int runExport(const std::vector<std::string>& args)
             connection = static_cast<std::size_t>(k);
         }
         if (event >= 0) {
-            const analysis::WlanEvent& e = c.events.events[static_cast<std::size_t>(event)];
+            const analysis::WlanEvent& e = c.events.at(static_cast<std::size_t>(event));
             request.range = render::eventRange(e);
             request.highlightedEvent = static_cast<long long>(e.id);
         }

@@ -91,7 +91,7 @@ int add(const std::vector<std::string>& args)
         std::printf("capture %lld: %s: %llu packets, %zu connections, %zu events (%.2f s)\n",
                     static_cast<long long>(id), file.path.c_str(),
                     static_cast<unsigned long long>(results.tables.summary.packets),
-                    results.tcp.connections.size(), results.events.events.size(), seconds);
+                    results.tcp.connections.size(), results.events.size(), seconds);
         for (const std::string& warning : results.tables.summary.warnings)
             std::fprintf(stderr, "windscope-cli: warning: %s\n", warning.c_str());
     }

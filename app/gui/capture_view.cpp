@@ -328,7 +328,7 @@ void CaptureView::showTables(const std::shared_ptr<const CaptureAnalysis>& captu
     m_correlation->setCapture(capture);
     m_tabs->setTabText(m_tabs->indexOf(m_correlation),
                        tr("Correlation (%1)").arg(m_correlation->model()->rowCount()));
-    m_tabs->setTabText(1, tr("802.11 events (%1)").arg(capture->events.events.size()));
+    m_tabs->setTabText(1, tr("802.11 events (%1)").arg(capture->events.size()));
     m_tabs->setTabText(0, tr("Connections (%1)").arg(capture->tcp.connections.size()));
     m_pages->setCurrentIndex(1);
 }
@@ -351,7 +351,7 @@ QString CaptureView::summaryHtml(const CaptureAnalysis& c) const
                        .arg(c.tcp.connections.size())
                        .arg(c.inventory.accessPoints.size())
                        .arg(c.inventory.stations.size())
-                       .arg(c.events.events.size());
+                       .arg(c.events.size());
     if (s.malformedPackets)
         html += tr("<br>%1 malformed packet(s)").arg(s.malformedPackets);
     for (const std::string& w : s.warnings)
@@ -399,10 +399,10 @@ void CaptureView::selectConnection(int connection)
 
 void CaptureView::selectEvent(int event)
 {
-    if (!m_capture || event < 0 || static_cast<std::size_t>(event) >= m_capture->events.events.size())
+    if (!m_capture || event < 0 || static_cast<std::size_t>(event) >= m_capture->events.size())
         return;
     m_event = event;
-    const analysis::WlanEvent& e = m_capture->events.events[static_cast<std::size_t>(event)];
+    const analysis::WlanEvent& e = m_capture->events.at(static_cast<std::size_t>(event));
     // Show the event on a connection it touched, the one that suffered most, unless the
     // selected connection is one of them.
     const int connection = connectionForEvent(*m_capture, static_cast<std::size_t>(event), m_connection);
@@ -479,9 +479,9 @@ bool CaptureView::selectPacketFrame(quint64 frame)
 
 quint64 CaptureView::eventFirstFrame(int event) const
 {
-    if (!m_capture || event < 0 || static_cast<std::size_t>(event) >= m_capture->events.events.size())
+    if (!m_capture || event < 0 || static_cast<std::size_t>(event) >= m_capture->events.size())
         return 0;
-    const analysis::WlanEvent& e = m_capture->events.events[static_cast<std::size_t>(event)];
+    const analysis::WlanEvent& e = m_capture->events.at(static_cast<std::size_t>(event));
     if (!e.evidenceFrames.empty())
         return e.evidenceFrames.front();
     const auto& times = m_capture->tables.wlan.timeNs;

@@ -23,7 +23,7 @@ int worstEventOf(const AnalysisBundle& c, int connection)
 {
     int best = -1;
     double bestScore = -1;
-    for (std::size_t e = 0; e < c.correlation.impacts.size() && e < c.events.events.size(); ++e)
+    for (std::size_t e = 0; e < c.correlation.impacts.size() && e < c.events.size(); ++e)
         for (const analysis::ConnectionImpact& m : c.correlation.impacts[e].connections) {
             if (static_cast<int>(m.connection) != connection)
                 continue;

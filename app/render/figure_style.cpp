@@ -76,6 +76,16 @@ QColor eventBandColour(analysis::WlanEventKind kind, bool grayscale)
     case analysis::WlanEventKind::PowerSave: return QColor(52, 168, 83, 55);
     case analysis::WlanEventKind::Handoff: return QColor(234, 67, 53, 60);
     case analysis::WlanEventKind::OutageInferred: return QColor(120, 120, 120, 55);
+    // The lifecycle: joining in shades of teal, leaving and failing in shades of orange.
+    case analysis::WlanEventKind::Authentication: return QColor(0, 150, 136, 45);
+    case analysis::WlanEventKind::Association: return QColor(0, 121, 107, 55);
+    case analysis::WlanEventKind::EapolHandshake: return QColor(77, 182, 172, 55);
+    case analysis::WlanEventKind::Deauthentication: return QColor(230, 81, 0, 70);
+    case analysis::WlanEventKind::Disassociation: return QColor(245, 124, 0, 70);
+    case analysis::WlanEventKind::AssociationRefused: return QColor(191, 54, 12, 70);
+    case analysis::WlanEventKind::AttemptUnanswered: return QColor(255, 167, 38, 60);
+    case analysis::WlanEventKind::FailedRoam: return QColor(142, 36, 170, 50);
+    case analysis::WlanEventKind::Disconnection: return QColor(66, 66, 66, 50);
     }
     return QColor(0, 0, 0, 40);
 }
@@ -90,6 +100,15 @@ Qt::BrushStyle eventBandPattern(analysis::WlanEventKind kind, bool grayscale)
     case analysis::WlanEventKind::PowerSave: return Qt::Dense6Pattern;
     case analysis::WlanEventKind::Handoff: return Qt::DiagCrossPattern;
     case analysis::WlanEventKind::OutageInferred: return Qt::FDiagPattern;
+    case analysis::WlanEventKind::Authentication:
+    case analysis::WlanEventKind::Association:
+    case analysis::WlanEventKind::EapolHandshake: return Qt::Dense4Pattern;
+    case analysis::WlanEventKind::Deauthentication:
+    case analysis::WlanEventKind::Disassociation:
+    case analysis::WlanEventKind::AssociationRefused:
+    case analysis::WlanEventKind::AttemptUnanswered: return Qt::CrossPattern;
+    case analysis::WlanEventKind::FailedRoam: return Qt::HorPattern;
+    case analysis::WlanEventKind::Disconnection: return Qt::VerPattern;
     }
     return Qt::SolidPattern;
 }

@@ -155,7 +155,7 @@ QString summaryHtml(const AnalysisBundle& c)
     html += row(tr("TCP connections"), QString::number(c.tcp.connections.size()));
     html += row(tr("Access points"), QString::number(c.inventory.accessPoints.size()));
     html += row(tr("Stations"), QString::number(c.inventory.stations.size()));
-    html += row(tr("802.11 events"), QString::number(c.events.events.size()));
+    html += row(tr("802.11 events"), QString::number(c.events.size()));
     if (s.malformedPackets)
         html += row(tr("Malformed packets"), QString::number(s.malformedPackets));
     for (const std::string& w : s.warnings)
@@ -239,7 +239,7 @@ QList<ReportFigure> reportFigures(const CapturePipeline& pipeline, const ReportO
         figures.push_back({ConnectionFigure(series, figure).image(), tr("%1, whole connection").arg(name)});
         const int event = options.eventFigures ? worstEventOf(c, k) : -1;
         if (event >= 0) {
-            const analysis::WlanEvent& e = c.events.events[static_cast<std::size_t>(event)];
+            const analysis::WlanEvent& e = c.events.at(static_cast<std::size_t>(event));
             figure.range = eventRange(e);
             figure.highlightedEvent = static_cast<long long>(e.id);
             figures.push_back({ConnectionFigure(series, figure).image(),

@@ -97,7 +97,7 @@ QString connectionCell(const AnalysisBundle& c, std::size_t row, int column)
 
 std::vector<EventTotals> eventTotals(const AnalysisBundle& c)
 {
-    return analysis::eventTotals(c.correlation, c.events.events.size());
+    return analysis::eventTotals(c.correlation, c.events.size());
 }
 
 QStringList eventHeaders()
@@ -117,7 +117,7 @@ bool eventColumnIsText(int column)
 QString eventCell(const AnalysisBundle& c, const EventTotals& t, std::size_t row, int column)
 {
     using namespace event_column;
-    const analysis::WlanEvent& e = c.events.events[row];
+    const analysis::WlanEvent& e = c.events.at(row);
     switch (column) {
     case Id: return QString::number(e.id);
     case Kind: return QString::fromLatin1(analysis::eventKindName(e.kind));
@@ -142,7 +142,7 @@ std::vector<CorrelationRow> correlationRows(const AnalysisBundle& c)
 {
     std::vector<CorrelationRow> rows;
     const auto& impacts = c.correlation.impacts;
-    for (std::size_t e = 0; e < impacts.size() && e < c.events.events.size(); ++e)
+    for (std::size_t e = 0; e < impacts.size() && e < c.events.size(); ++e)
         for (std::size_t i = 0; i < impacts[e].connections.size(); ++i)
             rows.push_back({e, i});
     return rows;
@@ -163,7 +163,7 @@ bool correlationColumnIsText(int column) { return column == correlation_column::
 QString correlationCell(const AnalysisBundle& c, const CorrelationRow& r, int column)
 {
     using namespace correlation_column;
-    const analysis::WlanEvent& e = c.events.events[r.event];
+    const analysis::WlanEvent& e = c.events.at(r.event);
     const analysis::ConnectionImpact& m = c.correlation.impacts[r.event].connections[r.impact];
     switch (column) {
     case Event: return QString::number(e.id);
@@ -197,7 +197,7 @@ TextTable connectionTable(const AnalysisBundle& c)
 TextTable eventTable(const AnalysisBundle& c)
 {
     const std::vector<EventTotals> totals = eventTotals(c);
-    return tableOf(QStringLiteral("events"), eventHeaders(), &eventColumnIsText, c.events.events.size(),
+    return tableOf(QStringLiteral("events"), eventHeaders(), &eventColumnIsText, c.events.size(),
                    [&](std::size_t r, int col) { return eventCell(c, totals[r], r, col); });
 }
 

@@ -155,6 +155,20 @@ FileResult compareFile(const std::filesystem::path& path)
         if (tables.wlan.status[i] &
             (dissect::WlanColumns::kBadFcs | dissect::WlanColumns::kMacDuplicate))
             excluded.push_back(tables.wlan.frame[i]);
+    // A capture that holds its records twice is analysed once (RepeatDetector); tshark
+    // would read the repeats as retransmissions. The frames without a TCP row are left
+    // out of its copy (the others carry no TCP, so its analysis of the rest is the same).
+    if (tables.summary.repeatedPackets > 0) {
+        std::vector<bool> hasRow(tables.summary.packets + 1, false);
+        for (std::size_t i = 0; i < tables.tcp.size(); ++i)
+            if (const std::uint64_t f = tables.tcp.frame[i]; f < hasRow.size())
+                hasRow[f] = true;
+        for (std::uint64_t f = 1; f <= tables.summary.packets; ++f)
+            if (!hasRow[f])
+                excluded.push_back(f);
+        std::sort(excluded.begin(), excluded.end());
+        excluded.erase(std::unique(excluded.begin(), excluded.end()), excluded.end());
+    }
     result.excluded = excluded.size();
     std::string source = path.string();
     std::vector<std::uint64_t> originalFrame; // filtered frame number - 1 -> original

@@ -255,10 +255,10 @@ private slots:
         }
 
         const QList<QStringList> events = htmlTable(html, QStringLiteral("events"));
-        QCOMPARE(static_cast<std::size_t>(events.size()), ref.events.events.size());
+        QCOMPARE(static_cast<std::size_t>(events.size()), ref.events.size());
         for (int e = 0; e < events.size(); ++e) {
-            QCOMPARE(events[e].value(0), QString::number(ref.events.events[static_cast<std::size_t>(e)].id));
-            QCOMPARE(events[e].value(1), QString::fromLatin1(analysis::eventKindName(ref.events.events[static_cast<std::size_t>(e)].kind)));
+            QCOMPARE(events[e].value(0), QString::number(ref.events.at(static_cast<std::size_t>(e)).id));
+            QCOMPARE(events[e].value(1), QString::fromLatin1(analysis::eventKindName(ref.events.at(static_cast<std::size_t>(e)).kind)));
         }
 
         // One row per (event, affected connection), with its retransmissions and timeouts.
@@ -286,7 +286,7 @@ private slots:
         for (auto m = img.globalMatch(html); m.hasNext(); ++figures)
             QVERIFY(m.next().captured(1).startsWith(QLatin1String("data:image/png;base64,")));
         QCOMPARE(figures, 2); // the most affected connection, whole and at its worst event
-        QVERIFY(html.contains(QStringLiteral("802.11 events (%1)").arg(ref.events.events.size())));
+        QVERIFY(html.contains(QStringLiteral("802.11 events (%1)").arg(ref.events.size())));
     }
 
     void reportPdfValid()

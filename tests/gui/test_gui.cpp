@@ -157,7 +157,7 @@ private slots:
         QVERIFY(ref.tcp.connections.size() > 0);
         QCOMPARE(static_cast<std::size_t>(view->connectionModel()->rowCount()), ref.tcp.connections.size());
         QCOMPARE(static_cast<std::size_t>(view->connectionFilter()->rowCount()), ref.tcp.connections.size());
-        QCOMPARE(static_cast<std::size_t>(view->eventModel()->rowCount()), ref.events.events.size());
+        QCOMPARE(static_cast<std::size_t>(view->eventModel()->rowCount()), ref.events.size());
         QCOMPARE(static_cast<std::size_t>(view->stationModel()->rowCount()), ref.inventory.stations.size());
         QCOMPARE(static_cast<std::size_t>(view->accessPointModel()->rowCount()), ref.inventory.accessPoints.size());
         QAbstractItemModelTester t1(view->connectionModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
@@ -269,7 +269,7 @@ private slots:
         CaptureView* view = openSample(w);
         QVERIFY(view);
         const Reference& ref = reference();
-        QVERIFY(ref.events.events.size() >= 2);
+        QVERIFY(ref.events.size() >= 2);
         QTableView* table = view->eventView();
         auto* tabs = qobject_cast<QTabWidget*>(table->parentWidget()->parentWidget());
         QVERIFY(tabs);
@@ -278,7 +278,7 @@ private slots:
         view->plotStack()->timeAxis()->reset();
 
         auto checkCovers = [&](int event) {
-            const analysis::WlanEvent& e = ref.events.events[static_cast<std::size_t>(event)];
+            const analysis::WlanEvent& e = ref.events.at(static_cast<std::size_t>(event));
             const double start = static_cast<double>(e.startNs) / 1e9, end = static_cast<double>(e.endNs) / 1e9;
             for (PlotPanel* p : view->plotStack()->panels()) {
                 const QCPRange r = p->xAxis->range();
@@ -300,7 +300,7 @@ private slots:
         QString problem = checkCovers(clicked);
         QVERIFY2(problem.isEmpty(), qPrintable(problem));
         const QCPRange full(view->plotStack()->timeAxis()->fullLower(), view->plotStack()->timeAxis()->fullUpper());
-        const analysis::WlanEvent& e = ref.events.events[static_cast<std::size_t>(clicked)];
+        const analysis::WlanEvent& e = ref.events.at(static_cast<std::size_t>(clicked));
         if (static_cast<double>(e.endNs - e.startNs) / 1e9 < full.size() / 4)
             QVERIFY(view->plotStack()->panels().front()->xAxis->range().size() < full.size());
 
@@ -591,7 +591,7 @@ private slots:
         QTest::mouseClick(panel->view()->viewport(), Qt::LeftButton, {}, panel->view()->visualRect(index).center());
         QCOMPARE(view->selectedEvent(), clickedEvent);
         QCOMPARE(view->selectedConnection(), clickedConnection);
-        const analysis::WlanEvent& e = ref.events.events[static_cast<std::size_t>(clickedEvent)];
+        const analysis::WlanEvent& e = ref.events.at(static_cast<std::size_t>(clickedEvent));
         const double start = static_cast<double>(e.startNs) / 1e9, end = static_cast<double>(e.endNs) / 1e9;
         const QCPRange first = view->plotStack()->panels().front()->xAxis->range();
         QVERIFY(first.size() < view->plotStack()->timeAxis()->fullUpper() - view->plotStack()->timeAxis()->fullLower());
@@ -653,11 +653,11 @@ private slots:
         MainWindow w;
         CaptureView* view = openSample(w);
         QVERIFY(view);
-        const int event = static_cast<int>(reference().events.events.size()) - 1;
+        const int event = static_cast<int>(reference().events.size()) - 1;
         view->selectEvent(event);
         // What windscope-cli export draws for --event: the connection's series from the
         // analysis, zoomed to the event with its band outlined, by the same renderer.
-        const analysis::WlanEvent& e = reference().events.events[static_cast<std::size_t>(event)];
+        const analysis::WlanEvent& e = reference().events.at(static_cast<std::size_t>(event));
         render::FigureOptions request;
         request.preset = *exportPreset(QStringLiteral("single-column"));
         request.range = render::eventRange(e);
@@ -747,12 +747,12 @@ private slots:
         // Aligned at the handoff: the capture at its start, the replay at the same time
         // after its first data segment; both overlaid series shifted accordingly.
         int handoff = -1;
-        for (std::size_t e = 0; e < reference().events.events.size(); ++e)
-            if (reference().events.events[e].kind == analysis::WlanEventKind::Handoff)
+        for (std::size_t e = 0; e < reference().events.size(); ++e)
+            if (reference().events.at(e).kind == analysis::WlanEventKind::Handoff)
                 handoff = static_cast<int>(e);
         QVERIFY(handoff >= 0);
         QVERIFY(compare->alignAtEvent(handoff));
-        const double start = static_cast<double>(reference().events.events[static_cast<std::size_t>(handoff)].startNs) / 1e9;
+        const double start = static_cast<double>(reference().events.at(static_cast<std::size_t>(handoff)).startNs) / 1e9;
         QCOMPARE(compare->offsetA(), start);
         const analysis::ConnectionSeries& b = compare->seriesB();
         QVERIFY(std::fabs((compare->offsetB() - b.timeSequence.segments.t.front()) -

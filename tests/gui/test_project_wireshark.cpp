@@ -281,7 +281,7 @@ private slots:
         view->applySelection(Selection{-1, event}); // shows the event table
         const quint64 eventFrame = view->eventFirstFrame(event);
         QVERIFY(eventFrame > 0);
-        const analysis::WlanEvent& e = view->capture()->events.events[static_cast<std::size_t>(event)];
+        const analysis::WlanEvent& e = view->capture()->events.at(static_cast<std::size_t>(event));
         QCOMPARE(eventFrame, e.evidenceFrames.empty() ? eventFrame : e.evidenceFrames.front());
         QCOMPARE(view->wiresharkFrame(), eventFrame);
         w.updateWiresharkAction();
@@ -335,7 +335,7 @@ private slots:
             QVERIFY(project->isModified()); // untitled, with a capture
             QVERIFY(w.isWindowModified());
             connections = static_cast<int>(view->capture()->tcp.connections.size());
-            events = static_cast<int>(view->capture()->events.events.size());
+            events = static_cast<int>(view->capture()->events.size());
             QVERIFY(events >= 1);
 
             // A bookmark on the selected event (the event table shown) ...
@@ -353,7 +353,7 @@ private slots:
             written = project->annotations(view);
             QCOMPARE(written.size(), std::size_t{2});
             QCOMPARE(written[0].kind, std::string("bookmark"));
-            QCOMPARE(written[0].eventId.value_or(999), view->capture()->events.events[0].id);
+            QCOMPARE(written[0].eventId.value_or(999), view->capture()->events.at(0).id);
             QCOMPARE(written[1].timeNs.value_or(0), std::int64_t{1250000000});
             QCOMPARE(panel->list()->topLevelItemCount(), 2);
             // Markers on every plot: one per annotation with a time.
@@ -415,7 +415,7 @@ private slots:
         QCOMPARE(view->projectStatus(), QStringLiteral("ok"));
         QCOMPARE(view->path(), QFileInfo(kSample).absoluteFilePath());
         QCOMPARE(static_cast<int>(view->capture()->tcp.connections.size()), connections);
-        QCOMPARE(static_cast<int>(view->capture()->events.events.size()), events);
+        QCOMPARE(static_cast<int>(view->capture()->events.size()), events);
         QTRY_COMPARE(view->selectedConnection(), selectedConnection);
         const std::vector<analysis::store::Annotation> reread = w.project()->annotations(view);
         QCOMPARE(reread.size(), written.size());
@@ -488,7 +488,7 @@ private slots:
         const CaptureAnalysis& c = *view.capture();
         // The tables were complete before the columns came ...
         QCOMPARE(connectionRows, static_cast<int>(c.tcp.connections.size()));
-        QCOMPARE(eventRows, static_cast<int>(c.events.events.size()));
+        QCOMPARE(eventRows, static_cast<int>(c.events.size()));
         QCOMPARE(stations, static_cast<int>(c.inventory.stations.size()));
         int impacts = 0;
         for (const analysis::EventImpact& impact : c.correlation.impacts)

@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 using namespace windscope::analysis::cwnd;
 
 namespace {
@@ -15,9 +17,9 @@ constexpr std::uint32_t mss = 1448;
 constexpr std::int64_t ms = 1'000'000;
 } // namespace
 
-TEST(ReplayModels, RegistryHasAllSixButInferenceTriesThree)
+TEST(ReplayModels, RegistryHasAllSixAndInferenceTriesTheFiveWindowBasedOnes)
 {
-    EXPECT_EQ(congestionModelNames().size(), 3u);
+    EXPECT_EQ(congestionModelNames().size(), 5u);
     ASSERT_EQ(allCongestionModelNames().size(), 6u);
     for (std::string_view name : allCongestionModelNames()) {
         auto model = makeCongestionModel(name);
@@ -102,4 +104,66 @@ TEST(Veno, BacklogSlowsGrowthToEveryOtherRtt)
     v.setSamples(100'000, 200'000, 10);
     v.increaseWindow(s, {.ackedSegments = 1});
     EXPECT_EQ(s.cwnd, 11 * mss); // the next does not
+}
+
+TEST(ReplayModels, WestwoodPlusAndVenoComeInBothStacks)
+{
+    for (std::string_view name : {"westwood-plus", "veno"}) {
+        EXPECT_EQ(modelStackOf(*makeCongestionModel(name)), ModelStack::Linux) << name;
+        auto ns3 = makeCongestionModel(name, ModelStack::Ns3);
+        ASSERT_NE(ns3, nullptr);
+        EXPECT_EQ(ns3->name(), name);
+        EXPECT_EQ(modelStackOf(*ns3), ModelStack::Ns3) << name;
+        EXPECT_EQ(modelStackOf(*ns3->clone()), ModelStack::Ns3) << name;
+        EXPECT_FALSE(ns3->traits().undoesSpuriousReductions);
+        EXPECT_TRUE(ns3->traits().rtoResetsSsthresh);
+    }
+    // One-stack models are what they are, whatever stack is asked for.
+    EXPECT_EQ(modelStackOf(*makeCongestionModel("reno", ModelStack::Ns3)), ModelStack::Linux);
+    EXPECT_EQ(modelStackOf(*makeCongestionModel("newreno", ModelStack::Linux)), ModelStack::Ns3);
+}
+
+TEST(WestwoodPlusNs3, GrowsOneSegmentPerAckInSlowStartAsTcpNewReno)
+{
+    WestwoodPlusModel w(ModelStack::Ns3);
+    SenderState s{.mss = mss, .cwnd = 10 * mss, .cwndLimited = false};
+    w.increaseWindow(s, {.ackedSegments = 2});
+    EXPECT_EQ(s.cwnd, 11 * mss); // EveryAck: grows unused, one SMSS per ACK
+}
+
+TEST(WestwoodPlusNs3, SsthreshIsTwoSegmentsBeforeTheFirstEstimate)
+{
+    WestwoodPlusModel w(ModelStack::Ns3);
+    SenderState s{.mss = mss, .cwnd = 100 * mss, .minRttNs = 100 * ms};
+    EXPECT_EQ(w.ssthresh(s, 100 * mss), 2u * mss);
+}
+
+TEST(WestwoodPlusNs3, SsthreshIsTustinFilteredBandwidthTimesMinRtt)
+{
+    WestwoodPlusModel w(ModelStack::Ns3);
+    SenderState s{.mss = mss, .cwnd = 100 * mss, .minRttNs = 100 * ms};
+    // First ACK at 0 with a 100 ms RTT opens a period ending at 100 ms; 100 segments
+    // acked in it: a 1000 segments/s sample.
+    for (int i = 0; i < 50; ++i)
+        w.pktsAcked(s, {.nowNs = i * ms, .ackedSegments = 2, .rttNs = 100 * ms});
+    s.nowNs = 100 * ms;
+    // Tustin from zero: 0.9 * 0 + 0.1 * (sample + 0) / 2 = 0.05 * sample.
+    const double bw = 0.05 * 100 * mss / 0.1;
+    EXPECT_NEAR(static_cast<double>(w.ssthresh(s, 100 * mss)), std::max(2.0 * mss, bw * 0.1), 2);
+    EXPECT_NEAR(w.bandwidthBytesPerSecond(), bw, 1);
+}
+
+TEST(VenoNs3, GrowsAsTcpNewRenoAndCutsTheFlight)
+{
+    VenoModel v(ModelStack::Ns3);
+    SenderState s{.mss = mss, .cwnd = 40 * mss, .ssthresh = 20 * mss, .cwndLimited = false};
+    // One RTT sample per ACK: base 100 ms, this ACK's 100 ms: no backlog.
+    v.pktsAcked(s, {.ackedSegments = 1, .rttNs = 100 * ms});
+    v.increaseWindow(s, {.ackedSegments = 1, .rttNs = 100 * ms});
+    EXPECT_EQ(s.cwnd, 40 * mss + mss / 40); // TcpNewReno::CongestionAvoidance(), unused window too
+    EXPECT_EQ(v.ssthresh(s, 30 * mss), 24u * mss); // random loss: 4/5 of the flight
+    // 200 ms now: target 20, backlog 20 segments >= beta: congestion, half the flight.
+    v.pktsAcked(s, {.ackedSegments = 1, .rttNs = 200 * ms});
+    v.increaseWindow(s, {.ackedSegments = 1, .rttNs = 200 * ms});
+    EXPECT_EQ(v.ssthresh(s, 30 * mss), 15u * mss);
 }

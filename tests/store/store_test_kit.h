@@ -113,6 +113,17 @@ inline void expectSameTables(const dissect::CaptureTables& ta, const dissect::Ca
         WS_EQ(macDuplicateTcp[i].conversation);
         WS_EQ(macDuplicateTcp[i].fromB);
     }
+    ASSERT_EQ(a.relayedTcp.size(), b.relayedTcp.size());
+    for (std::size_t i = 0; i < a.relayedTcp.size(); ++i) {
+        WS_EQ(relayedTcp[i].frame);
+        WS_EQ(relayedTcp[i].firstFrame);
+        WS_EQ(relayedTcp[i].timeNs);
+        WS_EQ(relayedTcp[i].conversation);
+        WS_EQ(relayedTcp[i].fromB);
+        WS_EQ(relayedTcp[i].firstTtl);
+        WS_EQ(relayedTcp[i].ttl);
+    }
+    WS_EQ(conversationTtl);
     ASSERT_EQ(a.ipAddresses.size(), b.ipAddresses.size());
     for (std::uint32_t i = 0; i < a.ipAddresses.size(); ++i)
         WS_EQ(ipAddresses.at(i));

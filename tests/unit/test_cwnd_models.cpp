@@ -24,7 +24,7 @@ TEST(CwndRegistry, NamesResolveToTheirModels)
         EXPECT_EQ(model->name(), name);
     }
     EXPECT_EQ(makeCongestionModel("vegas"), nullptr);
-    EXPECT_EQ(congestionModelNames().size(), 3u);
+    EXPECT_EQ(congestionModelNames().size(), 5u);
 }
 
 TEST(LinuxWindow, SlowStartStopsAtSsthreshAndReturnsTheRest)

@@ -247,7 +247,7 @@ TEST(ModelTraits, DeclaredByTheModelsAndReadByName)
     }
     EXPECT_EQ(rateBasedModelName(), "bbr");
     EXPECT_EQ(congestionModelNameList("|"), "reno|newreno|cubic|westwood-plus|veno|bbr");
-    EXPECT_EQ(congestionModelNameList(", ", true), "reno, newreno, cubic");
+    EXPECT_EQ(congestionModelNameList(", ", true), "reno, newreno, cubic, westwood-plus, veno");
     EXPECT_FALSE(makeCongestionModel("newreno")->traits().undoesSpuriousReductions);
     EXPECT_TRUE(makeCongestionModel("newreno")->traits().rtoResetsSsthresh);
 }

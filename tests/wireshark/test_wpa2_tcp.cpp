@@ -92,6 +92,9 @@ TEST(Wpa2Tcp, AnalyzeWithKeyEqualsThePlainAnalysis)
     const std::size_t at = withKey.find(encryptedPath);
     ASSERT_NE(at, std::string::npos) << "the report names the capture given: " << withKey;
     withKey.replace(at, encryptedPath.size(), "\"path\":\"" + plain + "\"");
+    // Warnings name the capture too (e.g. its sniffer gaps, the same in both files).
+    for (std::size_t named = withKey.find(encrypted); named != std::string::npos; named = withKey.find(encrypted))
+        withKey.replace(named, encrypted.size(), plain);
     EXPECT_EQ(withKey, reference);
     const auto stderrText = fileBytes(notes);
     EXPECT_NE(std::string(stderrText.begin(), stderrText.end())

@@ -8,6 +8,7 @@
 
 #include "derive_scenario.h"
 #include "downstream_view.h"
+#include "path_dispersion.h"
 #include "sack_readings.h"
 
 #include <cstdint>
@@ -53,8 +54,12 @@ struct DerivationContext
     std::vector<SenderRtt> senderRtt;
     double rttMin = 0, rttP95 = 0;
     double rttSustainedMax = 0;     // the queue at its fullest, when it overflowed
-    // The bottleneck's payload rate (deriveBottleneck()).
+    // The bottleneck's payload rate (deriveBottleneck()), and its reading from the
+    // dispersion of packet trains (path_dispersion.h), which set it where the sender
+    // never filled the path.
     double rateMbps = 0;
+    DispersionCapacity dispersion;
+    bool rateFromDispersion = false;
     // What the SACK scoreboard (or downstream, the holes) showed (deriveQueue()).
     SackReadings sackReadings;
     // TCP-inferred outages in the outage list (deriveOutages()).
@@ -98,5 +103,9 @@ void deriveMac(const DerivationInput& in, DerivationContext& ctx, DerivedScenari
 void deriveOutages(const DerivationInput& in, DerivationContext& ctx, DerivedScenario& out);
 void derivePeriodicOutages(const DerivationInput& in, DerivationContext& ctx, DerivedScenario& out);
 void placeLoneLosses(const DerivationInput& in, DerivationContext& ctx, DerivedScenario& out);
+
+// steps_scans.cpp: a station's periodic scans, the AP's retry limit and hardware queue,
+// from the AP's retries to the absent station.
+void deriveScanAbsences(const DerivationInput& in, DerivationContext& ctx, DerivedScenario& out);
 
 } // namespace windscope::analysis::replay::derive

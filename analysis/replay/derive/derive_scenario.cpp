@@ -36,6 +36,7 @@ constexpr DerivationStep kSteps[] = {
     {"path timing", derivePathTiming},
     {"outage timeline", deriveOutages},
     {"periodic outages", derivePeriodicOutages},
+    {"scan absences", deriveScanAbsences},
     {"lone losses", placeLoneLosses},
 };
 

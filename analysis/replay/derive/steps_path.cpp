@@ -218,6 +218,90 @@ StandingQueueRate standingQueueRate(const std::vector<std::pair<std::int64_t, st
     return out;
 }
 
+// The deliveries packet-train dispersion is read from (path_dispersion.h). At the
+// sender, its ACKs: what each acknowledged (SACKed data counted) and when the last
+// byte it acknowledged was sent. Elsewhere (downstream of the bottleneck), the
+// arrivals of the sender's data in order, each with the receiver's ACK that released
+// it (the first whose right edge reached its end, RFC 9293 3.8.6: the sender may send
+// up to the edge); a resend or a segment past a hole delivers nothing new there and
+// cuts the train.
+std::vector<DispersionPoint> dispersionPoints(const DerivationInput& in, bool atSender)
+{
+    const dissect::CaptureTables& tables = *in.tables;
+    const TcpAnalysis& tcp = *in.tcp;
+    const auto& t = tables.tcp;
+    std::vector<DispersionPoint> out;
+    std::vector<std::pair<std::int64_t, std::int64_t>> sentByEnd; // first transmissions: seq end, time
+    std::vector<std::int64_t> rightEdges; // of the receiver's ACKs, never moving left
+    DeliveredBytes delivered;
+    std::int64_t sndNxt = 0, highest = -1;
+    std::uint32_t lastAmpdu = 0;
+    for (std::size_t row = 0; row < t.size(); ++row) {
+        if (tcp.segments.connection[row] != in.connection)
+            continue;
+        const int dir = tcp.directionOf(tables, row);
+        if (dir == in.sender && t.payloadLength[row] > 0) {
+            const std::int64_t seq = tcp.relativeSeq(t, row);
+            const std::int64_t end = seq + static_cast<std::int64_t>(t.payloadLength[row]);
+            const bool resent = (tcp.segments.flags[row] & segment_flag::kRetransmission) != 0 || end <= sndNxt;
+            sndNxt = std::max(sndNxt, end);
+            if (atSender) {
+                if (!resent)
+                    sentByEnd.emplace_back(end, t.timeNs[row]);
+                continue;
+            }
+            if (highest < 0)
+                highest = seq;
+            // The MPDUs of one A-MPDU arrive together, spaced by the air, not the path:
+            // the aggregate is one delivery, at its first MPDU's time.
+            const auto w = std::lower_bound(tables.wlan.frame.begin(), tables.wlan.frame.end(), t.frame[row]);
+            const std::uint32_t ampdu = w != tables.wlan.frame.end() && *w == t.frame[row]
+                                            ? tables.wlan.ampduReference[static_cast<std::size_t>(w - tables.wlan.frame.begin())]
+                                            : 0;
+            const bool sameAggregate = ampdu != 0 && ampdu == lastAmpdu && !out.empty() && seq == highest;
+            lastAmpdu = ampdu;
+            if (sameAggregate) {
+                out.back().bytes = end;
+                highest = end;
+                continue;
+            }
+            DispersionPoint p{t.timeNs[row], seq == highest ? end : highest, -1, -1};
+            const auto edge = std::lower_bound(rightEdges.begin(), rightEdges.end(), end);
+            if (seq == highest && edge != rightEdges.end())
+                p.releasedBy = edge - rightEdges.begin();
+            out.push_back(p);
+            highest = std::max(highest, end);
+        } else if (dir != in.sender && (t.tcpFlags(row) & 0x010)) {
+            const std::int64_t ack = tcp.relativeAck(t, row);
+            const std::int64_t bytes = delivered.at(tables, row, ack, sndNxt);
+            if (!atSender) {
+                const auto edge = ack + static_cast<std::int64_t>(tcp.windowBytes(t, row));
+                rightEdges.push_back(rightEdges.empty() ? edge : std::max(rightEdges.back(), edge));
+                continue;
+            }
+            DispersionPoint p{t.timeNs[row], bytes, -1, -1};
+            // The sends are in sequence order (resends left out), so the last segment the
+            // ACK covers is found by its end.
+            const auto it = std::lower_bound(sentByEnd.begin(), sentByEnd.end(), ack,
+                                             [](const auto& e, std::int64_t v) { return e.first < v; });
+            if (it != sentByEnd.end() && it->first == ack)
+                p.sentNs = it->second;
+            out.push_back(p);
+        }
+    }
+    return out;
+}
+
+// A sender that never had more in flight than a fixed window (its receive window or
+// send buffer), delivered about that window per round trip and lost nothing.
+bool windowLimited(const DerivationInput& in, const DerivationContext& ctx)
+{
+    const DirectionStats& data = in.tcp->connections[in.connection].direction[in.sender];
+    const double windowRateBps =
+        ctx.rttMin > 0 ? static_cast<double>(ctx.maxFlight) * 8 / (ctx.rttMin / 1000) : 0;
+    return ctx.maxFlight > 0 && data.retransmissions == 0 && data.goodputBps >= 0.8 * windowRateBps;
+}
+
 SackReadings loneHoleReadings(const DownstreamView& downstream, double fullQueueMs)
 {
     SackReadings out;
@@ -416,11 +500,48 @@ void deriveBottleneck(const DerivationInput& in, DerivationContext& ctx, Derived
     }
     // The rate is payload; the bottleneck serialises headers too.
     const double headerShare = static_cast<double>(s.sender.mss + 52) / s.sender.mss;
+    // The spacing of packet trains (path_dispersion.h), read at every capture: at the
+    // sender from its ACKs, elsewhere from the data's arrivals.
+    const bool atSender = in.inference ? in.inference->vantage.point == cwnd::VantagePoint::Sender
+                                       : !ctx.downstream.downstream;
+    ctx.dispersion = dispersionCapacity(dispersionPoints(in, atSender), s.sender.mss, atSender, data.goodputBps / 1e6);
+    const DispersionCapacity& dispersion = ctx.dispersion;
+    // Two trains' worth agreeing (two delayed-ACK pairs, kTrainSegments segments): one
+    // alone could be a run of compressed ACKs or one aggregate.
+    constexpr double kMinAgreeing = 2.0 * kTrainSegments;
+    const bool dispersionRead = dispersion.mbps > 0 && dispersion.agreeing >= kMinAgreeing;
+    const std::string dispersionText =
+        format("packet-train dispersion %.3f Mb/s payload (", dispersion.mbps) +
+        (atSender ? "the ACKs' spacing at the sender" : "the data's arrival spacing") +
+        format(": mode of %.0f trains sent back to back, %.0f of their segments within 10 %% of it",
+               static_cast<double>(dispersion.trains), dispersion.agreeing) +
+        ")";
+    if (windowLimited(in, ctx) && dispersionRead) {
+        // The sender never filled the path: what it delivered is what its window let
+        // through, and the spacing of its back-to-back trains is the path's (which a
+        // flight that lasted longer than 5 ms may also have shown the percentile).
+        out.notes.push_back(format("path.bottleneck: the sender was window-limited (delivered %.3f Mb/s); ", rateMbps) +
+                            dispersionText);
+        rateMbps = dispersion.mbps;
+        ctx.rateFromDispersion = true;
+    } else if (dispersionRead && standingReadable) {
+        const double off = dispersion.mbps / standing.mbps - 1;
+        out.notes.push_back(dispersionText + format(std::abs(off) <= kDispersionBand - 1
+                                                        ? "; agrees with the rate while the queue stood (%+.0f %%)"
+                                                        : "; the rate while the queue stood is %+.0f %% off it, and stands",
+                                                    -off / (1 + off) * 100));
+    } else {
+        out.notes.push_back(dispersionText + (dispersionRead ? "" : "; too few trains agree to read it"));
+    }
     s.path.bottleneckMbps = rateMbps * headerShare;
-    out.notes.push_back(format("path.bottleneck_mbps %.3f: delivered rate (%.3f Mb/s payload), the higher of the 95th "
-                               "percentile over 20 ms windows (%.3f) and the 90th over 5 ms windows",
-                               s.path.bottleneckMbps, rateMbps, rate20) +
-                        format(" (%.3f)", rate5));
+    if (ctx.rateFromDispersion)
+        out.notes.push_back(format("path.bottleneck_mbps %.3f: packet-train dispersion (%.3f Mb/s payload)",
+                                   s.path.bottleneckMbps, rateMbps));
+    else
+        out.notes.push_back(format("path.bottleneck_mbps %.3f: delivered rate (%.3f Mb/s payload), the higher of the "
+                                   "95th percentile over 20 ms windows (%.3f) and the 90th over 5 ms windows",
+                                   s.path.bottleneckMbps, rateMbps, rate20) +
+                            format(" (%.3f)", rate5));
 }
 
 void deriveQueue(const DerivationInput& in, DerivationContext& ctx, DerivedScenario& out)
@@ -452,6 +573,18 @@ void deriveQueue(const DerivationInput& in, DerivationContext& ctx, DerivedScena
     out.notes.push_back(format("path.queue_bytes %.0f: RTT rise %.3f ms (largest median of %.0f consecutive samples, "
                                "over the minimum) at the bottleneck rate",
                                static_cast<double>(s.path.queueBytes), queueMs, static_cast<double>(kSustainedSamples)));
+    if (ctx.rateFromDispersion) {
+        // A window-limited sender never filled the queue, so its rise says nothing of
+        // the queue's size: one bandwidth-delay product, the sizing rule for a router
+        // buffer (Villamizar and Song 1994), at the rate read from the trains.
+        const auto bdp = static_cast<std::uint64_t>(rttMin / 1000 * s.path.bottleneckMbps * 1e6 / 8);
+        if (bdp > s.path.queueBytes) {
+            s.path.queueBytes = bdp;
+            out.notes.push_back(format("path.queue_bytes %.0f: one BDP (%.3f Mb/s over %.1f ms); the window-limited "
+                                       "sender never filled the queue",
+                                       static_cast<double>(bdp), s.path.bottleneckMbps, rttMin));
+        }
+    }
     s.path.jitterMs = 0;
 }
 
@@ -461,12 +594,27 @@ void derivePathRateBound(const DerivationInput& in, DerivationContext& ctx, Deri
     const DirectionStats& data = in.tcp->connections[in.connection].direction[in.sender];
     const double rttMin = ctx.rttMin;
     const std::uint32_t maxFlight = ctx.maxFlight;
-    // A sender that never had more in flight than a fixed window (its receive window or
-    // send buffer), delivered about that window per round trip and lost nothing never
-    // met the path's limit: the rate read above is what the window let through, a lower
-    // bound. A fix that lifts the window is then held by that bound, not by the path.
+    // A sender held by its window that lost nothing never met the path's limit: the
+    // delivered rate is what the window let through, a lower bound, unless the trains'
+    // dispersion read the path's rate (deriveBottleneck()). A fix that lifts the window
+    // is otherwise held by that bound, not by the path.
     const double windowRateBps = rttMin > 0 ? static_cast<double>(maxFlight) * 8 / (rttMin / 1000) : 0;
-    if (maxFlight > 0 && data.retransmissions == 0 && data.goodputBps >= 0.8 * windowRateBps) {
+    if (windowLimited(in, ctx) && ctx.rateFromDispersion) {
+        out.notes.push_back(format("path.bottleneck_mbps: the sender never had more than %.0f B in flight (%.3f Mb/s "
+                                   "over the %.1f ms base RTT); ",
+                                   static_cast<double>(maxFlight), windowRateBps / 1e6, rttMin) +
+                            "the rate is the path's own, read from the spacing of its packet trains");
+        const double sendingS = static_cast<double>(ctx.lastDataNs - out.firstDataNs) / 1e9;
+        if (data.finCount == 0 && data.rstCount == 0 && sendingS >= out.scenario.durationS) {
+            // Still sending when the capture ended: the runs send for its duration, so a
+            // fix that lifts the window sends more in that time, not the same bytes sooner
+            // (not where the run is longer than the capture's data, its floor of 1 s).
+            out.scenario.bytes = 0;
+            out.notes.push_back(format("bytes 0: the window-limited sender had not finished (no FIN) when the "
+                                       "capture ended; the runs send for its %.3f s",
+                                       out.scenario.durationS));
+        }
+    } else if (windowLimited(in, ctx)) {
         out.pathRateUnseen = format("the sender never had more than %.0f B in flight (%.3f Mb/s over the %.1f ms "
                                     "base RTT), ",
                                     static_cast<double>(maxFlight), windowRateBps / 1e6, rttMin) +

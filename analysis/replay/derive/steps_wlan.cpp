@@ -4,11 +4,70 @@
 #include "derivation_steps.h"
 
 #include "analysis/replay/scenario/presets.h"
+#include "relay_chain.h"
 #include "sample_statistics.h"
 
 #include <algorithm>
 
 namespace windscope::analysis::replay::derive {
+
+namespace {
+
+// The MAC of a multi-hop chain (relay_chain.h): its length, where the capture stands,
+// the rates and aggregation the frames show, and who hears whom.
+void deriveChainMac(const DerivationInput& in, const RelayChain& chain, MacParams mac, DerivedScenario& out)
+{
+    Scenario& s = out.scenario;
+    const dissect::WlanColumns& w = in.tables->wlan;
+    // Control frames (ACK, Block Ack, RTS, CTS) go at a basic rate (802.11-2020
+    // 10.6.6.5); the one the frames show, where the radio header gives it.
+    std::vector<double> control;
+    bool rts = false;
+    for (std::size_t i = 0; i < w.size(); ++i)
+        if ((w.frameControl[i] & 0x0c) == 0x04) {
+            if (w.dataRateKbps[i] > 0)
+                control.push_back(w.dataRateKbps[i] / 1000.0);
+            rts = rts || (w.frameControl[i] & 0xf0) == 0xb0;
+        }
+    if (!control.empty())
+        mac.basicRateMbps = percentile(control, 0.5);
+    // Data frames with an MCS are HT PPDUs (mixed format, one spatial stream: 36 us of
+    // preamble), control frames legacy OFDM ones; both in 4 us symbols (19.4.3, 17.4.3).
+    bool ht = false;
+    for (std::size_t i = 0; i < w.size() && !ht; ++i)
+        ht = (w.frameControl[i] & 0x0c) == 0x08 && w.mcs[i] != 0xff;
+    if (mac.preambleUs == 20) {
+        mac.symbolUs = 4;
+        mac.dataPreambleUs = ht ? 36 : 0;
+    }
+    mac.hops = chain.hops;
+    mac.ampduMax = std::min<std::uint32_t>(std::max(mac.ampduMax, chain.relayAmpduMax), 64);
+    mac.rtsCts = rts;
+    // 802.11n limits an A-MPDU in bytes (9.4.2.55.3): the data MPDUs it held, in full-sized
+    // subframes (delimiter and padding to 4 octets, 9.7.1), hold more of the small ACKs.
+    mac.ampduSubframeBytes = (s.sender.mss + mac.ipTcpHeaderBytes + mac.macOverheadBytes + 4 + 3) / 4 * 4;
+    // What the capture cannot show is a radio's reach beyond the frames it decodes; it
+    // is taken as what it decodes (a node senses and is disturbed by its neighbours
+    // only): the chain's hidden terminals, two hops apart, then follow (wifi_chain.h).
+    mac.senseHops = 1;
+    mac.interferenceHops = 1;
+    s.mac = mac;
+    s.path.bottleneckMbps = std::max(s.path.bottleneckMbps, 10 * mac.phyRateMbps);
+    s.path.queueBytes = std::max(s.path.queueBytes, s.receiver.bufferBytes * (s.sender.mss + 52) / s.sender.mss);
+    out.notes.push_back(format("mac: a chain of %.0f 802.11 hops (relayed copies: %.0f of the data, %.0f of the "
+                               "ACKs; the far end's TTL)",
+                               chain.hops, static_cast<double>(chain.relayedData), static_cast<double>(chain.relayedAcks)));
+    out.notes.push_back(format("mac: the capture at node %.0f; 802.11 model at %.1f Mb/s, control frames at %.1f Mb/s",
+                               chain.vantageNode, mac.phyRateMbps, mac.basicRateMbps));
+    out.notes.push_back(format("mac: A-MPDU of %.0f; %.1f%% of the vantage's data MPDUs sent again (lost at the next "
+                               "hop, a hidden terminal's share); neighbours only hear each other",
+                               mac.ampduMax,
+                               chain.vantageMpdus ? 100.0 * static_cast<double>(chain.vantageRetries) /
+                                                        static_cast<double>(chain.vantageMpdus)
+                                                  : 0.0));
+}
+
+} // namespace
 
 void deriveMac(const DerivationInput& in, DerivationContext& ctx, DerivedScenario& out)
 {
@@ -61,6 +120,13 @@ void deriveMac(const DerivationInput& in, DerivationContext& ctx, DerivedScenari
         MacParams mac = phyRate <= 11 ? dsssMac(phyRate, std::min(2.0, phyRate))
                                       : ofdmMac(phyRate, std::min(24.0, phyRate / 2));
         mac.ampduMax = std::min<std::uint32_t>(ampdu, 64);
+        // Relayed frames: the capture stands on a chain of 802.11 hops, whose air is the
+        // path (every hop shares one channel), whatever the rates say.
+        const RelayChain chain = readRelayChain(tables, tcp, in.connection, in.sender);
+        if (phyRate > 0 && chain.chain()) {
+            deriveChainMac(in, chain, mac, out);
+            return;
+        }
         // What the air can carry for this flow: data frames of one MSS and, every
         // second one, a TCP ACK, each after DIFS and an average backoff.
         const double frameUs = static_cast<double>(mac.preambleUs) + (mac.sifsUs + 3 * mac.slotUs) +

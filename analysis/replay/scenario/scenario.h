@@ -80,6 +80,12 @@ struct MacParams
     double phyRateMbps = 12;        // data frames
     double basicRateMbps = 6;       // control frames (ACK, Block Ack, RTS, CTS)
     double preambleUs = 20;         // PLCP preamble + header (OFDM 20 us, DSSS long 192 us)
+    // Data PPDUs in another format than the control frames: HT-mixed adds HT-SIG, HT-STF
+    // and an HT-LTF to the legacy preamble (36 us, IEEE 802.11-2020 19.3.2); 0: preambleUs.
+    double dataPreambleUs = 0;
+    // OFDM: a PPDU's payload is whole symbols of this length, carrying the 16 SERVICE and 6
+    // tail bits too (17.4.3, 19.4.3; 4 us); 0: the bits at the rate, unrounded.
+    double symbolUs = 0;
     double slotUs = 9;
     double sifsUs = 16;
     std::uint32_t cwMin = 15, cwMax = 1023;
@@ -88,6 +94,11 @@ struct MacParams
     // after a CTS (dot11LongRetryLimit; the RTS attempts count against retryLimit).
     std::uint32_t longRetryLimit = 4;
     std::uint32_t ampduMax = 1;     // MPDUs per A-MPDU; 1: no aggregation (normal ACKs)
+    // 0: ampduMax counts MPDUs of any size. Otherwise the A-MPDU's limit is in bytes, as
+    // 802.11n's Maximum A-MPDU Length (9.4.2.55.3): ampduMax subframes of this many
+    // bytes (a full-sized data MPDU), so more of a flow's small TCP ACKs fit in one, up
+    // to the Block Ack window of 64 MPDUs (10.25.6.3).
+    std::uint32_t ampduSubframeBytes = 0;
     bool rtsCts = false;
     // Ad hoc string geometry in hops: a node defers to transmitters and receivers within
     // senseHops (carrier sense, NAV); a transmitter within interferenceHops of a receiver

@@ -43,6 +43,8 @@ void visitScenario(V& v, S& s)
         v.field("phy_rate_mbps", s.mac.phyRateMbps);
         v.field("basic_rate_mbps", s.mac.basicRateMbps);
         v.field("preamble_us", s.mac.preambleUs);
+        v.field("data_preamble_us", s.mac.dataPreambleUs);
+        v.field("symbol_us", s.mac.symbolUs);
         v.field("slot_us", s.mac.slotUs);
         v.field("sifs_us", s.mac.sifsUs);
         v.field("cw_min", s.mac.cwMin);
@@ -50,6 +52,7 @@ void visitScenario(V& v, S& s)
         v.field("retry_limit", s.mac.retryLimit);
         v.field("long_retry_limit", s.mac.longRetryLimit);
         v.field("ampdu_max", s.mac.ampduMax);
+        v.field("ampdu_subframe_bytes", s.mac.ampduSubframeBytes);
         v.field("rts_cts", s.mac.rtsCts);
         v.field("sense_hops", s.mac.senseHops);
         v.field("interference_hops", s.mac.interferenceHops);

@@ -2,6 +2,7 @@
 #include "wifi_chain.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace windscope::analysis::replay {
 
@@ -10,6 +11,7 @@ constexpr std::uint32_t kAckBytes = 14;       // ACK / CTS frame (9.3.1.4)
 constexpr std::uint32_t kRtsBytes = 20;
 constexpr std::uint32_t kBlockAckBytes = 32;  // compressed Block Ack (9.3.1.8)
 constexpr std::uint32_t kDelimiterBytes = 4;  // A-MPDU subframe delimiter + padding
+constexpr std::uint32_t kBlockAckWindow = 64; // MPDUs a compressed Block Ack covers (10.25.6.3)
 } // namespace
 
 WifiChain::WifiChain(EventQueue& queue, const MacParams& params, std::uint64_t seed, Deliver deliver,
@@ -24,8 +26,8 @@ WifiChain::WifiChain(EventQueue& queue, const MacParams& params, std::uint64_t s
     m_difsNs = m_sifsNs + 2 * m_slotNs; // DIFS = SIFS + 2 slots (AIFSN 3 for BE adds one slot)
     m_difsNs += m_slotNs;               // AIFS[BE] with AIFSN 3 (10.22.2.4)
     const double pre = params.preambleUs, basic = params.basicRateMbps;
-    m_rtsNs = usToNs(pre + kRtsBytes * 8 / basic);
-    m_ctsNs = usToNs(pre + kAckBytes * 8 / basic);
+    m_rtsNs = usToNs(ppduUs(kRtsBytes, basic, pre));
+    m_ctsNs = usToNs(ppduUs(kAckBytes, basic, pre));
     // A frame sensed but not decoded: wait as long as its ACK would take (10.3.2.3.7).
     m_eifsNs = m_sifsNs + m_ctsNs + m_difsNs;
     // CTS and ACK timeouts: SIFS, a slot and the PHY's start delay (10.3.2.9).
@@ -47,11 +49,39 @@ std::int64_t WifiChain::exchangeNs(std::uint32_t bytes, std::uint32_t count) con
     const double phy = m_params.phyRateMbps, basic = m_params.basicRateMbps;
     const double pre = m_params.preambleUs;
     const bool aggregate = m_params.ampduMax > 1;
-    double us = pre + (static_cast<double>(bytes) + (aggregate ? kDelimiterBytes : 0)) * count * 8 / phy;
-    us += m_params.sifsUs + pre + (aggregate ? kBlockAckBytes : kAckBytes) * 8 / basic;
+    double us = ppduUs((static_cast<double>(bytes) + (aggregate ? kDelimiterBytes : 0)) * count, phy, dataPreamble());
+    us += m_params.sifsUs + ppduUs(aggregate ? kBlockAckBytes : kAckBytes, basic, pre);
     if (m_params.rtsCts)
-        us += pre + kRtsBytes * 8 / basic + m_params.sifsUs + pre + kAckBytes * 8 / basic + m_params.sifsUs;
+        us += ppduUs(kRtsBytes, basic, pre) + m_params.sifsUs + ppduUs(kAckBytes, basic, pre) + m_params.sifsUs;
     return static_cast<std::int64_t>(us * 1000);
+}
+
+double WifiChain::ppduUs(double bytes, double rateMbps, double preambleUs) const
+{
+    if (m_params.symbolUs <= 0)
+        return preambleUs + bytes * 8 / rateMbps;
+    // SERVICE (16 bits) + PSDU + tail (6 bits) in whole symbols of rate * symbol bits.
+    const double bitsPerSymbol = rateMbps * m_params.symbolUs;
+    return preambleUs + m_params.symbolUs * std::ceil((16 + bytes * 8 + 6) / bitsPerSymbol);
+}
+
+std::uint32_t WifiChain::ampduMpdus() const
+{
+    // With a byte limit the count is bounded by the Block Ack window (10.25.6.3).
+    return m_params.ampduSubframeBytes > 0 && m_params.ampduMax > 1 ? std::max(m_params.ampduMax, kBlockAckWindow)
+                                                                   : m_params.ampduMax;
+}
+
+bool WifiChain::fitsAggregate(std::uint64_t& bytes, const Packet& p, bool first) const
+{
+    if (m_params.ampduSubframeBytes == 0 || m_params.ampduMax <= 1)
+        return true;
+    // A subframe: delimiter, MPDU, padding to 4 octets (9.7.1).
+    const std::uint64_t subframe = (wireBytes(p) + kDelimiterBytes + 3) / 4 * 4;
+    if (!first && bytes + subframe > std::uint64_t(m_params.ampduMax) * m_params.ampduSubframeBytes)
+        return false;
+    bytes += subframe;
+    return true;
 }
 
 void WifiChain::enqueue(std::uint32_t node, const Frame& frame, bool front)
@@ -205,7 +235,8 @@ void WifiChain::attempt(std::uint32_t node, std::uint64_t token)
     std::vector<std::size_t>& picked = m_picked;
     picked.clear();
     std::uint32_t to = 0;
-    for (std::size_t i = 0; i < n.queue.size() && picked.size() < m_params.ampduMax; ++i) {
+    std::uint64_t aggregateBytes = 0;
+    for (std::size_t i = 0; i < n.queue.size() && picked.size() < ampduMpdus(); ++i) {
         const Frame& f = n.queue[i];
         if (!eligible(node, f))
             continue;
@@ -213,6 +244,8 @@ void WifiChain::attempt(std::uint32_t node, std::uint64_t token)
             to = receiverOf(node, f);
         else if (receiverOf(node, f) != to)
             continue;
+        if (!fitsAggregate(aggregateBytes, f.packet, picked.empty()))
+            break;
         picked.push_back(i);
     }
     n.contending = false;
@@ -231,9 +264,9 @@ void WifiChain::attempt(std::uint32_t node, std::uint64_t token)
     ex.protectedData = ex.received = false;
     ex.to = to;
     ex.startNs = now;
-    ex.dataNs = usToNs(m_params.preambleUs +
-                       (static_cast<double>(maxBytes) + (aggregate ? kDelimiterBytes : 0)) * count * 8 / m_params.phyRateMbps);
-    ex.ackNs = usToNs(m_params.preambleUs + (aggregate ? kBlockAckBytes : kAckBytes) * 8 / m_params.basicRateMbps);
+    ex.dataNs = usToNs(ppduUs((static_cast<double>(maxBytes) + (aggregate ? kDelimiterBytes : 0)) * count,
+                              m_params.phyRateMbps, dataPreamble()));
+    ex.ackNs = usToNs(ppduUs(aggregate ? kBlockAckBytes : kAckBytes, m_params.basicRateMbps, m_params.preambleUs));
     const std::int64_t handshake = m_params.rtsCts ? m_rtsNs + m_sifsNs + m_ctsNs + m_sifsNs : 0;
     ex.endNs = now + handshake + ex.dataNs + m_sifsNs + ex.ackNs;
     for (std::size_t i : picked) {

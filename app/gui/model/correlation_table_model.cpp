@@ -65,7 +65,7 @@ QVariant CorrelationTableModel::data(const QModelIndex& index, int role) const
         return {};
     const CaptureAnalysis& c = *m_capture;
     const Row& r = m_rows[static_cast<std::size_t>(index.row())];
-    const analysis::WlanEvent& e = c.events.events[r.event];
+    const analysis::WlanEvent& e = c.events.at(r.event);
     const analysis::ConnectionImpact& m = c.correlation.impacts[r.event].connections[r.impact];
     if (role == kEventRole)
         return static_cast<qulonglong>(r.event);

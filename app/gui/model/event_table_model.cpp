@@ -17,13 +17,13 @@ void EventTableModel::setCapture(std::shared_ptr<const CaptureAnalysis> capture)
     m_capture = std::move(capture);
     m_totals.clear();
     if (m_capture)
-        m_totals = analysis::eventTotals(m_capture->correlation, m_capture->events.events.size());
+        m_totals = analysis::eventTotals(m_capture->correlation, m_capture->events.size());
     endResetModel();
 }
 
 int EventTableModel::rowCount(const QModelIndex& parent) const
 {
-    return parent.isValid() || !m_capture ? 0 : static_cast<int>(m_capture->events.events.size());
+    return parent.isValid() || !m_capture ? 0 : static_cast<int>(m_capture->events.size());
 }
 
 int EventTableModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
@@ -41,7 +41,7 @@ QVariant EventTableModel::data(const QModelIndex& index, int role) const
         return {};
     const CaptureAnalysis& c = *m_capture;
     const auto row = static_cast<std::size_t>(index.row());
-    const analysis::WlanEvent& e = c.events.events[row];
+    const analysis::WlanEvent& e = c.events.at(row);
     const analysis::EventTotals& t = m_totals[row];
     if (role == kEventRole)
         return static_cast<qulonglong>(row);

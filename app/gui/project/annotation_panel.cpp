@@ -97,8 +97,8 @@ std::optional<double> AnnotationPanel::annotationTime(const CaptureView* view, c
 {
     if (a.timeNs)
         return static_cast<double>(*a.timeNs) / 1e9;
-    if (a.eventId && view && view->isLoaded() && *a.eventId < view->capture()->events.events.size())
-        return static_cast<double>(view->capture()->events.events[*a.eventId].startNs) / 1e9;
+    if (a.eventId && view && view->isLoaded() && *a.eventId < view->capture()->events.size())
+        return static_cast<double>(view->capture()->events.at(*a.eventId).startNs) / 1e9;
     return std::nullopt;
 }
 
@@ -113,7 +113,7 @@ bool AnnotationPanel::addAnnotation(const QString& kind, const QString& text)
     const int event = view->selectedEvent();
     QString anchor;
     if (event >= 0 && (eventsShown || (!m_crosshair && view == m_view))) {
-        const analysis::WlanEvent& e = view->capture()->events.events[static_cast<std::size_t>(event)];
+        const analysis::WlanEvent& e = view->capture()->events.at(static_cast<std::size_t>(event));
         a.eventId = e.id;
         anchor = tr("event %1 (%2)").arg(e.id).arg(QString::fromLatin1(analysis::eventKindName(e.kind)));
     } else {

@@ -1,0 +1,356 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The scan step of deriveScenario(): at the AP's radio, a station's background scans as
+// the AP's retries show them. A scan announced as power save (802.11-2020 11.2.3) lets
+// the AP hold new frames, but those already in its hardware queue are still sent to
+// the absent station, each retried with a doubling contention window until the station
+// answers or the retry limit drops it (10.3.4.3, 10.23.2.12; ns-3
+// WifiRemoteStationManager::NeedRetransmission). So a scan shows only when it met a
+// frame in that queue, and the scans it met are a sample of a periodic pattern: the
+// scans it did not meet still cost the station its ACKs' timing and, at the next
+// backlog, a frame. The step replaces the scans the capture lists one by one by the
+// periodic pattern they sample (period, phase, dwell), in power-save-announced mode,
+// with the retry limit and the hardware queue depth the AP's retries show.
+#include "derivation_steps.h"
+
+#include "analysis/wlan/wlan_frames.h"
+#include "sample_statistics.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <numbers>
+
+namespace windscope::analysis::replay::derive {
+
+namespace {
+
+// Fewer absences than this leave the period to chance.
+constexpr std::size_t kMinAbsences = 8;
+// Family-wise false-detection rate of the period search (as periodic_outages.h).
+constexpr double kAlpha = 0.01;
+// A scan period is searched between these (issue #19's range; paper 004's 100-300 ms).
+constexpr double kMinPeriodS = 0.05, kMaxPeriodS = 1.0;
+// A sub-multiple of the period folds the scans as well as the period itself; the
+// period is the longest candidate within this share of the best concentration.
+constexpr double kHarmonicShare = 0.9;
+// Dropped retry chains of one length needed before that length is taken as the limit
+// (a chain acknowledged at its last attempt by chance does not repeat).
+constexpr std::size_t kMinDroppedChains = 3;
+
+// One transmission of the AP to the station: its time, sequence number, whether the
+// next frame acknowledged it.
+struct Attempt
+{
+    std::int64_t ns = 0;
+    std::uint16_t sequence = 0;
+    bool acked = false;
+};
+
+// Mean resultant length of the times folded at periodS, and its mean phase.
+std::pair<double, double> fold(const std::vector<double>& timesS, double periodS)
+{
+    double c = 0, s = 0;
+    for (const double t : timesS) {
+        const double a = 2 * std::numbers::pi * std::fmod(t, periodS) / periodS;
+        c += std::cos(a);
+        s += std::sin(a);
+    }
+    const double n = static_cast<double>(timesS.size());
+    double phase = std::atan2(s, c) / (2 * std::numbers::pi) * periodS;
+    if (phase < 0)
+        phase += periodS;
+    return {std::hypot(c, s) / n, phase};
+}
+
+struct PeriodFit
+{
+    bool found = false;
+    double periodS = 0, r = 0, thresholdZ = 0;
+};
+
+// The scan period of times that repeat at it (a scan's start, seen with a frame's jitter):
+// the candidates step so that the phase drifts by at most an eighth of a period over
+// the times; the longest candidate near the best concentration, refined.
+PeriodFit searchPeriod(const std::vector<double>& timesS)
+{
+    PeriodFit fit;
+    if (timesS.size() < kMinAbsences)
+        return fit;
+    const double spanS = std::max(timesS.back() - timesS.front(), kMaxPeriodS);
+    std::vector<std::pair<double, double>> candidates; // (period, R)
+    for (double p = kMinPeriodS; p <= kMaxPeriodS; p += p * p / (8 * spanS))
+        candidates.emplace_back(p, fold(timesS, p).first);
+    double best = 0;
+    for (const auto& [p, r] : candidates)
+        best = std::max(best, r);
+    const double n = static_cast<double>(timesS.size());
+    fit.thresholdZ = std::log(static_cast<double>(candidates.size()) / kAlpha);
+    fit.r = best;
+    if (n * best * best < fit.thresholdZ)
+        return fit;
+    for (const auto& [p, rp] : candidates)
+        if (rp >= kHarmonicShare * best)
+            fit.periodS = p;
+    // Refine around the longest candidate, a hundredth of a step at a time.
+    const double step = fit.periodS * fit.periodS / (8 * spanS);
+    double bestP = fit.periodS;
+    fit.r = 0;
+    for (double p = fit.periodS - step; p <= fit.periodS + step; p += step / 100)
+        if (const double rp = fold(timesS, p).first; rp > fit.r) {
+            fit.r = rp;
+            bestP = p;
+        }
+    fit.periodS = bestP;
+    fit.found = true;
+    return fit;
+}
+
+// Each time's offset from the mean phase, in (-period/2, period/2].
+std::vector<double> phaseDeviations(const std::vector<double>& timesS, double periodS, double meanPhase)
+{
+    std::vector<double> deviations;
+    for (const double t : timesS) {
+        double d = std::fmod(t - meanPhase, periodS);
+        d = d > periodS / 2 ? d - periodS : d <= -periodS / 2 ? d + periodS : d;
+        deviations.push_back(d);
+    }
+    return deviations;
+}
+
+} // namespace
+
+void deriveScanAbsences(const DerivationInput& in, DerivationContext&, DerivedScenario& out)
+{
+    Scenario& s = out.scenario;
+    const dissect::CaptureTables& tables = *in.tables;
+    const dissect::WlanColumns& w = tables.wlan;
+    if (!in.events || !s.mac.enabled || w.frame.empty())
+        return;
+    // The scans found in the AP's unacknowledged retries (not announced on air), by
+    // station; the station with the most is the connection's.
+    std::map<std::uint32_t, std::vector<const WlanEvent*>> byStation;
+    for (const WlanEvent& e : in.events->events)
+        if (e.kind == WlanEventKind::Scan && std::strncmp(e.basis, "retry-absence", 13) == 0)
+            byStation[e.station].push_back(&e);
+    if (byStation.empty())
+        return;
+    const auto most = std::max_element(byStation.begin(), byStation.end(),
+                                       [](const auto& a, const auto& b) { return a.second.size() < b.second.size(); });
+    const std::uint32_t station = most->first;
+    const std::vector<const WlanEvent*>& runs = most->second;
+    // One absence can hold several retry runs: after a drop at the retry limit the AP
+    // moves to the next queued frame within AIFS, a backoff of CWmin slots and one
+    // exchange.
+    const auto usNs = [](double us) { return static_cast<std::int64_t>(us * 1000); };
+    const double frameUs = s.mac.preambleUs + (s.sender.mss + 88) * 8 / s.mac.phyRateMbps;
+    const std::int64_t nextMpduNs =
+        usNs(s.mac.sifsUs + (3 + s.mac.cwMin) * s.mac.slotUs + 2 * frameUs + s.mac.preambleUs + 14 * 8 / s.mac.basicRateMbps);
+    std::vector<std::int64_t> starts;
+    std::int64_t lastEnd = -1;
+    for (const WlanEvent* e : runs) {
+        if (starts.empty() || e->startNs - lastEnd > nextMpduNs)
+            starts.push_back(e->startNs);
+        lastEnd = std::max(lastEnd, e->endNs);
+    }
+    if (starts.size() < kMinAbsences) {
+        out.notes.push_back(format("scan absences: %.0f seen in the AP's retries, fewer than %.0f: the scans stay as "
+                                   "listed",
+                                   static_cast<double>(starts.size()), static_cast<double>(kMinAbsences)));
+        return;
+    }
+    // The period: fold the absences' starts over the candidates.
+    std::vector<double> timesS;
+    for (const std::int64_t ns : starts)
+        timesS.push_back(static_cast<double>(ns - starts.front()) / 1e9);
+    const PeriodFit fit = searchPeriod(timesS);
+    const double n = static_cast<double>(timesS.size());
+    if (!fit.found) {
+        out.notes.push_back(format("scan absences: %.0f in the AP's retries, no period concentrates them (R %.2f, "
+                                   "Rayleigh Z %.1f): the scans stay as listed",
+                                   n, fit.r, n * fit.r * fit.r));
+        return;
+    }
+    const double r = fit.r, thresholdZ = fit.thresholdZ;
+    const double meanPhase = fold(timesS, fit.periodS).second;
+    // A scan starts at or before its first unacknowledged attempt (the AP may be in a
+    // backoff when the station leaves, or meet the scan with a later frame): the starts
+    // lag the scans by a varying amount, never lead them. The pattern is the line
+    // through the early edge: each start's cycle from the fold, a least-squares line,
+    // then again through the starts on or below it.
+    const std::vector<double> deviations = phaseDeviations(timesS, fit.periodS, meanPhase);
+    std::vector<double> cycles;
+    for (std::size_t i = 0; i < timesS.size(); ++i)
+        cycles.push_back(std::round((timesS[i] - deviations[i] - meanPhase) / fit.periodS));
+    const auto lineThrough = [&](const std::vector<std::size_t>& use, double& offsetS, double& slopeS) {
+        double sx = 0, sy = 0, sxx = 0, sxy = 0;
+        for (const std::size_t i : use) {
+            sx += cycles[i];
+            sy += timesS[i];
+            sxx += cycles[i] * cycles[i];
+            sxy += cycles[i] * timesS[i];
+        }
+        const double m = static_cast<double>(use.size()), det = m * sxx - sx * sx;
+        slopeS = det > 0 ? (m * sxy - sx * sy) / det : fit.periodS;
+        offsetS = (sy - slopeS * sx) / m;
+    };
+    // Runs far from the phase (collisions that reached a few retries) stay out of it.
+    std::vector<std::size_t> all;
+    for (std::size_t i = 0; i < timesS.size(); ++i)
+        if (std::abs(deviations[i]) <= fit.periodS / 8)
+            all.push_back(i);
+    double offsetS = 0, periodS = fit.periodS;
+    lineThrough(all, offsetS, periodS);
+    std::vector<std::size_t> early;
+    for (const std::size_t i : all)
+        if (timesS[i] <= offsetS + periodS * cycles[i])
+            early.push_back(i);
+    if (early.size() >= 2)
+        lineThrough(early, offsetS, periodS);
+    // Cycle 0 is the first absence's.
+    const double firstScanS = offsetS + periodS * cycles.front();
+    const auto scanStartNs = [&](std::int64_t k) {
+        return starts.front() + static_cast<std::int64_t>((firstScanS + static_cast<double>(k) * periodS) * 1e9);
+    };
+    const auto cycleOf = [&](std::int64_t ns) {
+        return static_cast<std::int64_t>(
+            std::floor((static_cast<double>(ns - starts.front()) / 1e9 - firstScanS) / periodS + 0.5));
+    };
+    // A run that began before the line says (the line is a fit) starts that scan.
+    std::map<std::int64_t, std::int64_t> seenStartNs;
+    for (const std::int64_t ns : starts)
+        seenStartNs.try_emplace(cycleOf(ns), ns);
+    const auto cycleStartNs = [&](std::int64_t k) {
+        const auto it = seenStartNs.find(k);
+        return it != seenStartNs.end() ? std::min(it->second, scanStartNs(k)) : scanStartNs(k);
+    };
+    // The AP's attempts to the station and what the station sent (it was there).
+    std::vector<Attempt> attempts;
+    std::vector<std::int64_t> heard;
+    for (std::size_t row = 0; row < w.size(); ++row) {
+        if (wlan::badFcs(w, row))
+            continue;
+        const std::uint16_t fc = w.frameControl[row];
+        const std::uint8_t type = wlan::frameType(fc);
+        if (type == wlan::kData && wlan::fromDs(fc) && !wlan::toDs(fc) && w.addr1(row) == station &&
+            w.sequenceControl[row] != 0xffff) {
+            Attempt a{w.timeNs[row], static_cast<std::uint16_t>(w.sequenceControl[row] >> 4), false};
+            if (row + 1 < w.size() && wlan::frameType(w.frameControl[row + 1]) == wlan::kControl &&
+                wlan::frameSubtype(w.frameControl[row + 1]) == wlan::subtype::kAck && w.addr1(row + 1) == w.addr2(row))
+                a.acked = true;
+            attempts.push_back(a);
+        } else if (type != wlan::kControl && w.addr2(row) == station) {
+            heard.push_back(w.timeNs[row]);
+        }
+    }
+    // The dwell, per scan that met the AP's frames: the station was away at the end of
+    // its last unacknowledged attempt and back by the first frame it acknowledged or
+    // sent. The station answers at once when it comes back with frames queued, so the
+    // early bounds are tight; the dwell is taken midway between the bounds most scans
+    // agree with (the 90th percentile of the first, the 10th of the second).
+    const std::int64_t attemptNs = usNs(frameUs);
+    std::map<std::int64_t, std::pair<std::int64_t, std::int64_t>> bounds; // cycle -> (away until, back by)
+    std::map<std::int64_t, std::uint32_t> mpdusPerScan;
+    for (std::size_t i = 0; i < attempts.size(); ++i) {
+        const Attempt& a = attempts[i];
+        const std::int64_t k = cycleOf(a.ns);
+        const std::int64_t since = a.ns - cycleStartNs(k);
+        if (since < 0 || since > static_cast<std::int64_t>(periodS / 2 * 1e9))
+            continue;
+        auto& [awayUntil, backBy] = bounds.try_emplace(k, 0, std::int64_t{-1}).first->second;
+        if (backBy >= 0)
+            continue;
+        if (a.acked) {
+            backBy = since;
+        } else {
+            awayUntil = since + attemptNs;
+            if (i == 0 || attempts[i - 1].sequence != a.sequence || cycleOf(attempts[i - 1].ns) != k)
+                ++mpdusPerScan[k];
+        }
+    }
+    for (const std::int64_t ns : heard) {
+        const std::int64_t k = cycleOf(ns);
+        const auto it = bounds.find(k);
+        const std::int64_t since = ns - cycleStartNs(k);
+        if (it != bounds.end() && since >= it->second.first && (it->second.second < 0 || since < it->second.second))
+            it->second.second = since;
+    }
+    std::vector<double> awayMs, backMs;
+    for (const auto& [k, b] : bounds) {
+        if (b.first <= 0)
+            continue;
+        awayMs.push_back(static_cast<double>(b.first) / 1e6);
+        if (b.second >= 0)
+            backMs.push_back(static_cast<double>(b.second) / 1e6);
+    }
+    if (awayMs.empty() || backMs.empty())
+        return;
+    const double dwellLow = percentile(awayMs, 0.9), dwellHigh = percentile(backMs, 0.1);
+    // Bounds that cross (a scan that began later than its run shows) leave the lower:
+    // the station was away that long in most scans.
+    const double dwellMs = dwellLow <= dwellHigh ? (dwellLow + dwellHigh) / 2 : dwellLow;
+    // The retry limit: the attempts of the chains the AP gave up (the next attempt a new
+    // frame), when one length repeats.
+    std::map<std::uint32_t, std::size_t> dropped; // attempts -> chains
+    for (std::size_t i = 0, j = 0; i < attempts.size(); i = j) {
+        for (j = i + 1; j < attempts.size() && attempts[j].sequence == attempts[i].sequence; ++j) {
+        }
+        if (j < attempts.size() && !attempts[j - 1].acked && j - i > 1)
+            ++dropped[static_cast<std::uint32_t>(j - i)];
+    }
+    std::uint32_t chainAttempts = 0;
+    std::size_t chainCount = 0;
+    for (const auto& [len, count] : dropped)
+        if (count >= kMinDroppedChains && count >= chainCount) {
+            chainAttempts = len;
+            chainCount = count;
+        }
+    if (chainAttempts > 1)
+        s.mac.retryLimit = chainAttempts - 1; // attempts after the first (scenario.h)
+    std::uint32_t mostMpdus = 0;
+    for (const auto& [k, m] : mpdusPerScan)
+        mostMpdus = std::max(mostMpdus, m);
+    s.mac.hwQueueFrames = std::max(s.mac.hwQueueFrames, mostMpdus);
+    // The pattern, in simulated time (the radio sees the sender's data one wired delay
+    // after it left).
+    const double radioShiftS = s.path.wiredDelayMs / 1000;
+    PeriodicScan& scan = s.periodicScan;
+    scan.intervalMs = periodS * 1000;
+    scan.dwellMs = dwellMs;
+    scan.mode = OutageMode::PsAnnounced;
+    // Scans before the first one seen met no queued frame, or were not there: the
+    // pattern starts at the earliest cycle back to which no frame the station
+    // acknowledged or sent falls in a scan's window.
+    const auto dwellNs = static_cast<std::int64_t>(dwellMs * 1e6);
+    const auto present = [&](std::int64_t fromNs) {
+        // The first half of the window: its edges are uncertain by a frame or two.
+        const auto inWindow = [&](std::int64_t ns) { return ns >= fromNs && ns < fromNs + dwellNs / 2; };
+        return std::any_of(attempts.begin(), attempts.end(), [&](const Attempt& a) { return a.acked && inWindow(a.ns); }) ||
+               std::any_of(heard.begin(), heard.end(), inWindow);
+    };
+    std::int64_t firstCycle = 0;
+    while (scanStartNs(firstCycle - 1) >= out.firstDataNs && !present(scanStartNs(firstCycle - 1)))
+        --firstCycle;
+    scan.firstS = std::max(0.0, static_cast<double>(scanStartNs(firstCycle) - out.firstDataNs) / 1e9 + radioShiftS);
+    scan.untilS = 0;
+    const std::size_t listed = s.outageList.size();
+    std::erase_if(s.outageList, [](const Outage& o) { return o.kind == OutageKind::Scan; });
+    char buf[700];
+    std::snprintf(buf, sizeof buf,
+                  "periodic_scan: %.1f ms off every %.2f ms from %.3f s (power save announced): %zu absences in the "
+                  "AP's retries fold at that period (R %.2f, Rayleigh Z %.1f against %.1f); the dwell lies between "
+                  "the last unacknowledged attempt (90th percentile %.1f ms) and the station's answer (10th "
+                  "percentile %.1f ms) over %zu scans; %zu listed scans replaced",
+                  scan.dwellMs, scan.intervalMs, scan.firstS, starts.size(), r, n * r * r, thresholdZ, dwellLow,
+                  dwellHigh, awayMs.size(), listed - s.outageList.size());
+    out.notes.push_back(buf);
+    out.notes.push_back((chainAttempts > 1 ? format("mac.retry_limit %.0f: %.0f chains the AP gave up after %.0f attempts",
+                                                    s.mac.retryLimit, static_cast<double>(chainCount), chainAttempts)
+                                             : format("mac.retry_limit %.0f: no chain length the AP gave up at repeats",
+                                                      s.mac.retryLimit)) +
+                        format("; mac.hw_queue_frames %.0f: at least the %.0f frames one absence was sent",
+                               s.mac.hwQueueFrames, mostMpdus));
+}
+
+} // namespace windscope::analysis::replay::derive

@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Multi-hop chains read from relayed frames (dissect::RelayFilter, derive::readRelayChain):
+// a relay's copy of a segment kept out of TCP analysis, the chain's length and the
+// capture's place on it, and the replay of the lab's ad hoc strings (scenario C) over
+// the 802.11 model of as many hops.
+//
+// The lab's 2- and 3-hop runs (C-agg-h2-*, C-agg-h3-*) are made by its make-corpus.sh;
+// where ../shared holds only the one-hop ones, the tests that need them look in the
+// lab's output folder named by WINDSCOPE_LAB_NS3_OUT (LAB_OUT/ns3/out) and otherwise
+// skip with the reason.
+
+#include "analysis/cwnd/cwnd_inference.h"
+#include "analysis/pipeline/capture_pipeline.h"
+#include "analysis/replay/derive/relay_chain.h"
+#include "analysis/replay/session/replay_session.h"
+#include "dissectors/capture_tables.h"
+#include "dissectors/table_builder.h"
+#include "test_support.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <string>
+
+using namespace windscope;
+using namespace windscope::analysis::replay;
+
+namespace {
+
+dissect::MacAddress mac(std::uint8_t last)
+{
+    dissect::MacAddress m;
+    m.bytes = {0x02, 0, 0, 0, 0, last};
+    return m;
+}
+
+dissect::IpAddress ip(std::uint8_t last)
+{
+    dissect::IpAddress a;
+    a.family = 4;
+    a.bytes[0] = 10;
+    a.bytes[3] = last;
+    return a;
+}
+
+// A QoS data frame from node `from` to node `to` of a string carrying a TCP segment of
+// the connection 10.0.0.1:5001 -> 10.0.0.9:40000 (or back when `ack`).
+dissect::Frame segment(std::uint64_t number, std::uint8_t from, std::uint8_t to, std::uint8_t ttl, std::uint32_t seq,
+                       bool ack = false, bool retry = false, std::uint16_t wlanSeq = 0)
+{
+    dissect::Frame f;
+    f.reset(number, 1'000'000'000 + static_cast<std::int64_t>(number) * 1'000'000, 120, 120, 105);
+    f.hasWlan = true;
+    f.wlan.fc = static_cast<std::uint16_t>(0x0088 | (retry ? 0x0800 : 0));
+    f.wlan.type = 2;
+    f.wlan.subtype = 8;
+    f.wlan.addressCount = 3;
+    f.wlan.addr1 = mac(to);
+    f.wlan.addr2 = mac(from);
+    f.wlan.addr3 = mac(100);
+    f.wlan.hasSequence = true;
+    f.wlan.sequence = wlanSeq ? wlanSeq : static_cast<std::uint16_t>(number);
+    f.hasIp = true;
+    f.ip.version = 4;
+    f.ip.src = ack ? ip(9) : ip(1);
+    f.ip.dst = ack ? ip(1) : ip(9);
+    f.ip.protocol = 6;
+    f.ip.ttl = ttl;
+    f.ip.id = static_cast<std::uint16_t>(seq);
+    f.hasTcp = true;
+    f.tcp.srcPort = ack ? 40000 : 5001;
+    f.tcp.dstPort = ack ? 5001 : 40000;
+    f.tcp.seq = ack ? 1 : seq;
+    f.tcp.ack = ack ? seq : 1;
+    f.tcp.flags = dissect::TcpInfo::kAck;
+    f.tcp.window = 1000;
+    f.tcp.payloadLength = ack ? 0 : 500;
+    return f;
+}
+
+// A lab run of scenario C: ../shared's when it has it, else the lab's output folder.
+std::filesystem::path chainRun(const std::string& name)
+{
+    const auto shared = test::labDir("ns3/" + name);
+    if (std::filesystem::exists(shared))
+        return shared;
+    if (const char* out = std::getenv("WINDSCOPE_LAB_NS3_OUT"))
+        return std::filesystem::path(out) / name;
+    return shared;
+}
+
+struct Chain
+{
+    std::unique_ptr<analysis::pipeline::CapturePipeline> pipeline;
+    std::size_t connection = 0;
+    int sender = 0;
+    DerivationInput input() const
+    {
+        return {&pipeline->tables(), &pipeline->tcp(), connection, sender, &pipeline->events(),
+                &pipeline->cwndOfSender(connection, sender)};
+    }
+};
+
+bool openChain(const std::filesystem::path& file, Chain& c, std::string& error)
+{
+    c.pipeline = std::make_unique<analysis::pipeline::CapturePipeline>(file.string());
+    if (!c.pipeline->run(analysis::pipeline::AnalysisStage::Events, error))
+        return false;
+    std::uint64_t bytes = 0;
+    for (const analysis::Connection& conn : c.pipeline->tcp().connections)
+        for (int d = 0; d < 2; ++d)
+            if (conn.direction[d].uniqueBytes > bytes) {
+                bytes = conn.direction[d].uniqueBytes;
+                c.connection = conn.id;
+            }
+    c.sender = analysis::cwnd::dataSenderOf(c.pipeline->tcp().connections[c.connection]);
+    return bytes > 0 || (error = "no data", false);
+}
+
+// Segments the sender handed to IP as retransmissions (tx_segments.csv, retx = 1).
+std::uint64_t labRetransmissions(const std::filesystem::path& dir)
+{
+    std::ifstream in(dir / "tx_segments.csv");
+    std::uint64_t n = 0;
+    std::string line;
+    std::getline(in, line);
+    while (std::getline(in, line)) {
+        // time_s,seq,len,retx,...
+        std::size_t comma = 0;
+        for (int i = 0; i < 3; ++i)
+            comma = line.find(',', comma) + 1;
+        n += line.compare(comma, 2, "1,") == 0;
+    }
+    return n;
+}
+
+} // namespace
+
+TEST(RelayFilter, RelayedCopyIsKeptOutOfTcpAndListed)
+{
+    dissect::CaptureTables tables;
+    dissect::TableBuilder builder(tables);
+    builder.add(segment(1, 0, 1, 64, 1), true);          // the sender's frame, n0 -> n1
+    builder.add(segment(2, 1, 2, 63, 1), true);          // n1 relays it to n2
+    builder.add(segment(3, 1, 2, 63, 1, false, true, 2), true); // the relay's MAC retry
+    builder.add(segment(4, 0, 1, 64, 1), true);          // a TCP retransmission: same TTL
+    builder.add(segment(5, 0, 1, 64, 501), true);        // the next segment
+    builder.add(segment(6, 1, 0, 62, 501, true), true);  // the ACK from n3, relayed twice
+    builder.finish();
+
+    // The sender's three segments and the ACK reach TCP analysis; the relay's copy does
+    // not, and its MAC retry is a MAC duplicate.
+    EXPECT_EQ(tables.tcp.size(), 4u);
+    ASSERT_EQ(tables.relayedTcp.size(), 1u);
+    EXPECT_EQ(tables.relayedTcp[0].frame, 2u);
+    EXPECT_EQ(tables.relayedTcp[0].firstFrame, 1u);
+    EXPECT_EQ(tables.relayedTcp[0].firstTtl, 64);
+    EXPECT_EQ(tables.relayedTcp[0].ttl, 63);
+    EXPECT_EQ(tables.macDuplicateTcp.size(), 1u);
+    EXPECT_TRUE(tables.wlan.status[1] & dissect::WlanColumns::kRelayed);
+    EXPECT_FALSE(tables.wlan.status[3] & dissect::WlanColumns::kRelayed);
+    ASSERT_EQ(tables.conversationTtl.size(), 1u);
+    const auto& ttl = tables.conversationTtl[0];
+    EXPECT_EQ(std::min(ttl[0], ttl[1]), 62);
+    EXPECT_EQ(std::max(ttl[0], ttl[1]), 64);
+}
+
+TEST(RelayChain, InitialTtlIsTheNextCommonStart)
+{
+    EXPECT_EQ(derive::initialTtl(64), 64);
+    EXPECT_EQ(derive::initialTtl(62), 64);
+    EXPECT_EQ(derive::initialTtl(120), 128);
+    EXPECT_EQ(derive::initialTtl(250), 255);
+    EXPECT_EQ(derive::initialTtl(30), 32);
+}
+
+// At the sender's radio of each lab string: the hop count and the relayed copies, the
+// sender's retransmissions as the sender counted them (every relayed copy read as one
+// before), and the replay's 802.11 model over that many hops.
+TEST(LabChain, HopCountAndRelaysAtTheFirstRadio)
+{
+    struct Run
+    {
+        const char* name;
+        std::uint32_t hops;
+    };
+    const Run runs[] = {{"C-agg-h1-a1", 1}, {"C-agg-h1-a4", 1}, {"C-agg-h2-a1", 2},
+                        {"C-agg-h2-a4", 2}, {"C-agg-h3-a1", 3}, {"C-agg-h3-a4", 3}};
+    int seen = 0;
+    std::printf("%-12s %5s %6s %9s %9s %11s\n", "run", "hops", "read", "relayed", "resent", "lab resent");
+    for (const Run& r : runs) {
+        const auto dir = chainRun(r.name);
+        if (!std::filesystem::exists(dir / "wifi-n0.pcap"))
+            continue;
+        ++seen;
+        Chain c;
+        std::string error;
+        ASSERT_TRUE(openChain(dir / "wifi-n0.pcap", c, error)) << r.name << ": " << error;
+        const derive::RelayChain chain =
+            derive::readRelayChain(c.pipeline->tables(), c.pipeline->tcp(), c.connection, c.sender);
+        const auto& stats = c.pipeline->tcp().connections[c.connection].direction[c.sender];
+        const std::uint64_t labResent = labRetransmissions(dir);
+        std::printf("%-12s %5u %6u %9llu %9llu %11llu\n", r.name, r.hops, chain.hops,
+                    static_cast<unsigned long long>(chain.relayedData),
+                    static_cast<unsigned long long>(stats.retransmissions),
+                    static_cast<unsigned long long>(labResent));
+        EXPECT_EQ(chain.hops, r.hops) << r.name;
+        EXPECT_EQ(chain.vantageNode, 0u) << r.name;
+        EXPECT_EQ(chain.relayedAcks, 0u) << r.name; // n0 is the ACKs' destination
+        if (r.hops > 1) {
+            // n1 relays every data segment n0 sends, and n0 hears it.
+            EXPECT_GT(chain.relayedData, stats.dataPackets * 9 / 10) << r.name;
+        } else {
+            EXPECT_EQ(chain.relayedData, 0u) << r.name;
+        }
+        // The sender's resends as the sender made them: a segment its own MAC dropped
+        // never went on air, so the capture may count a few fewer.
+        EXPECT_LE(stats.retransmissions, labResent + 2) << r.name;
+        EXPECT_GE(stats.retransmissions + std::max<std::uint64_t>(3, labResent / 10), labResent) << r.name;
+
+        const DerivedScenario derived = deriveScenario(c.input());
+        EXPECT_TRUE(derived.scenario.mac.enabled || r.hops == 1) << r.name;
+        if (r.hops > 1) {
+            EXPECT_EQ(derived.scenario.mac.hops, r.hops) << r.name;
+            // RangePropagation at 1.5 spacings: only neighbours hear each other.
+            EXPECT_EQ(derived.scenario.mac.senseHops, 1u) << r.name;
+        }
+    }
+    if (seen == 0)
+        GTEST_SKIP() << "needs the lab's C-agg runs (../shared or WINDSCOPE_LAB_NS3_OUT)";
+}
+
+// A-MPDU over three hops: ampdu-max on the 3-hop capture runs, and predicts the lab's
+// other run of the pair (the same string simulated with the other A-MPDU size) within
+// 15 %, both ways; the baselines are within 10 % of their captures. On two hops the
+// same, but the baseline of the 4-MPDU run resends far less than the lab's (the lab's
+// n2 drops ACKs at its retry limit that the model's hidden terminal does not), so its
+// baseline is held to 15 %.
+TEST(LabChain, AmpduOverThreeHopsPredictsTheLabPair)
+{
+    struct Pair
+    {
+        const char* baseline;
+        const char* fixedRun;
+        const char* fix;
+        double calibrationBound;
+    };
+    const Pair pairs[] = {{"C-agg-h3-a1", "C-agg-h3-a4", "ampdu-max=4", 0.10},
+                          {"C-agg-h3-a4", "C-agg-h3-a1", "ampdu-max=1", 0.10},
+                          {"C-agg-h2-a1", "C-agg-h2-a4", "ampdu-max=4", 0.10},
+                          {"C-agg-h2-a4", "C-agg-h2-a1", "ampdu-max=1", 0.15}};
+    int seen = 0;
+    std::printf("%-12s %-12s %8s %9s %9s %7s\n", "baseline", "fix", "base err", "measured", "predicted", "diff");
+    for (const Pair& p : pairs) {
+        const auto baseFile = chainRun(p.baseline) / "wifi-n0.pcap";
+        const auto fixFile = chainRun(p.fixedRun) / "wifi-n0.pcap";
+        if (!std::filesystem::exists(baseFile) || !std::filesystem::exists(fixFile))
+            continue;
+        ++seen;
+        Chain base, fixed;
+        std::string error;
+        ASSERT_TRUE(openChain(baseFile, base, error)) << error;
+        ASSERT_TRUE(openChain(fixFile, fixed, error)) << error;
+        ReplayOptions options;
+        options.fixes = {p.fix};
+        const ReplayReport report = replayCapture(base.input(), options);
+        ASSERT_TRUE(report.error.empty()) << p.baseline << ": " << report.error;
+        ASSERT_TRUE(report.capture && report.calibration && report.fixed);
+        const double capture = report.capture->goodputBps;
+        const double measured = fixed.pipeline->tcp().connections[fixed.connection].direction[fixed.sender].goodputBps /
+                                capture;
+        const double predicted = report.fixed->goodputBps / report.baseline.goodputBps;
+        const double diff = std::fabs(predicted - measured) / measured;
+        std::printf("%-12s %-12s %7.1f%% %8.3fx %8.3fx %6.1f%%\n", p.baseline, p.fix,
+                    report.calibration->goodput * 100, measured, predicted, diff * 100);
+        EXPECT_LT(report.calibration->goodput, p.calibrationBound) << p.baseline;
+        EXPECT_LT(diff, 0.15) << p.baseline << " + " << p.fix;
+        EXPECT_EQ(predicted > 1.0, measured > 1.0) << p.baseline;
+    }
+    if (seen == 0)
+        GTEST_SKIP() << "needs the lab's C-agg-h2/h3 runs (../shared or WINDSCOPE_LAB_NS3_OUT)";
+}
