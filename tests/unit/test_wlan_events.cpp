@@ -399,8 +399,8 @@ TEST(LabEvents, CorrelationCountsScanLosses)
     EXPECT_GT(c.scanIntervals[0].timeoutsPerScan, 0.0);
     for (const EventImpact& impact : c.impacts)
         for (const ConnectionImpact& m : impact.connections) {
-            EXPECT_LE(m.windowStartNs, a->events.events[impact.event].startNs);
-            EXPECT_EQ(m.windowEndNs, a->events.events[impact.event].endNs + 2'000'000'000);
+            EXPECT_LE(m.windowStartNs, a->events.at(impact.event).startNs);
+            EXPECT_EQ(m.windowEndNs, a->events.at(impact.event).endNs + 2'000'000'000);
         }
 }
 
@@ -425,7 +425,7 @@ TEST(LabEvents, CorrelationCwndAroundHandoffs)
     ASSERT_FALSE(kernel.empty());
     std::size_t handoffs = 0;
     for (const EventImpact& impact : c.impacts) {
-        const WlanEvent& e = a->events.events[impact.event];
+        const WlanEvent& e = a->events.at(impact.event);
         if (e.kind != WlanEventKind::Handoff)
             continue;
         ++handoffs;
