@@ -328,9 +328,10 @@ void StationLifecycle::handshake(std::size_t responseRow, std::uint32_t bssid)
             expectAp = !expectAp;
         }
     }
-    // Either protected data followed, or the exchange had all four messages' shape; an
-    // open network's first unprotected frames come from the station (DHCP, ARP).
-    if (rows.size() < 2 || !fromAp || !fromStation || (!protectedSeen && messages < 4))
+    // Only protected data after it proves a key was installed: on an open network the
+    // first unprotected frames can have the four messages' shape too (a TCP download
+    // resuming after a roam: the AP's data, the station's ACKs).
+    if (rows.size() < 2 || !fromAp || !fromStation || !protectedSeen)
         return;
     WlanEvent& e = emit(WlanEventKind::EapolHandshake, bssid, m_w.timeNs[rows.front()], m_w.timeNs[rows.back()]);
     e.initiator = EventInitiator::AccessPoint; // the Authenticator sends message 1
