@@ -13,6 +13,7 @@
 #include "analysis/wlan/wlan_events.h"
 #include "analysis/wlan/wlan_inventory.h"
 #include "dissectors/ingest.h"
+#include "lab_connection.h"
 #include "test_support.h"
 
 #include <gtest/gtest.h>
@@ -82,40 +83,8 @@ private:
     std::vector<std::pair<std::string, JsonValue>> m_members;
 };
 
-// A lab capture's bulk connection (most data), analyzed as the replay needs it.
-struct LabConnection
-{
-    std::unique_ptr<analysis::pipeline::CapturePipeline> pipeline;
-    std::size_t connection = 0;
-    int sender = 0;
-
-    DerivationInput input() const
-    {
-        return {&pipeline->tables(), &pipeline->tcp(), connection, sender, &pipeline->events(),
-                &pipeline->cwndOfSender(connection, sender)};
-    }
-};
-
-bool openLab(const std::filesystem::path& file, LabConnection& lab, std::string& error)
-{
-    lab.pipeline = std::make_unique<analysis::pipeline::CapturePipeline>(file.string());
-    if (!lab.pipeline->run(analysis::pipeline::AnalysisStage::Events, error))
-        return false;
-    const analysis::TcpAnalysis& tcp = lab.pipeline->tcp();
-    std::uint64_t bytes = 0;
-    for (const analysis::Connection& c : tcp.connections)
-        for (int d = 0; d < 2; ++d)
-            if (c.direction[d].uniqueBytes > bytes) {
-                bytes = c.direction[d].uniqueBytes;
-                lab.connection = c.id;
-            }
-    if (bytes == 0) {
-        error = "no data";
-        return false;
-    }
-    lab.sender = analysis::cwnd::dataSenderOf(tcp.connections[lab.connection]);
-    return true;
-}
+using test::LabConnection;
+using test::openLab;
 
 // When the lab's first scan began (events.csv, capture clock, seconds); -1 without one.
 double firstLabScanS(const std::filesystem::path& dir)

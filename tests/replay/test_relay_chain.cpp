@@ -15,6 +15,7 @@
 #include "analysis/replay/session/replay_session.h"
 #include "dissectors/capture_tables.h"
 #include "dissectors/table_builder.h"
+#include "lab_connection.h"
 #include "test_support.h"
 
 #include <gtest/gtest.h>
@@ -95,33 +96,7 @@ std::filesystem::path chainRun(const std::string& name)
     return shared;
 }
 
-struct Chain
-{
-    std::unique_ptr<analysis::pipeline::CapturePipeline> pipeline;
-    std::size_t connection = 0;
-    int sender = 0;
-    DerivationInput input() const
-    {
-        return {&pipeline->tables(), &pipeline->tcp(), connection, sender, &pipeline->events(),
-                &pipeline->cwndOfSender(connection, sender)};
-    }
-};
-
-bool openChain(const std::filesystem::path& file, Chain& c, std::string& error)
-{
-    c.pipeline = std::make_unique<analysis::pipeline::CapturePipeline>(file.string());
-    if (!c.pipeline->run(analysis::pipeline::AnalysisStage::Events, error))
-        return false;
-    std::uint64_t bytes = 0;
-    for (const analysis::Connection& conn : c.pipeline->tcp().connections)
-        for (int d = 0; d < 2; ++d)
-            if (conn.direction[d].uniqueBytes > bytes) {
-                bytes = conn.direction[d].uniqueBytes;
-                c.connection = conn.id;
-            }
-    c.sender = analysis::cwnd::dataSenderOf(c.pipeline->tcp().connections[c.connection]);
-    return bytes > 0 || (error = "no data", false);
-}
+using Chain = test::LabConnection;
 
 // Segments the sender handed to IP as retransmissions (tx_segments.csv, retx = 1).
 std::uint64_t labRetransmissions(const std::filesystem::path& dir)
@@ -201,7 +176,7 @@ TEST(LabChain, HopCountAndRelaysAtTheFirstRadio)
         ++seen;
         Chain c;
         std::string error;
-        ASSERT_TRUE(openChain(dir / "wifi-n0.pcap", c, error)) << r.name << ": " << error;
+        ASSERT_TRUE(test::openLab(dir / "wifi-n0.pcap", c, error)) << r.name << ": " << error;
         const derive::RelayChain chain =
             derive::readRelayChain(c.pipeline->tables(), c.pipeline->tcp(), c.connection, c.sender);
         const auto& stats = c.pipeline->tcp().connections[c.connection].direction[c.sender];
@@ -265,8 +240,8 @@ TEST(LabChain, AmpduOverThreeHopsPredictsTheLabPair)
         ++seen;
         Chain base, fixed;
         std::string error;
-        ASSERT_TRUE(openChain(baseFile, base, error)) << error;
-        ASSERT_TRUE(openChain(fixFile, fixed, error)) << error;
+        ASSERT_TRUE(test::openLab(baseFile, base, error)) << error;
+        ASSERT_TRUE(test::openLab(fixFile, fixed, error)) << error;
         ReplayOptions options;
         options.fixes = {p.fix};
         const ReplayReport report = replayCapture(base.input(), options);

@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// A lab capture's bulk connection (the one carrying the most data), analysed through
+// the pipeline as the replay's derivation needs it. Shared by the lab replay tests.
+
+#include "analysis/cwnd/cwnd_inference.h"
+#include "analysis/pipeline/capture_pipeline.h"
+#include "analysis/replay/derive/derive_scenario.h"
+
+#include <filesystem>
+#include <memory>
+#include <string>
+
+namespace windscope::test {
+
+struct LabConnection
+{
+    std::unique_ptr<analysis::pipeline::CapturePipeline> pipeline;
+    std::size_t connection = 0;
+    int sender = 0;
+
+    analysis::replay::DerivationInput input() const
+    {
+        return {&pipeline->tables(), &pipeline->tcp(), connection, sender, &pipeline->events(),
+                &pipeline->cwndOfSender(connection, sender)};
+    }
+};
+
+inline bool openLab(const std::filesystem::path& file, LabConnection& lab, std::string& error)
+{
+    lab.pipeline = std::make_unique<analysis::pipeline::CapturePipeline>(file.string());
+    if (!lab.pipeline->run(analysis::pipeline::AnalysisStage::Events, error))
+        return false;
+    const analysis::TcpAnalysis& tcp = lab.pipeline->tcp();
+    std::uint64_t bytes = 0;
+    for (const analysis::Connection& c : tcp.connections)
+        for (int d = 0; d < 2; ++d)
+            if (c.direction[d].uniqueBytes > bytes) {
+                bytes = c.direction[d].uniqueBytes;
+                lab.connection = c.id;
+            }
+    if (bytes == 0) {
+        error = "no data";
+        return false;
+    }
+    lab.sender = analysis::cwnd::dataSenderOf(tcp.connections[lab.connection]);
+    return true;
+}
+
+} // namespace windscope::test
