@@ -33,7 +33,7 @@ def simulate(cfg, program, args, out_dir, need_captures=True):
     if (out_dir / "meta.json").exists() and (not need_captures or any(out_dir.glob("*.pcap"))):
         return True, ""
     if cfg.get("no_simulate"):
-        return False, "not simulated (--no-simulate)"
+        return False, "no finished run there (--no-simulate: the simulator failed on it or it was never made)"
     out_dir.mkdir(parents=True, exist_ok=True)
     try:
         rc, _, err = run([str(cfg["ns3"] / program), "--out=" + str(out_dir)] + args, cfg["timeout"])

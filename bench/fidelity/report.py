@@ -295,13 +295,13 @@ def focus_path_rate(good):
 def focus_variants(good):
     rs = [r for r in good if outcome(r)]
     print("variant identification (%d captures): truth x answer per vantage; an answer is the model "
-          "named, or tied:A|B for a tie" % len(rs))
+          "named, or tied:A/B for a tie" % len(rs))
     for vt in vantages_of(rs):
         sel = [r for r in rs if r["vantage"] == vt]
         answers = sorted({answer(r) for r in sel})
         truths = sorted({r["variant"] for r in sel})
         print()
-        print("%s | " % vt + " | ".join(answers) + " |")
+        print("| %s: truth \\ answer | " % vt + " | ".join(answers) + " |")
         print("|---|" + "---|" * len(answers))
         for t in truths:
             print("| %s | " % t + " | ".join(str(sum(1 for r in sel if r["variant"] == t and answer(r) == a))
@@ -327,7 +327,7 @@ def focus_variants(good):
 
 def answer(r):
     tied = r.get("tied_models") or []
-    return "tied:" + "|".join(tied) if tied else (r.get("model") or "?")
+    return "tied:" + "/".join(tied) if tied else (r.get("model") or "?")
 
 
 def focus_chains(good):
@@ -340,6 +340,8 @@ def focus_chains(good):
     for vt in vantages_of(rs):
         for label, keep in (("all", lambda h: True), ("1 hop", lambda h: h == 1), ("2+ hops", lambda h: h >= 2)):
             sel = [r for r in rs if r["vantage"] == vt and keep(r.get("hops") or 1)]
+            if not sel:
+                continue
             fx = [f.get("fix_effect_error") for r in sel for f in row_fixes(r)]
             b = cwnd_bound(vt)
             print("== %s, %s (%d)" % (vt, label, len(sel)))
