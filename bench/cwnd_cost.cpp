@@ -101,14 +101,14 @@ int main(int argc, char** argv)
     std::printf("file: %s\n", path.c_str());
     std::printf("tcp segments: %zu, connections with data: %zu (cwnd followed for %zu), cwnd samples: %llu\n",
                 tables.tcp.size(), flows, followed, static_cast<unsigned long long>(samples));
-    std::printf("ingest            %8.3f s\n", ingestS);
-    std::printf("tcp analysis      %8.3f s\n", analysisS);
-    std::printf("cwnd inference    %8.3f s  (%.1f%% of ingest + analysis) on 1 thread\n", inferenceS,
+    std::printf("ingest            %8.4f s\n", ingestS);
+    std::printf("tcp analysis      %8.4f s\n", analysisS);
+    std::printf("cwnd inference    %8.4f s  (%.1f%% of ingest + analysis) on 1 thread\n", inferenceS,
                 baseS > 0 ? 100.0 * inferenceS / baseS : 0.0);
-    std::printf("cwnd inference    %8.3f s  (%.1f%% of ingest + analysis) on %u threads\n", parallelS,
+    std::printf("cwnd inference    %8.4f s  (%.1f%% of ingest + analysis) on %u threads\n", parallelS,
                 baseS > 0 ? 100.0 * parallelS / baseS : 0.0, std::max(1u, std::thread::hardware_concurrency()));
     const double baseCpu = ingestCpu + analysisCpu;
-    std::printf("cpu time: ingest %.3f s, tcp analysis %.3f s, cwnd inference %.3f s (%.1f%% of ingest + "
+    std::printf("cpu time: ingest %.4f s, tcp analysis %.4f s, cwnd inference %.4f s (%.1f%% of ingest + "
                 "analysis)\n",
                 ingestCpu, analysisCpu, inferenceCpu, baseCpu > 0 ? 100.0 * inferenceCpu / baseCpu : 0.0);
     return 0;

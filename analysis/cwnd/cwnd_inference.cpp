@@ -2,6 +2,7 @@
 #include "cwnd_inference.h"
 
 #include "analysis/parallel.h"
+#include "candidate_replays.h"
 #include "analysis/sender/congestion_model.h"
 
 #include <algorithm>
@@ -21,12 +22,11 @@ constexpr double kTie = 1e-9;
 // Rate-based senders (BBR, RFC draft-ietf-ccwg-bbr) do not cut their flight on loss
 // and pace their segments; loss-based ones do the first always and, without fq
 // pacing, send only in answer to ACKs.
-RateBasedEvidence detectRateBased(const FlowEvents& flow, const ReplayResult& best)
+RateBasedEvidence detectRateBased(const FlowEvents& flow, const std::vector<CwndSample>& s)
 {
     RateBasedEvidence ev;
     // Flight retained: pipe over the RTT-long stretch after recovery ends against the
     // largest pipe before it began, from the best loss-based replay's own phases.
-    const std::vector<CwndSample>& s = best.samples;
     std::vector<double> ratios;
     std::size_t i = 0;
     while (i < s.size()) {
@@ -182,7 +182,7 @@ std::atomic<std::uint64_t> g_inferences{0};
 
 bool inferCwndOnRows(const dissect::CaptureTables& tables, const TcpAnalysis& analysis, std::size_t connection,
                      int sender, const CwndOptions& options, const std::vector<std::uint64_t>* rows,
-                     CwndInference& out, std::string& error)
+                     ReplayHelpers* helpers, CwndInference& out, std::string& error)
 {
     g_inferences.fetch_add(1, std::memory_order_relaxed);
     out = {};
@@ -224,18 +224,23 @@ bool inferCwndOnRows(const dissect::CaptureTables& tables, const TcpAnalysis& an
     // (ModelStack), is replayed as the stack whose growth rule fitted the slow start
     // before the first loss better (ns-3 one SMSS per ACK, Linux every segment acked),
     // or as both, the better standing for it, when the slow start cannot tell.
-    std::vector<ReplayResult> results;
+    // The candidates' samples are kept for the best fit and the named model alone.
+    const auto named = [&](std::string_view name) { return forced && forced->name() == name; };
+    std::vector<Candidate> oneStack;
     std::vector<std::string_view> twoStack;
     for (std::string_view name : congestionModelNames()) {
         if (modelStackOf(*makeCongestionModel(name, ModelStack::Ns3)) != modelStackOf(*makeCongestionModel(name)))
             twoStack.push_back(name);
         else
-            results.push_back(replayFlow(flow, *makeCongestionModel(name), true));
+            oneStack.push_back({.model = makeCongestionModel(name), .slot = oneStack.size(), .keepSamples = named(name)});
     }
+    ReplayScratch scratch;
+    std::vector<CandidateResult> results;
+    replayCandidates(flow, oneStack, results, scratch, helpers);
     double bestBefore[2] = {std::numeric_limits<double>::max(), std::numeric_limits<double>::max()};
-    for (const ReplayResult& r : results) {
-        double& b = bestBefore[static_cast<int>(modelStackOf(*makeCongestionModel(r.fit.model)))];
-        b = std::min(b, r.costBeforeFirstLoss);
+    for (std::size_t i = 0; i < results.size(); ++i) {
+        double& b = bestBefore[static_cast<int>(modelStackOf(*oneStack[i].model))];
+        b = std::min(b, results[i].costBeforeFirstLoss);
     }
     const double linuxBefore = bestBefore[static_cast<int>(ModelStack::Linux)];
     const double ns3Before = bestBefore[static_cast<int>(ModelStack::Ns3)];
@@ -248,23 +253,39 @@ bool inferCwndOnRows(const dissect::CaptureTables& tables, const TcpAnalysis& an
     // shift, finer than which they cannot be told, so there they are not tried
     // (unless asked for).
     if (flow.vantage.point != VantagePoint::Sender)
-        std::erase_if(twoStack, [&](std::string_view name) { return !forced || forced->name() != name; });
+        std::erase_if(twoStack, [&](std::string_view name) { return !named(name); });
     // Their loss rules are evidence only where a window explains the sender at all: on
     // a sender that exceeds every one-stack model's window on most of its sends, the
     // window after a loss tells nothing, and they are not tried either.
-    const auto explains = [](const ReplayResult& r) { return 2 * r.fit.violations < r.fit.sends; };
+    const auto explains = [](const CandidateResult& r) { return 2 * r.fit.violations < r.fit.sends; };
     if (std::none_of(results.begin(), results.end(), explains))
-        std::erase_if(twoStack, [&](std::string_view name) { return !forced || forced->name() != name; });
-    for (std::string_view name : twoStack) {
-        std::optional<ReplayResult> best;
+        std::erase_if(twoStack, [&](std::string_view name) { return !named(name); });
+    // Each is replayed as the stack(s) the slow start allows; the Linux one stands for
+    // the model on a tie (rank), as the first replayed did.
+    std::vector<Candidate> stacked;
+    for (std::size_t k = 0; k < twoStack.size(); ++k) {
         for (const ModelStack stack : {ModelStack::Linux, ModelStack::Ns3}) {
             if (!(stack == ModelStack::Linux ? tryLinux : tryNs3))
                 continue;
-            ReplayResult r = replayFlow(flow, *makeCongestionModel(name, stack), true);
-            if (!best || r.fit.cost() < best->fit.cost())
-                best = std::move(r);
+            stacked.push_back({.model = makeCongestionModel(twoStack[k], stack),
+                               .slot = results.size() + k,
+                               .rank = static_cast<int>(stack),
+                               .keepSamples = named(twoStack[k])});
         }
-        results.push_back(std::move(*best));
+    }
+    if (!stacked.empty()) {
+        std::vector<CandidateResult> stackedResults;
+        replayCandidates(flow, stacked, stackedResults, scratch, helpers);
+        const std::size_t first = results.size();
+        results.resize(first + twoStack.size());
+        std::vector<bool> filled(twoStack.size(), false);
+        for (std::size_t i = 0; i < stacked.size(); ++i) {
+            const std::size_t slot = stacked[i].slot;
+            if (!filled[slot - first] || stackedResults[i].fit.cost() < results[slot].fit.cost()) {
+                results[slot] = std::move(stackedResults[i]);
+                filled[slot - first] = true;
+            }
+        }
     }
     std::vector<std::size_t> order(results.size());
     for (std::size_t i = 0; i < order.size(); ++i)
@@ -278,7 +299,7 @@ bool inferCwndOnRows(const dissect::CaptureTables& tables, const TcpAnalysis& an
     const double second = out.fits.size() > 1 ? out.fits[1].cost() : 1.0;
     out.confidence = second > 0 ? std::clamp((second - best) / second, 0.0, 1.0) : 0.0;
 
-    out.rateEvidence = detectRateBased(flow, results[order[0]]);
+    out.rateEvidence = detectRateBased(flow, results[order[0]].samples);
     if (out.rateEvidence.rateBased && !forced) {
         out.model = std::string(rateBasedModelName());
         markAll(NotFollowedReason::RateBased);
@@ -306,14 +327,14 @@ bool inferCwnd(const dissect::CaptureTables& tables, const TcpAnalysis& analysis
                std::size_t connection, int sender, const CwndOptions& options,
                CwndInference& out, std::string& error)
 {
-    return inferCwndOnRows(tables, analysis, connection, sender, options, nullptr, out, error);
+    return inferCwndOnRows(tables, analysis, connection, sender, options, nullptr, nullptr, out, error);
 }
 
 std::uint64_t inferenceCount() { return g_inferences.load(std::memory_order_relaxed); }
 
 void inferDataSenderCwnd(const dissect::CaptureTables& tables, const TcpAnalysis& analysis,
                          std::size_t connection, const CwndOptions& options,
-                         const std::vector<std::uint64_t>* rows, CwndInference& out)
+                         const std::vector<std::uint64_t>* rows, CwndInference& out, ReplayHelpers* helpers)
 {
     const Connection& c = analysis.connections[connection];
     out = {};
@@ -324,7 +345,7 @@ void inferDataSenderCwnd(const dissect::CaptureTables& tables, const TcpAnalysis
         return;
     }
     std::string ignored;
-    inferCwndOnRows(tables, analysis, connection, out.sender, options, rows, out, ignored);
+    inferCwndOnRows(tables, analysis, connection, out.sender, options, rows, helpers, out, ignored);
 }
 
 bool inferCwndAll(const dissect::CaptureTables& tables, const TcpAnalysis& analysis,
@@ -337,14 +358,22 @@ bool inferCwndAll(const dissect::CaptureTables& tables, const TcpAnalysis& analy
     out.assign(n, CwndInference{});
     if (threads == 0)
         threads = std::max(1u, std::thread::hardware_concurrency());
-    threads = static_cast<unsigned>(std::min<std::size_t>(threads, std::max<std::size_t>(n, 1)));
+    // Beyond one per connection, the extra workers only help with candidates' replays.
+    threads = static_cast<unsigned>(
+        std::min<std::size_t>(threads, std::max<std::size_t>(n, 1) * congestionModelNames().size()));
     // Workers take the next connection from a shared counter: flows differ in size by
     // orders of magnitude, so a static split would leave one worker with the big ones.
     const std::vector<std::vector<std::uint64_t>> rows = rowsByConnection(analysis);
+    // A worker with no connection left helps replay the candidates of those still
+    // being inferred (a capture often has one large connection and a few small ones).
     std::atomic<std::size_t> next{0};
+    ReplayHelpers helpers(n);
     const auto work = [&] {
-        for (std::size_t c = next++; c < n; c = next++)
-            inferDataSenderCwnd(tables, analysis, c, options, &rows[c], out[c]);
+        for (std::size_t c = next++; c < n; c = next++) {
+            inferDataSenderCwnd(tables, analysis, c, options, &rows[c], out[c], threads > 1 ? &helpers : nullptr);
+            helpers.ownerDone();
+        }
+        helpers.help();
     };
     runOnThreads(threads, work);
     return true;

@@ -8,6 +8,7 @@
 // reason instead of a plausible-looking line.
 
 #include "flow_events.h"
+#include "candidate_replays.h"
 #include "model_fit.h"
 
 #include <string>
@@ -81,10 +82,12 @@ bool inferCwnd(const dissect::CaptureTables& tables, const TcpAnalysis& analysis
 // The inference with `options` for the data sender of one connection, as inferCwndAll
 // gives it (an empty series with NotFollowedReason::NoData when it carried no data).
 // rows: the connection's rows in CaptureTables::tcp (rowsByConnection), nullptr to
-// find them by a scan.
+// find them by a scan. helpers: idle workers to share the candidates' replays with
+// (nullptr: the calling thread alone); the result is the same either way.
 void inferDataSenderCwnd(const dissect::CaptureTables& tables, const TcpAnalysis& analysis,
                          std::size_t connection, const CwndOptions& options,
-                         const std::vector<std::uint64_t>* rows, CwndInference& out);
+                         const std::vector<std::uint64_t>* rows, CwndInference& out,
+                         ReplayHelpers* helpers = nullptr);
 
 // How many inferences (one replay of every model over a flow) this process has run: the
 // analysis pipeline computes each once and a project caches them, and tests count on it.

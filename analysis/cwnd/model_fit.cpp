@@ -18,9 +18,16 @@ constexpr std::uint32_t kNotRetransmission =
 class Replayer
 {
 public:
-    Replayer(const FlowEvents& flow, const CongestionModel& model, bool keepSamples)
-        : m_flow(flow), m_model(model.clone()), m_recovery(*m_model, kFollowPolicy), m_keep(keepSamples)
+    Replayer(const FlowEvents& flow, const CongestionModel& model, bool keepSamples, ReplayScratch& scratch)
+        : m_flow(flow), m_model(model.clone()), m_recovery(*m_model, kFollowPolicy), m_keep(keepSamples),
+          m_sent(scratch.sent), m_resentAt(scratch.resentAt)
     {
+        m_sent.clear();
+        m_resentAt.clear();
+        if (m_keep) {
+            m_result.samples = std::move(scratch.spareSamples);
+            m_result.samples.clear();
+        }
         m_state.mss = std::max<std::uint32_t>(flow.mss, 1);
         m_state.setCwndSegments(10); // RFC 6928 / Linux TCP_INIT_CWND
         m_state.ssthresh = kInfiniteSsthresh;
@@ -67,18 +74,14 @@ private:
     std::uint32_t m_maxPacketsOut = 0;
     std::int64_t m_cwndUsageSeq = 0;
     // Send times for RTT samples (Karn: re-sent data gives none).
-    struct Sent
-    {
-        std::int64_t end, timeNs;
-        bool resent;
-    };
-    std::vector<Sent> m_sent;
+    using Sent = ReplayScratch::Sent;
+    std::vector<Sent>& m_sent;
     std::size_t m_sentHead = 0;
     double m_gapSum = 0;
     // First re-send time per sequence number in the current episode: sending the same
     // data again a timeout later is the retransmission timer (RFC 6298 5.4), even when
     // the direction was never silent long enough for kRtoTimeout.
-    std::unordered_map<std::int64_t, std::int64_t> m_resentAt;
+    std::unordered_map<std::int64_t, std::int64_t>& m_resentAt;
     // When SND.UNA last advanced: the retransmission timer restarts then (RFC 6298 5.3).
     std::int64_t m_unaAdvancedNs = 0;
 };
@@ -355,9 +358,13 @@ double ModelFit::cost() const
     return 2 * violationRate + meanGap;
 }
 
-ReplayResult replayFlow(const FlowEvents& flow, const CongestionModel& model, bool keepSamples)
+ReplayResult replayFlow(const FlowEvents& flow, const CongestionModel& model, bool keepSamples,
+                        ReplayScratch* scratch)
 {
-    return Replayer(flow, model, keepSamples).run();
+    if (scratch)
+        return Replayer(flow, model, keepSamples, *scratch).run();
+    ReplayScratch own;
+    return Replayer(flow, model, keepSamples, own).run();
 }
 
 } // namespace windscope::analysis::cwnd

@@ -16,6 +16,7 @@
 #include "scoreboard.h"
 
 #include <cstdint>
+#include <unordered_map>
 #include <vector>
 
 namespace windscope::analysis::cwnd {
@@ -67,6 +68,31 @@ struct ReplayResult
     double costBeforeFirstLoss = 0;
 };
 
-ReplayResult replayFlow(const FlowEvents& flow, const CongestionModel& model, bool keepSamples);
+// Buffers one replay leaves behind for the next on the same thread: a flow's replays
+// each need a send-time queue and a sample per data segment, and allocating them afresh
+// for every candidate model cost more (page faults on megabytes of new memory) than
+// the replay's arithmetic. Hand a result's samples back with recycle() once they are
+// not needed.
+struct ReplayScratch
+{
+    std::vector<CwndSample> spareSamples;
+    struct Sent
+    {
+        std::int64_t end, timeNs;
+        bool resent;
+    };
+    std::vector<Sent> sent;
+    std::unordered_map<std::int64_t, std::int64_t> resentAt;
+
+    void recycle(std::vector<CwndSample>&& samples)
+    {
+        if (samples.capacity() > spareSamples.capacity())
+            spareSamples = std::move(samples);
+    }
+};
+
+// scratch: buffers to reuse (nullptr: fresh ones); the result does not depend on it.
+ReplayResult replayFlow(const FlowEvents& flow, const CongestionModel& model, bool keepSamples,
+                        ReplayScratch* scratch = nullptr);
 
 } // namespace windscope::analysis::cwnd

@@ -2,6 +2,7 @@
 #include "capture_pipeline.h"
 
 #include "analysis/cwnd/flow_events.h"
+#include "analysis/sender/congestion_model.h"
 #include "analysis/parallel.h"
 
 #include <algorithm>
@@ -181,12 +182,13 @@ const Correlation& CapturePipeline::correlation() const
 }
 
 const cwnd::CwndInference& CapturePipeline::dataSenderCwnd(std::size_t connection,
-                                                           const std::vector<std::uint64_t>* rows) const
+                                                           const std::vector<std::uint64_t>* rows,
+                                                           cwnd::ReplayHelpers* helpers) const
 {
     if (!m_cwndLoaded)
         std::call_once(m_cwndOnce[2 * connection], [&] {
             cwnd::inferDataSenderCwnd(m_products.tables, m_products.tcp, connection, {}, rows,
-                                      m_products.cwnd[connection]);
+                                      m_products.cwnd[connection], helpers);
             if (m_observer)
                 m_observer->cwndInferred(connection, m_products.cwnd[connection].sender);
         });
@@ -217,13 +219,20 @@ const std::vector<cwnd::CwndInference>& CapturePipeline::cwndAll() const
         const std::size_t n = m_products.tcp.connections.size();
         const std::vector<std::vector<std::uint64_t>> rows = cwnd::rowsByConnection(m_products.tcp);
         unsigned threads = m_options.cwndThreads ? m_options.cwndThreads : std::max(1u, std::thread::hardware_concurrency());
-        threads = static_cast<unsigned>(std::min<std::size_t>(threads, std::max<std::size_t>(n, 1)));
+        // Beyond one per connection, the extra workers only help with candidates' replays.
+        threads = static_cast<unsigned>(
+            std::min<std::size_t>(threads, std::max<std::size_t>(n, 1) * cwnd::congestionModelNames().size()));
         // Workers take the next connection from a shared counter (flows differ in size
-        // by orders of magnitude); a connection already inferred is kept.
+        // by orders of magnitude); a connection already inferred is kept. A worker with
+        // none left helps replay the candidates of those still being inferred.
         std::atomic<std::size_t> next{0};
+        cwnd::ReplayHelpers helpers(n);
         runOnThreads(threads, [&] {
-            for (std::size_t c = next++; c < n; c = next++)
-                dataSenderCwnd(c, &rows[c]);
+            for (std::size_t c = next++; c < n; c = next++) {
+                dataSenderCwnd(c, &rows[c], threads > 1 ? &helpers : nullptr);
+                helpers.ownerDone();
+            }
+            helpers.help();
         });
         std::lock_guard lock(m_stageMutex);
         m_have[index(AnalysisStage::Cwnd)] = true;

@@ -117,8 +117,8 @@ private:
     bool readCapture(std::string& error);
     void started(AnalysisStage stage) const;
     bool cancelled() const;
-    const cwnd::CwndInference& dataSenderCwnd(std::size_t connection,
-                                              const std::vector<std::uint64_t>* rows) const;
+    const cwnd::CwndInference& dataSenderCwnd(std::size_t connection, const std::vector<std::uint64_t>* rows,
+                                              cwnd::ReplayHelpers* helpers = nullptr) const;
     void prepareCwnd(bool loaded);
 
     std::string m_path;
