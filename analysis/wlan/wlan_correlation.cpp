@@ -103,10 +103,8 @@ ConnectionImpact measure(const dissect::CaptureTables& tables, const TcpAnalysis
         m.lowWindows += (flags & sf::kLowWindow) != 0;
     }
 
-    if (m.throughputBeforeBps <= 0) {
-        m.recoveryNs = 0; // nothing was flowing: nothing to get back to
-        return m;
-    }
+    if (m.nothingToRecover())
+        return m; // nothing was flowing: no recovery time (not 0, which reads as instant)
     const std::int64_t slide = std::max(s.rttNs, o.minBaselineNs / 2);
     const double target = o.recoveryFraction * m.throughputBeforeBps;
     auto ack = std::lower_bound(s.ackTimeNs.begin(), s.ackTimeNs.end(), e.endNs);

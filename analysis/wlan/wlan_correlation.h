@@ -51,7 +51,10 @@ struct ConnectionImpact
     std::uint32_t dupAcks = 0, dupAckBursts = 0; // bursts: >= 3 duplicate ACKs in a row
     std::uint32_t zeroWindows = 0, lowWindows = 0;
     double throughputBeforeBps = 0, throughputDuringBps = 0, throughputAfterBps = 0;
-    std::int64_t recoveryNs = -1;          // -1: not back to the level within the window
+    std::int64_t recoveryNs = -1;          // -1: not back to the level within the window, or nothing to recover
+    // No throughput before the event: there is no level to get back to, so no recovery
+    // time (recoveryNs stays -1; the outputs say "nothing to recover", not "not recovered").
+    bool nothingToRecover() const { return throughputBeforeBps <= 0; }
     // The data sender's congestion window (cwnd inference, the model it chose): at the
     // last data segment sent before the event, the lowest from the event's start to the
     // window's end (the loss response often comes an RTT after a short event), and at
