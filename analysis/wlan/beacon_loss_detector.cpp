@@ -42,10 +42,17 @@ void detectBeaconLoss(const DetectorContext& context, std::vector<WlanEvent>& li
     if (w.size() == 0 || inventory.stations.empty())
         return;
     std::map<std::uint32_t, std::vector<Beacon>> beacons; // by BSSID
+    // Beacons heard with a bad FCS, by the transmitter address as read: the monitor
+    // heard the AP but could not decode it.
+    std::map<std::uint32_t, std::vector<std::int64_t>> garbled;
     for (const dissect::WlanManagementRecord& r : context.tables.wlanManagement) {
         const std::size_t row = r.row;
-        if (row < w.size() && !wlan::badFcs(w, row) &&
-            wlan::isManagement(w.frameControl[row], wlan::subtype::kBeacon) && inventory.apIndex(w.addr2(row)) >= 0)
+        if (row >= w.size() || !wlan::isManagement(w.frameControl[row], wlan::subtype::kBeacon) ||
+            inventory.apIndex(w.addr2(row)) < 0)
+            continue;
+        if (wlan::badFcs(w, row))
+            garbled[w.addr2(row)].push_back(w.timeNs[row]);
+        else
             beacons[w.addr2(row)].push_back({w.timeNs[row], w.frame[row]});
     }
     const std::int64_t captureEndNs = w.timeNs[w.size() - 1];
@@ -58,7 +65,9 @@ void detectBeaconLoss(const DetectorContext& context, std::vector<WlanEvent>& li
         // A monitor that kept under half of the AP's beacons (a capture filter, a channel
         // hop, a weak signal) does not show which ones the AP left out.
         const std::int64_t expected = (list.back().ns - list.front().ns) / intervalNs + 1;
-        if (2 * static_cast<std::int64_t>(list.size()) < expected)
+        const std::vector<std::int64_t>& bad = garbled[bssid];
+        // Nor one that decoded fewer of its beacons than it garbled (a weak signal).
+        if (2 * static_cast<std::int64_t>(list.size()) < expected || bad.size() > list.size())
             continue;
         // Did the monitor hear anything else on the AP's channel within half an interval
         // of time t (where the missed beacon was due)?
@@ -85,7 +94,10 @@ void detectBeaconLoss(const DetectorContext& context, std::vector<WlanEvent>& li
             std::int64_t missedHeard = 0;
             for (std::int64_t k = 1; k <= due; ++k)
                 missedHeard += heardAround(fromNs + k * intervalNs);
-            if (missedHeard < kBeaconLossCount) {
+            // A beacon heard garbled inside the gap: the AP was there, the monitor did not
+            // decode it.
+            const auto firstBad = std::upper_bound(bad.begin(), bad.end(), fromNs);
+            if (missedHeard < kBeaconLossCount || (firstBad != bad.end() && *firstBad < toNs)) {
                 ++unheard;
                 continue;
             }
@@ -120,7 +132,8 @@ void detectBeaconLoss(const DetectorContext& context, std::vector<WlanEvent>& li
     if (unheard)
         notes.push_back(std::to_string(unheard) + " gap(s) of " + std::to_string(kBeaconLossCount) +
                         " or more beacon intervals in an AP's beacons while the capture heard too little "
-                        "else on its channel to tell them from a gap of the monitor: no beacon loss reported");
+                        "else on its channel, or heard the AP's beacons garbled, to tell them from a gap of "
+                        "the monitor: no beacon loss reported");
 }
 
 } // namespace windscope::analysis::detail
