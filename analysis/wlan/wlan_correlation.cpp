@@ -213,8 +213,8 @@ std::vector<KindAggregate> aggregateKinds(const WlanEvents& events,
                 if (m.recoveryNs >= 0) {
                     recovery += static_cast<double>(m.recoveryNs) / 1e6;
                     ++recovered;
-                } else {
-                    ++k.notRecovered;
+                } else if (!m.nothingToRecover()) {
+                    ++k.notRecovered; // nothing to recover is neither recovered nor not
                 }
             }
         }

@@ -80,7 +80,7 @@ struct KindAggregate
     std::uint64_t retransmissions = 0, rtoTimeouts = 0, dupAckBursts = 0, zeroWindows = 0;
     double meanThroughputDuringPct = 0;    // during / before, over impacts with a before level
     double meanRecoveryMs = 0;             // over the impacts that recovered
-    std::uint64_t notRecovered = 0;
+    std::uint64_t notRecovered = 0;        // impacts with throughput before that did not get back to it
 };
 
 struct ScanIntervalAggregate
