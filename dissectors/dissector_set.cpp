@@ -75,6 +75,7 @@ const char* undecodedName(Undecoded kind)
     case Undecoded::TzspEncapsulation: return "TZSP with an unknown encapsulation";
     case Undecoded::ArubaErmFormat: return "UDP port 5555 (Aruba ERM) in no recognised format (AirMagnet's type 2, or not ERM)";
     case Undecoded::PeekremoteVersion: return "PEEKREMOTE with an unusable header size";
+    case Undecoded::LwappData: return "LWAPP data (UDP 12222, 802.11 frames in Cisco's pre-CAPWAP tunnel)";
     case Undecoded::Count: break;
     }
     return "";

@@ -45,6 +45,7 @@ enum class Undecoded : std::uint8_t {
     TzspEncapsulation,  // TZSP encapsulation other than Ethernet, 802.11, Prism, AVS
     ArubaErmFormat,     // Aruba ERM payload of no recognisable format (AirMagnet, type 2)
     PeekremoteVersion,  // PEEKREMOTE new header whose size is unusable
+    LwappData,          // LWAPP data (RFC 5412, UDP 12222): 802.11 frames in Cisco's pre-CAPWAP tunnel
     Count
 };
 inline constexpr std::size_t kUndecodedKinds = static_cast<std::size_t>(Undecoded::Count);

@@ -227,21 +227,26 @@ void TableBuilder::countSequence(const FrameRecord& record, std::uint32_t transm
 {
     const std::uint16_t fc = record.frameControl;
     const unsigned type = (fc >> 2) & 0x3, subtype = (fc >> 4) & 0xf;
+    if (type != 0 && type != 2)
+        return;
+    const bool numbered = record.has(FrameRecord::kWlanSequence);
+    const auto sequence = static_cast<std::uint16_t>(record.sequenceControl >> 4);
     if (type == 0) {
-        m_sequenceGaps.managementFrame(transmitter);
+        if (numbered)
+            m_sequenceGaps.otherFrame(transmitter, sequence);
         return;
     }
-    if (type != 2)
-        return;
     if (fc & 0x4000)
         ++m_tables.summary.protectedDataFrames;
     // Data with a body (subtype bit 2 clear), unfragmented or its first fragment,
     // individually addressed (group-addressed frames are numbered apart, 10.3.2.14).
     const bool individual = record.addressCount > 0 && !(record.addresses[0] & 0x01);
-    if ((subtype & 0x4) || !record.has(FrameRecord::kWlanSequence) || (record.sequenceControl & 0x0f) != 0 ||
-        !individual)
+    if (!numbered)
         return;
-    const auto sequence = static_cast<std::uint16_t>(record.sequenceControl >> 4);
+    if ((subtype & 0x4) || (record.sequenceControl & 0x0f) != 0 || !individual) {
+        m_sequenceGaps.otherFrame(transmitter, sequence);
+        return;
+    }
     if (subtype & 0x8)
         m_sequenceGaps.dataFrame(transmitter, receiver, record.queue, sequence);
     else

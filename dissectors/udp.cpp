@@ -154,6 +154,15 @@ void decodeL2tp(const DissectorSet&, ByteView bytes, Frame& frame)
         frame.undecoded = Undecoded::L2tp;
 }
 
+// LWAPP data channel (RFC 5412 section 3, UDP 12222): 802.11 frames of lightweight
+// access points before CAPWAP; not decoded, counted so that a tunnel full of 802.11
+// never reads as an empty capture.
+void decodeLwappData(const DissectorSet&, ByteView bytes, Frame& frame)
+{
+    if (!bytes.empty())
+        frame.undecoded = Undecoded::LwappData;
+}
+
 // UDP 4500 (RFC 3948): ESP behind NAT, unless the first four bytes are zero (IKE) or the
 // datagram is the one-byte NAT keepalive.
 void decodeNatTraversal(const DissectorSet&, ByteView bytes, Frame& frame)
@@ -169,6 +178,7 @@ void registerUdp(DissectorSet& set)
     set.ipProtocols.add(17, decodeUdp);
     set.udpPorts.add(kCapwapDataPort, decodeCapwapData);
     set.udpPorts.add(1701, decodeL2tp);
+    set.udpPorts.add(12222, decodeLwappData); // RFC 5412 section 3.1
     set.udpPorts.add(4500, decodeNatTraversal);
 }
 

@@ -107,6 +107,8 @@ void writeEventCore(JsonWriter& json, const EventsReport& r, const WlanEvent& e)
         json.key("wlan.fixed.reason_code");
         e.reasonCode >= 0 ? json.value(static_cast<unsigned>(e.reasonCode)) : json.null();
         json.field("attempts", static_cast<std::uint64_t>(e.attempts));
+        if (e.kind == WlanEventKind::BeaconLoss)
+            json.field("beacons_missed", static_cast<std::uint64_t>(e.attempts));
         if (e.kind == WlanEventKind::Disconnection || e.kind == WlanEventKind::FailedRoam)
             macField(json, tables, "new_bssid", e.newBssid);
         if (e.kind == WlanEventKind::FailedRoam) {
@@ -389,6 +391,9 @@ void writeCorrelationJson(std::ostream& out, const EventsReport& r, const Correl
             json.field("throughput_after_bps", m.throughputAfterBps);
             json.key("recovery_ms");
             m.recoveryNs >= 0 ? json.value(static_cast<double>(m.recoveryNs) / 1e6) : json.null();
+            json.field("recovery", m.recoveryNs >= 0        ? "recovered"
+                                   : m.nothingToRecover() ? "nothing_to_recover"
+                                                          : "not_within_window");
             const auto optionalBytes = [&](const char* key, std::int64_t v) {
                 json.key(key);
                 v >= 0 ? json.value(static_cast<std::uint64_t>(v)) : json.null();
@@ -473,6 +478,14 @@ void writeCorrelationCsv(std::ostream& out, const EventsReport& r, const Correla
             out << ',' << (m.cwndModel.empty() ? m.cwndNotFollowed : m.cwndModel) << '\n';
         }
     }
+}
+
+std::string recoveryText(const ConnectionImpact& m)
+{
+    if (m.recoveryNs >= 0)
+        return std::to_string(m.recoveryNs / 1'000'000) + " ms";
+    return m.nothingToRecover() ? "- (no throughput before the event: nothing to recover)"
+                                : "not within the window";
 }
 
 } // namespace windscope::analysis

@@ -29,6 +29,10 @@ void writeEventsCsv(std::ostream& out, const EventsReport& report);
 void writeCorrelationJson(std::ostream& out, const EventsReport& report,
                           const Correlation& correlation);
 // windscope-cli correlate FILE --csv: one row per (event, connection).
+// The recovery time of one impact as text: "N ms", "not within the window", or "-" with
+// why when there was no throughput before the event.
+std::string recoveryText(const ConnectionImpact& impact);
+
 void writeCorrelationCsv(std::ostream& out, const EventsReport& report,
                          const Correlation& correlation);
 

@@ -38,6 +38,7 @@ struct AbsenceState
     WlanEvent event;
     std::uint32_t retries = 0;
     bool haveLast = false;                 // the AP's last transmission to the station
+    bool lastAcked = false;                // ... and the station acknowledged it on air
     std::uint16_t lastSequence = 0;
     std::int64_t lastTxNs = 0;
     std::uint64_t lastTxFrame = 0;
@@ -272,7 +273,9 @@ void AbsencePass::toStation(std::size_t station, std::size_t row)
         return;
     const std::uint16_t sequence = static_cast<std::uint16_t>(w.sequenceControl[row] >> 4);
     AbsenceState& a = m_absence[station];
-    if (wlan::retry(fc) && a.haveLast && sequence == a.lastSequence) {
+    // A retry of an attempt the station acknowledged on air is the AP missing that
+    // acknowledgement (lost at the AP, heard by the sniffer): the station was there.
+    if (wlan::retry(fc) && a.haveLast && sequence == a.lastSequence && !a.lastAcked) {
         // The previous attempt of this MPDU went unacknowledged.
         if (!a.active) {
             a.active = true;
@@ -295,6 +298,7 @@ void AbsencePass::toStation(std::size_t station, std::size_t row)
         closeAbsence(station, a.lastTxNs);
     }
     a.haveLast = true;
+    a.lastAcked = false;
     a.lastSequence = sequence;
     a.lastTxNs = t;
     a.lastTxFrame = w.frame[row];
@@ -322,6 +326,8 @@ void AbsencePass::run()
             const auto s = static_cast<std::size_t>(awaitingStation);
             if (acked && m_absence[s].active)
                 closeAbsence(s, awaitingNs);
+            if (acked && m_absence[s].haveLast && m_absence[s].lastTxNs == awaitingNs)
+                m_absence[s].lastAcked = true;
             awaitingStation = -1;
         }
         const bool hasTransmitter =

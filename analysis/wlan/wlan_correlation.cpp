@@ -103,10 +103,8 @@ ConnectionImpact measure(const dissect::CaptureTables& tables, const TcpAnalysis
         m.lowWindows += (flags & sf::kLowWindow) != 0;
     }
 
-    if (m.throughputBeforeBps <= 0) {
-        m.recoveryNs = 0; // nothing was flowing: nothing to get back to
-        return m;
-    }
+    if (m.nothingToRecover())
+        return m; // nothing was flowing: no recovery time (not 0, which reads as instant)
     const std::int64_t slide = std::max(s.rttNs, o.minBaselineNs / 2);
     const double target = o.recoveryFraction * m.throughputBeforeBps;
     auto ack = std::lower_bound(s.ackTimeNs.begin(), s.ackTimeNs.end(), e.endNs);
@@ -215,8 +213,8 @@ std::vector<KindAggregate> aggregateKinds(const WlanEvents& events,
                 if (m.recoveryNs >= 0) {
                     recovery += static_cast<double>(m.recoveryNs) / 1e6;
                     ++recovered;
-                } else {
-                    ++k.notRecovered;
+                } else if (!m.nothingToRecover()) {
+                    ++k.notRecovered; // nothing to recover is neither recovered nor not
                 }
             }
         }

@@ -51,7 +51,10 @@ struct ConnectionImpact
     std::uint32_t dupAcks = 0, dupAckBursts = 0; // bursts: >= 3 duplicate ACKs in a row
     std::uint32_t zeroWindows = 0, lowWindows = 0;
     double throughputBeforeBps = 0, throughputDuringBps = 0, throughputAfterBps = 0;
-    std::int64_t recoveryNs = -1;          // -1: not back to the level within the window
+    std::int64_t recoveryNs = -1;          // -1: not back to the level within the window, or nothing to recover
+    // No throughput before the event: there is no level to get back to, so no recovery
+    // time (recoveryNs stays -1; the outputs say "nothing to recover", not "not recovered").
+    bool nothingToRecover() const { return throughputBeforeBps <= 0; }
     // The data sender's congestion window (cwnd inference, the model it chose): at the
     // last data segment sent before the event, the lowest from the event's start to the
     // window's end (the loss response often comes an RTT after a short event), and at
@@ -77,7 +80,7 @@ struct KindAggregate
     std::uint64_t retransmissions = 0, rtoTimeouts = 0, dupAckBursts = 0, zeroWindows = 0;
     double meanThroughputDuringPct = 0;    // during / before, over impacts with a before level
     double meanRecoveryMs = 0;             // over the impacts that recovered
-    std::uint64_t notRecovered = 0;
+    std::uint64_t notRecovered = 0;        // impacts with throughput before that did not get back to it
 };
 
 struct ScanIntervalAggregate

@@ -41,6 +41,11 @@ void detectHandoffs(const DetectorContext& context, std::vector<WlanEvent>& even
 void detectLifecycle(const DetectorContext& context, std::vector<WlanEvent>& events,
                      std::vector<WlanEvent>& lifecycle, std::vector<std::string>& notes);
 
+// beacon_loss_detector.cpp: an AP's beacons missing for mac80211's beacon-loss count of
+// intervals while the monitor heard its channel, one event per station in that BSS.
+void detectBeaconLoss(const DetectorContext& context, std::vector<WlanEvent>& lifecycle,
+                      std::vector<std::string>& notes);
+
 // outage_inference.cpp: connections that no 802.11 frame carried.
 void inferOutages(const DetectorContext& context, std::vector<WlanEvent>& events,
                   std::vector<std::string>& notes);

@@ -37,13 +37,18 @@ const char* eventKindName(WlanEventKind kind)
         return "failed_roam";
     case WlanEventKind::Disconnection:
         return "disconnection";
+    case WlanEventKind::Absence:
+        return "absence";
+    case WlanEventKind::BeaconLoss:
+        return "beacon_loss";
     }
     return "unknown";
 }
 
 bool isLifecycleKind(WlanEventKind kind)
 {
-    return static_cast<std::uint8_t>(kind) >= static_cast<std::uint8_t>(WlanEventKind::Authentication);
+    return static_cast<std::uint8_t>(kind) >= static_cast<std::uint8_t>(WlanEventKind::Authentication) &&
+           kind != WlanEventKind::Absence;
 }
 
 const char* initiatorName(EventInitiator initiator)
@@ -219,6 +224,24 @@ std::size_t admitPeriodicShortRuns(const std::vector<ScanPattern>& patterns,
     return admitted;
 }
 
+// A closed run of unanswered retries shorter than the shortest scan (two channel
+// switches and a dwell, WlanEventOptions::minScanNs) is an absence of unknown cause: its
+// span is what the AP's attempts show, a lower bound, and too short to show the station
+// left the channel. Done after the periodic admission, which reads the station's scans as
+// their retries showed them, so the replay derivation (which takes both kinds) is fed as
+// before.
+std::size_t classifyShortAbsences(std::vector<WlanEvent>& events, const WlanEventOptions& options)
+{
+    std::size_t n = 0;
+    for (WlanEvent& e : events)
+        if (e.kind == WlanEventKind::Scan && !e.openEnded && std::string_view(e.basis).starts_with("retry-absence") &&
+            e.endNs - e.startNs < options.minScanNs) {
+            e.kind = WlanEventKind::Absence;
+            ++n;
+        }
+    return n;
+}
+
 } // namespace
 
 WlanEvents detectWlanEvents(const dissect::CaptureTables& tables, const WlanInventory& inventory,
@@ -240,11 +263,19 @@ WlanEvents detectWlanEvents(const dissect::CaptureTables& tables, const WlanInve
         result.scanPatterns = scanPatterns(result.events);
         result.notes.push_back(std::to_string(n) + " short run(s) of unacknowledged retries (fewer than " +
                                std::to_string(options.minRetries) +
-                               " retries) counted as scans because they fall on the station's scan period");
+                               " retries) kept as absences because they fall on the station's scan period");
+    }
+    if (const std::size_t n = classifyShortAbsences(result.events, options)) {
+        result.scanPatterns = scanPatterns(result.events);
+        result.notes.push_back(std::to_string(n) + " run(s) of unanswered retries shorter than " +
+                               std::to_string(options.minScanNs / 1'000'000) +
+                               " ms reported as absences, not scans: the station was away at least that "
+                               "long, too short to show it left the channel");
     }
     for (std::size_t i = 0; i < result.events.size(); ++i)
         result.events[i].id = i;
     detail::detectLifecycle(context, result.events, result.lifecycle, result.notes);
+    detail::detectBeaconLoss(context, result.lifecycle, result.notes);
     std::stable_sort(result.lifecycle.begin(), result.lifecycle.end(), byStart);
     for (std::size_t i = 0; i < result.lifecycle.size(); ++i)
         result.lifecycle[i].id = result.events.size() + i;

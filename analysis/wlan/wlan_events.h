@@ -15,7 +15,12 @@
 //   through the new one: the successful (re)association response when it is on air,
 //   else the first data frame;
 // - outage_inferred: from TCP alone, the receiver's ACKs stop while the sender has data
-//   outstanding and retransmits.
+//   outstanding and retransmits;
+// - absence: a run of unanswered retries to the station shorter than the shortest scan
+//   (WlanEventOptions::minScanNs): the station was away for at least its span, but so
+//   short a run cannot show it left the channel, so it is not called a scan;
+// - beacon_loss (lifecycle): the station's AP's beacons missing for at least mac80211's
+//   beacon-loss count of intervals while the monitor heard the channel.
 // Per-station MAC statistics over time come from the same pass.
 
 #include "analysis/tcp/tcp_analysis.h"
@@ -27,19 +32,21 @@
 
 namespace windscope::analysis {
 
-// The first four are the absences and moves that stall TCP (WlanEvents::events); the
-// rest the connection lifecycle of 802.11-2020 11.3 (WlanEvents::lifecycle).
+// The first four and Absence are the absences and moves that stall TCP
+// (WlanEvents::events); the others the connection lifecycle of 802.11-2020 11.3
+// (WlanEvents::lifecycle). New kinds go at the end: project files store the number.
 enum class WlanEventKind : std::uint8_t {
     Scan, PowerSave, Handoff, OutageInferred,
     Authentication, Association, EapolHandshake, Deauthentication, Disassociation,
-    AssociationRefused, AttemptUnanswered, FailedRoam, Disconnection
+    AssociationRefused, AttemptUnanswered, FailedRoam, Disconnection,
+    Absence, BeaconLoss
 };
-inline constexpr std::size_t kWlanEventKinds = 13;
+inline constexpr std::size_t kWlanEventKinds = 15;
 
 // "scan", "power_save", "handoff", "outage_inferred" (the CLI contract's kind names),
 // then "authentication", "association", "eapol_handshake", "deauthentication",
 // "disassociation", "association_refused", "attempt_unanswered", "failed_roam",
-// "disconnection".
+// "disconnection", "absence", "beacon_loss".
 const char* eventKindName(WlanEventKind kind);
 bool isLifecycleKind(WlanEventKind kind);
 
@@ -66,6 +73,9 @@ struct WlanEvent
     // through the station's probe requests).
     const char* basis = "";
     bool openEnded = false;                // the capture ended before the event did
+    // The span is a lower bound of the event (an absence: it began before the first
+    // unanswered attempt showed it); printed with ">=" like an open-ended one.
+    bool lowerBound() const { return openEnded || kind == WlanEventKind::Absence; }
     std::vector<std::uint64_t> evidenceFrames; // the first kMaxEvidence, in frame order
     std::uint64_t evidenceCount = 0;       // all of them
     std::uint32_t probeRequests = 0;       // sent by the station during the event
@@ -78,7 +88,7 @@ struct WlanEvent
     EventInitiator initiator = EventInitiator::Unknown;
     std::int32_t statusCode = -1;          // wlan.fixed.status_code of the response, -1 none
     std::int32_t reasonCode = -1;          // wlan.fixed.reason_code, -1 none
-    std::uint32_t attempts = 0;            // requests / repeated frames the event groups
+    std::uint32_t attempts = 0;            // requests / repeated frames the event groups; beacon_loss: beacons missed
     std::uint32_t ssid = 0xffffffffu;      // SSID of the BSS joined (handoff, association)
     const char* outcome = "";              // failed_roam: "returned" | "joined_other" | "stayed_away"
     std::vector<std::uint32_t> triedBssids; // failed_roam: the BSSIDs tried in vain
@@ -130,7 +140,7 @@ struct WlanEventOptions
     // MLME-SCAN primitive (802.11-2020 6.3.3.2.2, 11.1.4.3.2: long enough to send one
     // probe and hear the first response, a few TU). A PM=1 / PM=0 pair closer than
     // this did not leave the channel; a retry run that proves an absence (below) but
-    // is shorter starts minScanNs before the station answered again.
+    // is shorter is reported as an absence (WlanEventKind::Absence), not a scan.
     std::int64_t minScanNs = 5'000'000;
     // Active scan without a power-save announcement: the station's probe requests
     // (11.1.4.3.2), consecutive ones at most probeBurstGapNs apart, at least

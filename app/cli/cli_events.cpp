@@ -87,17 +87,24 @@ void printEvents(const analysis::EventsReport& r, const analysis::Correlation* c
     std::printf("Capture %s: %zu access point(s), %zu station(s), %zu event(s)\n",
                 tables.summary.path.c_str(), r.inventory.accessPoints.size(),
                 r.inventory.stations.size(), r.events.size());
+    // One time base with the plots and analyze: seconds since the first packet (JSON and
+    // CSV keep epoch seconds, the CLI contract's).
+    std::printf("times in seconds since the capture's first packet\n");
     const auto mac = [&](std::uint32_t m) {
         return m < tables.macAddresses.size() ? tables.macAddresses.at(m).toString() : std::string("-");
     };
     for (std::size_t id = 0; id < r.events.size(); ++id) {
         const analysis::WlanEvent& e = r.events.at(id);
-        // An event the capture ended inside has no end: its duration is a lower bound.
-        std::printf("%5llu  %-19s %-17s %s  %s%9.3f ms  %s%s\n", static_cast<unsigned long long>(e.id),
+        // An event the capture ended inside has no end, and an absence shows only part of
+        // itself: their durations are lower bounds.
+        std::printf("%5llu  %-19s %-17s %12.6f s  %s%9.3f ms  %s%s\n", static_cast<unsigned long long>(e.id),
                     analysis::eventKindName(e.kind), mac(e.station).c_str(),
-                    analysis::epochText(tables, e.startNs).c_str(), e.openEnded ? ">=" : "  ",
+                    static_cast<double>(e.startNs) / 1e9, e.lowerBound() ? ">=" : "  ",
                     static_cast<double>(e.endNs - e.startNs) / 1e6, e.basis,
-                    e.openEnded ? "  (open-ended: the capture ended first)" : "");
+                    e.openEnded ? "  (open-ended: the capture ended first)"
+                    : e.kind == analysis::WlanEventKind::Absence
+                        ? "  (lower bound: unanswered retries, too short to show a scan)"
+                        : "");
         std::string detail;
         if (analysis::isLifecycleKind(e.kind) || e.kind == analysis::WlanEventKind::Handoff) {
             detail = "bssid " + mac(e.bssid);
@@ -111,7 +118,9 @@ void printEvents(const analysis::EventsReport& r, const analysis::Correlation* c
                 detail += ", status " + std::to_string(e.statusCode);
             if (e.reasonCode >= 0)
                 detail += ", reason " + std::to_string(e.reasonCode);
-            if (e.attempts > 1)
+            if (e.kind == analysis::WlanEventKind::BeaconLoss)
+                detail += ", " + std::to_string(e.attempts) + " beacons missed";
+            else if (e.attempts > 1)
                 detail += ", " + std::to_string(e.attempts) + " frames";
             if (*e.outcome)
                 detail += std::string(", ") + e.outcome;
@@ -134,9 +143,7 @@ void printEvents(const analysis::EventsReport& r, const analysis::Correlation* c
                             m.rtoTimeoutsInWindow, m.dupAckBursts,
                             m.throughputBeforeBps / 1e6, m.throughputDuringBps / 1e6,
                             m.throughputAfterBps / 1e6,
-                            m.recoveryNs >= 0
-                                ? (std::to_string(m.recoveryNs / 1'000'000) + " ms").c_str()
-                                : "not within the window");
+                            analysis::recoveryText(m).c_str());
     }
     for (const analysis::ScanPattern& p : r.events.scanPatterns)
         std::printf("scans of %s: %u, every %.1f ms, dwell %.1f ms%s\n",

@@ -86,6 +86,9 @@ QColor eventBandColour(analysis::WlanEventKind kind, bool grayscale)
     case analysis::WlanEventKind::AttemptUnanswered: return QColor(255, 167, 38, 60);
     case analysis::WlanEventKind::FailedRoam: return QColor(142, 36, 170, 50);
     case analysis::WlanEventKind::Disconnection: return QColor(66, 66, 66, 50);
+    // An absence too short to be called a scan: the scan's hue, fainter.
+    case analysis::WlanEventKind::Absence: return QColor(66, 133, 244, 30);
+    case analysis::WlanEventKind::BeaconLoss: return QColor(121, 85, 72, 60);
     }
     return QColor(0, 0, 0, 40);
 }
@@ -109,6 +112,8 @@ Qt::BrushStyle eventBandPattern(analysis::WlanEventKind kind, bool grayscale)
     case analysis::WlanEventKind::AttemptUnanswered: return Qt::CrossPattern;
     case analysis::WlanEventKind::FailedRoam: return Qt::HorPattern;
     case analysis::WlanEventKind::Disconnection: return Qt::VerPattern;
+    case analysis::WlanEventKind::Absence: return Qt::Dense7Pattern;
+    case analysis::WlanEventKind::BeaconLoss: return Qt::Dense5Pattern;
     }
     return Qt::SolidPattern;
 }

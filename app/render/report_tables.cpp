@@ -26,7 +26,11 @@ QStringList translated(const char* const* names, std::size_t n)
 QString fixed(double v, int decimals) { return QString::number(v, 'f', decimals); }
 QString mbps(double bps, int decimals) { return fixed(bps / 1e6, decimals); }
 QString eventStart(const analysis::WlanEvent& e) { return fixed(static_cast<double>(e.startNs) / 1e9, 3); }
-QString eventDuration(const analysis::WlanEvent& e) { return fixed(static_cast<double>(e.endNs - e.startNs) / 1e6, 1); }
+// An open-ended event or an absence shows only part of itself: its duration is a lower bound.
+QString eventDuration(const analysis::WlanEvent& e)
+{
+    return (e.lowerBound() ? QStringLiteral(">= ") : QString()) + fixed(static_cast<double>(e.endNs - e.startNs) / 1e6, 1);
+}
 
 // Window sizes in kB; -1 (not followed) shows as a dash.
 QString kilobytes(std::int64_t bytes) { return bytes < 0 ? QStringLiteral("-") : fixed(static_cast<double>(bytes) / 1e3, 1); }
@@ -132,7 +136,7 @@ QString eventCell(const AnalysisBundle& c, const EventTotals& t, std::size_t row
     case ThroughputDuring: return mbps(t.throughputDuringBps, 2);
     case Recovery:
         if (t.recoveryNs < 0)
-            return t.connections ? tr("not recovered") : QStringLiteral("-");
+            return t.connections && t.throughputBeforeBps > 0 ? tr("not recovered") : QStringLiteral("-");
         return fixed(static_cast<double>(t.recoveryNs) / 1e6, 1);
     default: return {};
     }
@@ -179,7 +183,10 @@ QString correlationCell(const AnalysisBundle& c, const CorrelationRow& r, int co
     case ThroughputBefore: return mbps(m.throughputBeforeBps, 3);
     case ThroughputDuring: return mbps(m.throughputDuringBps, 3);
     case ThroughputAfter: return mbps(m.throughputAfterBps, 3);
-    case Recovery: return m.recoveryNs < 0 ? tr("not recovered") : fixed(static_cast<double>(m.recoveryNs) / 1e6, 1);
+    case Recovery:
+        if (m.recoveryNs >= 0)
+            return fixed(static_cast<double>(m.recoveryNs) / 1e6, 1);
+        return m.nothingToRecover() ? QStringLiteral("-") : tr("not recovered");
     case CwndBefore: return kilobytes(m.cwndBeforeBytes);
     case CwndMin: return kilobytes(m.cwndMinBytes);
     case CwndAfter: return kilobytes(m.cwndAfterBytes);

@@ -164,6 +164,10 @@ TEST(Tunnels, UndecodedTunnelsAreCountedAndNamed)
         dtls.append(payload);
         w.write(1'000'300'000, ethernetIpv4(17, udp(40000, 5247, dtls)).v);
         w.write(1'000'400'000, ethernetIpv4(50, payload).v);
+        // LWAPP data (RFC 5412): the 6-byte header, then what would be an 802.11 frame.
+        Bytes lwapp{0x00, 0x00, 0x00, 40, 0x00, 0x00};
+        lwapp.append(payload);
+        w.write(1'000'500'000, ethernetIpv4(17, udp(40000, 12222, lwapp)).v);
     }
     const dissect::CaptureTables t = ingestOrFail(out);
     using dissect::Undecoded;
@@ -175,6 +179,8 @@ TEST(Tunnels, UndecodedTunnelsAreCountedAndNamed)
     EXPECT_TRUE(hasWarning(t.summary, "1 packets of TZSP"));
     EXPECT_TRUE(hasWarning(t.summary, "CAPWAP data with DTLS"));
     EXPECT_TRUE(hasWarning(t.summary, "IPsec ESP"));
+    EXPECT_EQ(t.summary.undecodedPackets[static_cast<std::size_t>(Undecoded::LwappData)], 1u);
+    EXPECT_TRUE(hasWarning(t.summary, "1 packets of LWAPP data"));
 }
 
 TEST(CaptureLimits, ProtectedDataFramesAreCountedWithTheKeyRoute)

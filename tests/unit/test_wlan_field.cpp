@@ -17,6 +17,7 @@
 
 #include "analysis/pipeline/capture_pipeline.h"
 
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -158,16 +159,20 @@ TEST_P(FieldCorpus, ScansWithinPlausibleBounds)
     WINDSCOPE_REQUIRE_FILE(path);
     const auto a = analyse(path);
     const WlanEventOptions o;
-    std::size_t scans = 0, open = 0;
+    std::size_t scans = 0, open = 0, absences = 0;
     for (const WlanEvent& e : a->events.events) {
         open += e.openEnded;
+        if (e.kind == WlanEventKind::Absence) {
+            // A run of unanswered retries too short to show a scan: said as such.
+            ++absences;
+            EXPECT_TRUE(std::string_view(e.basis).starts_with("retry-absence")) << GetParam() << " event " << e.id;
+            EXPECT_LT(e.endNs - e.startNs, o.minScanNs) << GetParam() << " event " << e.id;
+        }
         if (e.kind != WlanEventKind::Scan)
             continue;
         ++scans;
-        // A run of unanswered retries keeps the span its frames show, a lower bound on
-        // an absence whose start the AP did not see (scan_detector.cpp closeAbsence);
-        // every other closed scan is bounded.
-        if (!e.openEnded && !std::string_view(e.basis).starts_with("retry-absence")) {
+        // No closed scan is shorter than the lower bound, whatever its evidence.
+        if (!e.openEnded) {
             EXPECT_GE(e.endNs - e.startNs, o.minScanNs) << GetParam() << " event " << e.id << " " << e.basis;
         }
         if (std::string_view(e.basis).starts_with("pm-")) {
@@ -183,7 +188,46 @@ TEST_P(FieldCorpus, ScansWithinPlausibleBounds)
     for (std::size_t at = text.find("(open-ended"); at != std::string::npos; at = text.find("(open-ended", at + 1))
         ++said;
     EXPECT_EQ(said, open) << GetParam();
-    std::printf("[field] %s: %zu scan(s), %zu open-ended event(s)\n", GetParam(), scans, open);
+    std::size_t lowerBound = 0;
+    for (std::size_t at = text.find("(lower bound:"); at != std::string::npos; at = text.find("(lower bound:", at + 1))
+        ++lowerBound;
+    EXPECT_EQ(lowerBound, absences) << GetParam();
+    std::printf("[field] %s: %zu scan(s), %zu absence(s), %zu open-ended event(s)\n", GetParam(), scans, absences,
+                open);
+}
+
+// A recovery time only where there was something to recover: with no throughput before
+// an event, no impact says "recovered at once" (0 ms), and the text says why not.
+TEST_P(FieldCorpus, NoRecoveryTimeWithoutThroughput)
+{
+    const auto path = test::publicCapture(GetParam());
+    WINDSCOPE_REQUIRE_FILE(path);
+    pipeline::CapturePipeline p(path.string());
+    std::string error;
+    ASSERT_TRUE(p.run(pipeline::AnalysisStage::Correlation, error)) << error;
+    std::size_t nothing = 0;
+    for (const EventImpact& impact : p.correlation().impacts)
+        for (const ConnectionImpact& m : impact.connections) {
+            if (m.throughputBeforeBps > 0)
+                continue;
+            ++nothing;
+            EXPECT_TRUE(m.nothingToRecover());
+            EXPECT_EQ(m.recoveryNs, -1) << GetParam() << " event " << impact.event;
+        }
+    int status = 0;
+    const std::string text = test::runCommand(test::cliPath() + " correlate '" + path.string() + "' 2>/dev/null", &status);
+    EXPECT_EQ(status, 0);
+    std::size_t said = 0;
+    for (std::size_t at = text.find("nothing to recover"); at != std::string::npos;
+         at = text.find("nothing to recover", at + 1))
+        ++said;
+    EXPECT_EQ(said, nothing) << GetParam();
+    // One time base in the text: seconds since the first packet, never epoch seconds.
+    // (Captures stamped near 1970, such as simulators', have no telling epoch digits.)
+    const std::int64_t epochS = p.tables().summary.firstEpochNs / 1'000'000'000;
+    if (epochS > 1'000'000'000) {
+        EXPECT_EQ(text.find(std::to_string(epochS)), std::string::npos) << GetParam();
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(Public, FieldCorpus, ::testing::ValuesIn(kCaptures),
@@ -213,6 +257,12 @@ public:
     void frame(double t, std::uint8_t fc0, std::uint8_t fc1, std::uint8_t a1, std::uint8_t a2, std::uint8_t a3,
                std::vector<std::uint8_t> body = {})
     {
+        numbered(t, fc0, fc1, a1, a2, a3, m_sequence++, std::move(body));
+    }
+    // The same with a sequence number of the caller's (a retry repeats its MPDU's).
+    void numbered(double t, std::uint8_t fc0, std::uint8_t fc1, std::uint8_t a1, std::uint8_t a2, std::uint8_t a3,
+                  std::uint16_t sequence, std::vector<std::uint8_t> body = {})
+    {
         std::vector<std::uint8_t> f = {fc0, fc1, 0, 0};
         for (std::uint8_t a : {a1, a2, a3}) {
             const std::uint8_t fill = a == kBroadcastOctet ? kBroadcastOctet : 0;
@@ -220,22 +270,30 @@ public:
                                          fill, fill, a};
             f.insert(f.end(), mac, mac + 6);
         }
-        f.push_back(static_cast<std::uint8_t>(m_sequence << 4));
-        f.push_back(static_cast<std::uint8_t>(m_sequence >> 4));
-        ++m_sequence;
+        f.push_back(static_cast<std::uint8_t>(sequence << 4));
+        f.push_back(static_cast<std::uint8_t>(sequence >> 4));
         f.insert(f.end(), body.begin(), body.end());
+        write(t, f);
+    }
+    // An Ack (control subtype 13) to the receiver ra.
+    void ack(double t, std::uint8_t ra)
+    {
+        write(t, {0xd4, 0x00, 0, 0, 0x02, 0, 0, 0, 0, ra});
+    }
+
+    static constexpr std::uint8_t kBroadcastOctet = 0xff;
+
+private:
+    void write(double t, const std::vector<std::uint8_t>& f)
+    {
         const auto sec = static_cast<std::uint32_t>(t);
-        const auto usec = static_cast<std::uint32_t>((t - sec) * 1e6);
+        const auto usec = static_cast<std::uint32_t>(std::lround((t - sec) * 1e6));
         put32(1'700'000'000u + sec);
         put32(usec);
         put32(static_cast<std::uint32_t>(f.size()));
         put32(static_cast<std::uint32_t>(f.size()));
         m_out.write(reinterpret_cast<const char*>(f.data()), static_cast<std::streamsize>(f.size()));
     }
-
-    static constexpr std::uint8_t kBroadcastOctet = 0xff;
-
-private:
     void put32(std::uint32_t v)
     {
         const char b[4] = {static_cast<char>(v), static_cast<char>(v >> 8), static_cast<char>(v >> 16),
@@ -332,6 +390,143 @@ TEST(WlanSyntheticStory, OneGarbledFrameDoesNotFlipRoles)
     EXPECT_FALSE(gone.openEnded);
     EXPECT_EQ(gone.endNs, byKind["association"][0]->endNs);
     EXPECT_GT(gone.endNs - gone.startNs, 3'000'000'000);
+}
+
+// Retries the AP sends although the station acknowledged each attempt on air (its Acks
+// were lost at the AP, not at the monitor) are no absence, even on the station's scan
+// period where a short run of unanswered retries would be admitted; a run of unanswered
+// retries shorter than the shortest scan is an absence, never a closed scan.
+TEST(WlanSyntheticStory, RetryRunsAcknowledgedOrShortAreNotScans)
+{
+    const auto path = std::filesystem::temp_directory_path() / "windscope-wlan-retries.pcap";
+    constexpr std::uint8_t kToDs = 0x01, kFromDs = 0x02, kRetry = 0x08, kPm = 0x10;
+    constexpr std::uint8_t kData = 0x08, kNull = 0x48;
+    const std::vector<std::uint8_t> body(40, 0);
+    std::uint16_t apSequence = 100;
+    // The AP's frame to the station and the station's Ack.
+    const auto delivered = [&](PcapWriter& w, double t) {
+        w.numbered(t, kData, kFromDs, kSta, kAp, kAp, apSequence++, body);
+        w.ack(t + 0.0001, kAp);
+    };
+    double onPeriodEnd = 0, shortRunAt = 0;
+    {
+        PcapWriter w(path);
+        for (int i = 0; i < 20; ++i) {
+            w.frame(0.1 * i + 0.05, 0x80, 0x00, kBroadcast, kAp, kAp, beaconBody());
+            delivered(w, 0.1 * i + 0.06);
+            w.frame(0.1 * i + 0.07, kData, kToDs, kAp, kSta, kAp, body);
+        }
+        // Announced 10 ms scans every 200 ms from t = 0.2 s, but the fourth (t = 0.8 s)
+        // is replaced by the AP retrying one MPDU four times, each attempt acknowledged,
+        // the last ending where that scan would have.
+        for (int k = 0; k < 8; ++k) {
+            const double start = 0.2 + 0.2 * k + 0.012;
+            if (k == 3) {
+                onPeriodEnd = start + 0.010;
+                const std::uint16_t sequence = apSequence++;
+                for (int attempt = 0; attempt < 4; ++attempt) {
+                    const double t = onPeriodEnd - 0.001 * (3 - attempt);
+                    w.numbered(t, kData, static_cast<std::uint8_t>(kFromDs | (attempt ? kRetry : 0)), kSta, kAp, kAp,
+                               sequence, body);
+                    w.ack(t + 0.0001, kAp);
+                }
+                continue;
+            }
+            w.frame(start, kNull, kToDs | kPm, kAp, kSta, kAp);
+            w.frame(start + 0.010, kNull, kToDs, kAp, kSta, kAp);
+        }
+        // Off the period: five unanswered attempts over 3 ms, then the station is back.
+        shortRunAt = 1.93;
+        const std::uint16_t sequence = apSequence++;
+        for (int attempt = 0; attempt < 5; ++attempt)
+            w.numbered(shortRunAt + 0.00075 * attempt, kData, static_cast<std::uint8_t>(kFromDs | (attempt ? kRetry : 0)),
+                       kSta, kAp, kAp, sequence, body);
+        w.frame(shortRunAt + 0.0035, kData, kToDs, kAp, kSta, kAp, body);
+        delivered(w, 1.96);
+    }
+    const auto a = analyse(path);
+    std::filesystem::remove(path);
+    ASSERT_EQ(a->inventory.stations.size(), 1u);
+    std::size_t scans = 0, absences = 0;
+    constexpr double kFirstPacket = 0.05; // event times are relative to it
+    for (const WlanEvent& e : a->events.events) {
+        const double startS = static_cast<double>(e.startNs) / 1e9 + kFirstPacket;
+        const double endS = static_cast<double>(e.endNs) / 1e9 + kFirstPacket;
+        // Nothing around the acknowledged retries.
+        EXPECT_FALSE(startS <= onPeriodEnd + 0.001 && endS >= onPeriodEnd - 0.004)
+            << eventKindName(e.kind) << " " << e.basis << " at " << startS;
+        if (e.kind == WlanEventKind::Scan) {
+            ++scans;
+            EXPECT_TRUE(e.openEnded || e.endNs - e.startNs >= WlanEventOptions{}.minScanNs) << startS;
+        } else if (e.kind == WlanEventKind::Absence) {
+            ++absences;
+            EXPECT_STREQ(e.basis, "retry-absence");
+            EXPECT_NEAR(startS, shortRunAt, 1e-5);
+            EXPECT_NEAR(endS - startS, 0.0035, 1e-5); // first attempt to the station's return
+            EXPECT_TRUE(e.lowerBound());
+        }
+    }
+    EXPECT_EQ(scans, 7u);
+    EXPECT_EQ(absences, 1u);
+    ASSERT_EQ(a->events.scanPatterns.size(), 1u);
+    EXPECT_TRUE(a->events.scanPatterns[0].periodic);
+    EXPECT_NEAR(a->events.scanPatterns[0].intervalMs, 200, 1);
+}
+
+// Beacon loss where the capture shows it: the AP's beacons stop for 1.5 s while another
+// AP's are heard; later the monitor hears nothing at all for 1.5 s (its own gap).
+TEST(WlanSyntheticStory, BeaconLossOnlyWhereTheMonitorListened)
+{
+    const auto path = std::filesystem::temp_directory_path() / "windscope-wlan-beacons.pcap";
+    constexpr double kInterval = 0.1024; // 100 TU, beaconBody()'s Beacon Interval
+    double lossFrom = 0, lossTo = 0;
+    {
+        PcapWriter w(path);
+        const std::vector<std::uint8_t> body(40, 0);
+        double t = 0;
+        const auto tick = [&](bool apBeacons, bool heard) {
+            t += kInterval;
+            if (!heard)
+                return;
+            if (apBeacons)
+                w.frame(t, 0x80, 0x00, kBroadcast, kAp, kAp, beaconBody());
+            w.frame(t + 0.01, 0x80, 0x00, kBroadcast, kOtherAp, kOtherAp, beaconBody());
+            if (apBeacons) {
+                w.frame(t + 0.02, 0x08, 0x01, kAp, kSta, kAp, body);
+                w.frame(t + 0.03, 0x08, 0x02, kSta, kAp, kAp, body);
+            }
+        };
+        for (int i = 0; i < 20; ++i)
+            tick(true, true);
+        lossFrom = t;
+        for (int i = 0; i < 14; ++i)
+            tick(false, true);
+        lossTo = t + kInterval;
+        for (int i = 0; i < 20; ++i)
+            tick(true, true);
+        for (int i = 0; i < 14; ++i)
+            tick(true, false);
+        for (int i = 0; i < 20; ++i)
+            tick(true, true);
+    }
+    const auto a = analyse(path);
+    std::filesystem::remove(path);
+    std::vector<const WlanEvent*> losses;
+    for (const WlanEvent& e : a->events.lifecycle)
+        if (e.kind == WlanEventKind::BeaconLoss)
+            losses.push_back(&e);
+    ASSERT_EQ(losses.size(), 1u);
+    const WlanEvent& e = *losses[0];
+    EXPECT_EQ(macOf(*a, e.station), "02:00:00:00:00:51");
+    EXPECT_EQ(macOf(*a, e.bssid), "02:00:00:00:00:a1");
+    EXPECT_EQ(e.initiator, EventInitiator::AccessPoint);
+    EXPECT_NEAR(static_cast<double>(e.startNs) / 1e9, lossFrom - kInterval, 1e-3);
+    EXPECT_NEAR(static_cast<double>(e.endNs) / 1e9, lossTo - kInterval, 1e-3);
+    EXPECT_EQ(e.attempts, 14u); // beacons missed
+    EXPECT_FALSE(e.openEnded);
+    const bool noted = std::any_of(a->events.notes.begin(), a->events.notes.end(),
+                                   [](const std::string& n) { return n.find("gap of the monitor") != std::string::npos; });
+    EXPECT_TRUE(noted);
 }
 
 } // namespace

@@ -128,11 +128,13 @@ void deriveScanAbsences(const DerivationInput& in, DerivationContext&, DerivedSc
     const dissect::WlanColumns& w = tables.wlan;
     if (!in.events || !s.mac.enabled || w.frame.empty())
         return;
-    // The scans found in the AP's unacknowledged retries (not announced on air), by
-    // station; the station with the most is the connection's.
+    // The scans found in the AP's unacknowledged retries (not announced on air), with
+    // the runs too short to be called scans on their own (absences), by station; the
+    // station with the most is the connection's.
     std::map<std::uint32_t, std::vector<const WlanEvent*>> byStation;
     for (const WlanEvent& e : in.events->events)
-        if (e.kind == WlanEventKind::Scan && std::strncmp(e.basis, "retry-absence", 13) == 0)
+        if ((e.kind == WlanEventKind::Scan || e.kind == WlanEventKind::Absence) &&
+            std::strncmp(e.basis, "retry-absence", 13) == 0)
             byStation[e.station].push_back(&e);
     if (byStation.empty())
         return;

@@ -55,6 +55,8 @@ QVariant EventTableModel::data(const QModelIndex& index, int role) const
                           .arg(e.retriesToStation);
         if (e.openEnded)
             tip += tr("; the capture ended during the event");
+        else if (e.kind == analysis::WlanEventKind::Absence)
+            tip += tr("; unanswered retries shorter than the shortest scan: a lower bound, not shown to be a scan");
         return tip;
     }
     // The text is the report's (render::eventCell); sorting goes by the numbers.
