@@ -216,7 +216,7 @@ int runAnalyze(const std::vector<std::string>& args)
     if (!keys.empty()) {
         if (!decrypted.create(path, keys, error)) {
             std::fprintf(stderr, "windscope-cli: %s\n", error.c_str());
-            return 1;
+            return decrypted.refused() ? kExitEpanRefused : 1;
         }
         readPath = decrypted.path();
         decryptionNote =

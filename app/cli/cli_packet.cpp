@@ -4,8 +4,10 @@
 #include "analysis/report/json_writer.h"
 #include "dissectors/wireshark/epan_session.h"
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <unistd.h>
@@ -129,10 +131,11 @@ int runPacket(const std::vector<std::string>& args)
         return 2;
     }
     std::string error;
-    auto session = ws::EpanSession::open(parsed.positional[0], parsed.options, error);
+    bool refused = false;
+    auto session = ws::EpanSession::open(parsed.positional[0], parsed.options, error, &refused);
     if (!session) {
         std::fprintf(stderr, "windscope-cli: %s\n", error.c_str());
-        return 1;
+        return refused ? kExitEpanRefused : 1;
     }
     ws::PacketDetail detail;
     if (!session->dissect(frame, detail, error)) {
@@ -180,10 +183,11 @@ int runDecrypt(const std::vector<std::string>& args)
         return 2;
     }
     std::string error;
-    auto session = ws::EpanSession::open(parsed.positional[0], parsed.options, error);
+    bool refused = false;
+    auto session = ws::EpanSession::open(parsed.positional[0], parsed.options, error, &refused);
     if (!session || !session->writeDecryptedPcap(parsed.positional[1], error)) {
         std::fprintf(stderr, "windscope-cli: %s\n", error.c_str());
-        return 1;
+        return refused ? kExitEpanRefused : 1;
     }
     const ws::DecryptionReport& report = session->decryption();
     if (parsed.json) {
@@ -222,17 +226,27 @@ bool DecryptedCapture::create(const std::string& capture, const std::vector<std:
         }
         options.keys.push_back(key);
     }
-    std::string pattern =
-        (std::filesystem::temp_directory_path() / "windscope-decrypted-XXXXXX.pcap").string();
+    // The session first, so that a refused Wireshark path is reported as such.
+    auto session = ws::EpanSession::open(capture, options, error, &m_refused);
+    if (!session)
+        return false;
+    // temp_directory_path throws when TMPDIR names no folder: report it instead.
+    std::error_code tmpError;
+    const std::filesystem::path tmp = std::filesystem::temp_directory_path(tmpError);
+    if (tmpError) {
+        error = "no folder for the decrypted capture: " + tmpError.message();
+        return false;
+    }
+    std::string pattern = (tmp / "windscope-decrypted-XXXXXX.pcap").string();
     const int fd = ::mkstemps(pattern.data(), 5);
     if (fd < 0) {
-        error = pattern + ": cannot create a temporary file for the decrypted capture";
+        error = pattern + ": cannot create a temporary file for the decrypted capture: " +
+                std::strerror(errno);
         return false;
     }
     ::close(fd);
     m_path = pattern;
-    auto session = ws::EpanSession::open(capture, options, error);
-    if (!session || !session->writeDecryptedPcap(m_path, error))
+    if (!session->writeDecryptedPcap(m_path, error))
         return false;
     const ws::DecryptionReport& report = session->decryption();
     m_protected = report.protectedFrames;

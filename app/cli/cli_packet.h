@@ -7,6 +7,10 @@
 
 namespace windscope::cli {
 
+// Exit status when the Wireshark path is refused because libwireshark cannot be isolated
+// from the user's and the system's Wireshark plugins and configuration (docs/cli.md).
+inline constexpr int kExitEpanRefused = 3;
+
 // windscope-cli packet FILE N [--json] [--key PASSPHRASE:SSID|PSK]... [--user-profile]
 int runPacket(const std::vector<std::string>& args);
 // windscope-cli decrypt FILE OUT.pcap --key PASSPHRASE:SSID|PSK...
@@ -30,11 +34,14 @@ public:
     std::uint64_t decryptedFrames() const { return m_decrypted; }
     // Why frames stayed encrypted; "" when every protected data frame was decrypted.
     const std::string& encryptedReason() const { return m_reason; }
+    // create() failed because the Wireshark path was refused (kExitEpanRefused).
+    bool refused() const { return m_refused; }
 
 private:
     std::string m_path;
     std::uint64_t m_protected = 0, m_decrypted = 0;
     std::string m_reason;
+    bool m_refused = false;
 };
 
 } // namespace windscope::cli

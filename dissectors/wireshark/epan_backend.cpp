@@ -5,6 +5,7 @@
 // a tvbuff, field_info::value embedded, ws_log_init with two parameters. Later minor
 // releases change each of these, hence the version check below.
 
+#include "epan_backend_isolation.h"
 #include "epan_module.h"
 
 #include <ws_version.h>
@@ -36,6 +37,9 @@
 #include <fstream>
 #include <string_view>
 #include <unordered_map>
+
+// Exported by libwireshark 4.0 (epan/wslua/init_wslua.c) but not in an installed header.
+extern "C" int wslua_count_plugins(void);
 
 #if WIRESHARK_VERSION_MAJOR != 4 || WIRESHARK_VERSION_MINOR != 0
 #error "epan_session.cpp is written against the Wireshark 4.0 API (see the file's first comment)"
@@ -118,38 +122,37 @@ void logInitError(const char* format, va_list ap)
     collect(format, ap);
 }
 
-std::filesystem::path g_isolatedConfigDir;
-void removeIsolatedConfigDir()
-{
-    std::error_code ignored;
-    if (!g_isolatedConfigDir.empty())
-        std::filesystem::remove_all(g_isolatedConfigDir, ignored);
-}
-
 // The init order of tshark.c (4.0), measured in the project's libwireshark notes: each
 // step depends on the previous one (privileges before configuration_init, wtap before
 // epan). There is no re-initialisation after epan_cleanup, so this runs once and the
-// library stays up until exit.
-bool initialiseOnce(bool useUserProfile, std::string& error)
+// library stays up until exit. It runs nothing from the user's or the system's plugin
+// and configuration folders (docs/wireshark.md, "Isolation").
+bool initialiseOnce(bool useUserProfile, const EpanIsolation& isolation, std::string& error,
+                    bool& refused)
 {
-    static int state = 0; // 0 not yet, 1 ready, -1 failed
+    static int state = 0; // 0 not yet, 1 ready, -1 failed, -2 refused
+    static std::string refusal;
     if (state == 1)
         return true;
+    if (state == -2) {
+        refused = true;
+        error = refusal;
+        return false;
+    }
     if (state == -1) {
         error = "libwireshark failed to initialise earlier in this process";
         return false;
     }
-    if (!useUserProfile) {
-        // An empty personal configuration directory: no user preferences, no keys and
-        // no personal Lua plugins change the results.
-        std::string dirTemplate =
-            (std::filesystem::temp_directory_path() / "windscope-epan-XXXXXX").string();
-        if (char* made = mkdtemp(dirTemplate.data())) {
-            g_isolatedConfigDir = made;
-            std::atexit(removeIsolatedConfigDir);
-            setenv("WIRESHARK_CONFIG_DIR", made, 1);
-        }
-    }
+    auto refuse = [&](const std::string& why) {
+        state = -2;
+        refusal = "Wireshark dissection refused: libwireshark cannot be isolated from the "
+                  "user's and the system's Wireshark plugins and configuration: " + why;
+        refused = true;
+        error = refusal;
+        return false;
+    };
+    if (!isolation.error.empty())
+        return refuse(isolation.error);
     ws_log_init("windscope", logInitError);
     init_process_policies();
     relinquish_special_privs_perm();
@@ -157,13 +160,30 @@ bool initialiseOnce(bool useUserProfile, std::string& error)
         g_messages = dirError;
         g_free(dirError);
     }
+    // The personal profile (preferences, UAT files such as 80211_keys, init.lua) is read
+    // from here: an empty folder inside the private one unless the user asked for theirs.
+    const std::string profile =
+        useUserProfile ? isolation.userConfigDir : isolation.privateDir + "/config";
+    set_persconffile_dir(profile.c_str());
+    if (const std::string why = checkIsolation(isolation); !why.empty())
+        return refuse(why);
+    // The user's own init.lua would run with --user-profile: only preferences and keys
+    // are read from their profile.
+    if (useUserProfile) {
+        std::error_code ec;
+        if (std::filesystem::exists(profile + "/init.lua", ec))
+            return refuse(profile + "/init.lua would run (move it away to use --user-profile)");
+    }
     init_report_message("Windscope", &kReportRoutines);
-    wtap_init(FALSE);
-    if (!epan_init(nullptr, nullptr, FALSE)) {
+    wtap_init(FALSE); // FALSE: no wiretap plugins
+    if (!epan_init(nullptr, nullptr, FALSE)) { // FALSE: no binary epan plugins
         state = -1;
         error = "libwireshark failed to initialise: " + g_messages;
         return false;
     }
+    // Checked afterwards too, so a path missed above cannot go unnoticed.
+    if (wslua_count_plugins() != 0)
+        return refuse(std::to_string(wslua_count_plugins()) + " Lua plugin(s) were loaded");
     if (useUserProfile)
         epan_load_settings();
     state = 1;
@@ -566,14 +586,15 @@ void closeSession(void* session)
     g_sessionOpen = false;
 }
 
-void* openSession(const std::string& path, const EpanOptions& options, std::string& error)
+void* openSession(const std::string& path, const EpanOptions& options,
+                  const EpanIsolation& isolation, std::string& error, bool& refused)
 {
     if (g_sessionOpen) {
         error = path + ": another Wireshark session is open in this process (libwireshark "
                        "keeps one dissection state per process)";
         return nullptr;
     }
-    if (!initialiseOnce(options.useUserProfile, error))
+    if (!initialiseOnce(options.useUserProfile, isolation, error, refused))
         return nullptr;
     g_messages.clear();
 

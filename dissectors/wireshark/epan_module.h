@@ -11,6 +11,7 @@
 // library), so C++ types cross the boundary as they are; kEpanModuleAbi changes
 // whenever this table does.
 
+#include "epan_isolation.h"
 #include "epan_session.h"
 
 #include <cstdint>
@@ -18,13 +19,15 @@
 
 namespace windscope::dissect::wireshark {
 
-inline constexpr int kEpanModuleAbi = 1;
+inline constexpr int kEpanModuleAbi = 2;
 
 struct EpanModuleApi
 {
     int abi = kEpanModuleAbi;
-    // A session is the module's own object; null from open with error set.
-    void* (*open)(const std::string& path, const EpanOptions& options, std::string& error);
+    // A session is the module's own object; null from open with error set, and refused
+    // set when libwireshark was not started because it could not be isolated.
+    void* (*open)(const std::string& path, const EpanOptions& options,
+                  const EpanIsolation& isolation, std::string& error, bool& refused);
     void (*close)(void* session);
     std::uint64_t (*frameCount)(const void* session);
     bool (*dissect)(void* session, std::uint64_t frame, PacketDetail& detail, std::string& error);

@@ -170,16 +170,32 @@ EpanSession::~EpanSession()
 }
 
 std::unique_ptr<EpanSession> EpanSession::open(const std::string& path, const EpanOptions& options,
-                                               std::string& error)
+                                               std::string& error, bool* refused)
 {
+    bool wasRefused = false;
+    if (refused)
+        *refused = false;
+    // Refused before libwireshark is even loaded when the start-up half failed.
+    if (const std::string& why = epanIsolation().error; !why.empty()) {
+        error = path + ": Wireshark dissection refused: libwireshark cannot be isolated from the "
+                       "user's and the system's Wireshark plugins and configuration: " + why;
+        if (refused)
+            *refused = true;
+        return nullptr;
+    }
     const LoadedModule& loaded = module();
     if (!loaded.api) {
         error = path + ": Wireshark dissection is unavailable: " + loaded.error;
         return nullptr;
     }
-    void* session = loaded.api->open(path, options, error);
-    if (!session)
+    void* session = loaded.api->open(path, options, epanIsolation(), error, wasRefused);
+    if (!session) {
+        if (wasRefused)
+            error = path + ": " + error;
+        if (refused)
+            *refused = wasRefused;
         return nullptr;
+    }
     return std::unique_ptr<EpanSession>(new EpanSession(std::make_unique<Impl>(Impl{loaded.api, session})));
 }
 

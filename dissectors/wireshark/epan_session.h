@@ -86,9 +86,10 @@ struct EpanOptions
     std::vector<WpaKey> keys;
     // Wireshark preferences as for `tshark -o name:value`.
     std::vector<std::string> preferences;
-    // Read the user's Wireshark profile (preferences, decryption keys, Lua plugins).
-    // Off by default so that results do not depend on who runs the analysis; this is
-    // decided by the first open() of the process.
+    // Read the user's Wireshark profile (preferences, decryption keys); never its Lua
+    // (a profile with an init.lua is refused) nor any plugin. Off by default so that
+    // results do not depend on who runs the analysis; decided by the first open() of the
+    // process.
     bool useUserProfile = false;
 };
 
@@ -125,9 +126,12 @@ public:
     EpanSession& operator=(const EpanSession&) = delete;
 
     // Opens path and runs the first pass. Returns null with error set (naming the file)
-    // when the file cannot be read or another session is open.
+    // when the file cannot be read or another session is open. Also null, with *refused
+    // set, when libwireshark cannot be isolated from the user's and the system's
+    // Wireshark plugins and configuration (docs/wireshark.md, "Isolation"): it is then
+    // never started in this process.
     static std::unique_ptr<EpanSession> open(const std::string& path, const EpanOptions& options,
-                                             std::string& error);
+                                             std::string& error, bool* refused = nullptr);
 
     std::uint64_t frameCount() const;
     // The full tree of frame (1-based). False with error when out of range or unreadable.

@@ -34,6 +34,7 @@
 #include <QLabel>
 #include <QProcess>
 #include <QPushButton>
+#include <QSet>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableView>
@@ -289,6 +290,58 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(record), 20000);
         QCOMPARE(QString::fromUtf8(fileContent(record)),
                  QStringLiteral("-r\n%1\n-g\n%2\n").arg(QFileInfo(kSample).absoluteFilePath()).arg(eventFrame));
+    }
+
+    // Wireshark started from Windscope gets the user's environment: the one this process
+    // was started with (/proc/self/environ), even once libwireshark is up (it is isolated
+    // without process-wide variables; docs/wireshark.md, "Isolation"). Only PATH differs,
+    // changed here to find the stand-in.
+    void openInWiresharkGetsTheUsersEnvironment()
+    {
+        if (EpanService::available()) {
+            PacketDetailPane pane;
+            QSignalSpy shown(&pane, &PacketDetailPane::packetShown);
+            pane.showPacket(kSample, 1);
+            QVERIFY(shown.wait(120000) || !shown.isEmpty());
+            QVERIFY2(shown.last().at(1).toBool(), qPrintable(pane.statusText()));
+        }
+        QTemporaryDir bin;
+        const QString record = bin.filePath(QStringLiteral("environment.txt"));
+        const QString script = bin.filePath(QStringLiteral("wireshark"));
+        {
+            QFile f(script);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(QStringLiteral("#!/bin/sh\nenv -0 > '%1.tmp'\nmv '%1.tmp' '%1'\n").arg(record).toUtf8());
+            f.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+        }
+        const QByteArray oldPath = qgetenv("PATH");
+        const QByteArray newPath = bin.path().toUtf8() + ':' + oldPath;
+        qputenv("PATH", newPath);
+        auto restore = qScopeGuard([&] { qputenv("PATH", oldPath); });
+        QString error;
+        QVERIFY2(openInWireshark(kSample, 1, &error), qPrintable(error));
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(record), 20000);
+
+        auto entries = [](const QByteArray& block) {
+            QSet<QByteArray> out;
+            for (const QByteArray& entry : block.split('\0'))
+                // PATH is changed below; QTest::qExec sets QT_QTESTLIB_RUNNING itself; the
+                // stand-in's shell sets PWD, SHLVL and _.
+                if (!entry.isEmpty() && !entry.startsWith("PATH=") && !entry.startsWith("QT_QTESTLIB_RUNNING=") &&
+                    !entry.startsWith("PWD=") && !entry.startsWith("SHLVL=") && !entry.startsWith("_="))
+                    out.insert(entry);
+            return out;
+        };
+        QFile original(QStringLiteral("/proc/self/environ"));
+        QVERIFY(original.open(QIODevice::ReadOnly));
+        const QSet<QByteArray> started = entries(original.readAll());
+        const QByteArray childBlock = fileContent(record);
+        const QSet<QByteArray> child = entries(childBlock);
+        for (const QByteArray& entry : child)
+            QVERIFY2(started.contains(entry), entry.constData());
+        for (const QByteArray& entry : started)
+            QVERIFY2(child.contains(entry), entry.constData());
+        QVERIFY(childBlock.split('\0').contains("PATH=" + newPath));
     }
 
     void openInWiresharkDisabledWithoutWireshark()
