@@ -177,6 +177,12 @@ private:
         if (interfaceId >= m_interfaces.size())
             return fail("packet refers to interface " + std::to_string(interfaceId) +
                         " that was never described");
+        if (capLen > kMaximumRecordLength) {
+            m_problem = recordLengthText(m_path, m_number + 1, capLen,
+                                         std::to_string(kMaximumRecordLength) +
+                                             " bytes, the largest record libpcap reads");
+            return Status::Error;
+        }
         if (capLen > bodyLength - dataOffset)
             return fail("captured length " + std::to_string(capLen) +
                         " runs past the end of its block");
@@ -210,15 +216,13 @@ private:
     Status cut(const char* where)
     {
         m_problem = m_path + ": file is cut short in packet " + std::to_string(m_number + 1) +
-                    " (incomplete " + where + "); results cover packets 1-" +
-                    std::to_string(m_number);
+                    " (incomplete " + where + "); " + coveredPackets(m_number);
         return Status::Truncated;
     }
     Status fail(const std::string& what)
     {
         m_problem = m_path + ": damaged pcapng in packet " + std::to_string(m_number + 1) +
-                    ": " + what + "; results cover packets 1-" +
-                    std::to_string(m_number);
+                    ": " + what + "; " + coveredPackets(m_number);
         return Status::Error;
     }
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli_packet.h"
 
+#include "cli_input.h"
+
 #include "analysis/report/json_writer.h"
 #include "dissectors/wireshark/epan_session.h"
 
@@ -95,7 +97,7 @@ int parseEpanArgs(const char* command, const std::vector<std::string>& args, Epa
                 return 2;
             }
             out.options.keys.push_back(key);
-        } else if (!a.empty() && a[0] == '-') {
+        } else if (a.size() > 1 && a[0] == '-') { // "-" alone is standard input
             std::fprintf(stderr, "windscope-cli %s: unknown option %s\n", command, a.c_str());
             return 2;
         } else
@@ -129,14 +131,19 @@ int runPacket(const std::vector<std::string>& args)
         return 2;
     }
     std::string error;
-    auto session = ws::EpanSession::open(parsed.positional[0], parsed.options, error);
-    if (!session) {
+    SeekableCapture input;
+    if (!input.open(parsed.positional[0], error)) {
         std::fprintf(stderr, "windscope-cli: %s\n", error.c_str());
+        return 1;
+    }
+    auto session = ws::EpanSession::open(input.path(), parsed.options, error);
+    if (!session) {
+        std::fprintf(stderr, "windscope-cli: %s\n", input.named(error).c_str());
         return 1;
     }
     ws::PacketDetail detail;
     if (!session->dissect(frame, detail, error)) {
-        std::fprintf(stderr, "windscope-cli: %s\n", error.c_str());
+        std::fprintf(stderr, "windscope-cli: %s\n", input.named(error).c_str());
         return 1;
     }
     if (parsed.json) {
@@ -163,6 +170,9 @@ int runPacket(const std::vector<std::string>& args)
         std::cout << detail.text();
     }
     std::cout.flush();
+    // The frame is shown, but the file is damaged after it (or before the end).
+    if (!session->damage().empty())
+        std::fprintf(stderr, "windscope-cli: warning: %s\n", input.named(session->damage()).c_str());
     const std::string reason = session->decryption().reason();
     if (!reason.empty() && !parsed.options.keys.empty())
         std::fprintf(stderr, "windscope-cli: note: %s\n", reason.c_str());
@@ -180,11 +190,18 @@ int runDecrypt(const std::vector<std::string>& args)
         return 2;
     }
     std::string error;
-    auto session = ws::EpanSession::open(parsed.positional[0], parsed.options, error);
-    if (!session || !session->writeDecryptedPcap(parsed.positional[1], error)) {
+    SeekableCapture input;
+    if (!input.open(parsed.positional[0], error)) {
         std::fprintf(stderr, "windscope-cli: %s\n", error.c_str());
         return 1;
     }
+    auto session = ws::EpanSession::open(input.path(), parsed.options, error);
+    if (!session || !session->writeDecryptedPcap(parsed.positional[1], error)) {
+        std::fprintf(stderr, "windscope-cli: %s\n", input.named(error).c_str());
+        return 1;
+    }
+    if (!session->damage().empty())
+        std::fprintf(stderr, "windscope-cli: warning: %s\n", input.named(session->damage()).c_str());
     const ws::DecryptionReport& report = session->decryption();
     if (parsed.json) {
         analysis::JsonWriter json(std::cout);
@@ -231,13 +248,19 @@ bool DecryptedCapture::create(const std::string& capture, const std::vector<std:
     }
     ::close(fd);
     m_path = pattern;
-    auto session = ws::EpanSession::open(capture, options, error);
-    if (!session || !session->writeDecryptedPcap(m_path, error))
+    SeekableCapture input;
+    if (!input.open(capture, error))
         return false;
+    auto session = ws::EpanSession::open(input.path(), options, error);
+    if (!session || !session->writeDecryptedPcap(m_path, error)) {
+        error = input.named(error);
+        return false;
+    }
     const ws::DecryptionReport& report = session->decryption();
     m_protected = report.protectedFrames;
     m_decrypted = report.decryptedFrames;
     m_reason = report.reason();
+    m_damage = input.named(session->damage());
     return true;
 }
 

@@ -30,11 +30,14 @@ public:
     std::uint64_t decryptedFrames() const { return m_decrypted; }
     // Why frames stayed encrypted; "" when every protected data frame was decrypted.
     const std::string& encryptedReason() const { return m_reason; }
+    // "" when Wireshark read the whole capture, else where it stopped and why.
+    const std::string& damage() const { return m_damage; }
 
 private:
     std::string m_path;
     std::uint64_t m_protected = 0, m_decrypted = 0;
     std::string m_reason;
+    std::string m_damage;
 };
 
 } // namespace windscope::cli

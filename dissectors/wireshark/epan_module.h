@@ -18,7 +18,7 @@
 
 namespace windscope::dissect::wireshark {
 
-inline constexpr int kEpanModuleAbi = 1;
+inline constexpr int kEpanModuleAbi = 2;
 
 struct EpanModuleApi
 {
@@ -31,6 +31,7 @@ struct EpanModuleApi
     const DecryptionReport& (*decryption)(const void* session);
     bool (*writeDecryptedPcap)(void* session, const std::string& outPath, std::string& error);
     std::string (*runtimeVersion)();
+    const std::string& (*damage)(const void* session);
 };
 
 } // namespace windscope::dissect::wireshark
