@@ -161,7 +161,7 @@ TEST(ProjectCli, AddRefusesWhatItCannotKeep)
     int status = -1;
     cli("project create " + quoted(project), &status);
     ASSERT_EQ(status, 0);
-    const std::string capture = testData("vlan-tcp.pcap").string();
+    const std::filesystem::path capture = testData("vlan-tcp.pcap");
     // Standard input: no path and no content to hash again.
     std::string err = runCommand(cliPath() + " project add " + quoted(project) + " - < " + quoted(capture) +
                                      " 2>&1 >/dev/null",
@@ -191,7 +191,7 @@ TEST(ProjectCli, AddRefusesWhatItCannotKeep)
     EXPECT_EQ(status, 0);
     EXPECT_EQ(listing.find("damaged.pcap"), std::string::npos) << listing;
     // A capture cut mid-way is kept with its damage, which show repeats on stderr only.
-    const std::string cut = testData("truncated.pcap").string();
+    const std::filesystem::path cut = testData("truncated.pcap");
     err = cli("project add " + quoted(project) + " " + quoted(cut) + " 2>&1 >/dev/null", &status);
     EXPECT_EQ(status, 0);
     EXPECT_NE(err.find("file is cut short in packet 7"), std::string::npos) << err;
