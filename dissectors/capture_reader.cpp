@@ -110,7 +110,29 @@ public:
             m_contentAt += n;
             return static_cast<ssize_t>(n);
         }
-        return readDecoded(buffer, size);
+        const ssize_t got = readDecoded(buffer, size);
+        if (m_recording && got > 0) {
+            m_content.append(buffer, static_cast<std::size_t>(got));
+            m_contentAt = m_content.size();
+        }
+        return got;
+    }
+    // Until the first packet the content read so far is kept, so that another reader
+    // can start again from its first byte (libpcap refuses a pcapng whose interfaces
+    // have different link types at the second interface, before any packet).
+    void stopRecording()
+    {
+        m_recording = false;
+        m_content.erase(0, m_contentAt);
+        m_contentAt = 0;
+    }
+    bool replayFromStart()
+    {
+        if (!m_recording)
+            return false;
+        m_recording = false;
+        m_contentAt = 0;
+        return true;
     }
     std::uint64_t rawConsumed() const { return m_rawConsumed; }
 
@@ -182,7 +204,7 @@ private:
     std::string m_raw, m_content;
     std::size_t m_rawAt = 0, m_contentAt = 0;
     std::uint64_t m_rawConsumed = 0;
-    bool m_inflating = false, m_memberEnded = false, m_ended = false;
+    bool m_inflating = false, m_memberEnded = false, m_ended = false, m_recording = true;
     z_stream m_z{};
     std::vector<Bytef> m_input;
 };
@@ -339,6 +361,7 @@ public:
     }
     ~PcapLibraryReader() override
     {
+        m_fallback.reset(); // may read from the stream pcap_close closes
         if (m_pcap)
             pcap_close(m_pcap); // closes the stream, and the gzip stream with it
     }
@@ -351,6 +374,8 @@ public:
         const u_char* data = nullptr;
         int rc = pcap_next_ex(m_pcap, &header, &data);
         if (rc == 1) {
+            if (m_number == 0 && m_file.pipe)
+                m_file.pipe->stopRecording();
             ++m_number;
             packet.number = m_number;
             // Opened with nanosecond precision: tv_usec holds nanoseconds.
@@ -369,7 +394,17 @@ public:
                             std::string::npos) {
             // libpcap reads only single-link-type pcapng; continue with the native
             // block reader from the packet where libpcap stopped. That reader opens the
-            // file again: a pipe cannot give the packets before once more.
+            // file again: a pipe cannot give the packets before once more, only the
+            // content before the first packet, which it kept.
+            if (m_file.pipe && m_number == 0 && m_file.pipe->replayFromStart()) {
+                PipeInput* input = m_file.pipe;
+                m_fallback = openPcapngReader(
+                    m_path, PcapngSource{[input](char* buffer, unsigned size) -> long {
+                                             return input->read(buffer, size);
+                                         },
+                                         [input] { return input->rawConsumed(); }});
+                return m_fallback->next(packet);
+            }
             if (m_file.pipe) {
                 m_problem = m_path + ": packet " + std::to_string(m_number + 1) +
                             ": its interface has another link type than the first one, which "

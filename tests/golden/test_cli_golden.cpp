@@ -220,6 +220,27 @@ TEST(CliInput, StandardInputAsDashAndAsAPipeGivesTheFilesReport)
     EXPECT_NE(err.find("-: not a pcap or pcapng capture file"), std::string::npos) << err;
 }
 
+TEST(CliInput, PcapngOfSeveralLinkTypesOnAPipe)
+{
+    // Interfaces of two link types, which libpcap refuses at the second interface: the
+    // native reader starts again from the content kept until then.
+    const std::string capture = windscope::test::publicCapture("pcapplusplus__many_interfaces-1.pcapng").string();
+    WINDSCOPE_REQUIRE_FILE(capture);
+    int code = -1;
+    nlohmann::json file = nlohmann::json::parse(cli("analyze " + capture + " --json 2>/dev/null", &code));
+    ASSERT_EQ(code, 0);
+    for (const std::string& feed : {"cat " + capture, "gzip -c " + capture}) {
+        nlohmann::json piped =
+            nlohmann::json::parse(runCommand(feed + " | " + cliPath() + " analyze - --json 2>/dev/null", &code));
+        EXPECT_EQ(code, 0) << feed;
+        EXPECT_EQ(piped["capture"]["packets"], 64) << feed;
+        piped["capture"].erase("path");
+        nlohmann::json expected = file;
+        expected["capture"].erase("path");
+        EXPECT_EQ(piped, expected) << feed;
+    }
+}
+
 TEST(CliInput, DirectoryAndMissingFileHaveTheirOwnMessages)
 {
     Scratch scratch;
