@@ -6,13 +6,17 @@
 #include <pcap/pcap.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <stdio_ext.h>
 #include <fcntl.h>
 #include <memory>
+#include <string>
 #include <sys/stat.h>
+#include <unistd.h>
+#include <vector>
 
 namespace windscope::dissect {
 
@@ -47,11 +51,181 @@ struct StreamBuffer
     alignas(4096) char bytes[kSize];
 };
 
+// A capture on a pipe, a terminal or a socket (standard input as "-" or /dev/stdin):
+// it cannot be rewound, so the bytes read to recognise it are kept and handed out again
+// first, and gzip is inflated here, from those bytes on, rather than by gzdopen (which
+// would have to read the file's first bytes itself).
+class PipeInput
+{
+public:
+    explicit PipeInput(int fd) : m_fd(fd) {}
+    ~PipeInput()
+    {
+        if (m_inflating)
+            inflateEnd(&m_z);
+        ::close(m_fd);
+    }
+
+    // Reads up to n bytes of the raw stream for sniffing; they are read again later.
+    std::size_t peekRaw(std::size_t n)
+    {
+        while (m_raw.size() < n) {
+            char chunk[16];
+            const ssize_t got = readFd(chunk, n - m_raw.size());
+            if (got <= 0)
+                break;
+            m_raw.append(chunk, static_cast<std::size_t>(got));
+        }
+        return m_raw.size();
+    }
+    const std::string& rawPrefix() const { return m_raw; }
+    bool startInflating()
+    {
+        // 16 + MAX_WBITS: a gzip wrapper (RFC 1952) around the deflate stream.
+        if (inflateInit2(&m_z, 16 + MAX_WBITS) != Z_OK)
+            return false;
+        m_inflating = true;
+        m_input.resize(std::size_t(1) << 16);
+        return true;
+    }
+    // Reads up to n bytes of the content (inflated when gzip) for sniffing, kept likewise.
+    std::size_t peekContent(std::size_t n)
+    {
+        while (m_content.size() < n) {
+            char chunk[16];
+            const ssize_t got = readDecoded(chunk, n - m_content.size());
+            if (got <= 0)
+                break;
+            m_content.append(chunk, static_cast<std::size_t>(got));
+        }
+        return m_content.size();
+    }
+    const std::string& contentPrefix() const { return m_content; }
+
+    ssize_t read(char* buffer, std::size_t size)
+    {
+        if (m_contentAt < m_content.size()) {
+            const std::size_t n = std::min(size, m_content.size() - m_contentAt);
+            std::memcpy(buffer, m_content.data() + m_contentAt, n);
+            m_contentAt += n;
+            return static_cast<ssize_t>(n);
+        }
+        const ssize_t got = readDecoded(buffer, size);
+        if (m_recording && got > 0) {
+            m_content.append(buffer, static_cast<std::size_t>(got));
+            m_contentAt = m_content.size();
+        }
+        return got;
+    }
+    // Until the first packet the content read so far is kept, so that another reader
+    // can start again from its first byte (libpcap refuses a pcapng whose interfaces
+    // have different link types at the second interface, before any packet).
+    void stopRecording()
+    {
+        m_recording = false;
+        m_content.erase(0, m_contentAt);
+        m_contentAt = 0;
+    }
+    bool replayFromStart()
+    {
+        if (!m_recording)
+            return false;
+        m_recording = false;
+        m_contentAt = 0;
+        return true;
+    }
+    std::uint64_t rawConsumed() const { return m_rawConsumed; }
+
+private:
+    ssize_t readFd(char* buffer, std::size_t size)
+    {
+        for (;;) {
+            const ssize_t got = ::read(m_fd, buffer, size);
+            if (got >= 0 || errno != EINTR)
+                return got;
+        }
+    }
+    // The raw stream: the sniffed bytes first, then the descriptor.
+    ssize_t readRaw(char* buffer, std::size_t size)
+    {
+        ssize_t got = 0;
+        if (m_rawAt < m_raw.size()) {
+            const std::size_t n = std::min(size, m_raw.size() - m_rawAt);
+            std::memcpy(buffer, m_raw.data() + m_rawAt, n);
+            m_rawAt += n;
+            got = static_cast<ssize_t>(n);
+        } else {
+            got = readFd(buffer, size);
+        }
+        if (got > 0)
+            m_rawConsumed += static_cast<std::uint64_t>(got);
+        return got;
+    }
+    ssize_t readDecoded(char* buffer, std::size_t size)
+    {
+        if (!m_inflating)
+            return readRaw(buffer, size);
+        const uInt want = static_cast<uInt>(std::min<std::size_t>(size, 1u << 30));
+        m_z.next_out = reinterpret_cast<Bytef*>(buffer);
+        m_z.avail_out = want;
+        while (m_z.avail_out == want && !m_ended) {
+            if (m_z.avail_in == 0) {
+                const ssize_t got = readRaw(reinterpret_cast<char*>(m_input.data()), m_input.size());
+                if (got < 0)
+                    return -1;
+                if (got == 0)
+                    break; // a gzip member cut short ends the content here, as gzread does
+                m_z.next_in = m_input.data();
+                m_z.avail_in = static_cast<uInt>(got);
+            }
+            const bool memberStart = m_memberEnded;
+            if (m_memberEnded) {
+                // Concatenated gzip members (RFC 1952 2.2) are one stream, as gzread reads them.
+                inflateReset(&m_z);
+                m_memberEnded = false;
+            }
+            const int rc = inflate(&m_z, Z_NO_FLUSH);
+            if (rc == Z_STREAM_END) {
+                m_memberEnded = true;
+            } else if (rc != Z_OK && rc != Z_BUF_ERROR) {
+                // Bytes after a complete member that are no gzip member end the content,
+                // as gzread ignores them; inside a member they are damage.
+                m_ended = true;
+                if (!memberStart && m_z.avail_out == want) {
+                    errno = EIO;
+                    return -1;
+                }
+            }
+        }
+        return static_cast<ssize_t>(want - m_z.avail_out);
+    }
+
+    int m_fd;
+    std::string m_raw, m_content;
+    std::size_t m_rawAt = 0, m_contentAt = 0;
+    std::uint64_t m_rawConsumed = 0;
+    bool m_inflating = false, m_memberEnded = false, m_ended = false, m_recording = true;
+    z_stream m_z{};
+    std::vector<Bytef> m_input;
+};
+
+ssize_t pipeRead(void* cookie, char* buffer, size_t size)
+{
+    return static_cast<PipeInput*>(cookie)->read(buffer, size);
+}
+
+int pipeClose(void* cookie)
+{
+    delete static_cast<PipeInput*>(cookie);
+    return 0;
+}
+
 // An open file as a stdio stream, inflated when it is gzip-compressed.
 struct OpenedFile
 {
     FILE* stream = nullptr;
     gzFile gzip = nullptr; // owned by stream's close function when set
+    PipeInput* pipe = nullptr; // likewise; set when the input cannot be rewound
     bool compressed = false;
     std::uint64_t size = 0;
     std::uint32_t magic = 0; // first four bytes of the (inflated) content, big-endian
@@ -59,21 +233,64 @@ struct OpenedFile
     std::unique_ptr<StreamBuffer> buffer; // the stream's: must outlive the stream
 };
 
+std::uint32_t bigEndian32(const unsigned char* b)
+{
+    return std::uint32_t(b[0]) << 24 | std::uint32_t(b[1]) << 16 | std::uint32_t(b[2]) << 8 | b[3];
+}
+
+// A pipe or other stream that cannot seek: sniffed from a buffer, never rewound.
+bool openPipe(const std::string& path, int fd, OpenedFile& out, std::string& error)
+{
+    auto input = std::make_unique<PipeInput>(fd);
+    const std::size_t got = input->peekRaw(4);
+    const std::string& raw = input->rawPrefix();
+    if (got >= 2 && static_cast<unsigned char>(raw[0]) == 0x1f &&
+        static_cast<unsigned char>(raw[1]) == 0x8b) {
+        if (!input->startInflating()) {
+            error = path + ": cannot open gzip stream";
+            return false;
+        }
+        out.compressed = true;
+    }
+    const std::string& head = input->contentPrefix();
+    out.hasMagic = input->peekContent(4) == 4;
+    if (out.hasMagic)
+        out.magic = bigEndian32(reinterpret_cast<const unsigned char*>(head.data()));
+    cookie_io_functions_t io{pipeRead, nullptr, nullptr, pipeClose};
+    out.stream = fopencookie(input.get(), "rb", io);
+    if (!out.stream) {
+        error = path + ": cannot open: " + std::strerror(errno);
+        return false;
+    }
+    out.pipe = input.release();
+    out.buffer.reset(new StreamBuffer);
+    std::setvbuf(out.stream, out.buffer->bytes, _IOFBF, StreamBuffer::kSize);
+    return true;
+}
+
 bool openFile(const std::string& path, OpenedFile& out, std::string& error)
 {
+    // "-" is standard input, as for tcpdump -r and tshark -r.
+    const int fd = path == "-" ? ::dup(STDIN_FILENO) : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     struct stat st{};
-    if (::stat(path.c_str(), &st) != 0) {
+    if (fd < 0 || ::fstat(fd, &st) != 0) {
         error = path + ": cannot open: " + std::strerror(errno);
+        if (fd >= 0)
+            ::close(fd);
         return false;
     }
     if (S_ISDIR(st.st_mode)) {
+        ::close(fd);
         error = path + ": is a directory, not a capture file";
         return false;
     }
+    if (!S_ISREG(st.st_mode) || ::lseek(fd, 0, SEEK_CUR) < 0)
+        return openPipe(path, fd, out, error);
     out.size = static_cast<std::uint64_t>(st.st_size);
-    FILE* raw = std::fopen(path.c_str(), "rb");
+    FILE* raw = ::fdopen(fd, "rb");
     if (!raw) {
         error = path + ": cannot open: " + std::strerror(errno);
+        ::close(fd);
         return false;
     }
     // glibc ignores a buffer size unless it is given the buffer.
@@ -92,8 +309,7 @@ bool openFile(const std::string& path, OpenedFile& out, std::string& error)
         unsigned char inner[4] = {};
         int n = gzread(gz, inner, 4);
         out.hasMagic = n == 4;
-        out.magic = std::uint32_t(inner[0]) << 24 | std::uint32_t(inner[1]) << 16 |
-                    std::uint32_t(inner[2]) << 8 | inner[3];
+        out.magic = bigEndian32(inner);
         gzrewind(gz);
         cookie_io_functions_t io{gzipRead, nullptr, nullptr, gzipClose};
         out.stream = fopencookie(gz, "rb", io);
@@ -107,8 +323,7 @@ bool openFile(const std::string& path, OpenedFile& out, std::string& error)
         return true;
     }
     out.hasMagic = got == 4;
-    out.magic = std::uint32_t(head[0]) << 24 | std::uint32_t(head[1]) << 16 |
-                std::uint32_t(head[2]) << 8 | head[3];
+    out.magic = bigEndian32(head);
     // A plain stream rather than one over a memory map (fopencookie): glibc serves
     // freads from a cookie stream by its generic path, which copies small reads byte
     // by byte, and read(2) into an aligned buffer costs no more than copying out of a
@@ -128,6 +343,8 @@ constexpr std::uint32_t kPcapngMagic = 0x0a0d0d0a;
 
 std::uint64_t consumedBytes(const OpenedFile& f)
 {
+    if (f.pipe)
+        return f.pipe->rawConsumed();
     if (f.compressed)
         return static_cast<std::uint64_t>(gzoffset(f.gzip));
     long pos = std::ftell(f.stream);
@@ -144,6 +361,7 @@ public:
     }
     ~PcapLibraryReader() override
     {
+        m_fallback.reset(); // may read from the stream pcap_close closes
         if (m_pcap)
             pcap_close(m_pcap); // closes the stream, and the gzip stream with it
     }
@@ -156,6 +374,8 @@ public:
         const u_char* data = nullptr;
         int rc = pcap_next_ex(m_pcap, &header, &data);
         if (rc == 1) {
+            if (m_number == 0 && m_file.pipe)
+                m_file.pipe->stopRecording();
             ++m_number;
             packet.number = m_number;
             // Opened with nanosecond precision: tv_usec holds nanoseconds.
@@ -173,17 +393,37 @@ public:
         if (m_pcapng && reason.find("different from the type of the first interface") !=
                             std::string::npos) {
             // libpcap reads only single-link-type pcapng; continue with the native
-            // block reader from the packet where libpcap stopped.
+            // block reader from the packet where libpcap stopped. That reader opens the
+            // file again: a pipe cannot give the packets before once more, only the
+            // content before the first packet, which it kept.
+            if (m_file.pipe && m_number == 0 && m_file.pipe->replayFromStart()) {
+                PipeInput* input = m_file.pipe;
+                m_fallback = openPcapngReader(
+                    m_path, PcapngSource{[input](char* buffer, unsigned size) -> long {
+                                             return input->read(buffer, size);
+                                         },
+                                         [input] { return input->rawConsumed(); }});
+                return m_fallback->next(packet);
+            }
+            if (m_file.pipe) {
+                m_problem = m_path + ": packet " + std::to_string(m_number + 1) +
+                            ": its interface has another link type than the first one, which "
+                            "is read from a file but not from a pipe (give the file's path); " +
+                            coveredPackets(m_number);
+                return Status::Error;
+            }
             std::string error;
             m_fallback = openPcapngReader(m_path, m_number, error);
             if (m_fallback)
                 return m_fallback->next(packet);
             reason = error;
         }
+        if (recordLengthProblem(reason))
+            return Status::Error;
         const bool truncated = reason.find("truncated") != std::string::npos;
         m_problem = m_path + ": " + (truncated ? "file is cut short" : "damaged") +
-                    " in packet " + std::to_string(m_number + 1) + " (" + reason +
-                    "); results cover packets 1-" + std::to_string(m_number);
+                    " in packet " + std::to_string(m_number + 1) + " (" + reason + "); " +
+                    coveredPackets(m_number);
         return truncated ? Status::Truncated : Status::Error;
     }
     const std::string& problem() const override
@@ -203,6 +443,24 @@ public:
     }
 
 private:
+    // libpcap refuses a record longer than the file's snapshot length or than its
+    // MAXIMUM_SNAPLEN (sf-pcap.c, pcapng.c: "invalid packet capture length L, bigger
+    // than snaplen of S" / "... maximum of M"): a damaged record header, said so in
+    // the reader's own words with the packet and the length.
+    bool recordLengthProblem(const std::string& reason)
+    {
+        unsigned long long length = 0, limit = 0;
+        char kind[16] = {};
+        if (std::sscanf(reason.c_str(), "invalid packet capture length %llu, bigger than %15s of %llu",
+                        &length, kind, &limit) != 3)
+            return false;
+        const std::string what = std::strcmp(kind, "snaplen") == 0
+                                     ? "the file's snapshot length of " + std::to_string(limit) + " bytes"
+                                     : std::to_string(limit) + " bytes, the largest record libpcap reads";
+        m_problem = recordLengthText(m_path, m_number + 1, length, what);
+        return true;
+    }
+
     std::string m_path;
     OpenedFile m_file;
     pcap_t* m_pcap;
@@ -224,6 +482,19 @@ bool epochNanoseconds(std::int64_t seconds, std::int64_t nanoseconds, std::int64
         return false;
     }
     return true;
+}
+
+std::string coveredPackets(std::uint64_t packetsRead)
+{
+    return packetsRead == 0 ? std::string("no packet could be read")
+                            : "results cover packets 1-" + std::to_string(packetsRead);
+}
+
+std::string recordLengthText(const std::string& path, std::uint64_t packet, std::uint64_t length,
+                             const std::string& limit)
+{
+    return path + ": packet " + std::to_string(packet) + ": record length " + std::to_string(length) +
+           " exceeds " + limit + " (a damaged record header); " + coveredPackets(packet - 1);
 }
 
 std::unique_ptr<CaptureReader> CaptureReader::open(const std::string& path, std::string& error)

@@ -26,6 +26,16 @@ struct RawPacket
 // seconds * 1e9 + nanoseconds, saturated to the int64 range; false when it had to be.
 bool epochNanoseconds(std::int64_t seconds, std::int64_t nanoseconds, std::int64_t& out);
 
+// The end of a damage message: "results cover packets 1-N", or that none could be read.
+std::string coveredPackets(std::uint64_t packetsRead);
+// "PATH: packet N: record length L exceeds LIMIT (a damaged record header); results ..."
+std::string recordLengthText(const std::string& path, std::uint64_t packet, std::uint64_t length,
+                             const std::string& limit);
+
+// The largest record libpcap reads from a pcap or pcapng file (MAXIMUM_SNAPLEN in its
+// pcap-int.h, 262144 bytes): a longer one is a damaged record header.
+inline constexpr std::uint32_t kMaximumRecordLength = 262144;
+
 class CaptureReader
 {
 public:
@@ -33,7 +43,8 @@ public:
 
     virtual ~CaptureReader() = default;
 
-    // Opens path; on failure returns null and sets error to a sentence naming the file.
+    // Opens path ("-": standard input); on failure returns null and sets error to a
+    // sentence naming the file. A pipe is read as it comes, never rewound.
     static std::unique_ptr<CaptureReader> open(const std::string& path, std::string& error);
 
     virtual Status next(RawPacket& packet) = 0;

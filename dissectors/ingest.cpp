@@ -404,7 +404,13 @@ bool ingestCapture(const std::string& path, const IngestOptions& options, Captur
     // A cancelled pass may have numbered a few conversations first seen past the cut.
     conversations.moveInto(tables);
     builder.finish();
-    if (tables.summary.packets == 0 && !tables.summary.truncated)
+    if (tables.summary.packets == 0 && tables.summary.truncated) {
+        // Damaged or cut before its first packet: there is nothing to show, and no empty
+        // result may stand for the capture (a project would store it as a valid one).
+        error = tables.summary.warnings.back();
+        return false;
+    }
+    if (tables.summary.packets == 0)
         tables.summary.warnings.push_back(path + ": the capture holds no packets");
     if (options.rowsAppended)
         options.rowsAppended(tables);

@@ -55,9 +55,10 @@ struct IngestOptions
 // The CPUs this process may run on (its affinity mask), at least 1.
 unsigned usableCpuCount();
 
-// Reads path into tables. Returns false (and sets error) only when nothing could be
-// read at all: not a capture file, unreadable header. A file damaged or cut short
-// mid-way yields the packets before the damage, with a warning in the summary.
+// Reads path ("-": standard input) into tables. Returns false (and sets error) only when
+// nothing could be read at all: not a capture file, unreadable header, damage or a cut
+// before the first packet. A file damaged or cut short mid-way yields the packets
+// before the damage, with a warning in the summary.
 bool ingestCapture(const std::string& path, const IngestOptions& options, CaptureTables& tables,
                    std::string& error);
 

@@ -32,13 +32,21 @@ public:
         : m_path(std::move(path)), m_file(file), m_size(size)
     {
     }
-    ~PcapngReader() override { gzclose(m_file); }
+    PcapngReader(std::string path, PcapngSource source)
+        : m_path(std::move(path)), m_file(nullptr), m_size(0), m_source(std::move(source))
+    {
+    }
+    ~PcapngReader() override
+    {
+        if (m_file)
+            gzclose(m_file);
+    }
 
     Status next(RawPacket& packet) override
     {
         for (;;) {
             std::uint8_t head[8];
-            int n = gzread(m_file, head, 8);
+            int n = readBytes(head, 8);
             if (n == 0)
                 return Status::End;
             if (n < 8)
@@ -47,7 +55,7 @@ public:
             if (type == kSectionHeader) {
                 // Byte order is defined by the section header itself.
                 std::uint8_t bom[4];
-                if (gzread(m_file, bom, 4) != 4)
+                if (readBytes(bom, 4) != 4)
                     return cut("section header");
                 std::uint32_t le = std::uint32_t(bom[0]) | std::uint32_t(bom[1]) << 8 |
                                    std::uint32_t(bom[2]) << 16 | std::uint32_t(bom[3]) << 24;
@@ -61,7 +69,7 @@ public:
                 if (length < 28 || length % 4 || length > kMaxBlockLength)
                     return fail("section header has a bad block length");
                 m_body.resize(length - 12);
-                if (gzread(m_file, m_body.data(), unsigned(m_body.size())) != int(m_body.size()))
+                if (readBytes(m_body.data(), unsigned(m_body.size())) != int(m_body.size()))
                     return cut("section header");
                 m_interfaces.clear();
                 continue;
@@ -71,7 +79,7 @@ public:
                 return fail("block of type " + std::to_string(type) + " has a bad length " +
                             std::to_string(length));
             m_body.resize(length - 8);
-            if (gzread(m_file, m_body.data(), unsigned(m_body.size())) != int(m_body.size()))
+            if (readBytes(m_body.data(), unsigned(m_body.size())) != int(m_body.size()))
                 return cut("block body");
             const std::size_t bodyLength = length - 12; // without the trailing length copy
             if (type == kInterfaceDescription) {
@@ -92,7 +100,7 @@ public:
     const std::string& problem() const override { return m_problem; }
     std::uint64_t bytesConsumed() const override
     {
-        return static_cast<std::uint64_t>(gzoffset(m_file));
+        return m_file ? static_cast<std::uint64_t>(gzoffset(m_file)) : m_source.consumed();
     }
     std::uint64_t fileSize() const override { return m_size; }
     const char* formatName() const override { return "pcapng"; }
@@ -100,6 +108,23 @@ public:
     void skip(std::uint64_t packets) { m_skip = packets; }
 
 private:
+    // Reads size bytes, fewer only at the end of the content (as gzread does).
+    int readBytes(void* buffer, unsigned size)
+    {
+        if (m_file)
+            return gzread(m_file, buffer, size);
+        unsigned done = 0;
+        while (done < size) {
+            const long got = m_source.read(static_cast<char*>(buffer) + done, size - done);
+            if (got < 0)
+                return -1;
+            if (got == 0)
+                break;
+            done += static_cast<unsigned>(got);
+        }
+        return static_cast<int>(done);
+    }
+
     std::uint32_t read32(const std::uint8_t* p) const
     {
         return m_bigEndian ? (std::uint32_t(p[0]) << 24 | std::uint32_t(p[1]) << 16 |
@@ -177,6 +202,12 @@ private:
         if (interfaceId >= m_interfaces.size())
             return fail("packet refers to interface " + std::to_string(interfaceId) +
                         " that was never described");
+        if (capLen > kMaximumRecordLength) {
+            m_problem = recordLengthText(m_path, m_number + 1, capLen,
+                                         std::to_string(kMaximumRecordLength) +
+                                             " bytes, the largest record libpcap reads");
+            return Status::Error;
+        }
         if (capLen > bodyLength - dataOffset)
             return fail("captured length " + std::to_string(capLen) +
                         " runs past the end of its block");
@@ -210,21 +241,20 @@ private:
     Status cut(const char* where)
     {
         m_problem = m_path + ": file is cut short in packet " + std::to_string(m_number + 1) +
-                    " (incomplete " + where + "); results cover packets 1-" +
-                    std::to_string(m_number);
+                    " (incomplete " + where + "); " + coveredPackets(m_number);
         return Status::Truncated;
     }
     Status fail(const std::string& what)
     {
         m_problem = m_path + ": damaged pcapng in packet " + std::to_string(m_number + 1) +
-                    ": " + what + "; results cover packets 1-" +
-                    std::to_string(m_number);
+                    ": " + what + "; " + coveredPackets(m_number);
         return Status::Error;
     }
 
     std::string m_path;
     gzFile m_file;
     std::uint64_t m_size;
+    PcapngSource m_source; // when m_file is null
     bool m_bigEndian = false;
     std::vector<Interface> m_interfaces;
     std::vector<std::uint8_t> m_body;
@@ -253,6 +283,11 @@ std::unique_ptr<CaptureReader> openPcapngReader(const std::string& path,
     auto reader = std::make_unique<PcapngReader>(path, file, std::uint64_t(st.st_size));
     reader->skip(skipPackets);
     return reader;
+}
+
+std::unique_ptr<CaptureReader> openPcapngReader(const std::string& path, PcapngSource source)
+{
+    return std::make_unique<PcapngReader>(path, std::move(source));
 }
 
 } // namespace windscope::dissect

@@ -3,6 +3,8 @@
 
 #include "capture_reader.h"
 
+#include <functional>
+
 namespace windscope::dissect {
 
 // Native pcapng block reader (SHB, IDB, EPB, SPB, obsolete PB) with per-interface
@@ -11,5 +13,14 @@ namespace windscope::dissect {
 // so the reader can take over from another one mid-file.
 std::unique_ptr<CaptureReader> openPcapngReader(const std::string& path,
                                                 std::uint64_t skipPackets, std::string& error);
+
+// The content of a pcapng that is not a file to open again (a pipe), from its first byte.
+struct PcapngSource
+{
+    // Up to size bytes into buffer; 0 at the end, -1 on a read error.
+    std::function<long(char* buffer, unsigned size)> read;
+    std::function<std::uint64_t()> consumed; // bytes of the input (compressed) read so far
+};
+std::unique_ptr<CaptureReader> openPcapngReader(const std::string& path, PcapngSource source);
 
 } // namespace windscope::dissect

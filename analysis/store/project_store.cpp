@@ -105,6 +105,16 @@ bool identifyFile(const std::string& path, bool withHash, FileIdentity& out, std
         error = path + ": " + std::strerror(errno);
         return false;
     }
+    if (S_ISDIR(st.st_mode)) {
+        error = path + ": is a directory, not a capture file";
+        return false;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        // A pipe or a device has no content to hash again or to find later.
+        error = path + ": not a regular file (a pipe or a device): a project keeps a capture "
+                       "by its path and SHA-256; save it to a file first";
+        return false;
+    }
     out.size = static_cast<std::uint64_t>(st.st_size);
     out.mtimeNs = static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
     if (!withHash)

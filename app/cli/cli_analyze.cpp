@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli_analyze.h"
 
+#include "cli_flow.h"
+
 #include "analysis/report/report_csv.h"
 #include "analysis/report/report_json.h"
 #include "analysis/tcp/tcp_analysis.h"
@@ -121,8 +123,7 @@ void printAnalyzeSummary(const dissect::CaptureTables& tables, const analysis::T
                         static_cast<unsigned long long>(s.malformed[i].frame),
                         s.malformed[i].annotation.field, s.malformed[i].annotation.message);
     }
-    for (const std::string& warning : s.warnings)
-        std::printf("  warning: %s\n", warning.c_str());
+    // The warnings go to stderr (printCaptureWarnings), as in every command and mode.
 
     if (result.connections.empty())
         return;
@@ -181,7 +182,7 @@ int runAnalyze(const std::vector<std::string>& args)
                 std::fprintf(stderr, "windscope-cli analyze: --low-window takes a byte count\n");
                 return 2;
             }
-        } else if (!a.empty() && a[0] == '-') {
+        } else if (a.size() > 1 && a[0] == '-') { // "-" alone is standard input
             std::fprintf(stderr, "windscope-cli analyze: unknown option %s\n", a.c_str());
             return 2;
         } else if (path.empty())
@@ -219,6 +220,8 @@ int runAnalyze(const std::vector<std::string>& args)
             return decrypted.refused() ? kExitEpanRefused : 1;
         }
         readPath = decrypted.path();
+        if (!decrypted.damage().empty())
+            std::fprintf(stderr, "windscope-cli: warning: %s\n", decrypted.damage().c_str());
         decryptionNote =
             std::to_string(decrypted.decryptedFrames()) + " of " +
             std::to_string(decrypted.protectedFrames()) +
@@ -264,9 +267,7 @@ int runAnalyze(const std::vector<std::string>& args)
     if (!decryptionNote.empty() && (json || csv))
         std::fprintf(stderr, "windscope-cli: note: %s\n", decryptionNote.c_str());
     // Results up to the damage were printed; the damage itself is still reported.
-    for (const std::string& warning : tables.summary.warnings)
-        if (json || csv)
-            std::fprintf(stderr, "windscope-cli: warning: %s\n", warning.c_str());
+    printCaptureWarnings(tables);
     return 0;
 }
 

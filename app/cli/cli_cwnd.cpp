@@ -38,7 +38,7 @@ int runCwnd(const std::vector<std::string>& args)
             flow = args[++i];
         else if (a == "--model" && i + 1 < args.size())
             options.model = args[++i];
-        else if (!a.empty() && a[0] == '-') {
+        else if (a.size() > 1 && a[0] == '-') { // "-" alone is standard input
             std::fprintf(stderr, "windscope-cli cwnd: unknown option %s\n%s", a.c_str(), kUsage);
             return 2;
         } else if (path.empty())

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli_events.h"
 
+#include "cli_flow.h"
+
 #include "analysis/report/report_events.h"
 #include "analysis/report/report_json.h"
 #include "analysis/pipeline/capture_pipeline.h"
@@ -53,7 +55,7 @@ int parse(const char* command, bool correlate, const std::vector<std::string>& a
             target = &out.correlation.preNs;
         else if (correlate && a == "--post")
             target = &out.correlation.postNs;
-        else if (!a.empty() && a[0] == '-') {
+        else if (a.size() > 1 && a[0] == '-') { // "-" alone is standard input
             std::fprintf(stderr, "windscope-cli %s: unknown option %s\n%s\n", command, a.c_str(),
                          usage.c_str());
             return 2;
@@ -198,8 +200,7 @@ int run(const char* command, bool correlate, const std::vector<std::string>& arg
         printEvents(report, nullptr);
     }
     std::cout.flush();
-    for (const std::string& warning : tables.summary.warnings)
-        std::fprintf(stderr, "windscope-cli: warning: %s\n", warning.c_str());
+    printCaptureWarnings(tables);
     return 0;
 }
 

@@ -200,6 +200,7 @@ int runExport(const std::vector<std::string>& args)
     std::string message;
     if (!pipeline.run(analysis::pipeline::AnalysisStage::Correlation, message))
         return fail(QString::fromStdString(message));
+    printCaptureWarnings(pipeline.tables());
     const analysis::pipeline::AnalysisBundle& c = pipeline.products();
     const analysis::SeriesInputs inputs{c.tables, c.tcp, &pipeline, &c.inventory, &c.events};
     auto seriesOf = [&](std::size_t connection, int sender) {

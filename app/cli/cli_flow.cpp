@@ -40,6 +40,13 @@ bool resolveFlow(const dissect::CaptureTables& tables, const analysis::TcpAnalys
                                   tcp.connections[connection].port[sender]) == from;
 }
 
+void printCaptureWarnings(const dissect::CaptureTables& tables)
+{
+    std::fflush(stdout);
+    for (const std::string& warning : tables.summary.warnings)
+        std::fprintf(stderr, "windscope-cli: warning: %s\n", warning.c_str());
+}
+
 int loadFlow(const char* command, const std::string& path, const std::string& flow, LoadedFlow& out)
 {
     std::string error;
@@ -48,6 +55,7 @@ int loadFlow(const char* command, const std::string& path, const std::string& fl
         std::fprintf(stderr, "windscope-cli: %s\n", error.c_str());
         return 1;
     }
+    printCaptureWarnings(out.pipeline->tables());
     const analysis::TcpAnalysis& tcp = out.pipeline->tcp();
     out.connection = tcp.connections.size();
     if (!resolveFlow(out.pipeline->tables(), tcp, flow, out.connection, out.sender)) {

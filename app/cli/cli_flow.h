@@ -9,6 +9,10 @@
 
 namespace windscope::cli {
 
+// The capture's warnings (damage, a cut, what could not be decoded), one line each on
+// stderr, in every output mode: standard output holds only the result.
+void printCaptureWarnings(const dissect::CaptureTables& tables);
+
 // --flow: a connection id from analyze, or "ADDR:PORT-ADDR:PORT" naming the data
 // sender first. Returns false when nothing matches.
 bool resolveFlow(const dissect::CaptureTables& tables, const analysis::TcpAnalysis& tcp, const std::string& flow,

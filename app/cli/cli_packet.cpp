@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli_packet.h"
 
+#include "cli_input.h"
+
 #include "analysis/report/json_writer.h"
 #include "dissectors/wireshark/epan_session.h"
 
@@ -97,7 +99,7 @@ int parseEpanArgs(const char* command, const std::vector<std::string>& args, Epa
                 return 2;
             }
             out.options.keys.push_back(key);
-        } else if (!a.empty() && a[0] == '-') {
+        } else if (a.size() > 1 && a[0] == '-') { // "-" alone is standard input
             std::fprintf(stderr, "windscope-cli %s: unknown option %s\n", command, a.c_str());
             return 2;
         } else
@@ -131,15 +133,20 @@ int runPacket(const std::vector<std::string>& args)
         return 2;
     }
     std::string error;
-    bool refused = false;
-    auto session = ws::EpanSession::open(parsed.positional[0], parsed.options, error, &refused);
-    if (!session) {
+    SeekableCapture input;
+    if (!input.open(parsed.positional[0], error)) {
         std::fprintf(stderr, "windscope-cli: %s\n", error.c_str());
+        return 1;
+    }
+    bool refused = false;
+    auto session = ws::EpanSession::open(input.path(), parsed.options, error, &refused);
+    if (!session) {
+        std::fprintf(stderr, "windscope-cli: %s\n", input.named(error).c_str());
         return refused ? kExitEpanRefused : 1;
     }
     ws::PacketDetail detail;
     if (!session->dissect(frame, detail, error)) {
-        std::fprintf(stderr, "windscope-cli: %s\n", error.c_str());
+        std::fprintf(stderr, "windscope-cli: %s\n", input.named(error).c_str());
         return 1;
     }
     if (parsed.json) {
@@ -166,6 +173,9 @@ int runPacket(const std::vector<std::string>& args)
         std::cout << detail.text();
     }
     std::cout.flush();
+    // The frame is shown, but the file is damaged after it (or before the end).
+    if (!session->damage().empty())
+        std::fprintf(stderr, "windscope-cli: warning: %s\n", input.named(session->damage()).c_str());
     const std::string reason = session->decryption().reason();
     if (!reason.empty() && !parsed.options.keys.empty())
         std::fprintf(stderr, "windscope-cli: note: %s\n", reason.c_str());
@@ -183,12 +193,49 @@ int runDecrypt(const std::vector<std::string>& args)
         return 2;
     }
     std::string error;
-    bool refused = false;
-    auto session = ws::EpanSession::open(parsed.positional[0], parsed.options, error, &refused);
-    if (!session || !session->writeDecryptedPcap(parsed.positional[1], error)) {
+    SeekableCapture input;
+    if (!input.open(parsed.positional[0], error)) {
         std::fprintf(stderr, "windscope-cli: %s\n", error.c_str());
+        return 1;
+    }
+    bool refused = false;
+    auto session = ws::EpanSession::open(input.path(), parsed.options, error, &refused);
+    if (!session || !session->writeDecryptedPcap(parsed.positional[1], error)) {
+        std::fprintf(stderr, "windscope-cli: %s\n", input.named(error).c_str());
         return refused ? kExitEpanRefused : 1;
     }
+    if (!session->damage().empty())
+        std::fprintf(stderr, "windscope-cli: warning: %s\n", input.named(session->damage()).c_str());
+    const std::string reason = session->decryption().reason();
+    if (!reason.empty() && !parsed.options.keys.empty())
+        std::fprintf(stderr, "windscope-cli: note: %s\n", reason.c_str());
+    return 0;
+}
+
+int runDecrypt(const std::vector<std::string>& args)
+{
+    EpanArgs parsed;
+    if (int status = parseEpanArgs("decrypt", args, parsed))
+        return status;
+    if (parsed.positional.size() != 2 || parsed.options.keys.empty()) {
+        std::fprintf(stderr, "usage: windscope-cli decrypt FILE OUT.pcap --key "
+                             "PASSPHRASE:SSID|PSK [--key ...] [--json]\n");
+        return 2;
+    }
+    std::string error;
+    SeekableCapture input;
+    if (!input.open(parsed.positional[0], error)) {
+        std::fprintf(stderr, "windscope-cli: %s\n", error.c_str());
+        return 1;
+    }
+    bool refused = false;
+    auto session = ws::EpanSession::open(input.path(), parsed.options, error, &refused);
+    if (!session || !session->writeDecryptedPcap(parsed.positional[1], error)) {
+        std::fprintf(stderr, "windscope-cli: %s\n", input.named(error).c_str());
+        return refused ? kExitEpanRefused : 1;
+    }
+    if (!session->damage().empty())
+        std::fprintf(stderr, "windscope-cli: warning: %s\n", input.named(session->damage()).c_str());
     const ws::DecryptionReport& report = session->decryption();
     if (parsed.json) {
         analysis::JsonWriter json(std::cout);
@@ -226,10 +273,16 @@ bool DecryptedCapture::create(const std::string& capture, const std::vector<std:
         }
         options.keys.push_back(key);
     }
-    // The session first, so that a refused Wireshark path is reported as such.
-    auto session = ws::EpanSession::open(capture, options, error, &m_refused);
-    if (!session)
+    // Standard input is copied to a seekable file first; then the session, so that a
+    // refused Wireshark path is reported as such before anything is written.
+    SeekableCapture input;
+    if (!input.open(capture, error))
         return false;
+    auto session = ws::EpanSession::open(input.path(), options, error, &m_refused);
+    if (!session) {
+        error = input.named(error);
+        return false;
+    }
     // temp_directory_path throws when TMPDIR names no folder: report it instead.
     std::error_code tmpError;
     const std::filesystem::path tmp = std::filesystem::temp_directory_path(tmpError);
@@ -246,12 +299,15 @@ bool DecryptedCapture::create(const std::string& capture, const std::vector<std:
     }
     ::close(fd);
     m_path = pattern;
-    if (!session->writeDecryptedPcap(m_path, error))
+    if (!session->writeDecryptedPcap(m_path, error)) {
+        error = input.named(error);
         return false;
+    }
     const ws::DecryptionReport& report = session->decryption();
     m_protected = report.protectedFrames;
     m_decrypted = report.decryptedFrames;
     m_reason = report.reason();
+    m_damage = input.named(session->damage());
     return true;
 }
 

@@ -36,12 +36,15 @@ public:
     const std::string& encryptedReason() const { return m_reason; }
     // create() failed because the Wireshark path was refused (kExitEpanRefused).
     bool refused() const { return m_refused; }
+    // "" when Wireshark read the whole capture, else where it stopped and why.
+    const std::string& damage() const { return m_damage; }
 
 private:
     std::string m_path;
     std::uint64_t m_protected = 0, m_decrypted = 0;
     std::string m_reason;
     bool m_refused = false;
+    std::string m_damage;
 };
 
 } // namespace windscope::cli

@@ -2,6 +2,7 @@
 #include "cli_project.h"
 
 #include "cli_analyze.h"
+#include "cli_flow.h"
 
 #include "analysis/report/json_writer.h"
 #include "analysis/report/report_events.h"
@@ -74,6 +75,9 @@ int add(const std::vector<std::string>& args)
     if (!project)
         return fail(error);
     for (std::size_t i = 1; i < args.size(); ++i) {
+        if (args[i] == "-")
+            return fail("project add: standard input cannot be added: a project keeps a capture "
+                        "by its path and SHA-256 to find it again; save it to a file first");
         store::FileIdentity file;
         if (!store::identifyFile(args[i], true, file, error))
             return fail(error);
@@ -92,8 +96,7 @@ int add(const std::vector<std::string>& args)
                     static_cast<long long>(id), file.path.c_str(),
                     static_cast<unsigned long long>(results.tables.summary.packets),
                     results.tcp.connections.size(), results.events.size(), seconds);
-        for (const std::string& warning : results.tables.summary.warnings)
-            std::fprintf(stderr, "windscope-cli: warning: %s\n", warning.c_str());
+        printCaptureWarnings(results.tables);
     }
     return 0;
 }
@@ -197,6 +200,8 @@ int show(const std::vector<std::string>& args, bool events)
             analysis::writeAnalyzeJson(std::cout, results.tables, results.tcp);
         else
             printAnalyzeSummary(results.tables, results.tcp);
+        std::cout.flush();
+        printCaptureWarnings(results.tables);
         return 0;
     }
     const analysis::pipeline::CapturePipeline pipeline(std::move(results));
@@ -206,6 +211,8 @@ int show(const std::vector<std::string>& args, bool events)
         analysis::writeEventsJson(std::cout, report);
     else
         analysis::writeEventsCsv(std::cout, report);
+    std::cout.flush();
+    printCaptureWarnings(pipeline.tables());
     return 0;
 }
 

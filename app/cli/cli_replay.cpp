@@ -194,7 +194,7 @@ int runReplay(const std::vector<std::string>& args)
                 std::printf("%-48s %.*s\n", name.c_str(), static_cast<int>(f.summary.size()), f.summary.data());
             }
             return 0;
-        } else if (!a.empty() && a[0] == '-') {
+        } else if (a.size() > 1 && a[0] == '-') { // "-" alone is standard input
             std::fprintf(stderr, "windscope-cli replay: unknown option %s\n%s", a.c_str(), usage().c_str());
             return 2;
         } else if (path.empty())

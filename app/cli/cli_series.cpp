@@ -28,7 +28,7 @@ int runSeries(const std::vector<std::string>& args)
                 std::fprintf(stderr, "windscope-cli series: --bin takes milliseconds\n");
                 return 2;
             }
-        } else if (!a.empty() && a[0] == '-') {
+        } else if (a.size() > 1 && a[0] == '-') { // "-" alone is standard input
             std::fprintf(stderr, "windscope-cli series: unknown option %s\n%s", a.c_str(), kUsage);
             return 2;
         } else if (path.empty())

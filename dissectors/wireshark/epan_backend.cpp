@@ -403,6 +403,8 @@ struct Backend
     epan_t* epan = nullptr;
     int fileType = 0;
     std::uint64_t frames = 0;
+    // Where the first pass stopped before the end of the file, and why (with the path).
+    std::string damage, damageReason;
     DecryptionReport report;
     std::vector<RecordForExport> decrypted; // only frames epan decrypted
     int fileEncap = 0;
@@ -562,10 +564,15 @@ bool Backend::firstPass(bool withKeys, std::string& error)
     epan_dissect_free(edt);
     frames = number;
     if (err != 0) {
-        // Frames before the damage stay usable, as in the native reader.
-        g_messages = path + ": " + wtap_strerror(err) +
-                     (errInfo ? std::string(" (") + errInfo + ")" : "") + " after frame " +
-                     std::to_string(number);
+        // Frames before the damage stay usable, as in the native reader, and every
+        // frame shown says so.
+        damageReason = std::string(err == WTAP_ERR_SHORT_READ ? "file is cut short" : "damaged") +
+                 " in frame " + std::to_string(number + 1) + " (" + wtap_strerror(err) +
+                 (errInfo ? std::string(": ") + errInfo : std::string()) + "); " +
+                 (number ? "frames 1-" + std::to_string(number) + " are readable"
+                         : std::string("no frame could be read"));
+        damage = path + ": " + damageReason;
+        g_messages = damage;
         g_free(errInfo);
         if (number == 0) {
             error = g_messages;
@@ -650,6 +657,11 @@ std::uint64_t frameCount(const void* session)
     return static_cast<const Backend*>(session)->frames;
 }
 
+const std::string& damage(const void* session)
+{
+    return static_cast<const Backend*>(session)->damage;
+}
+
 const DecryptionReport& decryption(const void* session)
 {
     return static_cast<const Backend*>(session)->report;
@@ -658,6 +670,11 @@ const DecryptionReport& decryption(const void* session)
 bool dissect(void* session, std::uint64_t frame, PacketDetail& detail, std::string& error)
 {
     Backend& s = *static_cast<Backend*>(session);
+    if (frame > s.frames && frame != 0 && !s.damage.empty()) {
+        error = s.path + ": no frame " + std::to_string(frame) + ": the capture ends at frame " +
+                std::to_string(s.frames) + ": " + s.damageReason;
+        return false;
+    }
     if (frame == 0 || frame > s.frames) {
         error = s.path + ": no frame " + std::to_string(frame) + " (the capture has " +
                 std::to_string(s.frames) + " frames, numbered from 1)";
@@ -781,6 +798,6 @@ windscope_epan_module_api()
     namespace ws = windscope::dissect::wireshark;
     static const ws::EpanModuleApi api{ws::kEpanModuleAbi, ws::openSession,  ws::closeSession,
                                        ws::frameCount,     ws::dissect,      ws::decryption,
-                                       ws::writeDecryptedPcap, ws::runtimeVersion};
+                                       ws::writeDecryptedPcap, ws::runtimeVersion, ws::damage};
     return &api;
 }

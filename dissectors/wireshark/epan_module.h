@@ -34,6 +34,7 @@ struct EpanModuleApi
     const DecryptionReport& (*decryption)(const void* session);
     bool (*writeDecryptedPcap)(void* session, const std::string& outPath, std::string& error);
     std::string (*runtimeVersion)();
+    const std::string& (*damage)(const void* session);
 };
 
 } // namespace windscope::dissect::wireshark

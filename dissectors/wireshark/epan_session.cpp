@@ -204,6 +204,11 @@ std::uint64_t EpanSession::frameCount() const
     return m_impl->api->frameCount(m_impl->session);
 }
 
+const std::string& EpanSession::damage() const
+{
+    return m_impl->api->damage(m_impl->session);
+}
+
 bool EpanSession::dissect(std::uint64_t frame, PacketDetail& detail, std::string& error)
 {
     return m_impl->api->dissect(m_impl->session, frame, detail, error);

@@ -134,6 +134,9 @@ public:
                                              std::string& error, bool* refused = nullptr);
 
     std::uint64_t frameCount() const;
+    // "" when the first pass read the whole file; else "PATH: damaged in frame N (...);
+    // frames 1-M are readable" (or "file is cut short in frame N"): frames past M do not exist.
+    const std::string& damage() const;
     // The full tree of frame (1-based). False with error when out of range or unreadable.
     bool dissect(std::uint64_t frame, PacketDetail& detail, std::string& error);
     const DecryptionReport& decryption() const;

@@ -154,6 +154,55 @@ TEST(ProjectCli, KilledMidSaveReopensAtLastCommit)
     EXPECT_NE(listing.find("reno-clean"), std::string::npos) << listing;
 }
 
+TEST(ProjectCli, AddRefusesWhatItCannotKeep)
+{
+    ScratchDir dir;
+    const auto project = dir / "p.wsproj";
+    int status = -1;
+    cli("project create " + quoted(project), &status);
+    ASSERT_EQ(status, 0);
+    const std::filesystem::path capture = testData("vlan-tcp.pcap");
+    // Standard input: no path and no content to hash again.
+    std::string err = runCommand(cliPath() + " project add " + quoted(project) + " - < " + quoted(capture) +
+                                     " 2>&1 >/dev/null",
+                                 &status);
+    EXPECT_EQ(status, 1);
+    EXPECT_NE(err.find("standard input cannot be added"), std::string::npos) << err;
+    err = runCommand("cat " + quoted(capture) + " | " + cliPath() + " project add " + quoted(project) +
+                         " /dev/stdin 2>&1 >/dev/null",
+                     &status);
+    EXPECT_EQ(status, 1);
+    EXPECT_NE(err.find("/dev/stdin: not a regular file"), std::string::npos) << err;
+    // A directory is named as one (not "read error").
+    err = cli("project add " + quoted(project) + " " + quoted(dir.path()) + " 2>&1 >/dev/null", &status);
+    EXPECT_EQ(status, 1);
+    EXPECT_NE(err.find(dir.path().string() + ": is a directory"), std::string::npos) << err;
+    // A capture whose first record header is damaged (captured length 0x7fffffff) has
+    // nothing to keep: refused, never stored as a valid empty capture.
+    std::vector<char> bytes = fileBytes(testData("vlan-tcp.pcap"));
+    bytes.resize(24 + 16 + 60);
+    for (int b = 0; b < 4; ++b)
+        bytes[24 + 8 + b] = static_cast<char>(0x7fffffffu >> (8 * b));
+    writeBytes(dir / "damaged.pcap", bytes);
+    err = cli("project add " + quoted(project) + " " + quoted(dir / "damaged.pcap") + " 2>&1 >/dev/null", &status);
+    EXPECT_EQ(status, 1);
+    EXPECT_NE(err.find("damaged.pcap: packet 1: record length 2147483647 exceeds"), std::string::npos) << err;
+    const std::string listing = cli("project list " + quoted(project) + " --json", &status);
+    EXPECT_EQ(status, 0);
+    EXPECT_EQ(listing.find("damaged.pcap"), std::string::npos) << listing;
+    // A capture cut mid-way is kept with its damage, which show repeats on stderr only.
+    const std::filesystem::path cut = testData("truncated.pcap");
+    err = cli("project add " + quoted(project) + " " + quoted(cut) + " 2>&1 >/dev/null", &status);
+    EXPECT_EQ(status, 0);
+    EXPECT_NE(err.find("file is cut short in packet 7"), std::string::npos) << err;
+    const std::string shown = cli("project show " + quoted(project) + " " + quoted(cut) + " 2>/dev/null", &status);
+    EXPECT_EQ(status, 0);
+    EXPECT_NE(shown.find("packets         6"), std::string::npos) << shown;
+    EXPECT_EQ(shown.find("warning"), std::string::npos) << shown;
+    err = cli("project show " + quoted(project) + " " + quoted(cut) + " 2>&1 >/dev/null", &status);
+    EXPECT_NE(err.find("file is cut short in packet 7"), std::string::npos) << err;
+}
+
 TEST(ProjectCli, AnnotateAndListNotes)
 {
     const auto capture = publicCapture("arkime__80211http.pcap");
