@@ -335,6 +335,9 @@ void ProjectController::storeCapture(CaptureView* view)
             // yet shown), so that reopening infers none.
             outcome->id = project->saveCapture(file, capture->pipeline->cacheProducts(), outcome->error);
     });
+    // Owned by the controller: a job whose deferred delete has not run yet when the
+    // controller goes is deleted with it, not leaked.
+    job->setParent(this);
     m_jobs.insert(job);
     track(view, 0);
     QPointer<CaptureView> target(view);
@@ -372,6 +375,7 @@ void ProjectController::verifyInBackground()
         auto project = store::ProjectStore::open(projectPath, *error);
         *ok = project && project->verify(*error);
     });
+    job->setParent(this);
     m_jobs.insert(job);
     const QString path = m_storePath;
     connect(job, &QThread::finished, this, [this, job, error, ok, path] {
