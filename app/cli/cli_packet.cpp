@@ -206,36 +206,6 @@ int runDecrypt(const std::vector<std::string>& args)
     }
     if (!session->damage().empty())
         std::fprintf(stderr, "windscope-cli: warning: %s\n", input.named(session->damage()).c_str());
-    const std::string reason = session->decryption().reason();
-    if (!reason.empty() && !parsed.options.keys.empty())
-        std::fprintf(stderr, "windscope-cli: note: %s\n", reason.c_str());
-    return 0;
-}
-
-int runDecrypt(const std::vector<std::string>& args)
-{
-    EpanArgs parsed;
-    if (int status = parseEpanArgs("decrypt", args, parsed))
-        return status;
-    if (parsed.positional.size() != 2 || parsed.options.keys.empty()) {
-        std::fprintf(stderr, "usage: windscope-cli decrypt FILE OUT.pcap --key "
-                             "PASSPHRASE:SSID|PSK [--key ...] [--json]\n");
-        return 2;
-    }
-    std::string error;
-    SeekableCapture input;
-    if (!input.open(parsed.positional[0], error)) {
-        std::fprintf(stderr, "windscope-cli: %s\n", error.c_str());
-        return 1;
-    }
-    bool refused = false;
-    auto session = ws::EpanSession::open(input.path(), parsed.options, error, &refused);
-    if (!session || !session->writeDecryptedPcap(parsed.positional[1], error)) {
-        std::fprintf(stderr, "windscope-cli: %s\n", input.named(error).c_str());
-        return refused ? kExitEpanRefused : 1;
-    }
-    if (!session->damage().empty())
-        std::fprintf(stderr, "windscope-cli: warning: %s\n", input.named(session->damage()).c_str());
     const ws::DecryptionReport& report = session->decryption();
     if (parsed.json) {
         analysis::JsonWriter json(std::cout);
