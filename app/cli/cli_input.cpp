@@ -39,8 +39,15 @@ bool SeekableCapture::open(const std::string& name, std::string& error)
         ::close(in);
         return true;
     }
-    std::string pattern =
-        (std::filesystem::temp_directory_path() / "windscope-input-XXXXXX").string();
+    // temp_directory_path throws when TMPDIR names no folder: report it instead.
+    std::error_code tmpError;
+    const std::filesystem::path tmp = std::filesystem::temp_directory_path(tmpError);
+    if (tmpError) {
+        error = name + ": no folder for a copy of the input: " + tmpError.message();
+        ::close(in);
+        return false;
+    }
+    std::string pattern = (tmp / "windscope-input-XXXXXX").string();
     const int out = ::mkstemp(pattern.data());
     if (out < 0) {
         error = name + ": cannot create a temporary file to read it from: " + std::strerror(errno);
