@@ -112,19 +112,35 @@ void detectBeaconLoss(const DetectorContext& context, std::vector<WlanEvent>& li
                                                });
                 if (!inBss)
                     continue;
+                // The station's tie to this AP ends where it joins another BSS (its next
+                // data there, or its authentication or association with it): the beacons
+                // missed after that are no loss to it.
+                std::int64_t leftNs = toNs;
+                for (const AssociationSpan& span : station.timeline)
+                    if (span.bssid != bssid && span.startNs > fromNs)
+                        leftNs = std::min(leftNs, span.startNs);
+                for (const WlanEvent& other : lifecycle)
+                    if (other.station == station.mac && other.bssid != bssid && other.startNs > fromNs &&
+                        (other.kind == WlanEventKind::Authentication || other.kind == WlanEventKind::Association))
+                        leftNs = std::min(leftNs, other.startNs);
+                // Gone before a loss could be declared: it left on its own.
+                if (leftNs - fromNs < (kBeaconLossCount + 1) * intervalNs - intervalNs / 2)
+                    continue;
                 WlanEvent& e = lifecycle.emplace_back();
                 e.kind = WlanEventKind::BeaconLoss;
                 e.station = station.mac;
                 e.bssid = bssid;
                 e.ssid = ap.ssid;
                 e.startNs = fromNs;
-                e.endNs = toNs;
-                e.openEnded = last;
+                e.endNs = leftNs;
+                e.openEnded = last && leftNs == toNs;
                 e.initiator = EventInitiator::AccessPoint;
                 e.basis = "beacons-missed";
-                e.attempts = static_cast<std::uint32_t>(due); // beacons missed
+                // Beacons missed while the station still belonged to the AP.
+                e.attempts = static_cast<std::uint32_t>(
+                    std::min(due, (leftNs - fromNs - intervalNs / 2) / intervalNs));
                 addEvidence(e, list[i].frame);
-                if (!last)
+                if (!last && leftNs == toNs)
                     addEvidence(e, list[i + 1].frame);
             }
         }

@@ -530,3 +530,58 @@ TEST(WlanSyntheticStory, BeaconLossOnlyWhereTheMonitorListened)
 }
 
 } // namespace
+
+namespace {
+
+// The AP's beacons stop for good; the station's data resumes through another AP after
+// `joinAfter` beacon intervals.
+std::vector<WlanEvent> beaconLossesWhenTheStationMoves(int joinAfter, double& lastBeacon, double& joined)
+{
+    const auto path = std::filesystem::temp_directory_path() / "windscope-wlan-beacons-move.pcap";
+    constexpr double kInterval = 0.1024;
+    {
+        PcapWriter w(path);
+        const std::vector<std::uint8_t> body(40, 0);
+        double t = 0;
+        for (int i = 0; i < 40; ++i) {
+            t += kInterval;
+            const bool old = i < 20;
+            if (old)
+                w.frame(t, 0x80, 0x00, kBroadcast, kAp, kAp, beaconBody());
+            w.frame(t + 0.01, 0x80, 0x00, kBroadcast, kOtherAp, kOtherAp, beaconBody());
+            if (old || i >= 20 + joinAfter) {
+                const auto& bss = old ? kAp : kOtherAp;
+                w.frame(t + 0.02, 0x08, 0x01, bss, kSta, bss, body);
+                w.frame(t + 0.03, 0x08, 0x02, kSta, bss, bss, body);
+            }
+            // Times since the capture's first frame, as the analysis gives them.
+            if (i == 19)
+                lastBeacon = t - kInterval;
+            if (i == 20 + joinAfter)
+                joined = t + 0.02 - kInterval;
+        }
+    }
+    const auto a = analyse(path);
+    std::filesystem::remove(path);
+    std::vector<WlanEvent> losses;
+    for (const WlanEvent& e : a->events.lifecycle)
+        if (e.kind == WlanEventKind::BeaconLoss)
+            losses.push_back(e);
+    return losses;
+}
+
+} // namespace
+
+// A station that joins another BSS before seven beacons are missed left on its own; one
+// that joins later lost its AP, and the loss ends where it joined, not at the capture's end.
+TEST(WlanSyntheticStory, BeaconLossEndsWhereTheStationJoinsAnotherBss)
+{
+    double lastBeacon = 0, joined = 0;
+    EXPECT_TRUE(beaconLossesWhenTheStationMoves(3, lastBeacon, joined).empty());
+    const std::vector<WlanEvent> losses = beaconLossesWhenTheStationMoves(12, lastBeacon, joined);
+    ASSERT_EQ(losses.size(), 1u);
+    EXPECT_NEAR(static_cast<double>(losses[0].startNs) / 1e9, lastBeacon, 1e-3);
+    EXPECT_NEAR(static_cast<double>(losses[0].endNs) / 1e9, joined, 1e-3);
+    EXPECT_FALSE(losses[0].openEnded);
+    EXPECT_EQ(losses[0].attempts, 12u); // beacons due before the station joined
+}
