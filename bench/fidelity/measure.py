@@ -194,16 +194,22 @@ def judge_variant(s, row, cfg, work):
     scenario and seed with the variant named) sends the same segments at the same times
     is indistinguishable in this run, not wrong; "undetermined" without candidates counts
     so when any other variant's run is the same as the truth's. A tie whose candidates
-    include the truth is "tied" (its own column); a tie that excludes it is wrong."""
+    include the truth is "tied" (its own column); a tie that excludes it is wrong unless a
+    tied candidate's own run is the same as the truth's."""
     model, tied = row.get("model", ""), row.get("tied_models") or []
     outcome = variant_outcome(row["variant"], model, tied)
     row["variant_outcome"] = outcome
     row["variant_ok"] = outcome == "right"
-    if outcome != "wrong" or tied or s["family"] == "L":
+    if outcome != "wrong" or s["family"] == "L":
         # a real-time run is never the same twice: no twin run can show a Linux pair alike
         return
     want = FAMILY[row["variant"]]
-    if model in FAMILY:
+    if tied:
+        # a tie that leaves the truth out: indistinguishable if a tied candidate's own
+        # run sends the same segments as the truth's
+        named = {FAMILY.get(m, m) for m in tied}
+        twins = [v for v, m in VARIANTS.items() if FAMILY[m] in named]
+    elif model in FAMILY:
         twins = [v for v, m in VARIANTS.items() if FAMILY[m] == FAMILY[model]]
     else:
         twins = [v for v, m in VARIANTS.items() if FAMILY[m] != want and v != "TcpBbr"]
