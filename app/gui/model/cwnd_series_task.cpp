@@ -30,9 +30,10 @@ void CwndSeriesTask::start()
     });
     m_thread->setObjectName(QStringLiteral("cwnd-inference"));
     connect(m_thread, &QThread::finished, this, [this] {
+        // The finished thread stays with the task and goes in its destructor: a deferred
+        // delete of its own would leak it when the window closes before the event loop
+        // runs again.
         m_thread->wait();
-        m_thread->deleteLater();
-        m_thread = nullptr;
         emit finished(m_result);
         deleteLater();
     });
