@@ -6,6 +6,7 @@
 // releases change each of these, hence the version check below.
 
 #include "epan_backend_isolation.h"
+#include "epan_packet_tree.h"
 #include "epan_module.h"
 
 #include <ws_version.h>
@@ -224,19 +225,6 @@ std::vector<int> fieldIds(const char* name)
     return ids;
 }
 
-std::string fieldValueText(field_info* fi)
-{
-    const ftenum type = fi->hfinfo->type;
-    if (type == FT_NONE || type == FT_PROTOCOL)
-        return {};
-    char* text = fvalue_to_string_repr(nullptr, &fi->value, FTREPR_DISPLAY, fi->hfinfo->display);
-    if (!text)
-        return {};
-    std::string value(text);
-    wmem_free(nullptr, text);
-    return value;
-}
-
 // Unsigned value of an integer or boolean field (booleans are 64-bit in 4.0; the typed
 // getters assert on the wrong type).
 std::uint64_t unsignedValue(field_info* fi)
@@ -256,15 +244,6 @@ std::uint64_t unsignedValue(field_info* fi)
     default:
         return 0;
     }
-}
-
-std::vector<std::uint8_t> tvbBytes(tvbuff_t* tvb)
-{
-    const guint length = tvb_captured_length(tvb);
-    std::vector<std::uint8_t> bytes(length);
-    if (length)
-        tvb_memcpy(tvb, bytes.data(), 0, length);
-    return bytes;
 }
 
 std::string percentEscaped(const std::string& text)
@@ -326,53 +305,6 @@ std::string wpaKeyRecord(const WpaKey& key)
     if (!key.ssid.empty())
         value += ":" + percentEscaped(key.ssid);
     return "uat:80211_keys:\"wpa-pwd\",\"" + value + "\"";
-}
-
-void appendNode(proto_node* node, std::vector<PacketTreeNode>& out,
-                const std::unordered_map<const tvbuff_t*, std::int32_t>& sources);
-
-struct ChildContext
-{
-    std::vector<PacketTreeNode>* out;
-    const std::unordered_map<const tvbuff_t*, std::int32_t>* sources;
-};
-
-void appendChild(proto_node* node, gpointer data)
-{
-    auto* context = static_cast<ChildContext*>(data);
-    appendNode(node, *context->out, *context->sources);
-}
-
-void appendNode(proto_node* node, std::vector<PacketTreeNode>& out,
-                const std::unordered_map<const tvbuff_t*, std::int32_t>& sources)
-{
-    field_info* fi = PNODE_FINFO(node);
-    if (!fi)
-        return;
-    PacketTreeNode item;
-    if (fi->rep)
-        item.label = fi->rep->representation;
-    else {
-        char label[ITEM_LABEL_LENGTH];
-        label[0] = '\0';
-        proto_item_fill_label(fi, label);
-        item.label = label;
-    }
-    // Text-only items are registered under the internal "text" field.
-    if (fi->hfinfo->id != hf_text_only)
-        item.abbrev = fi->hfinfo->abbrev;
-    item.value = fieldValueText(fi);
-    if (fi->ds_tvb) {
-        auto it = sources.find(fi->ds_tvb);
-        item.source = it == sources.end() ? 0 : it->second;
-    }
-    item.offset = fi->start;
-    item.length = fi->length;
-    item.generated = FI_GET_FLAG(fi, FI_GENERATED) != 0;
-    item.hidden = FI_GET_FLAG(fi, FI_HIDDEN) != 0;
-    ChildContext context{&item.children, &sources};
-    proto_tree_children_foreach(node, appendChild, &context);
-    out.push_back(std::move(item));
 }
 
 std::uint32_t pcapLinkType(int wtapEncap)
@@ -708,9 +640,8 @@ bool dissect(void* session, std::uint64_t frame, PacketDetail& detail, std::stri
         sources.emplace(sourceTvb, static_cast<std::int32_t>(detail.sources.size()));
         detail.sources.push_back(std::move(out));
     }
-    ChildContext context{&detail.tree, &sources};
     if (edt->tree)
-        proto_tree_children_foreach(edt->tree, appendChild, &context);
+        appendChildren(edt->tree, detail.tree, sources);
     for (const PacketTreeNode& top : detail.tree)
         if (top.abbrev == "frame")
             for (const PacketTreeNode& child : top.children)
