@@ -16,15 +16,19 @@ namespace windscope::analysis::cwnd {
 namespace {
 
 constexpr std::int64_t kAckClockNs = 500'000;
+// CUBIC's multiplicative decrease leaves 0.7 of the window (RFC 9438 beta_cubic): the
+// smallest cut a loss-based sender makes.
+constexpr double kSmallestLossCut = 1.0 - 0.7;
 // Fits whose costs differ by no more than rounding are the same fit.
 constexpr double kTie = 1e-9;
 
 // Rate-based senders (BBR, RFC draft-ietf-ccwg-bbr) do not cut their flight on loss
 // and pace their segments; loss-based ones do the first always and, without fq
 // pacing, send only in answer to ACKs.
-RateBasedEvidence detectRateBased(const FlowEvents& flow, const std::vector<CwndSample>& s)
+RateBasedEvidence detectRateBased(const FlowEvents& flow, const CandidateResult& bestLossBased)
 {
     RateBasedEvidence ev;
+    const std::vector<CwndSample>& s = bestLossBased.samples;
     // Flight retained: pipe over the RTT-long stretch after recovery ends against the
     // largest pipe before it began, from the best loss-based replay's own phases.
     std::vector<double> ratios;
@@ -78,11 +82,18 @@ RateBasedEvidence detectRateBased(const FlowEvents& flow, const std::vector<Cwnd
     // Without a loss episode there is no telling: a station's frames also leave late,
     // when the channel is free, not when the ACK came. Elsewhere only the flight is
     // seen, and must be kept through several episodes.
+    // Keeping the flight is not enough either: Westwood+ sets ssthresh to its bandwidth
+    // estimate times the minimum RTT, which keeps nearly all of a flight that losses on
+    // the radio, not a queue, cut short. A loss-based sender fills the window its model
+    // sets at the end of each burst; a flight that stays closer to the best loss-based
+    // window than the smallest cut any of them makes (CUBIC's beta 0.7, RFC 9438) shows
+    // that window's cuts, and BBR's stays about twice as far from it.
+    const bool windowExplainsFlight = bestLossBased.fit.meanGap <= kSmallestLossCut;
     if (flow.vantage.point == VantagePoint::Sender) {
         const bool paced = ev.unclockedSends > 0.25;
-        ev.rateBased = paced && ev.episodes >= 1 && ev.flightRetainedAfterLoss > 0.8;
+        ev.rateBased = paced && ev.episodes >= 1 && ev.flightRetainedAfterLoss > 0.8 && !windowExplainsFlight;
     } else {
-        ev.rateBased = ev.episodes >= 3 && ev.flightRetainedAfterLoss > 0.9;
+        ev.rateBased = ev.episodes >= 3 && ev.flightRetainedAfterLoss > 0.9 && !windowExplainsFlight;
     }
     return ev;
 }
@@ -247,13 +258,16 @@ bool inferCwndOnRows(const dissect::CaptureTables& tables, const TcpAnalysis& an
     const bool tryLinux = linuxBefore <= ns3Before + kTie * std::max(1.0, ns3Before);
     const bool tryNs3 = ns3Before <= linuxBefore + kTie * std::max(1.0, linuxBefore);
     // Westwood+ and Veno differ from Reno/NewReno by their loss rules alone, which read
-    // the sender's own ACK clock (Westwood+'s bandwidth samples) and RTT (Veno's backlog
-    // of beta = 3 segments, a fraction of a millisecond of queue at tens of Mb/s).
-    // Away from the sender both are rebuilt from TSval ticks of 1 ms and a one-way
-    // shift, finer than which they cannot be told, so there they are not tried
-    // (unless asked for).
+    // the sender's own ACK clock (Westwood+'s bandwidth samples, one per RTT) and RTT
+    // (Veno's backlog). Away from the sender the ACKs reach the capture a one-way delay
+    // before the sender: the same spacing, shifted, so Westwood+'s RTT-long samples
+    // are the sender's and it is tried at every capture point. A backlog of a few
+    // segments is not: the sender's RTT is rebuilt there from TSval ticks of 1 ms and a
+    // one-way shift, so such a model is tried only at the sender (unless asked for).
     if (flow.vantage.point != VantagePoint::Sender)
-        std::erase_if(twoStack, [&](std::string_view name) { return !named(name); });
+        std::erase_if(twoStack, [&](std::string_view name) {
+            return !named(name) && makeCongestionModel(name)->traits().lossRuleReadsSenderQueue;
+        });
     // Their loss rules are evidence only where a window explains the sender at all: on
     // a sender that exceeds every one-stack model's window on most of its sends, the
     // window after a loss tells nothing, and they are not tried either.
@@ -287,9 +301,22 @@ bool inferCwndOnRows(const dissect::CaptureTables& tables, const TcpAnalysis& an
             }
         }
     }
-    std::vector<std::size_t> order(results.size());
-    for (std::size_t i = 0; i < order.size(); ++i)
-        order[i] = i;
+    // Away from the sender, a send beyond a window is also the capture's rebuilt clock
+    // putting an ACK after the data it released (TSval ticks of 1 ms), while what a loss
+    // rule sets -- the window the bursts fill after a loss -- is seen as well as at the
+    // sender. A loss-rule variant stands there only when its window is nearer the
+    // bursts' ends than every window of the models its rule departs from.
+    std::vector<std::size_t> order;
+    double oneStackGap = std::numeric_limits<double>::max();
+    for (std::size_t i = 0; i < oneStack.size(); ++i)
+        oneStackGap = std::min(oneStackGap, results[i].fit.meanGap);
+    for (std::size_t i = 0; i < results.size(); ++i) {
+        const bool lossRuleVariant = i >= oneStack.size();
+        if (lossRuleVariant && flow.vantage.point != VantagePoint::Sender && !named(results[i].fit.model) &&
+            results[i].fit.meanGap >= oneStackGap)
+            continue;
+        order.push_back(i);
+    }
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
         return results[a].fit.cost() < results[b].fit.cost();
     });
@@ -299,7 +326,7 @@ bool inferCwndOnRows(const dissect::CaptureTables& tables, const TcpAnalysis& an
     const double second = out.fits.size() > 1 ? out.fits[1].cost() : 1.0;
     out.confidence = second > 0 ? std::clamp((second - best) / second, 0.0, 1.0) : 0.0;
 
-    out.rateEvidence = detectRateBased(flow, results[order[0]].samples);
+    out.rateEvidence = detectRateBased(flow, results[order[0]]);
     if (out.rateEvidence.rateBased && !forced) {
         out.model = std::string(rateBasedModelName());
         markAll(NotFollowedReason::RateBased);

@@ -26,8 +26,8 @@ public:
     {
         if (m_stack == ModelStack::Ns3)
             return {.cwndLimited = CwndLimitedRule::EveryAck, .rtoResetsSsthresh = true,
-                    .undoesSpuriousReductions = false};
-        return {};
+                    .undoesSpuriousReductions = false, .lossRuleReadsSenderQueue = true};
+        return {.lossRuleReadsSenderQueue = true};
     }
     // tcp_veno_cong_avoid() / TcpVeno::IncreaseWindow().
     void increaseWindow(SenderState& state, const AckEvent& ack) override;

@@ -165,9 +165,23 @@ def draw_scenario(index, master_seed, families="ABCDE", hops=(1, 4), variants=No
                        "--wiredDelay=%d" % max(1, round(rtt_ms / 2)),
                        "--bytes=%d" % int(log_uniform(rng, 1 << 20, 4 << 20)), "--maxTime=30",
                        "--pace=%d" % pace]
+        # The slow receiver's three fixes, each as the replay names it: a larger read per
+        # call (rx-app-buffer is the application's read size, not the socket buffer), larger
+        # socket buffers (max-window sets the send and the receive buffer alike) and
+        # pacing switched on or off.
+        other_read = read
+        while max(other_read, read) < 4 * min(other_read, read):
+            other_read = int(log_uniform(rng, 512, 65536))
+        window = 4 * rcv
+        other_pace = rng.randint(1, 10) if pace == 0 else 0
         s.update(program="scenario-e-slow-receiver", args=args,
-                 fixes=[{"fix": "rx-app-buffer=%d" % (4 * rcv), "args": with_arg(args, "rcvBuf", 4 * rcv),
-                         "dir": "fix"}],
+                 fixes=[{"fix": "rx-app-buffer=%d" % other_read, "args": with_arg(args, "readSize", other_read),
+                         "dir": "fix"},
+                        {"fix": "max-window=%d" % window,
+                         "args": with_arg(with_arg(args, "rcvBuf", window), "sndBuf", window),
+                         "dir": "fix-max-window"},
+                        {"fix": "tx-inter-packet-delay=%d" % other_pace, "args": with_arg(args, "pace", other_pace),
+                         "dir": "fix-pacing"}],
                  vantages={"wired-server.pcap": "sender", "wifi-ap.pcap": "ap", "wifi-sta.pcap": "receiver"})
     return s
 

@@ -189,24 +189,45 @@ def variant_outcome(truth, model, tied):
     return "wrong"
 
 
+def twin_run(cfg, s, work, variant):
+    """The scenario's run with only the variant changed, simulated once per scenario
+    (every capture point of the scenario shares it); its captures are not kept."""
+    twin = work / ("twin-" + VARIANTS[variant])
+    ok, _ = simulate(cfg, s["program"], with_arg(s["args"], "tcp", variant), twin, need_captures=False)
+    if not cfg.get("no_simulate"):
+        for p in twin.glob("*.pcap"):
+            p.unlink()
+    return twin if ok else None
+
+
 def judge_variant(s, row, cfg, work):
-    """The identification's outcome. A single wrong answer whose own run (the same
-    scenario and seed with the variant named) sends the same segments at the same times
-    is indistinguishable in this run, not wrong; "undetermined" without candidates counts
-    so when any other variant's run is the same as the truth's. A tie whose candidates
-    include the truth is "tied" (its own column); a tie that excludes it is wrong unless a
-    tied candidate's own run is the same as the truth's."""
+    """The identification's outcome, with twin runs (the same scenario and seed with
+    another variant) deciding what this run can tell apart:
+    - a single wrong answer whose own run sends the same segments at the same times as
+      the truth's is indistinguishable, not wrong; "undetermined" without candidates
+      counts so when any other variant's run is the same as the truth's;
+    - a tie that includes the truth is indistinguishable when every other tied
+      candidate's run is the same as the truth's, and stays "tied" (its own column, not
+      right) when one of them behaves differently: the inference failed to split them;
+    - a tie that leaves the truth out is wrong unless a tied candidate's run is the
+      same as the truth's."""
     model, tied = row.get("model", ""), row.get("tied_models") or []
     outcome = variant_outcome(row["variant"], model, tied)
     row["variant_outcome"] = outcome
     row["variant_ok"] = outcome == "right"
-    if outcome != "wrong" or s["family"] == "L":
+    if outcome == "right" or s["family"] == "L":
         # a real-time run is never the same twice: no twin run can show a Linux pair alike
         return
     want = FAMILY[row["variant"]]
+    if outcome == "tied":
+        variants = [v for v, m in VARIANTS.items() if m in tied and FAMILY[m] != want and v != "TcpBbr"]
+        if variants and all((t := twin_run(cfg, s, work, v)) and identical_senders(work / "base", t)
+                            for v in variants):
+            row["indistinguishable"] = True
+            row["indistinguishable_from"] = "/".join(sorted(VARIANTS[v] for v in variants))
+            row["variant_outcome"] = "indistinguishable"
+        return
     if tied:
-        # a tie that leaves the truth out: indistinguishable if a tied candidate's own
-        # run sends the same segments as the truth's
         named = {FAMILY.get(m, m) for m in tied}
         twins = [v for v, m in VARIANTS.items() if FAMILY[m] in named]
     elif model in FAMILY:
@@ -215,12 +236,8 @@ def judge_variant(s, row, cfg, work):
         twins = [v for v, m in VARIANTS.items() if FAMILY[m] != want and v != "TcpBbr"]
     row["indistinguishable"] = False
     for variant in twins:
-        twin = work / ("twin-" + VARIANTS[variant])
-        ok, _ = simulate(cfg, s["program"], with_arg(s["args"], "tcp", variant), twin, need_captures=False)
-        if not cfg.get("no_simulate"):
-            for p in twin.glob("*.pcap"):
-                p.unlink()
-        if ok and identical_senders(work / "base", twin):
+        twin = twin_run(cfg, s, work, variant)
+        if twin and identical_senders(work / "base", twin):
             row["indistinguishable"] = True
             row["indistinguishable_from"] = VARIANTS[variant]
             row["variant_outcome"] = "indistinguishable"
