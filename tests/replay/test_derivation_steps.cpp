@@ -203,6 +203,38 @@ TEST(DerivationSteps, ReceiverSlowReaderFromWindowUpdateRhythm)
     EXPECT_EQ(keepsUp.notes.back(), "receiver: the application keeps up (few zero or low windows)");
 }
 
+// A reader that falls behind without closing the window: it holds the window at about
+// 7 segments of a 200 kB buffer (the fidelity harness's run of a 935 B reader) and no
+// window ever counts as low. Autotuning, which only raises the window, is no reader.
+TEST(DerivationSteps, ReceiverSlowReaderFromAWindowHeldBelowHalf)
+{
+    Synthetic in;
+    in.acks().maxWindowBytes = 201'180;
+    in.acks().lowWindows = 1;
+    in.data().goodputBps = 1.6e6;
+    DerivationContext ctx;
+    ctx.lastDataNs = 10'000'000'000;
+    ctx.advertisedWindows.emplace_back(0, 201'180);
+    for (std::int64_t t = 200'000'000; t <= ctx.lastDataNs; t += 5'000'000)
+        ctx.advertisedWindows.emplace_back(t, 10'136);
+    DerivedScenario out;
+    out.scenario.sender.mss = kMss;
+    deriveReceiver(in.input(), ctx, out);
+    EXPECT_EQ(out.scenario.receiver.appReadBytes, kMss); // no rhythm: reads of one MSS at the goodput
+    EXPECT_TRUE(hasNoteStarting(out, "receiver: the window stayed below half the largest offered before it for 98 %"));
+
+    // The same windows offered in rising order (receive-buffer autotuning): kept up.
+    DerivationContext growing = ctx;
+    std::uint64_t window = 10'136;
+    for (auto& w : growing.advertisedWindows)
+        w.second = window += 1000;
+    DerivedScenario keepsUp;
+    keepsUp.scenario.sender.mss = kMss;
+    deriveReceiver(in.input(), growing, keepsUp);
+    EXPECT_EQ(keepsUp.scenario.receiver.appReadBytes, 0u);
+    EXPECT_EQ(keepsUp.notes.back(), "receiver: the application keeps up (few zero or low windows)");
+}
+
 // The congestion-control model: the inference's when the simulator has it, BBR for a
 // rate-based sender, CUBIC (Linux's default) without an inference; RACK-TLP and PRR
 // go with the Linux models when SACK is on.

@@ -49,6 +49,8 @@ struct DerivationContext
     // Window updates: an ACK that acknowledges nothing new and opens the window (time,
     // bytes it opened by), i.e. what the application read since the last ACK.
     std::vector<std::pair<std::int64_t, std::uint64_t>> windowUpdates;
+    // The window each ACK advertised (time, bytes).
+    std::vector<std::pair<std::int64_t, std::uint64_t>> advertisedWindows;
     // The round trips (deriveRtt()).
     DownstreamView downstream;
     std::vector<SenderRtt> senderRtt;

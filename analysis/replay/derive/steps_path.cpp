@@ -351,6 +351,7 @@ void readConnectionRows(const DerivationInput& in, DerivationContext& ctx, Deriv
             const std::int64_t ackNow = tcp.relativeAck(t, row);
             ackProgress.emplace_back(t.timeNs[row], delivered.at(tables, row, ackNow, sndNxt));
             const std::uint64_t windowNow = tcp.windowBytes(t, row);
+            ctx.advertisedWindows.emplace_back(t.timeNs[row], windowNow);
             if (ackNow == lastAck && windowNow > lastWindow && t.payloadLength[row] == 0)
                 windowUpdates.emplace_back(t.timeNs[row], windowNow - lastWindow);
             lastAck = ackNow;

@@ -118,6 +118,25 @@ RtoRuleReading readDownstreamRtoRule(const DerivationInput& in, const Downstream
     return out;
 }
 
+// Share of [firstNs, lastNs] during which the advertised window was below half the
+// largest advertised up to then.
+double readerHeldShare(const std::vector<std::pair<std::int64_t, std::uint64_t>>& windows, std::int64_t firstNs,
+                       std::int64_t lastNs)
+{
+    if (lastNs <= firstNs)
+        return 0;
+    std::uint64_t largest = 0;
+    std::int64_t heldNs = 0;
+    for (std::size_t i = 0; i < windows.size(); ++i) {
+        largest = std::max(largest, windows[i].second);
+        const std::int64_t from = std::max(windows[i].first, firstNs);
+        const std::int64_t to = std::min(i + 1 < windows.size() ? windows[i + 1].first : lastNs, lastNs);
+        if (to > from && 2 * windows[i].second < largest)
+            heldNs += to - from;
+    }
+    return static_cast<double>(heldNs) / static_cast<double>(lastNs - firstNs);
+}
+
 } // namespace
 
 void deriveReceiver(const DerivationInput& in, DerivationContext& ctx, DerivedScenario& out)
@@ -134,7 +153,18 @@ void deriveReceiver(const DerivationInput& in, DerivationContext& ctx, DerivedSc
     out.notes.push_back("receiver.buffer_bytes " + std::to_string(s.receiver.bufferBytes) +
                         ": largest window the receiver advertised");
     const double activeS = std::max(1e-3, static_cast<double>(lastData - out.firstDataNs) / 1e9);
-    if (acks.zeroWindows + acks.lowWindows > static_cast<std::uint64_t>(activeS) && data.goodputBps > 0) {
+    // A window is the buffer less what the application has not read yet. A reader that
+    // keeps up leaves the window near the largest it has offered (which autotuning
+    // only raises); one that falls behind holds it below half of that -- more of its
+    // buffer unread than free -- for most of the transfer, closed or not.
+    const double heldShare = readerHeldShare(ctx.advertisedWindows, out.firstDataNs, lastData);
+    const bool readerHolds = heldShare > 0.5;
+    if ((acks.zeroWindows + acks.lowWindows > static_cast<std::uint64_t>(activeS) || readerHolds) &&
+        data.goodputBps > 0) {
+        if (readerHolds)
+            out.notes.push_back(format("receiver: the window stayed below half the largest offered before it for "
+                                       "%.0f %% of the transfer: the application reads slower than the data comes",
+                                       heldShare * 100));
         // The capture shows the drain rate and, through the window updates, the reader's
         // rhythm: an update goes out after a read, so the times between updates are
         // whole numbers of read periods. Two or more distinct intervals (5 and 6 reads
