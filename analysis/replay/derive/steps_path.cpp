@@ -435,6 +435,16 @@ void deriveDelaySplit(const DerivationInput& in, DerivationContext& ctx, Derived
     s.path.wirelessDelayMs = wirelessOneWay;
 }
 
+namespace {
+
+bool aggregatedHere(const dissect::CaptureTables& tables)
+{
+    return std::any_of(tables.wlan.ampduReference.begin(), tables.wlan.ampduReference.end(),
+                       [](std::uint32_t ref) { return ref != 0; });
+}
+
+} // namespace
+
 void deriveBottleneck(const DerivationInput& in, DerivationContext& ctx, DerivedScenario& out)
 {
     Scenario& s = out.scenario;
@@ -531,6 +541,18 @@ void deriveBottleneck(const DerivationInput& in, DerivationContext& ctx, Derived
                                                         ? "; agrees with the rate while the queue stood (%+.0f %%)"
                                                         : "; the rate while the queue stood is %+.0f %% off it, and stands",
                                                     -off / (1 + off) * 100));
+    } else if (dispersionRead && rateMbps > kDispersionBand * dispersion.mbps && !aggregatedHere(tables)) {
+        // No queue stood to read the rate from, and the delivered percentile runs faster
+        // than the trains' spacing allows: no path delivers faster than its bottleneck
+        // serialises, so the percentile read ACKs that arrived bunched (delayed behind a
+        // radio's absence) and the trains' spacing is the rate. Where the capture's own
+        // hop aggregates, the air re-spaces the trains into its A-MPDUs' rhythm, and the
+        // spacing no longer shows the bottleneck upstream.
+        out.notes.push_back(dispersionText + format("; the delivered percentile's %.3f Mb/s is faster than the path "
+                                                    "serialises: bunched ACKs",
+                                                    rateMbps));
+        rateMbps = dispersion.mbps;
+        ctx.rateFromDispersion = true;
     } else {
         out.notes.push_back(dispersionText + (dispersionRead ? "" : "; too few trains agree to read it"));
     }
