@@ -26,7 +26,8 @@ struct LoadedFlow
     int sender = 0;
 };
 
-// Runs the pipeline on path through the TCP analysis and resolves flow, saying on stderr what went wrong
+// Runs the pipeline on path through the TCP analysis and resolves flow (empty: the
+// direction that delivered the most data), saying on stderr what went wrong
 // (as "windscope-cli COMMAND: ..."). Returns 0, or the exit status to end with.
 int loadFlow(const char* command, const std::string& path, const std::string& flow, LoadedFlow& out);
 

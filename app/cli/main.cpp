@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // windscope-cli: the headless front-end. Every number the GUI shows can be printed here.
 #include "cli_analyze.h"
+#include "cli_compare.h"
 #include "cli_cwnd.h"
 #include "cli_events.h"
 #include "cli_replay.h"
@@ -49,6 +50,9 @@ void printUsage(FILE* out)
                  "  cwnd FILE --flow ID|ADDR:PORT-ADDR:PORT [--csv | --json] [--model NAME]\n"
                  "      reconstructed congestion window of the flow's sender, one row per\n"
                  "      data segment; --model %s overrides the model choice\n"
+                 "  compare A[:FLOW] B[:FLOW] [--name-a TEXT] [--name-b TEXT] [--json | --csv]\n"
+                 "      two connections side by side: completion, bytes, rates,\n"
+                 "      retransmissions by kind, timeouts, RTT and time in each sender state\n"
                  "  series FILE --flow ID|ADDR:PORT-ADDR:PORT [--bin MS]\n"
                  "      the series the desktop plots of the flow are drawn from, as CSV:\n"
                  "      segments, ACKs, windows, throughput, RTT, 802.11 lane\n"
@@ -116,6 +120,8 @@ int main(int argc, char** argv)
         return windscope::cli::runAnalyze(args);
     if (command == "cwnd")
         return windscope::cli::runCwnd(args);
+    if (command == "compare")
+        return windscope::cli::runCompare(args);
     if (command == "events")
         return windscope::cli::runEvents(args);
     if (command == "correlate")

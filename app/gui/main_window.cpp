@@ -4,6 +4,8 @@
 
 #include "capture_view.h"
 #include "compare_window.h"
+
+#include "analysis/report/report_compare.h"
 #include "export_dialog.h"
 #include "replay_dialog.h"
 #include "replay_runner.h"
@@ -220,8 +222,14 @@ CompareWindow* MainWindow::compareSelected()
     }
     if (current->capture()->tcp.connections.empty() || other->capture()->tcp.connections.empty())
         return nullptr;
-    auto name = [](CaptureView* v, int c) { return QStringLiteral("%1 #%2").arg(QFileInfo(v->path()).fileName()).arg(c); };
-    auto* window = new CompareWindow(current->capture(), a, name(current, a), other->capture(), b, name(other, b), this);
+    // Names that tell the sides apart (the CLI's compare names them the same way): the
+    // file names, their folders where those are alike, the connection always.
+    const auto [nameA, nameB] = analysis::comparisonSideNames(current->path().toStdString(), static_cast<std::size_t>(a),
+                                                              other->path().toStdString(), static_cast<std::size_t>(b));
+    const auto name = [same = QFileInfo(current->path()) == QFileInfo(other->path())](const std::string& n, int c) {
+        return same ? QString::fromStdString(n) : QStringLiteral("%1 #%2").arg(QString::fromStdString(n)).arg(c);
+    };
+    auto* window = new CompareWindow(current->capture(), a, name(nameA, a), other->capture(), b, name(nameB, b), this);
     window->setAttribute(Qt::WA_DeleteOnClose);
     window->show();
     return window;
