@@ -271,15 +271,19 @@ bool inferCwndOnRows(const dissect::CaptureTables& tables, const TcpAnalysis& an
     // Their loss rules are evidence only where a window explains the sender at all: on
     // a sender that exceeds every one-stack model's window on most of its sends, the
     // window after a loss tells nothing, and they are not tried either.
+    const auto growsAsReno = [](std::string_view name) { return makeCongestionModel(name)->traits().growsAsReno; };
     const auto explains = [](const CandidateResult& r) { return 2 * r.fit.violations < r.fit.sends; };
     if (std::none_of(results.begin(), results.end(), explains))
-        std::erase_if(twoStack, [&](std::string_view name) { return !named(name); });
+        std::erase_if(twoStack, [&](std::string_view name) { return !named(name) && growsAsReno(name); });
     // Each is replayed as the stack(s) the slow start allows; the Linux one stands for
-    // the model on a tie (rank), as the first replayed did.
+    // the model on a tie (rank), as the first replayed did. A model whose stacks grow
+    // alike in slow start (CUBIC: both count every segment acked) is replayed as both.
     std::vector<Candidate> stacked;
     for (std::size_t k = 0; k < twoStack.size(); ++k) {
+        const bool slowStartAlike = makeCongestionModel(twoStack[k], ModelStack::Linux)->traits().slowStartOneSmssPerAck ==
+                                    makeCongestionModel(twoStack[k], ModelStack::Ns3)->traits().slowStartOneSmssPerAck;
         for (const ModelStack stack : {ModelStack::Linux, ModelStack::Ns3}) {
-            if (!(stack == ModelStack::Linux ? tryLinux : tryNs3))
+            if (!(stack == ModelStack::Linux ? tryLinux : tryNs3) && !slowStartAlike)
                 continue;
             stacked.push_back({.model = makeCongestionModel(twoStack[k], stack),
                                .slot = results.size() + k,
@@ -307,13 +311,13 @@ bool inferCwndOnRows(const dissect::CaptureTables& tables, const TcpAnalysis& an
     // sender. A loss-rule variant stands there only when its window is nearer the
     // bursts' ends than every window of the models its rule departs from.
     std::vector<std::size_t> order;
-    double oneStackGap = std::numeric_limits<double>::max();
-    for (std::size_t i = 0; i < oneStack.size(); ++i)
-        oneStackGap = std::min(oneStackGap, results[i].fit.meanGap);
+    double ownGrowthGap = std::numeric_limits<double>::max();
+    for (const CandidateResult& r : results)
+        if (!growsAsReno(r.fit.model))
+            ownGrowthGap = std::min(ownGrowthGap, r.fit.meanGap);
     for (std::size_t i = 0; i < results.size(); ++i) {
-        const bool lossRuleVariant = i >= oneStack.size();
-        if (lossRuleVariant && flow.vantage.point != VantagePoint::Sender && !named(results[i].fit.model) &&
-            results[i].fit.meanGap >= oneStackGap)
+        if (growsAsReno(results[i].fit.model) && flow.vantage.point != VantagePoint::Sender &&
+            !named(results[i].fit.model) && results[i].fit.meanGap >= ownGrowthGap)
             continue;
         order.push_back(i);
     }

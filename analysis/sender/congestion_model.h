@@ -61,6 +61,13 @@ struct ModelTraits
     // (Veno's backlog beta = 3 segments: a fraction of a millisecond at tens of Mb/s),
     // finer than a capture away from the sender rebuilds the sender's RTT.
     bool lossRuleReadsSenderQueue = false;
+    // Whether the model grows as Reno/NewReno and departs from it only in its loss rule
+    // (Westwood+, Veno): evidence for it lies in the windows after losses alone.
+    bool growsAsReno = false;
+    // Whether slow start adds one SMSS per ACK however much it covered (ns-3's
+    // TcpNewReno::SlowStart()), rather than every segment acked (Linux
+    // tcp_slow_start(), ns-3's TcpCubic).
+    bool slowStartOneSmssPerAck = false;
 };
 
 class CongestionModel

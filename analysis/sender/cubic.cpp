@@ -26,6 +26,13 @@ constexpr std::uint32_t kBetaScaleFriendly = 8 * (kBetaScale + kBeta) / 3 / (kBe
 constexpr std::uint64_t kCubeRttScale = kBicScale * 10;
 constexpr std::uint64_t kCubeFactor = (1ull << (10 + 3 * kBicHz)) / kCubeRttScale;
 
+// TcpCubic's attributes at their defaults (ns-3 stack).
+constexpr double kNs3Beta = 0.7, kNs3C = 0.4;
+constexpr std::int64_t kNs3CubicDeltaNs = 10'000'000;         // CubicDelta
+constexpr std::int64_t kNs3HystartDelayMinNs = 4'000'000;     // HyStartDelayMin
+constexpr std::int64_t kNs3HystartDelayMaxNs = 1'000'000'000; // HyStartDelayMax
+constexpr std::int64_t kNs3HystartAckDeltaNs = 2'000'000;     // HyStartAckDelta
+
 std::uint32_t jiffies(std::int64_t ns) { return static_cast<std::uint32_t>(ns / (1'000'000'000 / kHz)); }
 
 // cubic_root(): Linux uses a table plus one Newton-Raphson step; the double cube root
@@ -37,6 +44,7 @@ std::uint32_t cubicRoot(std::uint64_t a) { return static_cast<std::uint32_t>(std
 void CubicModel::init(SenderState& state)
 {
     m_bic = {};
+    m_ns3 = {};
     hystartReset(state);
 }
 
@@ -106,6 +114,10 @@ void CubicModel::update(std::uint32_t cwnd, std::uint32_t acked, std::uint32_t n
 
 void CubicModel::increaseWindow(SenderState& state, const AckEvent& ack)
 {
+    if (m_stack == ModelStack::Ns3) {
+        ns3IncreaseWindow(state, ack.ackedSegments);
+        return;
+    }
     std::uint32_t acked = 0;
     if (!linuxSlowStartPrelude(state, ack, acked))
         return;
@@ -115,6 +127,8 @@ void CubicModel::increaseWindow(SenderState& state, const AckEvent& ack)
 
 std::uint64_t CubicModel::ssthresh(const SenderState& state, std::uint64_t)
 {
+    if (m_stack == ModelStack::Ns3)
+        return ns3Ssthresh(state);
     const std::uint32_t cwnd = state.cwndSegments();
     m_bic.epochStart = 0; // end of epoch
     // Fast convergence: release bandwidth to newer flows when W_max shrinks.
@@ -129,6 +143,10 @@ void CubicModel::pktsAcked(SenderState& state, const AckEvent& ack)
 {
     if (ack.rttNs < 0)
         return;
+    if (m_stack == ModelStack::Ns3) {
+        ns3PktsAcked(state, ack);
+        return;
+    }
     // "Discard delay samples right after fast recovery."
     if (m_bic.epochStart && static_cast<std::int32_t>(jiffies(state.nowNs) - m_bic.epochStart) < static_cast<std::int32_t>(kHz))
         return;
@@ -174,6 +192,18 @@ void CubicModel::hystartUpdate(SenderState& state, std::uint32_t delayUs)
 
 void CubicModel::congestionStateSet(SenderState& state, CaState newState)
 {
+    if (newState == CaState::Loss && m_stack == ModelStack::Ns3) {
+        // CubicReset(): W_max, the origin, K, delay_min and HyStart's verdict; the epoch
+        // and the ack count stay. HystartReset().
+        m_bic.lastMaxCwnd = 0;
+        m_bic.originPoint = 0;
+        m_ns3.k = 0;
+        m_ns3.delayMinNs = -1;
+        m_bic.found = false;
+        hystartReset(state);
+        m_ns3.currRttNs = -1;
+        return;
+    }
     if (newState == CaState::Loss) {
         // bictcp_reset() clears everything up to 'unused', W_max and delay_min included.
         const Bic kept = m_bic;
@@ -183,6 +213,97 @@ void CubicModel::congestionStateSet(SenderState& state, CaState newState)
         m_bic.endSeq = kept.endSeq;
         hystartReset(state);
     }
+}
+
+void CubicModel::ns3IncreaseWindow(SenderState& state, std::uint32_t acked)
+{
+    if (state.cwnd < state.ssthresh) {
+        if (state.sndUna > m_bic.endSeq) {
+            hystartReset(state);
+            m_ns3.currRttNs = -1;
+        }
+        // Byte counting: every segment acked, as Linux (TcpCubic's note on QUICKACK).
+        state.cwnd += std::uint64_t{acked} * state.mss;
+        acked = 0;
+    }
+    if (state.cwnd >= state.ssthresh && acked > 0) {
+        m_ns3.cwndCnt += acked;
+        const std::uint32_t cnt = ns3Update(state);
+        // One segment at most per ACK, however many it covered.
+        if (m_ns3.cwndCnt >= cnt) {
+            state.cwnd += state.mss;
+            m_ns3.cwndCnt -= cnt;
+        }
+    }
+}
+
+std::uint32_t CubicModel::ns3Update(const SenderState& state)
+{
+    const auto segCwnd = static_cast<std::uint32_t>(state.cwnd / state.mss);
+    if (m_ns3.epochStartNs < 0) {
+        m_ns3.epochStartNs = state.nowNs;
+        if (m_bic.lastMaxCwnd <= segCwnd) {
+            m_ns3.k = 0;
+            m_bic.originPoint = segCwnd;
+        } else {
+            m_ns3.k = std::cbrt((m_bic.lastMaxCwnd - segCwnd) / kNs3C);
+            m_bic.originPoint = m_bic.lastMaxCwnd;
+        }
+    }
+    const double t = static_cast<double>(state.nowNs + std::max<std::int64_t>(0, m_ns3.delayMinNs) -
+                                         m_ns3.epochStartNs) / 1e9;
+    const double offs = t < m_ns3.k ? m_ns3.k - t : t - m_ns3.k;
+    const auto delta = static_cast<std::uint32_t>(kNs3C * offs * offs * offs);
+    const std::uint32_t target = t < m_ns3.k ? m_bic.originPoint - delta : m_bic.originPoint + delta;
+    std::uint32_t cnt = target > segCwnd ? segCwnd / (target - segCwnd) : 100 * segCwnd;
+    if (m_bic.lastMaxCwnd == 0 && cnt > 20)
+        cnt = 20;
+    return std::max(cnt, 2u);
+}
+
+void CubicModel::ns3PktsAcked(SenderState& state, const AckEvent& ack)
+{
+    if (m_ns3.epochStartNs >= 0 && state.nowNs - m_ns3.epochStartNs < kNs3CubicDeltaNs)
+        return;
+    if (m_ns3.delayMinNs < 0 || m_ns3.delayMinNs > ack.rttNs)
+        m_ns3.delayMinNs = ack.rttNs;
+    if (state.cwnd <= state.ssthresh && state.cwndSegments() >= kHystartLowWindow)
+        ns3HystartUpdate(state, ack.rttNs);
+}
+
+void CubicModel::ns3HystartUpdate(SenderState& state, std::int64_t delayNs)
+{
+    if (m_bic.found)
+        return;
+    const std::int64_t nowUs = state.nowNs / 1000;
+    // Ack train: back-to-back ACKs a whole delay_min after the round began.
+    if (state.nowNs - m_bic.lastAckUs * 1000 <= kNs3HystartAckDeltaNs) {
+        m_bic.lastAckUs = nowUs;
+        if (state.nowNs - m_bic.roundStartUs * 1000 > m_ns3.delayMinNs)
+            m_bic.found = true;
+    }
+    // Delay: the round's smallest of 8 samples above delay_min plus delay_min clamped.
+    if (m_bic.sampleCount < kHystartMinSamples) {
+        if (m_ns3.currRttNs < 0 || m_ns3.currRttNs > delayNs)
+            m_ns3.currRttNs = delayNs;
+        ++m_bic.sampleCount;
+    } else if (m_ns3.currRttNs > m_ns3.delayMinNs + std::clamp(m_ns3.delayMinNs, kNs3HystartDelayMinNs,
+                                                               kNs3HystartDelayMaxNs)) {
+        m_bic.found = true;
+    }
+    if (m_bic.found)
+        state.ssthresh = state.cwnd;
+}
+
+std::uint64_t CubicModel::ns3Ssthresh(const SenderState& state)
+{
+    const auto segCwnd = static_cast<std::uint32_t>(state.cwnd / state.mss);
+    if (segCwnd < m_bic.lastMaxCwnd)
+        m_bic.lastMaxCwnd = static_cast<std::uint32_t>(segCwnd * (1 + kNs3Beta) / 2);
+    else
+        m_bic.lastMaxCwnd = segCwnd;
+    m_ns3.epochStartNs = -1;
+    return std::max<std::uint64_t>(static_cast<std::uint32_t>(segCwnd * kNs3Beta), 2) * state.mss;
 }
 
 } // namespace windscope::analysis::cwnd

@@ -45,7 +45,7 @@ struct Candidate
 constexpr Candidate kModels[] = {
     {{"reno", construct<RenoModel>}, nullptr},
     {{"newreno", construct<NewRenoModel>}, nullptr},
-    {{"cubic", construct<CubicModel>}, nullptr},
+    {{"cubic", construct<CubicModel>}, constructNs3<CubicModel>},
     {{"westwood-plus", construct<WestwoodPlusModel>}, constructNs3<WestwoodPlusModel>},
     {{"veno", construct<VenoModel>}, constructNs3<VenoModel>},
 };

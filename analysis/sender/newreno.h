@@ -20,7 +20,8 @@ public:
     // 3.1's ssthresh at every RTO as TcpSocketBase::ReTxTimeout() applies it, no undo.
     ModelTraits traits() const override
     {
-        return {.cwndLimited = CwndLimitedRule::EveryAck, .rtoResetsSsthresh = true, .undoesSpuriousReductions = false};
+        return {.cwndLimited = CwndLimitedRule::EveryAck, .rtoResetsSsthresh = true, .undoesSpuriousReductions = false,
+                .slowStartOneSmssPerAck = true};
     }
     // TcpNewReno::IncreaseWindow(): SlowStart() then CongestionAvoidance().
     void increaseWindow(SenderState& state, const AckEvent& ack) override;

@@ -26,8 +26,9 @@ public:
     {
         if (m_stack == ModelStack::Ns3)
             return {.cwndLimited = CwndLimitedRule::EveryAck, .rtoResetsSsthresh = true,
-                    .undoesSpuriousReductions = false, .lossRuleReadsSenderQueue = true};
-        return {.lossRuleReadsSenderQueue = true};
+                    .undoesSpuriousReductions = false, .lossRuleReadsSenderQueue = true, .growsAsReno = true,
+                    .slowStartOneSmssPerAck = true};
+        return {.lossRuleReadsSenderQueue = true, .growsAsReno = true};
     }
     // tcp_veno_cong_avoid() / TcpVeno::IncreaseWindow().
     void increaseWindow(SenderState& state, const AckEvent& ack) override;

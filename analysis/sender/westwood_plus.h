@@ -29,8 +29,8 @@ public:
     {
         if (m_stack == ModelStack::Ns3)
             return {.cwndLimited = CwndLimitedRule::EveryAck, .rtoResetsSsthresh = true,
-                    .undoesSpuriousReductions = false};
-        return {};
+                    .undoesSpuriousReductions = false, .growsAsReno = true, .slowStartOneSmssPerAck = true};
+        return {.growsAsReno = true};
     }
     // tcp_reno_cong_avoid() (Linux) / TcpNewReno::IncreaseWindow() (ns-3).
     void increaseWindow(SenderState& state, const AckEvent& ack) override;

@@ -186,6 +186,68 @@ TEST(Cubic, LossStateResetsTheEpoch)
     EXPECT_EQ(cubic.bic().epochStart, 0u);
 }
 
+// ns-3's TcpCubic leaves slow start only when the RTT has grown by delay_min itself
+// (clamped to 4 ms..1 s); Linux when by an eighth of it (clamped to 4..16 ms). The same
+// samples end Linux's slow start and not ns-3's.
+TEST(CubicNs3, HystartWaitsForTheRttToGrowByDelayMin)
+{
+    for (const ModelStack stack : {ModelStack::Linux, ModelStack::Ns3}) {
+        SCOPED_TRACE(stack == ModelStack::Linux ? "linux" : "ns-3");
+        CubicModel cubic(stack);
+        SenderState s{.mss = mss, .cwnd = 32 * mss, .nowNs = 1'000'000'000, .sndUna = 0, .sndNxt = 0};
+        cubic.init(s);
+        cubic.pktsAcked(s, {.nowNs = s.nowNs, .ackedSegments = 1, .rttNs = 80'000'000}); // delay_min 80 ms
+        const auto round = [&](std::int64_t rttNs) {
+            // A new round: everything sent at the last reset is acked.
+            s.sndUna = s.sndNxt + 1;
+            s.sndNxt += 100 * mss;
+            cubic.increaseWindow(s, {.nowNs = s.nowNs, .ackedSegments = 0});
+            for (int i = 0; i < 9; ++i) {
+                s.nowNs += 10'000'000; // 10 ms apart: no ack train
+                cubic.pktsAcked(s, {.nowNs = s.nowNs, .ackedSegments = 1, .rttNs = rttNs});
+            }
+        };
+        round(95'000'000); // 15 ms above delay_min
+        EXPECT_EQ(cubic.bic().found, stack == ModelStack::Linux);
+        round(170'000'000); // 90 ms above: ns-3's threshold of 80 ms passed too
+        EXPECT_TRUE(cubic.bic().found);
+        EXPECT_EQ(s.ssthresh, 32u * mss);
+    }
+}
+
+// ns-3's TcpCubic adds at most one segment per ACK, and has no TCP-friendly region: an
+// ACK for ten segments where the cubic target is far above cwnd adds one segment, where
+// Linux adds acked / cnt.
+TEST(CubicNs3, OneSegmentPerAckWhateverItCovered)
+{
+    CubicModel ns3(ModelStack::Ns3), linux;
+    ns3.bic().lastMaxCwnd = linux.bic().lastMaxCwnd = 100;
+    SenderState a{.mss = mss, .cwnd = 70 * mss, .ssthresh = 70 * mss, .nowNs = 5'000'000'000};
+    SenderState b = a;
+    ns3.increaseWindow(a, {.nowNs = a.nowNs, .ackedSegments = 1}); // starts the epoch
+    linux.increaseWindow(b, {.nowNs = b.nowNs, .ackedSegments = 1});
+    a.nowNs = b.nowNs = a.nowNs + 4'100'000'000; // near K: the target is W_max, cnt 2
+    const std::uint64_t before = a.cwnd;
+    ns3.increaseWindow(a, {.nowNs = a.nowNs, .ackedSegments = 10});
+    EXPECT_EQ(a.cwnd, before + mss);
+    linux.increaseWindow(b, {.nowNs = b.nowNs, .ackedSegments = 10});
+    EXPECT_GT(b.cwnd, before + mss);
+    EXPECT_EQ(ns3.traits().cwndLimited, CwndLimitedRule::EveryAck);
+    EXPECT_EQ(modelStackOf(ns3), ModelStack::Ns3);
+}
+
+// ns-3's GetSsThresh: 0.7 of the window in floating point, fast convergence as Linux.
+TEST(CubicNs3, SsthreshIsSevenTenthsAndRecordsWmax)
+{
+    CubicModel cubic(ModelStack::Ns3);
+    SenderState s{.mss = mss, .cwnd = 100 * mss};
+    EXPECT_EQ(cubic.ssthresh(s, 0), 70u * mss);
+    EXPECT_EQ(cubic.bic().lastMaxCwnd, 100u);
+    s.cwnd = 80 * mss; // below W_max: 80 * 1.7 / 2 = 68
+    EXPECT_EQ(cubic.ssthresh(s, 0), 56u * mss);
+    EXPECT_EQ(cubic.bic().lastMaxCwnd, 68u);
+}
+
 TEST(CongestionModel, UndoRestoresThePriorWindow)
 {
     RenoModel reno;
