@@ -230,20 +230,34 @@ bool inferCwndOnRows(const dissect::CaptureTables& tables, const TcpAnalysis& an
         return true;
     }
 
-    // Every model replays the flow; the best fit wins unless the user chose. The models
-    // one stack implements run first. A model both stacks implement, each its own way
-    // (ModelStack), is replayed as the stack whose growth rule fitted the slow start
-    // before the first loss better (ns-3 one SMSS per ACK, Linux every segment acked),
-    // or as both, the better standing for it, when the slow start cannot tell.
+    // Every model replays the flow; the best fit wins unless the user chose. A model both
+    // stacks implement, each its own way (ModelStack), is replayed as both when their
+    // slow starts are alike (Reno and CUBIC count every segment acked in Linux and in
+    // ns-3), the better standing for it. Those (as their Linux stack) and the models one
+    // stack implements run first; Westwood+ and Veno, which grow as Reno/NewReno and
+    // whose stacks differ in slow start, are then replayed as the stack whose growth
+    // rule fitted the slow start before the first loss better (ns-3 one SMSS per ACK,
+    // Linux every segment acked), or as both when the slow start cannot tell.
     // The candidates' samples are kept for the best fit and the named model alone.
     const auto named = [&](std::string_view name) { return forced && forced->name() == name; };
+    const auto slowStartAlike = [](std::string_view name) {
+        return makeCongestionModel(name, ModelStack::Linux)->traits().slowStartOneSmssPerAck ==
+               makeCongestionModel(name, ModelStack::Ns3)->traits().slowStartOneSmssPerAck;
+    };
     std::vector<Candidate> oneStack;
     std::vector<std::string_view> twoStack;
+    std::vector<Candidate> otherStack; // the ns-3 stacks of models replayed first as Linux's
     for (std::string_view name : congestionModelNames()) {
-        if (modelStackOf(*makeCongestionModel(name, ModelStack::Ns3)) != modelStackOf(*makeCongestionModel(name)))
+        const bool bothStacks =
+            modelStackOf(*makeCongestionModel(name, ModelStack::Ns3)) != modelStackOf(*makeCongestionModel(name));
+        if (bothStacks && !slowStartAlike(name)) {
             twoStack.push_back(name);
-        else
-            oneStack.push_back({.model = makeCongestionModel(name), .slot = oneStack.size(), .keepSamples = named(name)});
+            continue;
+        }
+        if (bothStacks)
+            otherStack.push_back({.model = makeCongestionModel(name, ModelStack::Ns3), .slot = oneStack.size(),
+                                  .rank = static_cast<int>(ModelStack::Ns3), .keepSamples = named(name)});
+        oneStack.push_back({.model = makeCongestionModel(name), .slot = oneStack.size(), .keepSamples = named(name)});
     }
     ReplayScratch scratch;
     std::vector<CandidateResult> results;
@@ -276,14 +290,11 @@ bool inferCwndOnRows(const dissect::CaptureTables& tables, const TcpAnalysis& an
     if (std::none_of(results.begin(), results.end(), explains))
         std::erase_if(twoStack, [&](std::string_view name) { return !named(name) && growsAsReno(name); });
     // Each is replayed as the stack(s) the slow start allows; the Linux one stands for
-    // the model on a tie (rank), as the first replayed did. A model whose stacks grow
-    // alike in slow start (CUBIC: both count every segment acked) is replayed as both.
-    std::vector<Candidate> stacked;
+    // the model on a tie (rank), as the first replayed did.
+    std::vector<Candidate> stacked = std::move(otherStack);
     for (std::size_t k = 0; k < twoStack.size(); ++k) {
-        const bool slowStartAlike = makeCongestionModel(twoStack[k], ModelStack::Linux)->traits().slowStartOneSmssPerAck ==
-                                    makeCongestionModel(twoStack[k], ModelStack::Ns3)->traits().slowStartOneSmssPerAck;
         for (const ModelStack stack : {ModelStack::Linux, ModelStack::Ns3}) {
-            if (!(stack == ModelStack::Linux ? tryLinux : tryNs3) && !slowStartAlike)
+            if (!(stack == ModelStack::Linux ? tryLinux : tryNs3))
                 continue;
             stacked.push_back({.model = makeCongestionModel(twoStack[k], stack),
                                .slot = results.size() + k,
@@ -296,12 +307,13 @@ bool inferCwndOnRows(const dissect::CaptureTables& tables, const TcpAnalysis& an
         replayCandidates(flow, stacked, stackedResults, scratch, helpers);
         const std::size_t first = results.size();
         results.resize(first + twoStack.size());
-        std::vector<bool> filled(twoStack.size(), false);
+        std::vector<bool> filled(results.size(), false);
+        std::fill(filled.begin(), filled.begin() + static_cast<std::ptrdiff_t>(first), true);
         for (std::size_t i = 0; i < stacked.size(); ++i) {
             const std::size_t slot = stacked[i].slot;
-            if (!filled[slot - first] || stackedResults[i].fit.cost() < results[slot].fit.cost()) {
+            if (!filled[slot] || stackedResults[i].fit.cost() < results[slot].fit.cost()) {
                 results[slot] = std::move(stackedResults[i]);
-                filled[slot - first] = true;
+                filled[slot] = true;
             }
         }
     }

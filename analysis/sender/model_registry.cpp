@@ -43,7 +43,7 @@ struct Candidate
 };
 
 constexpr Candidate kModels[] = {
-    {{"reno", construct<RenoModel>}, nullptr},
+    {{"reno", construct<RenoModel>}, constructNs3<RenoModel>},
     {{"newreno", construct<NewRenoModel>}, nullptr},
     {{"cubic", construct<CubicModel>}, constructNs3<CubicModel>},
     {{"westwood-plus", construct<WestwoodPlusModel>}, constructNs3<WestwoodPlusModel>},

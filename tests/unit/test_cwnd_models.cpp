@@ -248,6 +248,24 @@ TEST(CubicNs3, SsthreshIsSevenTenthsAndRecordsWmax)
     EXPECT_EQ(cubic.bic().lastMaxCwnd, 68u);
 }
 
+// ns-3's TcpLinuxReno: slow start stops at ssthresh and drops the rest of the ACK;
+// congestion avoidance adds a segment per window of segments acked, on every ACK.
+TEST(RenoNs3, SlowStartCapsAtSsthreshAndAvoidanceCountsAWindow)
+{
+    RenoModel reno(ModelStack::Ns3);
+    SenderState s{.mss = mss, .cwnd = 9 * mss, .ssthresh = 10 * mss, .cwndLimited = false};
+    reno.increaseWindow(s, {.ackedSegments = 3});
+    EXPECT_EQ(s.cwnd, 10 * mss); // not 12, and nothing carried into avoidance
+    for (int i = 0; i < 4; ++i)
+        reno.increaseWindow(s, {.ackedSegments = 2}); // 8 of the 10 needed
+    EXPECT_EQ(s.cwnd, 10 * mss);
+    reno.increaseWindow(s, {.ackedSegments = 2}); // 10: one segment more
+    EXPECT_EQ(s.cwnd, 11 * mss);
+    EXPECT_EQ(reno.ssthresh(SenderState{.mss = mss, .cwnd = 15 * mss + 700}, 0), (15 * mss + 700) / 2);
+    EXPECT_TRUE(reno.traits().rtoResetsSsthresh);
+    EXPECT_FALSE(reno.traits().rackTlpByDefault);
+}
+
 TEST(CongestionModel, UndoRestoresThePriorWindow)
 {
     RenoModel reno;
