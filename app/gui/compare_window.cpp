@@ -2,6 +2,7 @@
 #include "compare_window.h"
 
 #include "plots/compare_plot.h"
+#include "plots/plot_panel.h"
 #include "plots/plot_stack.h"
 #include "plots/time_axis.h"
 
@@ -12,6 +13,8 @@
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QTableWidget>
+
+#include <cmath>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -20,13 +23,21 @@ namespace windscope::gui {
 
 namespace {
 
+// v rounded to the decimals shown, so that a difference that rounds to nothing reads 0,
+// not -0.
+double shown(double v, int decimals)
+{
+    const double scale = std::pow(10.0, decimals);
+    return std::round(v * scale) / scale + 0.0;
+}
+
 QString valueText(double v, const std::string& unit)
 {
     if (unit == "bit/s")
-        return QStringLiteral("%1 Mb/s").arg(v / 1e6, 0, 'f', 3);
+        return QStringLiteral("%1 Mb/s").arg(shown(v / 1e6, 3), 0, 'f', 3);
     if (unit == "s" || unit == "ms")
-        return QStringLiteral("%1 %2").arg(v, 0, 'f', 3).arg(QString::fromStdString(unit));
-    return QString::number(v, 'f', 0) + (unit.empty() ? QString() : QLatin1Char(' ') + QString::fromStdString(unit));
+        return QStringLiteral("%1 %2").arg(shown(v, 3), 0, 'f', 3).arg(QString::fromStdString(unit));
+    return QString::number(shown(v, 0), 'f', 0) + (unit.empty() ? QString() : QLatin1Char(' ') + QString::fromStdString(unit));
 }
 
 // Where the sender's data starts: a replay run's time 0 is the capture's first data segment.
@@ -140,6 +151,10 @@ CompareWindow::CompareWindow(CompareSide a, CompareSide b, QWidget* parent)
     };
     follow(m_stackA->timeAxis(), m_stackB->timeAxis());
     follow(m_stackB->timeAxis(), m_stackA->timeAxis());
+    // Each plot and its counterpart share their value scale: what is visible in either
+    // fits both, so the two sides are read against one axis.
+    for (qsizetype i = 0; i < m_stackA->panels().size() && i < m_stackB->panels().size(); ++i)
+        PlotPanel::linkValueAxes(m_stackA->panels()[i], m_stackB->panels()[i]);
     split->setStretchFactor(1, 3);
 
     connect(m_viewChoice, &QComboBox::currentIndexChanged, this,

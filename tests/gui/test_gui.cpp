@@ -23,6 +23,7 @@
 #include "render/lod_series.h"
 #include "render/report.h"
 #include "plots/plot_export.h"
+#include "plots/plot_panel.h"
 #include "plots/plot_stack.h"
 #include "plots/time_axis.h"
 
@@ -34,12 +35,14 @@
 #include <QApplication>
 #include <QDir>
 #include <QDoubleSpinBox>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QListWidget>
 #include <QSpinBox>
 #include <QTableWidget>
 #include <QFile>
+#include <QFileInfo>
 #include <QProcess>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
@@ -537,6 +540,68 @@ private slots:
         }
         compare->timeAxis()->zoomAroundMiddle(0.5);
         QVERIFY(rangesEqual(compare->plots()[0]->xAxis->range(), compare->plots()[1]->xAxis->range()));
+        compare->close();
+    }
+
+    // A before/after pair whose files share a name: the tabs, the table's headers and
+    // the title say which is which, by the folders that differ (as windscope-cli compare).
+    void compareCapturesNamedAlike()
+    {
+        const QString before = QStringLiteral(WINDSCOPE_SHARED_DIR "/captures/lab/ns3/B-handoff-baseline/wired-server.pcap");
+        const QString after = QStringLiteral(WINDSCOPE_SHARED_DIR "/captures/lab/ns3/B-handoff-zwa-hold/wired-server.pcap");
+        if (!QFileInfo::exists(before) || !QFileInfo::exists(after))
+            QSKIP("the lab's B-handoff runs in ../shared/captures are not there");
+        MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QSignalSpy ready(&w, &MainWindow::captureReady);
+        CaptureView* a = w.openCapture(before);
+        QVERIFY(ready.wait(60000) || !ready.isEmpty());
+        CaptureView* b = w.openCapture(after);
+        QVERIFY(ready.count() >= 2 || ready.wait(60000));
+        QVERIFY(a->isLoaded() && b->isLoaded());
+        CompareWindow* compare = w.compareSelected(); // the current tab (after) against the other
+        QVERIFY(compare);
+        const QString nameAfter = compare->table()->horizontalHeaderItem(1)->text();
+        const QString nameBefore = compare->table()->horizontalHeaderItem(2)->text();
+        QCOMPARE(nameAfter, QStringLiteral("B-handoff-zwa-hold/wired-server.pcap #0"));
+        QCOMPARE(nameBefore, QStringLiteral("B-handoff-baseline/wired-server.pcap #0"));
+        QVERIFY(compare->windowTitle().contains(nameAfter) && compare->windowTitle().contains(nameBefore));
+        // The rows are windscope-cli compare's for the same pair.
+        QProcess cli;
+        cli.start(QStringLiteral(WINDSCOPE_CLI), {QStringLiteral("compare"), after, before, QStringLiteral("--json")});
+        QVERIFY(cli.waitForFinished(60000));
+        QCOMPARE(cli.exitCode(), 0);
+        const QJsonObject json = QJsonDocument::fromJson(cli.readAllStandardOutput()).object();
+        const QJsonArray rows = json.value(QStringLiteral("rows")).toArray();
+        QCOMPARE(rows.size(), static_cast<int>(compare->rows().size()));
+        for (int i = 0; i < rows.size(); ++i) {
+            const analysis::ComparisonRow& row = compare->rows()[static_cast<std::size_t>(i)];
+            QCOMPARE(rows[i].toObject().value(QStringLiteral("metric")).toString().toStdString(), row.metric);
+            if (row.aKnown)
+                QCOMPARE(rows[i].toObject().value(QStringLiteral("a")).toDouble(), row.a);
+        }
+        // Side by side, every plot and its counterpart read against one value axis (the
+        // sides differ: 1.30 against 1.10 MB acknowledged, 1.4 against 2.9 Mb/s peaks).
+        compare->resize(1400, 900);
+        compare->setView(CompareWindow::View::SideBySide);
+        QCoreApplication::processEvents();
+        const QList<PlotPanel*> left = compare->stackA()->panels(), right = compare->stackB()->panels();
+        QCOMPARE(left.size(), right.size());
+        for (qsizetype i = 0; i < left.size(); ++i) {
+            QVERIFY2(rangesEqual(left[i]->yAxis->range(), right[i]->yAxis->range()), qPrintable(left[i]->title()));
+            QVERIFY2(rangesEqual(left[i]->yAxis2->range(), right[i]->yAxis2->range()), qPrintable(left[i]->title()));
+        }
+        compare->stackA()->timeAxis()->zoomAroundMiddle(0.25);
+        QCoreApplication::processEvents();
+        for (qsizetype i = 0; i < left.size(); ++i)
+            QVERIFY2(rangesEqual(left[i]->yAxis->range(), right[i]->yAxis->range()), qPrintable(left[i]->title()));
+        compare->stackA()->timeAxis()->reset();
+        if (const QByteArray shots = qgetenv("WINDSCOPE_SCREENSHOT_DIR"); !shots.isEmpty()) {
+            QCoreApplication::processEvents();
+            compare->grab().save(QDir(QString::fromLocal8Bit(shots)).filePath(QStringLiteral("compare-named-alike.png")));
+        }
         compare->close();
     }
 

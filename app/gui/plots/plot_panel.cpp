@@ -145,7 +145,11 @@ PlotPanel::PlotPanel(TimeAxis* axis, const QString& title, QWidget* parent)
     setPlotStyle(PlotStyle{});
 }
 
-PlotPanel::~PlotPanel() = default;
+PlotPanel::~PlotPanel()
+{
+    if (m_valueLink)
+        m_valueLink->m_valueLink = nullptr;
+}
 
 LodGraph& PlotPanel::addSeries(const QString& name, LodSeries::Mode mode, int role, QCPAxis* valueAxis)
 {
@@ -242,11 +246,6 @@ void PlotPanel::refreshLevelOfDetail(int columns)
     if (columns <= 0)
         columns = std::max(200, axisRect()->width() > 50 ? axisRect()->width() : width() - kLeftMargin - kRightMargin);
     const double lower = m_axis->lower(), upper = m_axis->upper();
-    struct Extent
-    {
-        double lo = 0, hi = 0;
-        bool set = false;
-    };
     std::map<QCPAxis*, Extent> extents;
     for (auto& g : m_graphs) {
         g->series.sample(lower, upper, columns, g->mode, g->last);
@@ -275,13 +274,48 @@ void PlotPanel::refreshLevelOfDetail(int columns)
         if (auto* text = qobject_cast<QCPItemText*>(item))
             text->setVisible(bandsInView <= kMaxLabelledBands);
     // Value axes follow what is visible, so zooming into a stall shows its detail.
-    for (auto& [axis, e] : extents) {
-        double lo = e.lo, hi = e.hi;
-        if (lo >= 0 && lo < (hi - lo) * 0.5)
-            lo = 0; // counts and windows read best from zero
-        const double pad = hi > lo ? (hi - lo) * 0.06 : std::max(std::fabs(hi) * 0.1, 1.0);
-        axis->setRange(lo == 0 ? 0 : lo - pad, hi + pad);
+    m_visible[0] = extents.count(yAxis) ? extents[yAxis] : Extent{};
+    m_visible[1] = extents.count(yAxis2) ? extents[yAxis2] : Extent{};
+    fitValueAxes();
+    if (m_valueLink)
+        m_valueLink->fitValueAxes();
+}
+
+void PlotPanel::applyValueRange(QCPAxis* axis, Extent e)
+{
+    if (!e.set)
+        return;
+    double lo = e.lo, hi = e.hi;
+    if (lo >= 0 && lo < (hi - lo) * 0.5)
+        lo = 0; // counts and windows read best from zero
+    const double pad = hi > lo ? (hi - lo) * 0.06 : std::max(std::fabs(hi) * 0.1, 1.0);
+    axis->setRange(lo == 0 ? 0 : lo - pad, hi + pad);
+}
+
+void PlotPanel::fitValueAxes()
+{
+    QCPAxis* axes[2] = {yAxis, yAxis2};
+    for (int i = 0; i < 2; ++i) {
+        Extent e = m_visible[i];
+        if (m_valueLink && m_valueLink->m_visible[i].set) {
+            const Extent& o = m_valueLink->m_visible[i];
+            e = e.set ? Extent{std::min(e.lo, o.lo), std::max(e.hi, o.hi), true} : o;
+        }
+        applyValueRange(axes[i], e);
     }
+    replot(QCustomPlot::rpQueuedReplot);
+}
+
+void PlotPanel::linkValueAxes(PlotPanel* a, PlotPanel* b)
+{
+    if (a)
+        a->m_valueLink = b;
+    if (b)
+        b->m_valueLink = a;
+    if (a)
+        a->fitValueAxes();
+    if (b)
+        b->fitValueAxes();
 }
 
 void PlotPanel::setEventBands(const std::vector<analysis::LaneEvent>& events, bool labels)

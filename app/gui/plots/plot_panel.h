@@ -81,6 +81,9 @@ public:
     TimeAxis* timeAxis() const { return m_axis; }
     // A message shown in the plot when there is nothing to draw (and why).
     void setEmptyMessage(const QString& message);
+    // Panels whose value axes show one scale: each fits its axes to what is visible in
+    // all of them (side-by-side comparison). The link goes both ways; nullptr unlinks.
+    static void linkValueAxes(PlotPanel* a, PlotPanel* b);
 
 protected:
     LodGraph& addSeries(const QString& name, LodSeries::Mode mode, int role,
@@ -98,6 +101,14 @@ protected:
     void resizeEvent(QResizeEvent* event) override;
 
 private:
+    struct Extent
+    {
+        double lo = 0, hi = 0;
+        bool set = false;
+    };
+    // Fits the value axes to the extents, merged with the linked panel's, in both.
+    void fitValueAxes();
+    static void applyValueRange(QCPAxis* axis, Extent e);
     void onAxisRangeChanged(double lower, double upper);
     void onCursorMoved(double time, bool visible);
     void showMarkTooltip(const QPoint& pos);
@@ -112,6 +123,9 @@ private:
     QCPItemStraightLine* m_cursorLine = nullptr;
     QCPItemText* m_cursorText = nullptr;
     QCPItemText* m_emptyText = nullptr;
+    // What is visible on each value axis (yAxis, yAxis2), from the last refresh.
+    Extent m_visible[2];
+    PlotPanel* m_valueLink = nullptr;
 };
 
 } // namespace windscope::gui
