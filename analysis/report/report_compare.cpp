@@ -57,6 +57,9 @@ void writeSide(JsonWriter& w, const ComparisonSide& s)
 // milliseconds to three decimals.
 std::string readable(double v, const std::string& unit)
 {
+    // A value that rounds to nothing at the precision shown reads 0, not -0.
+    if (std::abs(v) < 0.0005)
+        v = 0;
     char text[48];
     if (unit.empty())
         std::snprintf(text, sizeof text, "%.0f", v);

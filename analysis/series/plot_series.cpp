@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 namespace windscope::analysis {
 
@@ -144,6 +145,32 @@ void buildCwnd(const SeriesInputs& in, std::size_t connection, int sender, Windo
         return;
     }
     win.cwndModel = cwnd::modelLabel(inference);
+    // The limit of each stretch from one data segment to the next: the phase the first
+    // was sent in, as the inference replayed the sender.
+    const auto limitOf = [](cwnd::SenderPhase phase) -> std::optional<WindowLimit> {
+        switch (phase) {
+        case cwnd::SenderPhase::SlowStart:
+        case cwnd::SenderPhase::CongestionAvoidance:
+        case cwnd::SenderPhase::FastRecovery:
+        case cwnd::SenderPhase::Loss: return WindowLimit::CongestionWindow;
+        case cwnd::SenderPhase::Persist:
+        case cwnd::SenderPhase::RwndLimited: return WindowLimit::ReceiveWindow;
+        case cwnd::SenderPhase::AppLimited: return WindowLimit::Application;
+        case cwnd::SenderPhase::NotFollowed: break;
+        }
+        return std::nullopt;
+    };
+    for (std::size_t i = 0; i + 1 < inference.series.size(); ++i) {
+        const auto limit = limitOf(inference.series[i].phase);
+        if (!limit)
+            continue;
+        const double from = seconds(in.tables.tcp.timeNs[inference.series[i].row]);
+        const double to = seconds(in.tables.tcp.timeNs[inference.series[i + 1].row]);
+        if (!win.limits.empty() && win.limits.back().limit == *limit && win.limits.back().end == from)
+            win.limits.back().end = to;
+        else
+            win.limits.push_back({from, to, *limit});
+    }
     for (std::size_t i = 0; i + 1 < inference.series.size(); ++i) {
         const cwnd::CwndSample& x = inference.series[i];
         win.phaseSeconds[static_cast<std::size_t>(x.phase)] +=
@@ -154,6 +181,7 @@ void buildCwnd(const SeriesInputs& in, std::size_t connection, int sender, Windo
             continue;
         const double t = seconds(in.tables.tcp.timeNs[x.row]);
         win.cwnd.push(t, static_cast<double>(x.cwndBytes));
+        win.effective.push(t, static_cast<double>(x.rwndBytes > 0 ? std::min(x.cwndBytes, x.rwndBytes) : x.cwndBytes));
         if (x.ssthreshBytes < cwnd::kInfiniteSsthresh)
             win.ssthresh.push(t, static_cast<double>(x.ssthreshBytes));
     }
@@ -222,6 +250,8 @@ ConnectionSeries buildConnectionSeries(const SeriesInputs& in, std::size_t conne
 void addCwndSeries(const SeriesInputs& in, ConnectionSeries& series)
 {
     series.window.cwnd = {};
+    series.window.effective = {};
+    series.window.limits.clear();
     series.window.ssthresh = {};
     series.window.phaseSeconds = {};
     series.window.cwndModel.clear();
@@ -315,13 +345,18 @@ ConnectionSeries shiftedSeries(const ConnectionSeries& series, double offset)
                            &s.timeSequence.sackBlocks})
         shift(r->t);
     for (XySeries* x : {&s.timeSequence.ack, &s.timeSequence.rwnd, &s.timeSequence.zeroWindows, &s.window.cwnd,
-                        &s.window.ssthresh, &s.window.bytesInFlight, &s.window.rwnd, &s.rate.throughput,
+                        &s.window.effective, &s.window.ssthresh, &s.window.bytesInFlight, &s.window.rwnd,
+                        &s.rate.throughput,
                         &s.rate.goodput, &s.rtt.seqAck, &s.rtt.timestamps, &s.lane.framesReceived, &s.lane.retries,
                         &s.lane.failedAttempts, &s.lane.rateMbps, &s.lane.signalDbm})
         shift(x->t);
     for (LaneEvent& e : s.lane.events) {
         e.start -= offset;
         e.end -= offset;
+    }
+    for (WindowLimitInterval& l : s.window.limits) {
+        l.start -= offset;
+        l.end -= offset;
     }
     s.startSeconds -= offset;
     s.endSeconds -= offset;
@@ -371,6 +406,7 @@ void writeSeriesCsv(std::ostream& out, const ConnectionSeries& s)
     csvRange(out, "sack", ts.sackBlocks);
     csvXy(out, "zero_window", ts.zeroWindows, 0);
     csvXy(out, "cwnd", s.window.cwnd, 0);
+    csvXy(out, "effective_window", s.window.effective, 0);
     csvXy(out, "ssthresh", s.window.ssthresh, 0);
     csvXy(out, "bytes_in_flight", s.window.bytesInFlight, 0);
     csvXy(out, "rwnd", s.window.rwnd, 0);
@@ -386,6 +422,19 @@ void writeSeriesCsv(std::ostream& out, const ConnectionSeries& s)
     for (const LaneEvent& e : s.lane.events)
         out << "event_" << eventKindName(e.kind) << ',' << fixedText(e.start, 9) << ','
             << fixedText(e.end, 9) << ',' << e.id << ",\n";
+    for (const WindowLimitInterval& l : s.window.limits)
+        out << "limit_" << windowLimitName(l.limit) << ',' << fixedText(l.start, 9) << ',' << fixedText(l.end, 9)
+            << ",,\n";
+}
+
+const char* windowLimitName(WindowLimit limit)
+{
+    switch (limit) {
+    case WindowLimit::CongestionWindow: return "cwnd";
+    case WindowLimit::ReceiveWindow: return "receive_window";
+    case WindowLimit::Application: return "application";
+    }
+    return "";
 }
 
 } // namespace windscope::analysis

@@ -67,9 +67,27 @@ struct TimeSequenceSeries
     XySeries zeroWindows;          // receiver segments advertising a zero window, at the ACK
 };
 
+// What held the sender back over an interval, from the cwnd inference's phases.
+enum class WindowLimit : std::uint8_t {
+    CongestionWindow, // slow start, congestion avoidance, loss recovery: the sender's own window
+    ReceiveWindow,    // the receiver's advertised window, closed (persist) or full
+    Application,      // the sender had nothing more to send
+};
+const char* windowLimitName(WindowLimit limit); // "cwnd", "receive_window", "application"
+
+struct WindowLimitInterval
+{
+    double start = 0, end = 0;     // seconds since the capture's first packet
+    WindowLimit limit = WindowLimit::CongestionWindow;
+};
+
 struct WindowSeries
 {
     XySeries cwnd;                 // inferred congestion window (bytes); empty when not followed
+    // min(cwnd, the receive window the sender knew): what the sender could have in
+    // flight, at each cwnd sample.
+    XySeries effective;
+    std::vector<WindowLimitInterval> limits; // consecutive, merged; empty when not followed
     XySeries ssthresh;             // finite values only
     XySeries bytesInFlight;        // tcp.analysis.bytes_in_flight of the sender's segments
     XySeries rwnd;                 // advertised receive window (tcp.window_size) of the receiver

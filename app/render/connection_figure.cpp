@@ -104,18 +104,25 @@ Panel windowPanel(const analysis::ConnectionSeries& s)
     p.kind = PlotKind::Window;
     p.left = {tr("window"), Quantity::Bytes, true};
     p.stretch = 2.5;
-    PlotSeries rwnd = xy(QStringLiteral("rwnd"), SeriesShape::Step,
-                         look({kOrange, Qt::SolidLine, 0.8}, {grey(120), Qt::DotLine, 0.9}), w.rwnd);
-    rwnd.autoscale = false;
-    p.series.push_back(std::move(rwnd));
+    // The receive window, what the sender could send (the effective window) and what it
+    // had in flight set the scale; the inferred cwnd and ssthresh are clipped where they
+    // run above them (as the desktop's window plot draws it).
+    p.series.push_back(xy(QStringLiteral("rwnd"), SeriesShape::Step,
+                          look({kOrange, Qt::SolidLine, 0.8}, {grey(120), Qt::DotLine, 0.9}), w.rwnd));
     p.series.push_back(xy(QStringLiteral("bytes in flight"), SeriesShape::Points,
                           look({kBlue, Qt::SolidLine, 0.5, Marker::Disc, 1.5}, {grey(120), Qt::SolidLine, 0.5, Marker::Disc, 1.5}),
                           w.bytesInFlight));
+    p.series.push_back(xy(QStringLiteral("effective window"), SeriesShape::Step,
+                          look({kGreen, Qt::SolidLine, 1.2}, {grey(80), Qt::DashLine, 1.2}), w.effective));
     const QString cwnd = w.cwndModel.empty() ? QStringLiteral("cwnd")
                                              : QStringLiteral("cwnd (%1)").arg(QString::fromStdString(w.cwndModel));
-    p.series.push_back(xy(cwnd, SeriesShape::Step, look({kRed, Qt::SolidLine, 1.0}, {grey(0), Qt::SolidLine, 1.0}), w.cwnd));
-    p.series.push_back(xy(QStringLiteral("ssthresh"), SeriesShape::Step,
-                          look({kPurple, Qt::DashLine, 0.8}, {grey(40), Qt::DashDotLine, 0.8}), w.ssthresh));
+    PlotSeries cwndSeries = xy(cwnd, SeriesShape::Step, look({kRed, Qt::SolidLine, 1.0}, {grey(0), Qt::SolidLine, 1.0}), w.cwnd);
+    cwndSeries.autoscale = false;
+    p.series.push_back(std::move(cwndSeries));
+    PlotSeries ssthresh = xy(QStringLiteral("ssthresh"), SeriesShape::Step,
+                             look({kPurple, Qt::DashLine, 0.8}, {grey(40), Qt::DashDotLine, 0.8}), w.ssthresh);
+    ssthresh.autoscale = false;
+    p.series.push_back(std::move(ssthresh));
     p.bands = s.lane.events;
     p.emptyReason = w.cwndNotFollowed.empty() ? tr("no window samples")
                                               : tr("cwnd not inferred: %1").arg(QString::fromStdString(w.cwndNotFollowed));

@@ -26,6 +26,7 @@
 #include "plots/plot_panel.h"
 #include "plots/plot_stack.h"
 #include "plots/time_axis.h"
+#include "plots/window_plot.h"
 
 #include "analysis/cwnd/cwnd_inference.h"
 #include "analysis/wlan/wlan_correlation.h"
@@ -603,6 +604,44 @@ private slots:
             compare->grab().save(QDir(QString::fromLocal8Bit(shots)).filePath(QStringLiteral("compare-named-alike.png")));
         }
         compare->close();
+    }
+
+    // A zero-window ACK run: ns-3 grows the inferred cwnd to 193 kB while a 16 kB receive
+    // window holds the sender. The window plot is scaled by what limited the sender, marks
+    // the cwnd above it, and its strip says the receive window held the sender.
+    void windowPlotScalesToWhatLimitedTheSender()
+    {
+        const QString path = QStringLiteral(WINDSCOPE_SHARED_DIR "/captures/lab/ns3/B-handoff-zwa-hold/wired-server.pcap");
+        if (!QFileInfo::exists(path))
+            QSKIP("the lab's B-handoff-zwa-hold run in ../shared/captures is not there");
+        MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QSignalSpy ready(&w, &MainWindow::captureReady);
+        CaptureView* view = w.openCapture(path);
+        QVERIFY(ready.wait(60000) || !ready.isEmpty());
+        if (!view->isSeriesComplete()) {
+            QSignalSpy complete(view, &CaptureView::seriesCompleted);
+            QVERIFY(complete.wait(60000) || !complete.isEmpty());
+        }
+        view->plotStack()->timeAxis()->reset();
+        QCoreApplication::processEvents();
+        auto* plot = qobject_cast<WindowPlot*>(view->plotStack()->panel(PlotKind::Window));
+        QVERIFY(plot);
+        const analysis::ConnectionSeries* s = view->plotStack()->series();
+        QVERIFY(s && s->window.cwnd.size() > 0);
+        const double cwndMax = *std::max_element(s->window.cwnd.v.begin(), s->window.cwnd.v.end());
+        const double rwndMax = *std::max_element(s->window.rwnd.v.begin(), s->window.rwnd.v.end());
+        QVERIFY2(cwndMax > 150e3 && rwndMax < 20e3, qPrintable(QStringLiteral("cwnd %1, rwnd %2").arg(cwndMax).arg(rwndMax)));
+        QVERIFY2(plot->yAxis->range().upper < 2 * rwndMax, qPrintable(QString::number(plot->yAxis->range().upper)));
+        QVERIFY2(plot->cwndAboveNote().contains(QStringLiteral("above the axis")), qPrintable(plot->cwndAboveNote()));
+        double heldByReceiver = 0;
+        for (const analysis::WindowLimitInterval& l : s->window.limits)
+            if (l.limit == analysis::WindowLimit::ReceiveWindow)
+                heldByReceiver += l.end - l.start;
+        // The handoff (2.3-3.4 s) sat in persist and the 16 kB window held the rest.
+        QVERIFY2(heldByReceiver > 3.0, qPrintable(QString::number(heldByReceiver)));
     }
 
     void correlationRowZoomsToEvent()

@@ -279,6 +279,7 @@ void PlotPanel::refreshLevelOfDetail(int columns)
     fitValueAxes();
     if (m_valueLink)
         m_valueLink->fitValueAxes();
+    refreshed();
 }
 
 void PlotPanel::applyValueRange(QCPAxis* axis, Extent e)

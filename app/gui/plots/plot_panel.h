@@ -86,6 +86,9 @@ public:
     static void linkValueAxes(PlotPanel* a, PlotPanel* b);
 
 protected:
+    // Called after each refresh of what is drawn (a new series, a zoom, a resize), once
+    // the value axes are fitted.
+    virtual void refreshed() {}
     LodGraph& addSeries(const QString& name, LodSeries::Mode mode, int role,
                         QCPAxis* valueAxis = nullptr);
     void setRangeData(LodGraph& g, const analysis::RangeSeries& s, double scale = 1.0);
