@@ -402,6 +402,9 @@ void writeCorrelationJson(std::ostream& out, const EventsReport& r, const Correl
             optionalBytes("cwnd_min_bytes", m.cwndMinBytes);
             optionalBytes("cwnd_after_bytes", m.cwndAfterBytes);
             optionalBytes("ssthresh_after_bytes", m.ssthreshAfterBytes);
+            optionalBytes("window_before_bytes", m.windowBeforeBytes);
+            optionalBytes("window_min_bytes", m.windowMinBytes);
+            optionalBytes("window_after_bytes", m.windowAfterBytes);
             json.field("cwnd_model", m.cwndModel);
             json.field("cwnd_not_followed", m.cwndNotFollowed);
             json.endObject();
@@ -457,7 +460,8 @@ void writeCorrelationCsv(std::ostream& out, const EventsReport& r, const Correla
     out << "event,kind,station,start_epoch_s,end_epoch_s,connection,retransmissions,"
            "fast_retransmissions,rto_timeouts,dup_acks,dup_ack_bursts,zero_windows,low_windows,"
            "throughput_before_bps,throughput_during_bps,throughput_after_bps,recovery_ms,"
-           "cwnd_before_bytes,cwnd_min_bytes,cwnd_after_bytes,ssthresh_after_bytes,cwnd_model\n";
+           "cwnd_before_bytes,cwnd_min_bytes,cwnd_after_bytes,ssthresh_after_bytes,window_before_bytes,"
+           "window_min_bytes,window_after_bytes,cwnd_model\n";
     for (std::size_t i = 0; i < r.events.size(); ++i) {
         const WlanEvent& e = r.events.at(i);
         for (const ConnectionImpact& m : c.impacts[i].connections) {
@@ -470,7 +474,8 @@ void writeCorrelationCsv(std::ostream& out, const EventsReport& r, const Correla
                 << ',' << fixedText(m.throughputAfterBps, 0) << ',';
             if (m.recoveryNs >= 0)
                 out << fixedText(static_cast<double>(m.recoveryNs) / 1e6, 3);
-            for (std::int64_t v : {m.cwndBeforeBytes, m.cwndMinBytes, m.cwndAfterBytes, m.ssthreshAfterBytes}) {
+            for (std::int64_t v : {m.cwndBeforeBytes, m.cwndMinBytes, m.cwndAfterBytes, m.ssthreshAfterBytes,
+                                   m.windowBeforeBytes, m.windowMinBytes, m.windowAfterBytes}) {
                 out << ',';
                 if (v >= 0)
                     out << v;

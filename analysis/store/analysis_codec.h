@@ -27,7 +27,7 @@ using pipeline::AnalysisBundle;
 // 5: the cwnd part (every connection's inferred congestion window).
 // 6: relayed TCP segments and each conversation's TTLs in the capture part.
 // 7: 802.11 lifecycle events, role conflicts, event attribution in the correlation.
-inline constexpr std::uint32_t kAnalysisCodecVersion = 7;
+inline constexpr std::uint32_t kAnalysisCodecVersion = 8;
 
 // The cache is stored in parts so that what a view needs can be loaded alone: the
 // capture summary, connection, station and event tables and the event correlation are

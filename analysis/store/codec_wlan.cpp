@@ -138,6 +138,9 @@ template <typename Io, typename M> void connectionImpactFields(Io& io, M& m)
     io(m.cwndMinBytes);
     io(m.cwndAfterBytes);
     io(m.ssthreshAfterBytes);
+    io(m.windowBeforeBytes);
+    io(m.windowMinBytes);
+    io(m.windowAfterBytes);
     io(m.cwndModel);
     io(m.cwndNotFollowed);
 }

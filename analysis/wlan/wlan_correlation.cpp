@@ -242,16 +242,25 @@ void addCwnd(const dissect::CaptureTables& tables, const cwnd::CwndInference& in
         return std::partition_point(series.begin(), series.end(),
                                     [&](const cwnd::CwndSample& s) { return timeOf(s) < t; });
     };
+    const auto effective = [](const cwnd::CwndSample& s) {
+        return static_cast<std::int64_t>(s.rwndBytes > 0 ? std::min(s.cwndBytes, s.rwndBytes) : s.cwndBytes);
+    };
     const auto start = firstAtOrAfter(e.startNs);
-    if (start != series.begin())
+    if (start != series.begin()) {
         impact.cwndBeforeBytes = static_cast<std::int64_t>(std::prev(start)->cwndBytes);
+        impact.windowBeforeBytes = effective(*std::prev(start));
+    }
     const auto windowEnd = firstAtOrAfter(impact.windowEndNs + 1);
-    for (auto it = start; it != windowEnd; ++it)
+    for (auto it = start; it != windowEnd; ++it) {
         if (impact.cwndMinBytes < 0 || it->cwndBytes < static_cast<std::uint64_t>(impact.cwndMinBytes))
             impact.cwndMinBytes = static_cast<std::int64_t>(it->cwndBytes);
+        if (impact.windowMinBytes < 0 || effective(*it) < impact.windowMinBytes)
+            impact.windowMinBytes = effective(*it);
+    }
     if (windowEnd != start) {
         const cwnd::CwndSample& last = *std::prev(windowEnd);
         impact.cwndAfterBytes = static_cast<std::int64_t>(last.cwndBytes);
+        impact.windowAfterBytes = effective(last);
         if (last.ssthreshBytes != cwnd::kInfiniteSsthresh)
             impact.ssthreshAfterBytes = static_cast<std::int64_t>(last.ssthreshBytes);
     }

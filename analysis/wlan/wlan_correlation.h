@@ -62,6 +62,10 @@ struct ConnectionImpact
     // such segment or the cwnd cannot be followed, and then cwndNotFollowed says why
     // ("" when followed).
     std::int64_t cwndBeforeBytes = -1, cwndMinBytes = -1, cwndAfterBytes = -1, ssthreshAfterBytes = -1;
+    // The same moments' effective window, min(cwnd, the receive window the sender knew):
+    // what the sender could have in flight. A cwnd grown while the receive window held
+    // the sender (ns-3 grows it on every ACK) is far above what limited it.
+    std::int64_t windowBeforeBytes = -1, windowMinBytes = -1, windowAfterBytes = -1;
     std::string cwndModel;
     std::string cwndNotFollowed;
 };

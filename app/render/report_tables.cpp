@@ -156,8 +156,8 @@ QStringList correlationHeaders()
 {
     static const char* const names[] = {"Event", "Kind", "Start (s)", "Duration (ms)", "Conn.", "Retx", "Fast retx",
                                         "RTO", "Dup-ACK bursts", "Zero win", "Before (Mb/s)", "During (Mb/s)",
-                                        "After (Mb/s)", "Recovery (ms)", "cwnd before (kB)", "cwnd min (kB)",
-                                        "cwnd after (kB)", "ssthresh after (kB)"};
+                                        "After (Mb/s)", "Recovery (ms)", "window before (kB)", "window min (kB)",
+                                        "window after (kB)", "ssthresh after (kB)"};
     static_assert(std::size(names) == correlation_column::Count);
     return translated(names, std::size(names));
 }
@@ -187,9 +187,9 @@ QString correlationCell(const AnalysisBundle& c, const CorrelationRow& r, int co
         if (m.recoveryNs >= 0)
             return fixed(static_cast<double>(m.recoveryNs) / 1e6, 1);
         return m.nothingToRecover() ? QStringLiteral("-") : tr("not recovered");
-    case CwndBefore: return kilobytes(m.cwndBeforeBytes);
-    case CwndMin: return kilobytes(m.cwndMinBytes);
-    case CwndAfter: return kilobytes(m.cwndAfterBytes);
+    case WindowBefore: return kilobytes(m.windowBeforeBytes);
+    case WindowMin: return kilobytes(m.windowMinBytes);
+    case WindowAfter: return kilobytes(m.windowAfterBytes);
     case SsthreshAfter: return kilobytes(m.ssthreshAfterBytes);
     default: return {};
     }

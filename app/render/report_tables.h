@@ -26,7 +26,7 @@ enum : int { Id, Kind, Station, Start, Duration, Basis, Connections, Retransmiss
 }
 namespace correlation_column {
 enum : int { Event, Kind, Start, Duration, Connection, Retransmissions, FastRetransmissions, RtoTimeouts, DupAckBursts,
-             ZeroWindows, ThroughputBefore, ThroughputDuring, ThroughputAfter, Recovery, CwndBefore, CwndMin, CwndAfter,
+             ZeroWindows, ThroughputBefore, ThroughputDuring, ThroughputAfter, Recovery, WindowBefore, WindowMin, WindowAfter,
              SsthreshAfter, Count };
 }
 

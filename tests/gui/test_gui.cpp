@@ -675,8 +675,8 @@ private slots:
                 impact = &m;
         QVERIFY(impact);
         QCOMPARE(top.data(CorrelationTableModel::kSortRole).toUInt(), impact->retransmissions);
-        QCOMPARE(panel->proxy()->index(0, CorrelationTableModel::CwndMin).data(CorrelationTableModel::kSortRole).toDouble(),
-                 impact->cwndMinBytes < 0 ? -1.0 : static_cast<double>(impact->cwndMinBytes));
+        QCOMPARE(panel->proxy()->index(0, CorrelationTableModel::WindowMin).data(CorrelationTableModel::kSortRole).toDouble(),
+                 impact->windowMinBytes < 0 ? -1.0 : static_cast<double>(impact->windowMinBytes));
 
         // A click on a row other than the current event zooms every plot to it.
         auto* tabs = qobject_cast<QTabWidget*>(panel->parentWidget()->parentWidget());

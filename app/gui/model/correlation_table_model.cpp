@@ -49,10 +49,12 @@ QVariant CorrelationTableModel::headerData(int section, Qt::Orientation orientat
         case ThroughputAfter:
             return tr("Delivered data (cumulative ACK advance) before, during and after the event");
         case Recovery: return tr("Time until throughput was back to 90% of its level before the event");
-        case CwndBefore: return tr("Inferred congestion window at the last data segment before the event");
-        case CwndMin: return tr("Lowest inferred congestion window from the event's start to the window's end");
-        case CwndAfter:
-        case SsthreshAfter: return tr("Inferred congestion window and ssthresh at the last segment in the window");
+        case WindowBefore:
+            return tr("Effective window (the smaller of the inferred congestion window and the receive window) at "
+                      "the last data segment before the event");
+        case WindowMin: return tr("Lowest effective window from the event's start to the window's end");
+        case WindowAfter: return tr("Effective window at the last segment in the window");
+        case SsthreshAfter: return tr("Inferred ssthresh at the last segment in the window");
         default: return {};
         }
     }
@@ -104,9 +106,9 @@ QVariant CorrelationTableModel::data(const QModelIndex& index, int role) const
     // Never recovering is the worst outcome: it sorts after every recovery time.
     case Recovery: return m.recoveryNs < 0 ? std::numeric_limits<double>::infinity() : static_cast<double>(m.recoveryNs);
     // Windows not followed (-1) sort first.
-    case CwndBefore: return static_cast<double>(m.cwndBeforeBytes);
-    case CwndMin: return static_cast<double>(m.cwndMinBytes);
-    case CwndAfter: return static_cast<double>(m.cwndAfterBytes);
+    case WindowBefore: return static_cast<double>(m.windowBeforeBytes);
+    case WindowMin: return static_cast<double>(m.windowMinBytes);
+    case WindowAfter: return static_cast<double>(m.windowAfterBytes);
     case SsthreshAfter: return static_cast<double>(m.ssthreshAfterBytes);
     default: return {};
     }

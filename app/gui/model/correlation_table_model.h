@@ -35,9 +35,9 @@ public:
         ThroughputDuring,
         ThroughputAfter,
         Recovery,
-        CwndBefore,
-        CwndMin,
-        CwndAfter,
+        WindowBefore,
+        WindowMin,
+        WindowAfter,
         SsthreshAfter,
         ColumnCount
     };
