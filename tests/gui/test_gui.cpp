@@ -644,6 +644,49 @@ private slots:
         QVERIFY2(heldByReceiver > 3.0, qPrintable(QString::number(heldByReceiver)));
     }
 
+    // Readouts: a click on a legend item hides its series (the axis and the readout
+    // leave it out) and a second shows it again; the readout names a mark only within
+    // a few pixels of the cursor and reads a line's value in effect there.
+    void legendTogglesSeriesAndReadoutNamesNearMarks()
+    {
+        MainWindow w;
+        CaptureView* view = openSample(w);
+        QVERIFY(view);
+        view->plotStack()->timeAxis()->reset();
+        QCoreApplication::processEvents();
+        PlotPanel* plot = view->plotStack()->panel(PlotKind::Window);
+        plot->replot(QCustomPlot::rpImmediateRefresh);
+        LodGraph* inFlight = plot->lodGraph(QStringLiteral("bytes in flight"));
+        QVERIFY(inFlight && inFlight->graph->visible());
+        QCPPlottableLegendItem* entry = plot->legend->itemWithPlottable(inFlight->graph);
+        QVERIFY(entry);
+        QTest::mouseClick(plot, Qt::LeftButton, {}, entry->rect().center());
+        QVERIFY(!inFlight->graph->visible());
+        const double t = inFlight->series.times()[inFlight->series.times().size() / 2];
+        QVERIFY(!plot->valuesText(t).contains(QStringLiteral("bytes in flight")));
+        QTest::mouseClick(plot, Qt::LeftButton, {}, entry->rect().center());
+        QVERIFY(inFlight->graph->visible());
+        QVERIFY(plot->valuesText(t).contains(QStringLiteral("bytes in flight")));
+
+        // Marks: the time-sequence plot's retransmissions. At a retransmission's own time
+        // it is named; a second away from every one it is not.
+        PlotPanel* seq = view->plotStack()->panel(PlotKind::TimeSequence);
+        LodGraph* retx = seq->lodGraph(QStringLiteral("retransmission"));
+        QVERIFY(retx && retx->series.size() > 0);
+        const std::vector<double>& marks = retx->series.times();
+        QVERIFY(seq->valuesText(marks.front()).contains(QStringLiteral("retransmission:")));
+        // Midway in the widest gap between marks (1.3-3.1 s on the sample).
+        double far = -1, widest = 0;
+        for (std::size_t i = 1; i < marks.size(); ++i)
+            if (marks[i] - marks[i - 1] > widest) {
+                widest = marks[i] - marks[i - 1];
+                far = (marks[i] + marks[i - 1]) / 2;
+            }
+        QVERIFY2(widest > 1.0, qPrintable(QString::number(widest)));
+        QVERIFY2(!seq->valuesText(far).contains(QStringLiteral("retransmission:")), qPrintable(seq->valuesText(far)));
+        QVERIFY2(seq->valuesText(far).contains(QStringLiteral("ACK:")), qPrintable(seq->valuesText(far)));
+    }
+
     void correlationRowZoomsToEvent()
     {
         MainWindow w;

@@ -85,6 +85,12 @@ PlotPanel::PlotPanel(TimeAxis* axis, const QString& title, QWidget* parent)
     setMouseTracking(true);
     setMinimumHeight(90);
     setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    // A click on a legend item shows or hides its series (greyed in the legend while
+    // hidden); a hidden series leaves the value axis and the readout.
+    connect(this, &QCustomPlot::legendClick, this, [this](QCPLegend*, QCPAbstractLegendItem* item, QMouseEvent*) {
+        if (auto* entry = qobject_cast<QCPPlottableLegendItem*>(item))
+            toggleSeries(entry);
+    });
     axisRect()->setRangeDrag(Qt::Horizontal);
     axisRect()->setRangeZoom(Qt::Horizontal);
     axisRect()->setAutoMargins(QCP::msTop | QCP::msBottom);
@@ -123,7 +129,8 @@ PlotPanel::PlotPanel(TimeAxis* axis, const QString& title, QWidget* parent)
     m_cursorText->position->setCoords(0.005, 0.02);
     m_cursorText->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
     m_cursorText->setTextAlignment(Qt::AlignLeft);
-    m_cursorText->setBrush(QColor(255, 255, 255, 220));
+    // Translucent: the data under the readout stays visible.
+    m_cursorText->setBrush(QColor(255, 255, 255, 170));
     m_cursorText->setPadding(QMargins(3, 1, 3, 1));
     m_cursorText->setVisible(false);
     m_emptyText = new QCPItemText(this);
@@ -307,6 +314,26 @@ void PlotPanel::fitValueAxes()
     replot(QCustomPlot::rpQueuedReplot);
 }
 
+void PlotPanel::toggleSeries(QCPPlottableLegendItem* entry)
+{
+    QCPAbstractPlottable* p = entry->plottable();
+    p->setVisible(!p->visible());
+    entry->setTextColor(p->visible() ? QColor(Qt::black) : QColor(170, 170, 170));
+    refreshLevelOfDetail();
+    replot(rpQueuedReplot);
+}
+
+bool PlotPanel::toggleSeries(const QString& name)
+{
+    for (const auto& g : m_graphs)
+        if (g->name == name || g->graph->name() == name)
+            if (auto* entry = legend->itemWithPlottable(g->graph)) {
+                toggleSeries(entry);
+                return true;
+            }
+    return false;
+}
+
 void PlotPanel::linkValueAxes(PlotPanel* a, PlotPanel* b)
 {
     if (a)
@@ -402,13 +429,25 @@ void PlotPanel::setShowTimeLabels(bool show)
 
 QString PlotPanel::valuesText(double t) const
 {
+    // A mark (a retransmission, a zero window) is named only when it lies within a few
+    // pixels of the cursor, about a marker's size: the nearest one may be seconds away.
+    // A line reads the value in effect at the cursor: its last point at or before it.
+    constexpr double kMarkPickPixels = 6;
     QStringList lines;
     lines << QStringLiteral("t = %1 s").arg(t, 0, 'f', 6);
     for (const auto& g : m_graphs) {
         const std::vector<double>& times = g->series.times();
         if (times.empty() || !g->graph->visible())
             continue;
-        const std::size_t i = analysis::nearestIndex(times, t);
+        std::size_t i = analysis::nearestIndex(times, t);
+        if (g->mode == LodSeries::Mode::Line) {
+            const auto after = std::upper_bound(times.begin(), times.end(), t);
+            if (after == times.begin())
+                continue;
+            i = static_cast<std::size_t>(std::prev(after) - times.begin());
+        } else if (std::fabs(xAxis->coordToPixel(times[i]) - xAxis->coordToPixel(t)) > kMarkPickPixels) {
+            continue;
+        }
         QString value = formatValue(g->series.lo()[i], {});
         if (g->mode == LodSeries::Mode::Bars)
             value += QStringLiteral("–") + formatValue(g->series.hi()[i], {});
@@ -433,6 +472,10 @@ void PlotPanel::onCursorMoved(double time, bool visible)
     if (visible) {
         m_cursorLine->point1->setCoords(time, 0);
         m_cursorLine->point2->setCoords(time, 1);
+        // The readout sits on the side away from the cursor, clear of what it reads.
+        const bool cursorOnLeft = xAxis->coordToPixel(time) < axisRect()->center().x();
+        m_cursorText->position->setCoords(cursorOnLeft ? 0.995 : 0.005, 0.02);
+        m_cursorText->setPositionAlignment((cursorOnLeft ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignTop);
         if (underMouse())
             m_cursorText->setText(valuesText(time));
     }

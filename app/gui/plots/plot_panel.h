@@ -84,6 +84,9 @@ public:
     // Panels whose value axes show one scale: each fits its axes to what is visible in
     // all of them (side-by-side comparison). The link goes both ways; nullptr unlinks.
     static void linkValueAxes(PlotPanel* a, PlotPanel* b);
+    // Shows or hides a series as a click on its legend item does; false when the
+    // series has no legend item (not drawn).
+    bool toggleSeries(const QString& name);
 
 protected:
     // Called after each refresh of what is drawn (a new series, a zoom, a resize), once
@@ -112,6 +115,7 @@ private:
     // Fits the value axes to the extents, merged with the linked panel's, in both.
     void fitValueAxes();
     static void applyValueRange(QCPAxis* axis, Extent e);
+    void toggleSeries(QCPPlottableLegendItem* entry);
     void onAxisRangeChanged(double lower, double upper);
     void onCursorMoved(double time, bool visible);
     void showMarkTooltip(const QPoint& pos);
