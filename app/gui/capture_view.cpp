@@ -328,7 +328,15 @@ void CaptureView::showTables(const std::shared_ptr<const CaptureAnalysis>& captu
     m_correlation->setCapture(capture);
     m_tabs->setTabText(m_tabs->indexOf(m_correlation),
                        tr("Correlation (%1)").arg(m_correlation->model()->rowCount()));
-    m_tabs->setTabText(1, tr("802.11 events (%1)").arg(capture->events.size()));
+    // The tab is named by what its events are: a wired capture's are outages the TCP
+    // analysis inferred, not 802.11 events.
+    const bool anyWlanEvent = std::any_of(capture->events.events.begin(), capture->events.events.end(),
+                                          [](const analysis::WlanEvent& e) {
+                                              return e.kind != analysis::WlanEventKind::OutageInferred;
+                                          });
+    m_tabs->setTabText(1, (anyWlanEvent || capture->events.events.empty() ? tr("802.11 events (%1)")
+                                                                          : tr("Inferred outages (%1)"))
+                              .arg(capture->events.size()));
     m_tabs->setTabText(0, tr("Connections (%1)").arg(capture->tcp.connections.size()));
     m_pages->setCurrentIndex(1);
 }

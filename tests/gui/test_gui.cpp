@@ -687,6 +687,35 @@ private slots:
         QVERIFY2(seq->valuesText(far).contains(QStringLiteral("ACK:")), qPrintable(seq->valuesText(far)));
     }
 
+    // A wired capture: no 802.11 station, so no empty lane (the time labels move to the
+    // RTT plot) unless the TCP analysis inferred outages, and then the events tab says so.
+    void wiredCaptureHasNoEmptyLane()
+    {
+        const QString clean = QStringLiteral(WINDSCOPE_SHARED_DIR "/captures/lab/linux/reno-clean/sender.pcap");
+        const QString outages = QStringLiteral(WINDSCOPE_SHARED_DIR "/captures/lab/ns3/B-handoff-baseline/wired-server.pcap");
+        if (!QFileInfo::exists(clean) || !QFileInfo::exists(outages))
+            QSKIP("the lab runs in ../shared/captures are not there");
+        MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QSignalSpy ready(&w, &MainWindow::captureReady);
+        CaptureView* a = w.openCapture(clean);
+        QVERIFY(ready.wait(60000) || !ready.isEmpty());
+        PlotStack* stack = a->plotStack();
+        QVERIFY(stack->panel(PlotKind::WlanLane)->isHidden());
+        QVERIFY(!stack->panel(PlotKind::Rtt)->isHidden());
+        CaptureView* b = w.openCapture(outages);
+        QVERIFY(ready.count() >= 2 || ready.wait(60000));
+        QVERIFY(!b->plotStack()->panel(PlotKind::WlanLane)->isHidden()); // its outage bands
+        auto* tabs = b->findChild<QTabWidget*>();
+        QVERIFY(tabs);
+        bool named = false;
+        for (int i = 0; i < tabs->count(); ++i)
+            named = named || tabs->tabText(i) == QStringLiteral("Inferred outages (2)");
+        QVERIFY(named);
+    }
+
     void correlationRowZoomsToEvent()
     {
         MainWindow w;

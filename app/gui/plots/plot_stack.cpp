@@ -78,6 +78,7 @@ void PlotStack::setSeries(std::shared_ptr<const analysis::ConnectionSeries> seri
     }
     for (PlotPanel* p : m_panels)
         p->setSeries(*m_series);
+    showPanelsWithContent();
     const auto [lower, upper] = render::wholeConnectionRange(*m_series);
     m_axis->setFullRange(lower, upper);
     for (PlotPanel* p : m_panels) {
@@ -96,6 +97,22 @@ void PlotStack::updateSeries(std::shared_ptr<const analysis::ConnectionSeries> s
         p->refreshLevelOfDetail();
         p->replot(QCustomPlot::rpQueuedReplot);
     }
+    showPanelsWithContent();
+}
+
+void PlotStack::showPanelsWithContent()
+{
+    // The 802.11 lane of a connection with no station and no event to show (a wired
+    // capture without outages) would be an empty panel: it is left out, and the time
+    // labels go to the lowest panel shown.
+    const bool laneHasContent = m_series && (m_series->lane.station >= 0 || !m_series->lane.events.empty());
+    panel(PlotKind::WlanLane)->setVisible(laneHasContent);
+    PlotPanel* lowest = nullptr;
+    for (PlotPanel* p : m_panels)
+        if (!p->isHidden())
+            lowest = p;
+    for (PlotPanel* p : m_panels)
+        p->setShowTimeLabels(p == lowest);
 }
 
 void PlotStack::setBusy(const QString& note)

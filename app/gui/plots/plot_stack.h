@@ -51,6 +51,7 @@ public:
     void setSequenceStyle(TimeSequencePlot::Style style);
 
 private:
+    void showPanelsWithContent();
     TimeAxis* m_axis;
     QLabel* m_title;
     QComboBox* m_style;
