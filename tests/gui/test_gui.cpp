@@ -78,14 +78,18 @@ class GuiTest : public QObject
 
 private:
     // Opens the sample in a shown window and waits until it is analysed and selected.
-    CaptureView* openSample(MainWindow& w)
+    CaptureView* openSample(MainWindow& w) { return openAndWait(w, QStringLiteral(WINDSCOPE_SAMPLE_CAPTURE)); }
+
+    // Opens a capture in a shown window (in a new tab) and waits until it is analysed,
+    // selected and its cwnd inferred.
+    CaptureView* openAndWait(MainWindow& w, const QString& path)
     {
         w.setInteractive(false);
         w.show();
         if (!QTest::qWaitForWindowExposed(&w))
             return nullptr;
         QSignalSpy ready(&w, &MainWindow::captureReady);
-        CaptureView* view = w.openCapture(QStringLiteral(WINDSCOPE_SAMPLE_CAPTURE));
+        CaptureView* view = w.openCapture(path);
         if (!ready.wait(60000) && ready.isEmpty())
             return nullptr;
         // The cwnd is inferred off the GUI thread after the rest is shown.
@@ -553,15 +557,9 @@ private slots:
         if (!QFileInfo::exists(before) || !QFileInfo::exists(after))
             QSKIP("the lab's B-handoff runs in ../shared/captures are not there");
         MainWindow w;
-        w.setInteractive(false);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
-        QSignalSpy ready(&w, &MainWindow::captureReady);
-        CaptureView* a = w.openCapture(before);
-        QVERIFY(ready.wait(60000) || !ready.isEmpty());
-        CaptureView* b = w.openCapture(after);
-        QVERIFY(ready.count() >= 2 || ready.wait(60000));
-        QVERIFY(a->isLoaded() && b->isLoaded());
+        CaptureView* a = openAndWait(w, before);
+        CaptureView* b = openAndWait(w, after);
+        QVERIFY(a && b && a->isLoaded() && b->isLoaded());
         CompareWindow* compare = w.compareSelected(); // the current tab (after) against the other
         QVERIFY(compare);
         const QString nameAfter = compare->table()->horizontalHeaderItem(1)->text();
@@ -615,16 +613,8 @@ private slots:
         if (!QFileInfo::exists(path))
             QSKIP("the lab's B-handoff-zwa-hold run in ../shared/captures is not there");
         MainWindow w;
-        w.setInteractive(false);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
-        QSignalSpy ready(&w, &MainWindow::captureReady);
-        CaptureView* view = w.openCapture(path);
-        QVERIFY(ready.wait(60000) || !ready.isEmpty());
-        if (!view->isSeriesComplete()) {
-            QSignalSpy complete(view, &CaptureView::seriesCompleted);
-            QVERIFY(complete.wait(60000) || !complete.isEmpty());
-        }
+        CaptureView* view = openAndWait(w, path);
+        QVERIFY(view);
         view->plotStack()->timeAxis()->reset();
         QCoreApplication::processEvents();
         auto* plot = qobject_cast<WindowPlot*>(view->plotStack()->panel(PlotKind::Window));
@@ -696,17 +686,13 @@ private slots:
         if (!QFileInfo::exists(clean) || !QFileInfo::exists(outages))
             QSKIP("the lab runs in ../shared/captures are not there");
         MainWindow w;
-        w.setInteractive(false);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
-        QSignalSpy ready(&w, &MainWindow::captureReady);
-        CaptureView* a = w.openCapture(clean);
-        QVERIFY(ready.wait(60000) || !ready.isEmpty());
+        CaptureView* a = openAndWait(w, clean);
+        QVERIFY(a);
         PlotStack* stack = a->plotStack();
         QVERIFY(stack->panel(PlotKind::WlanLane)->isHidden());
         QVERIFY(!stack->panel(PlotKind::Rtt)->isHidden());
-        CaptureView* b = w.openCapture(outages);
-        QVERIFY(ready.count() >= 2 || ready.wait(60000));
+        CaptureView* b = openAndWait(w, outages);
+        QVERIFY(b);
         QVERIFY(!b->plotStack()->panel(PlotKind::WlanLane)->isHidden()); // its outage bands
         auto* tabs = b->findChild<QTabWidget*>();
         QVERIFY(tabs);
