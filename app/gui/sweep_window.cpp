@@ -78,6 +78,16 @@ QString percentChange(double value, double reference)
         .arg((value / reference - 1) * 100, 0, 'f', 1);
 }
 
+// [low, high] with a margin of a tenth of the span on either side (at least 2 % of the
+// value, so a flat sweep still has an axis), never below zero.
+QCPRange fittedRange(double low, double high)
+{
+    const double span = std::max(high - low, std::fabs(high) * 0.02);
+    if (span <= 0)
+        return QCPRange(0, 1);
+    return QCPRange(std::max(0.0, low - span * 0.1), high + span * 0.1);
+}
+
 } // namespace
 
 bool runReplaySweep(const CaptureAnalysis& capture, const ReplayRequest& request, const rp::SweepSpec& spec,
@@ -458,14 +468,23 @@ void SweepWindow::showOutcome()
     styleFor(nullptr);
     const double pad = (hi - lo) * 0.04;
     m_plot->xAxis->setRange(lo - pad, hi + pad);
+    // The axes fit the data (the points with their seed spread, the capture and the
+    // baseline lines): a trend of a few percent is what a sweep shows, and an axis from
+    // zero flattens it. The baseline's line marks the reference on it.
+    double low = baselineBps / 1e6, high = low;
+    if (captureBps > 0) {
+        low = std::min(low, captureBps / 1e6);
+        high = std::max(high, captureBps / 1e6);
+    }
+    for (const auto& p : o.points)
+        if (p.error.empty()) {
+            low = std::min(low, p.runs.min.goodputBps / 1e6);
+            high = std::max(high, p.runs.max.goodputBps / 1e6);
+        }
+    m_plot->yAxis->setRange(fittedRange(low, high));
     bool found = false;
-    double top = std::max(captureBps, baselineBps) / 1e6;
-    for (std::size_t i = 0; i < o.points.size(); ++i)
-        if (o.points[i].error.empty())
-            top = std::max(top, o.points[i].runs.max.goodputBps / 1e6);
-    m_plot->yAxis->setRange(0, top > 0 ? top * 1.15 : 1);
     const QCPRange cr = c->getValueRange(found);
-    m_plot->yAxis2->setRange(0, found && cr.upper > 0 ? cr.upper * 1.15 : 1);
+    m_plot->yAxis2->setRange(found ? fittedRange(cr.lower, cr.upper) : QCPRange(0, 1));
     m_plot->replot();
     m_exportCsv->setEnabled(true);
     m_exportFigure->setEnabled(true);

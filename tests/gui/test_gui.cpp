@@ -965,6 +965,15 @@ private slots:
         // goodput, completion time, and the capture's and the baseline's goodput.
         QCOMPARE(sweep->plot()->graphCount(), 4);
         QCOMPARE(sweep->plot()->graph(0)->data()->size(), 8);
+        // The goodput axis fits the points and the reference lines, not zero: each lies
+        // inside it, and it starts above zero where the data do.
+        const QCPRange gr = sweep->plot()->yAxis->range();
+        double lowest = outcome.reference.baseline.goodputBps / 1e6;
+        for (const auto& p : outcome.points)
+            lowest = std::min(lowest, p.runs.min.goodputBps / 1e6);
+        QVERIFY2(gr.lower > 0 && gr.lower <= lowest && gr.lower > lowest * 0.5,
+                 qPrintable(QStringLiteral("%1..%2, lowest %3").arg(gr.lower).arg(gr.upper).arg(lowest)));
+        QVERIFY(gr.contains(outcome.reference.baseline.goodputBps / 1e6));
         // The longer the station is away, the less the connection delivers.
         for (std::size_t i = 1; i < outcome.points.size(); ++i)
             QVERIFY(outcome.points[i].metrics.goodputBps <= outcome.points[i - 1].metrics.goodputBps);
