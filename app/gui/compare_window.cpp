@@ -106,23 +106,10 @@ CompareWindow::CompareWindow(CompareSide a, CompareSide b, QWidget* parent)
 
     auto* split = new QSplitter(Qt::Vertical, this);
     layout->addWidget(split, 1);
-    m_table = new QTableWidget(static_cast<int>(m_rows.size()), 4, split);
-    m_table->setHorizontalHeaderLabels({tr("Metric"), m_a.name, m_b.name, tr("B − A")});
+    m_table = new QTableWidget(split);
     m_table->verticalHeader()->hide();
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    const QString unknown = tr("not followed");
-    for (int r = 0; r < static_cast<int>(m_rows.size()); ++r) {
-        const analysis::ComparisonRow& row = m_rows[static_cast<std::size_t>(r)];
-        m_table->setItem(r, 0, new QTableWidgetItem(QString::fromStdString(row.metric)));
-        m_table->setItem(r, 1, new QTableWidgetItem(row.aKnown ? valueText(row.a, row.unit) : unknown));
-        m_table->setItem(r, 2, new QTableWidgetItem(row.bKnown ? valueText(row.b, row.unit) : unknown));
-        m_table->setItem(r, 3, new QTableWidgetItem(row.aKnown && row.bKnown ? valueText(row.b - row.a, row.unit)
-                                                                              : QStringLiteral("-")));
-        for (int c = 1; c < 4; ++c)
-            m_table->item(r, c)->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-    }
-    m_table->resizeColumnsToContents();
-    m_table->horizontalHeader()->setStretchLastSection(true);
+    fillTable();
 
     m_views = new QStackedWidget(split);
     auto* overlaid = new QWidget(m_views);
@@ -183,6 +170,73 @@ void CompareWindow::setNote(const QString& text)
     m_note->setVisible(!text.isEmpty());
 }
 
+void CompareWindow::fillTable()
+{
+    // Without a reference: A, B and B - A. With one: A, the reference, B, the model's
+    // error (reference - A) and the fix's effect (B - reference).
+    const QString unknown = tr("not followed");
+    const auto cell = [&](bool known, double v, const std::string& unit) {
+        return new QTableWidgetItem(known ? valueText(v, unit) : unknown);
+    };
+    const auto difference = [&](bool known, double v, const std::string& unit) {
+        return new QTableWidgetItem(known ? valueText(v, unit) : QStringLiteral("-"));
+    };
+    const int columns = m_ref ? 6 : 4;
+    m_table->clear();
+    m_table->setRowCount(static_cast<int>(m_rows.size()));
+    m_table->setColumnCount(columns);
+    if (m_ref)
+        m_table->setHorizontalHeaderLabels({tr("Metric"), m_a.name, m_ref->name, m_b.name,
+                                            tr("model error (baseline − %1)").arg(m_a.name),
+                                            tr("fix effect (%1 − baseline)").arg(m_b.name)});
+    else
+        m_table->setHorizontalHeaderLabels({tr("Metric"), m_a.name, m_b.name, tr("B − A")});
+    for (int r = 0; r < static_cast<int>(m_rows.size()); ++r) {
+        const analysis::ComparisonRow& row = m_rows[static_cast<std::size_t>(r)];
+        m_table->setItem(r, 0, new QTableWidgetItem(QString::fromStdString(row.metric)));
+        m_table->setItem(r, 1, cell(row.aKnown, row.a, row.unit));
+        if (m_ref) {
+            const analysis::ComparisonRow& ref = m_refRows[static_cast<std::size_t>(r)];
+            m_table->setItem(r, 2, cell(ref.bKnown, ref.b, row.unit));
+            m_table->setItem(r, 3, cell(row.bKnown, row.b, row.unit));
+            m_table->setItem(r, 4, difference(row.aKnown && ref.bKnown, ref.b - row.a, row.unit));
+            m_table->setItem(r, 5, difference(row.bKnown && ref.bKnown, row.b - ref.b, row.unit));
+        } else {
+            m_table->setItem(r, 2, cell(row.bKnown, row.b, row.unit));
+            m_table->setItem(r, 3, difference(row.aKnown && row.bKnown, row.b - row.a, row.unit));
+        }
+        for (int c = 1; c < columns; ++c)
+            m_table->item(r, c)->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    }
+    m_table->resizeColumnsToContents();
+    m_table->horizontalHeader()->setStretchLastSection(true);
+}
+
+void CompareWindow::setReference(CompareSide baseline)
+{
+    m_ref = std::move(baseline);
+    const auto ca = static_cast<std::size_t>(m_a.connection), cr = static_cast<std::size_t>(m_ref->connection);
+    m_seriesRef = connectionSeries(*m_ref->capture, cr);
+    m_refRows = analysis::compareConnections(m_a.capture->tcp, ca, m_ref->capture->tcp, cr);
+    // The same metrics, in the same order, as m_rows: the phase rows of A against B.
+    analysis::appendSenderPhaseRows(m_refRows, m_seriesA->window, m_seriesRef->window);
+    std::vector<analysis::ComparisonRow> aligned;
+    for (const analysis::ComparisonRow& row : m_rows) {
+        analysis::ComparisonRow match{row.metric, row.unit, row.a, 0, row.aKnown, false};
+        for (const analysis::ComparisonRow& r : m_refRows)
+            if (r.metric == row.metric)
+                match = r;
+        aligned.push_back(match);
+    }
+    m_refRows = std::move(aligned);
+    setWindowTitle(tr("Compare: %1 | %2 | %3").arg(m_a.name, m_ref->name, m_b.name));
+    fillTable();
+    if (m_atEvent)
+        onAlignChosen();
+    else
+        alignAtStart();
+}
+
 void CompareWindow::onAlignChosen()
 {
     const int eventA = m_alignA->currentData().toInt();
@@ -200,6 +254,8 @@ void CompareWindow::alignAtStart()
     // handshake the capture may lack.
     if (m_b.replay)
         m_offsetB = firstData(*m_seriesB) - (firstData(*m_seriesA) - m_seriesA->startSeconds);
+    if (m_seriesRef)
+        m_offsetRef = firstData(*m_seriesRef) - (firstData(*m_seriesA) - m_seriesA->startSeconds);
     m_atEvent = false;
     applyAlignment();
 }
@@ -223,6 +279,8 @@ bool CompareWindow::alignAtEvent(int eventA, int eventB)
     }
     m_offsetA = startA;
     m_offsetB = offsetB;
+    if (m_seriesRef)
+        m_offsetRef = startA - firstData(*m_seriesA) + firstData(*m_seriesRef);
     m_atEvent = true;
     applyAlignment();
     return true;
@@ -232,7 +290,8 @@ void CompareWindow::applyAlignment()
 {
     const QString label = m_atEvent ? tr("time since the aligned event (s)") : tr("time since each connection's start (s)");
     for (ComparePlot* p : m_plots) {
-        p->setPair(*m_seriesA, m_a.name, m_offsetA, *m_seriesB, m_b.name, m_offsetB);
+        p->setPair(*m_seriesA, m_a.name, m_offsetA, *m_seriesB, m_b.name, m_offsetB, m_seriesRef.get(),
+                   m_ref ? m_ref->name : QString(), m_offsetRef);
         p->xAxis->setLabel(p == m_plots.back() ? label : QString());
     }
     const double lo = std::min(m_seriesA->startSeconds - m_offsetA, m_seriesB->startSeconds - m_offsetB);

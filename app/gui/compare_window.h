@@ -13,6 +13,7 @@
 #include <QWidget>
 
 #include <memory>
+#include <optional>
 
 class QComboBox;
 class QLabel;
@@ -67,18 +68,27 @@ public:
     // The time of each side drawn at 0: what was subtracted from its capture times.
     double offsetA() const { return m_offsetA; }
     double offsetB() const { return m_offsetB; }
+    // A replay's baseline beside the fixed run (side B): a third line in the overlaid
+    // plots, and table columns for it, for the model's error (baseline - A) and the
+    // fix's effect (B - baseline). It is a replay run of A's connection.
+    void setReference(CompareSide baseline);
+    bool hasReference() const { return m_ref.has_value(); }
+    // A against the reference, as rows() is A against B.
+    const std::vector<analysis::ComparisonRow>& referenceRows() const { return m_refRows; }
     // A line above the table (a replay's calibration warning).
     void setNote(const QString& text);
     QLabel* noteLabel() const { return m_note; }
 
 private:
+    void fillTable();
     void applyAlignment();
     void onAlignChosen();
 
     CompareSide m_a, m_b;
-    std::shared_ptr<const analysis::ConnectionSeries> m_seriesA, m_seriesB;
-    std::vector<analysis::ComparisonRow> m_rows;
-    double m_offsetA = 0, m_offsetB = 0;
+    std::optional<CompareSide> m_ref;
+    std::shared_ptr<const analysis::ConnectionSeries> m_seriesA, m_seriesB, m_seriesRef;
+    std::vector<analysis::ComparisonRow> m_rows, m_refRows;
+    double m_offsetA = 0, m_offsetB = 0, m_offsetRef = 0;
     bool m_syncing = false;
     bool m_atEvent = false;
     TimeAxis* m_axis;

@@ -399,6 +399,11 @@ ReplayRunner* MainWindow::compareWithReplay(ReplayRequest request)
                 CompareSide a{capture, static_cast<int>(outcome->request.connection), name, false};
                 CompareSide b{outcome->run, 0, outcome->name, outcome->request.preset.isEmpty()};
                 auto* window = new CompareWindow(a, b, this);
+                // With fixes the baseline is the third line: the model's error (baseline
+                // against the capture) and the fix's effect (fixed against the baseline)
+                // read apart.
+                if (outcome->baseline)
+                    window->setReference({outcome->baseline, 0, tr("replay: baseline"), b.replay});
                 const auto& report = outcome->report;
                 QString note;
                 if (report.calibration && report.calibration->exceeded)

@@ -67,23 +67,27 @@ std::shared_ptr<const ReplayOutcome> runReplay(const CaptureAnalysis& capture, c
     if (!replayReportFor(capture, request, outcome->report, error))
         return nullptr;
     outcome->fixed = !request.fixes.isEmpty();
-    const rp::SimResult& run = outcome->fixed ? outcome->report.fixedRun : outcome->report.baselineRun;
     // Tables as the replay's own metrics (metricsOf) analyse the run, so the comparison
     // shows the numbers windscope-cli replay prints; the plots use relative times only.
     // The run's trace goes through the pipeline from its TCP analysis on (no events:
     // the simulator's trace has no 802.11 side).
-    analysis::pipeline::AnalysisBundle trace;
-    trace.tables = rp::traceToTables(run);
-    auto pipeline = std::make_shared<analysis::pipeline::CapturePipeline>(std::move(trace),
-                                                                          analysis::pipeline::AnalysisStage::Reading);
-    std::string ignored;
-    pipeline->run(analysis::pipeline::AnalysisStage::Inventory, ignored);
-    auto analysed = std::make_shared<CaptureAnalysis>(std::move(pipeline));
-    if (analysed->tcp.connections.empty()) {
+    const auto analyse = [](const rp::SimResult& run) -> std::shared_ptr<const CaptureAnalysis> {
+        analysis::pipeline::AnalysisBundle trace;
+        trace.tables = rp::traceToTables(run);
+        auto pipeline = std::make_shared<analysis::pipeline::CapturePipeline>(
+            std::move(trace), analysis::pipeline::AnalysisStage::Reading);
+        std::string ignored;
+        pipeline->run(analysis::pipeline::AnalysisStage::Inventory, ignored);
+        auto analysed = std::make_shared<CaptureAnalysis>(std::move(pipeline));
+        return analysed->tcp.connections.empty() ? nullptr : analysed;
+    };
+    outcome->run = analyse(outcome->fixed ? outcome->report.fixedRun : outcome->report.baselineRun);
+    if (!outcome->run) {
         error = QObject::tr("the replay run sent nothing");
         return nullptr;
     }
-    outcome->run = std::move(analysed);
+    if (outcome->fixed)
+        outcome->baseline = analyse(outcome->report.baselineRun);
     outcome->name = outcome->fixed ? QObject::tr("replay: %1").arg(request.fixes.join(QLatin1Char(' ')))
                                    : QObject::tr("replay: baseline");
     return outcome;

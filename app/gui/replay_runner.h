@@ -33,6 +33,9 @@ struct ReplayOutcome
     // The run compared with the capture: with the fixes when there are any, else the
     // baseline; its trace as capture tables, analysed.
     std::shared_ptr<const CaptureAnalysis> run;
+    // With fixes, the baseline run's trace too (the capture's model without them): the
+    // comparison shows the model's error and the fix's effect apart. Null without fixes.
+    std::shared_ptr<const CaptureAnalysis> baseline;
     bool fixed = false;
     QString name;          // "replay: baseline" / "replay: ap-zero-window-ack"
 };

@@ -891,6 +891,26 @@ private slots:
             QVERIFY2(close(r->a, captured.value(QLatin1String(key)).toDouble()), metric);
             QVERIFY2(close(r->b, fixed.value(QLatin1String(key)).toDouble()), qPrintable(QStringLiteral("%1: %2 vs %3").arg(QLatin1String(metric)).arg(r->b).arg(fixed.value(QLatin1String(key)).toDouble())));
         }
+        // The baseline is the third line: its kept run is the CLI's, the table has the
+        // model's error and the fix's effect apart, and every overlaid plot draws it.
+        QVERIFY(compare->hasReference());
+        const QJsonObject baseline =
+            seedRuns.value(QStringLiteral("baseline")).toObject().value(QStringLiteral("kept")).toObject();
+        QVERIFY(!baseline.isEmpty());
+        for (const auto& [metric, key] : metrics) {
+            const analysis::ComparisonRow* r = nullptr;
+            for (const analysis::ComparisonRow& x : compare->referenceRows())
+                if (x.metric == metric)
+                    r = &x;
+            QVERIFY2(r, metric);
+            QVERIFY2(close(r->b, baseline.value(QLatin1String(key)).toDouble()),
+                     qPrintable(QStringLiteral("%1: %2 vs %3").arg(QLatin1String(metric)).arg(r->b).arg(baseline.value(QLatin1String(key)).toDouble())));
+        }
+        QCOMPARE(compare->table()->columnCount(), 6);
+        QVERIFY(compare->table()->horizontalHeaderItem(4)->text().startsWith(QStringLiteral("model error")));
+        QVERIFY(compare->table()->horizontalHeaderItem(5)->text().startsWith(QStringLiteral("fix effect")));
+        for (ComparePlot* p : compare->plots())
+            QCOMPARE(p->lodGraphs()[2]->series.size() > 0, true);
         // The table shows them, and the time in each sender phase from the cwnd inference.
         QCOMPARE(compare->table()->rowCount(), static_cast<int>(compare->rows().size()));
         int phaseRows = 0;

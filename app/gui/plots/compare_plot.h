@@ -17,9 +17,12 @@ public:
     ComparePlot(TimeAxis* axis, Quantity quantity, QWidget* parent = nullptr);
 
     void setSeries(const analysis::ConnectionSeries&) override {}
-    // Times of a are drawn at t - offsetA, of b at t - offsetB.
+    // Times of a are drawn at t - offsetA, of b at t - offsetB; a reference (a replay's
+    // baseline), when given, at t - offsetRef as a third line.
     void setPair(const analysis::ConnectionSeries& a, const QString& nameA, double offsetA,
-                 const analysis::ConnectionSeries& b, const QString& nameB, double offsetB);
+                 const analysis::ConnectionSeries& b, const QString& nameB, double offsetB,
+                 const analysis::ConnectionSeries* reference = nullptr, const QString& nameRef = {},
+                 double offsetRef = 0);
     // Aligned at each connection's start.
     void setPair(const analysis::ConnectionSeries& a, const QString& nameA, const analysis::ConnectionSeries& b,
                  const QString& nameB)
@@ -29,7 +32,7 @@ public:
 
 private:
     Quantity m_quantity;
-    LodGraph *m_a, *m_b;
+    LodGraph *m_a, *m_b, *m_ref;
 };
 
 } // namespace windscope::gui
