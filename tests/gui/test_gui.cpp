@@ -535,7 +535,9 @@ private slots:
         // Both overlaid series start at 0 and share one axis.
         QCOMPARE(compare->plots().size(), 3); // delivered, goodput, cwnd
         for (ComparePlot* p : compare->plots()) {
-            QCOMPARE(p->lodGraphs().size(), std::size_t{2});
+            // A, B and the reference line, empty without a replay's baseline.
+            QCOMPARE(p->lodGraphs().size(), std::size_t{3});
+            QCOMPARE(p->lodGraphs()[2]->series.size(), std::size_t{0});
             const auto& a = p->lodGraphs()[0]->series;
             const auto& b = p->lodGraphs()[1]->series;
             QVERIFY(a.size() > 0);
