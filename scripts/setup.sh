@@ -21,7 +21,7 @@ packages=(
     qt6-base-dev qt6-svg-dev libqcustomplot-dev libgl-dev
     libwireshark-dev libglib2.0-dev
     libgtest-dev python3-cryptography
-    tshark tcptrace poppler-utils
+    tshark tcptrace poppler-utils librsvg2-bin
     xvfb xauth time
 )
 

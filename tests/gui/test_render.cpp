@@ -14,14 +14,17 @@
 #include <QPainter>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTransform>
 #include <QXmlStreamReader>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <memory>
+#include <vector>
 
 using namespace windscope;
 
@@ -268,6 +271,75 @@ private slots:
         QVERIFY2(render::writeReport(samplePipeline(), report, letter, &error), qPrintable(error));
         size = pdfPageSize(letter, &info);
         QVERIFY2(std::fabs(size.width() - 612) < 1 && std::fabs(size.height() - 792) < 1, qPrintable(info));
+    }
+
+    // The same figure as SVG and as PDF looks the same once rendered by independent
+    // renderers (rsvg-convert, pdftoppm) at 200 dpi: the same pixel size at each preset,
+    // and close over 16x16 blocks of their mean grey (below).
+    void svgAndPdfRenderAlike()
+    {
+        if (!render::svgExportAvailable())
+            QSKIP("this build has no Qt SVG");
+        const QString rsvg = QStandardPaths::findExecutable(QStringLiteral("rsvg-convert"));
+        const QString pdftoppm = QStandardPaths::findExecutable(QStringLiteral("pdftoppm"));
+        if (rsvg.isEmpty() || pdftoppm.isEmpty())
+            QSKIP("rsvg-convert or pdftoppm is not installed (scripts/setup.sh installs them)");
+        QTemporaryDir dir;
+        QString error;
+        for (const QString& preset : {QStringLiteral("single-column"), QStringLiteral("double-column")}) {
+            const render::ConnectionFigure figure(sampleSeries(), options(preset));
+            const QString svg = dir.filePath(preset + QStringLiteral(".svg"));
+            const QString pdf = dir.filePath(preset + QStringLiteral(".pdf"));
+            QVERIFY2(figure.write(svg, &error), qPrintable(error));
+            QVERIFY2(figure.write(pdf, &error), qPrintable(error));
+            const QString fromSvg = dir.filePath(preset + QStringLiteral("-svg.png"));
+            const QString fromPdfStem = dir.filePath(preset + QStringLiteral("-pdf"));
+            QCOMPARE(QProcess::execute(rsvg, {QStringLiteral("-d"), QStringLiteral("200"), QStringLiteral("-p"),
+                                              QStringLiteral("200"), QStringLiteral("-b"), QStringLiteral("white"), svg,
+                                              QStringLiteral("-o"), fromSvg}),
+                     0);
+            QCOMPARE(QProcess::execute(pdftoppm, {QStringLiteral("-r"), QStringLiteral("200"), QStringLiteral("-png"),
+                                                  QStringLiteral("-singlefile"), pdf, fromPdfStem}),
+                     0);
+            const QImage a = QImage(fromSvg).convertToFormat(QImage::Format_Grayscale8);
+            const QImage b = QImage(fromPdfStem + QStringLiteral(".png")).convertToFormat(QImage::Format_Grayscale8);
+            QVERIFY(!a.isNull() && !b.isNull());
+            // Sizes agree to the PDF's page unit, one point (200/72 px), rounded either way.
+            constexpr int kPointPx = 3;
+            QVERIFY2(std::abs(a.width() - b.width()) <= kPointPx && std::abs(a.height() - b.height()) <= kPointPx,
+                     qPrintable(QStringLiteral("%1: %2x%3 against %4x%5").arg(preset).arg(a.width()).arg(a.height())
+                                    .arg(b.width()).arg(b.height())));
+            // Each block's mean grey: a line drawn half a pixel apart by the two renderers
+            // moves little of a block's ink; a line missing or drawn outside its axes
+            // (a clip lost) changes whole blocks.
+            constexpr int kBlock = 16;
+            std::vector<double> diffs;
+            for (int y = 0; y + kBlock <= std::min(a.height(), b.height()); y += kBlock)
+                for (int x = 0; x + kBlock <= std::min(a.width(), b.width()); x += kBlock) {
+                    double sa = 0, sb = 0;
+                    for (int dy = 0; dy < kBlock; ++dy)
+                        for (int dx = 0; dx < kBlock; ++dx) {
+                            sa += qGray(a.pixel(x + dx, y + dy));
+                            sb += qGray(b.pixel(x + dx, y + dy));
+                        }
+                    diffs.push_back(std::abs(sa - sb) / (kBlock * kBlock));
+                }
+            // The renderers set text in different fonts (rsvg substitutes the family the SVG
+            // names, the PDF embeds Qt's), so a few blocks under axis titles differ by more
+            // than a tenth of the grey range; a line that escaped its clip or went missing
+            // runs across tens of blocks at 200 dpi. So: at most 0.5 % of the blocks over a
+            // tenth, and the 99th percentile under it.
+            constexpr double kTenth = 25.5;
+            const auto over = static_cast<std::size_t>(
+                std::count_if(diffs.begin(), diffs.end(), [](double d) { return d > kTenth; }));
+            std::sort(diffs.begin(), diffs.end());
+            const double worst = diffs.back(), p99 = diffs[diffs.size() * 99 / 100];
+            qInfo("%s: SVG and PDF renders %dx%d; blocks' mean grey differs by %.1f at the 99th percentile, %.1f "
+                  "at most (of 255); %zu of %zu blocks over a tenth",
+                  qPrintable(preset), a.width(), a.height(), p99, worst, over, diffs.size());
+            QVERIFY2(p99 < kTenth, qPrintable(QStringLiteral("%1: %2").arg(preset).arg(p99)));
+            QVERIFY2(over * 200 <= diffs.size(), qPrintable(QStringLiteral("%1: %2 blocks").arg(preset).arg(over)));
+        }
     }
 
     void reportTableHeadersKeepTheirWords()
