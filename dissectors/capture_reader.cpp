@@ -69,14 +69,7 @@ public:
     // Reads up to n bytes of the raw stream for sniffing; they are read again later.
     std::size_t peekRaw(std::size_t n)
     {
-        while (m_raw.size() < n) {
-            char chunk[16];
-            const ssize_t got = readFd(chunk, n - m_raw.size());
-            if (got <= 0)
-                break;
-            m_raw.append(chunk, static_cast<std::size_t>(got));
-        }
-        return m_raw.size();
+        return keepUpTo(m_raw, n, [this](char* b, std::size_t k) { return readFd(b, k); });
     }
     const std::string& rawPrefix() const { return m_raw; }
     bool startInflating()
@@ -91,14 +84,7 @@ public:
     // Reads up to n bytes of the content (inflated when gzip) for sniffing, kept likewise.
     std::size_t peekContent(std::size_t n)
     {
-        while (m_content.size() < n) {
-            char chunk[16];
-            const ssize_t got = readDecoded(chunk, n - m_content.size());
-            if (got <= 0)
-                break;
-            m_content.append(chunk, static_cast<std::size_t>(got));
-        }
-        return m_content.size();
+        return keepUpTo(m_content, n, [this](char* b, std::size_t k) { return readDecoded(b, k); });
     }
     const std::string& contentPrefix() const { return m_content; }
 
@@ -137,6 +123,20 @@ public:
     std::uint64_t rawConsumed() const { return m_rawConsumed; }
 
 private:
+    // Appends to kept what read gives until it holds n bytes or the stream ends; each
+    // read asks for no more than the chunk holds.
+    template <typename Read>
+    static std::size_t keepUpTo(std::string& kept, std::size_t n, Read read)
+    {
+        char chunk[64];
+        while (kept.size() < n) {
+            const ssize_t got = read(chunk, std::min(sizeof chunk, n - kept.size()));
+            if (got <= 0)
+                break;
+            kept.append(chunk, static_cast<std::size_t>(got));
+        }
+        return kept.size();
+    }
     ssize_t readFd(char* buffer, std::size_t size)
     {
         for (;;) {

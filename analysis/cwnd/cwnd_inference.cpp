@@ -25,6 +25,38 @@ constexpr double kTie = 1e-9;
 // Rate-based senders (BBR, RFC draft-ietf-ccwg-bbr) do not cut their flight on loss
 // and pace their segments; loss-based ones do the first always and, without fq
 // pacing, send only in answer to ACKs.
+// What the inference asks of each candidate model's two stacks, read once: every flow
+// of a capture would otherwise build the models again just to read their traits.
+struct CandidateStacks
+{
+    std::string_view name;
+    ModelTraits linuxTraits, ns3Traits;
+    bool twoStacks = false; // Linux and ns-3 implement it each their own way (ModelStack)
+};
+
+const std::vector<CandidateStacks>& candidateStacks()
+{
+    static const std::vector<CandidateStacks> table = [] {
+        std::vector<CandidateStacks> out;
+        for (std::string_view name : congestionModelNames()) {
+            const auto linuxModel = makeCongestionModel(name, ModelStack::Linux);
+            const auto ns3Model = makeCongestionModel(name, ModelStack::Ns3);
+            out.push_back({name, linuxModel->traits(), ns3Model->traits(),
+                           modelStackOf(*ns3Model) != modelStackOf(*linuxModel)});
+        }
+        return out;
+    }();
+    return table;
+}
+
+const CandidateStacks& stacksOf(std::string_view name)
+{
+    for (const CandidateStacks& c : candidateStacks())
+        if (c.name == name)
+            return c;
+    return candidateStacks().front(); // every fit's model is a candidate
+}
+
 RateBasedEvidence detectRateBased(const FlowEvents& flow, const CandidateResult& bestLossBased)
 {
     RateBasedEvidence ev;
@@ -241,15 +273,14 @@ bool inferCwndOnRows(const dissect::CaptureTables& tables, const TcpAnalysis& an
     // The candidates' samples are kept for the best fit and the named model alone.
     const auto named = [&](std::string_view name) { return forced && forced->name() == name; };
     const auto slowStartAlike = [](std::string_view name) {
-        return makeCongestionModel(name, ModelStack::Linux)->traits().slowStartOneSmssPerAck ==
-               makeCongestionModel(name, ModelStack::Ns3)->traits().slowStartOneSmssPerAck;
+        const CandidateStacks& s = stacksOf(name);
+        return s.linuxTraits.slowStartOneSmssPerAck == s.ns3Traits.slowStartOneSmssPerAck;
     };
     std::vector<Candidate> oneStack;
     std::vector<std::string_view> twoStack;
     std::vector<Candidate> otherStack; // the ns-3 stacks of models replayed first as Linux's
     for (std::string_view name : congestionModelNames()) {
-        const bool bothStacks =
-            modelStackOf(*makeCongestionModel(name, ModelStack::Ns3)) != modelStackOf(*makeCongestionModel(name));
+        const bool bothStacks = stacksOf(name).twoStacks;
         if (bothStacks && !slowStartAlike(name)) {
             twoStack.push_back(name);
             continue;
@@ -280,12 +311,12 @@ bool inferCwndOnRows(const dissect::CaptureTables& tables, const TcpAnalysis& an
     // one-way shift, so such a model is tried only at the sender (unless asked for).
     if (flow.vantage.point != VantagePoint::Sender)
         std::erase_if(twoStack, [&](std::string_view name) {
-            return !named(name) && makeCongestionModel(name)->traits().lossRuleReadsSenderQueue;
+            return !named(name) && stacksOf(name).linuxTraits.lossRuleReadsSenderQueue;
         });
     // Their loss rules are evidence only where a window explains the sender at all: on
     // a sender that exceeds every one-stack model's window on most of its sends, the
     // window after a loss tells nothing, and they are not tried either.
-    const auto growsAsReno = [](std::string_view name) { return makeCongestionModel(name)->traits().growsAsReno; };
+    const auto growsAsReno = [](std::string_view name) { return stacksOf(name).linuxTraits.growsAsReno; };
     const auto explains = [](const CandidateResult& r) { return 2 * r.fit.violations < r.fit.sends; };
     if (std::none_of(results.begin(), results.end(), explains))
         std::erase_if(twoStack, [&](std::string_view name) { return !named(name) && growsAsReno(name); });

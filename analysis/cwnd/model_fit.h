@@ -44,6 +44,10 @@ struct CwndSample
     std::uint64_t pipeBytes = 0;    // RFC 6675 pipe after the segment was sent
     std::uint64_t rwndBytes = 0;    // receive window the sender knew
     SenderPhase phase = SenderPhase::SlowStart;
+
+    // What the sender could have in flight: the smaller of cwnd and the receive window
+    // (cwnd alone where no window was known yet).
+    std::uint64_t effectiveWindowBytes() const { return rwndBytes > 0 ? std::min(cwndBytes, rwndBytes) : cwndBytes; }
 };
 
 struct ModelFit

@@ -181,7 +181,7 @@ void buildCwnd(const SeriesInputs& in, std::size_t connection, int sender, Windo
             continue;
         const double t = seconds(in.tables.tcp.timeNs[x.row]);
         win.cwnd.push(t, static_cast<double>(x.cwndBytes));
-        win.effective.push(t, static_cast<double>(x.rwndBytes > 0 ? std::min(x.cwndBytes, x.rwndBytes) : x.cwndBytes));
+        win.effective.push(t, static_cast<double>(x.effectiveWindowBytes()));
         if (x.ssthreshBytes < cwnd::kInfiniteSsthresh)
             win.ssthresh.push(t, static_cast<double>(x.ssthreshBytes));
     }

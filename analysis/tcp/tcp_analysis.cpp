@@ -109,6 +109,19 @@ bool ratesMeasurable(const Connection& c, int direction)
     return active >= rttNs;
 }
 
+bool bulkDirection(const TcpAnalysis& tcp, std::size_t& connection, int& sender)
+{
+    std::uint64_t most = 0;
+    for (const Connection& c : tcp.connections)
+        for (int d = 0; d < 2; ++d)
+            if (c.direction[d].uniqueBytes > most) {
+                most = c.direction[d].uniqueBytes;
+                connection = c.id;
+                sender = d;
+            }
+    return most > 0;
+}
+
 bool capturedOneWay(const Connection& c)
 {
     for (int d = 0; d < 2; ++d) {

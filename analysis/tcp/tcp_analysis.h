@@ -367,6 +367,10 @@ bool ratesMeasurable(const Connection& c, int direction);
 // other none). capturedOneWay names one; oneDirectionWarning is the capture's warning
 // naming them, empty when there are none.
 bool capturedOneWay(const Connection& c);
+
+// The capture's bulk flow: the connection and endpoint whose direction delivered the most
+// unique bytes; false when no direction carried data.
+bool bulkDirection(const TcpAnalysis& tcp, std::size_t& connection, int& sender);
 std::string oneDirectionWarning(const dissect::CaptureTables& tables, const TcpAnalysis& tcp);
 
 // Reads path into tables (dissect::ingestCapture) and analyses its TCP rows as they are

@@ -242,9 +242,7 @@ void addCwnd(const dissect::CaptureTables& tables, const cwnd::CwndInference& in
         return std::partition_point(series.begin(), series.end(),
                                     [&](const cwnd::CwndSample& s) { return timeOf(s) < t; });
     };
-    const auto effective = [](const cwnd::CwndSample& s) {
-        return static_cast<std::int64_t>(s.rwndBytes > 0 ? std::min(s.cwndBytes, s.rwndBytes) : s.cwndBytes);
-    };
+    const auto effective = [](const cwnd::CwndSample& s) { return static_cast<std::int64_t>(s.effectiveWindowBytes()); };
     const auto start = firstAtOrAfter(e.startNs);
     if (start != series.begin()) {
         impact.cwndBeforeBytes = static_cast<std::int64_t>(std::prev(start)->cwndBytes);

@@ -59,16 +59,8 @@ int loadFlow(const char* command, const std::string& path, const std::string& fl
     const analysis::TcpAnalysis& tcp = out.pipeline->tcp();
     out.connection = tcp.connections.size();
     if (flow.empty()) {
-        // No flow named: the direction that delivered the most data, the capture's bulk flow.
-        std::uint64_t most = 0;
-        for (const analysis::Connection& c : tcp.connections)
-            for (int d = 0; d < 2; ++d)
-                if (c.direction[d].uniqueBytes > most) {
-                    most = c.direction[d].uniqueBytes;
-                    out.connection = c.id;
-                    out.sender = d;
-                }
-        if (out.connection < tcp.connections.size())
+        // No flow named: the capture's bulk flow.
+        if (analysis::bulkDirection(tcp, out.connection, out.sender))
             return 0;
         std::fprintf(stderr, "windscope-cli %s: %s carries no TCP data\n", command, path.c_str());
         return 1;

@@ -33,14 +33,8 @@ inline bool openLab(const std::filesystem::path& file, LabConnection& lab, std::
     if (!lab.pipeline->run(analysis::pipeline::AnalysisStage::Events, error))
         return false;
     const analysis::TcpAnalysis& tcp = lab.pipeline->tcp();
-    std::uint64_t bytes = 0;
-    for (const analysis::Connection& c : tcp.connections)
-        for (int d = 0; d < 2; ++d)
-            if (c.direction[d].uniqueBytes > bytes) {
-                bytes = c.direction[d].uniqueBytes;
-                lab.connection = c.id;
-            }
-    if (bytes == 0) {
+    int bulkSender = 0;
+    if (!analysis::bulkDirection(tcp, lab.connection, bulkSender)) {
         error = "no data";
         return false;
     }

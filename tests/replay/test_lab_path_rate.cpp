@@ -33,14 +33,8 @@ bool bulkInput(pipeline::CapturePipeline& p, DerivationInput& in, std::string& e
     if (!p.run(pipeline::AnalysisStage::Events, error))
         return false;
     std::size_t connection = 0;
-    std::uint64_t bytes = 0;
-    for (const Connection& c : p.tcp().connections)
-        for (int d = 0; d < 2; ++d)
-            if (c.direction[d].uniqueBytes > bytes) {
-                bytes = c.direction[d].uniqueBytes;
-                connection = c.id;
-            }
-    if (bytes == 0) {
+    int bulkSender = 0;
+    if (!bulkDirection(p.tcp(), connection, bulkSender)) {
         error = "no data";
         return false;
     }
