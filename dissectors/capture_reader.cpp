@@ -270,20 +270,10 @@ bool openPipe(const std::string& path, int fd, OpenedFile& out, std::string& err
 
 bool openFile(const std::string& path, OpenedFile& out, std::string& error)
 {
-    // "-" is standard input, as for tcpdump -r and tshark -r.
-    const int fd = path == "-" ? ::dup(STDIN_FILENO) : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     struct stat st{};
-    if (fd < 0 || ::fstat(fd, &st) != 0) {
-        error = path + ": cannot open: " + std::strerror(errno);
-        if (fd >= 0)
-            ::close(fd);
+    const int fd = openCaptureDescriptor(path, st, error);
+    if (fd < 0)
         return false;
-    }
-    if (S_ISDIR(st.st_mode)) {
-        ::close(fd);
-        error = path + ": is a directory, not a capture file";
-        return false;
-    }
     if (!S_ISREG(st.st_mode) || ::lseek(fd, 0, SEEK_CUR) < 0)
         return openPipe(path, fd, out, error);
     out.size = static_cast<std::uint64_t>(st.st_size);
@@ -528,6 +518,24 @@ std::unique_ptr<CaptureReader> CaptureReader::open(const std::string& path, std:
         return nullptr;
     }
     return std::make_unique<PcapLibraryReader>(path, std::move(file), pcap, pcapng);
+}
+
+int openCaptureDescriptor(const std::string& path, struct ::stat& st, std::string& error)
+{
+    const int fd = path == "-" ? ::dup(STDIN_FILENO) : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    st = {};
+    if (fd < 0 || ::fstat(fd, &st) != 0) {
+        error = path + ": cannot open: " + std::strerror(errno);
+        if (fd >= 0)
+            ::close(fd);
+        return -1;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        ::close(fd);
+        error = path + ": is a directory, not a capture file";
+        return -1;
+    }
+    return fd;
 }
 
 } // namespace windscope::dissect

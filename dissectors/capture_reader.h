@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <sys/stat.h>
 
 namespace windscope::dissect {
 
@@ -35,6 +36,11 @@ std::string recordLengthText(const std::string& path, std::uint64_t packet, std:
 // The largest record libpcap reads from a pcap or pcapng file (MAXIMUM_SNAPLEN in its
 // pcap-int.h, 262144 bytes): a longer one is a damaged record header.
 inline constexpr std::uint32_t kMaximumRecordLength = 262144;
+
+// Opens path read-only ("-": a duplicate of standard input, as tcpdump -r and tshark -r
+// take it); returns the descriptor and its fstat, or -1 with error naming the file (a
+// directory is refused as such).
+int openCaptureDescriptor(const std::string& path, struct ::stat& st, std::string& error);
 
 class CaptureReader
 {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli_input.h"
 
+#include "dissectors/capture_reader.h"
+
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -21,20 +23,10 @@ bool SeekableCapture::open(const std::string& name, std::string& error)
 {
     m_name = name;
     m_path = name;
-    // "-" is standard input, as for tcpdump -r and tshark -r.
-    const int in = name == "-" ? ::dup(STDIN_FILENO) : ::open(name.c_str(), O_RDONLY | O_CLOEXEC);
     struct stat st{};
-    if (in < 0 || ::fstat(in, &st) != 0) {
-        error = name + ": cannot open: " + std::strerror(errno);
-        if (in >= 0)
-            ::close(in);
+    const int in = dissect::openCaptureDescriptor(name, st, error);
+    if (in < 0)
         return false;
-    }
-    if (S_ISDIR(st.st_mode)) {
-        ::close(in);
-        error = name + ": is a directory, not a capture file";
-        return false;
-    }
     if (S_ISREG(st.st_mode) && ::lseek(in, 0, SEEK_CUR) >= 0 && name != "-") {
         ::close(in);
         return true;
