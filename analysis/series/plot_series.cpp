@@ -2,6 +2,8 @@
 #include "plot_series.h"
 
 #include "analysis/report/report_json.h"
+#include "analysis/wlan/wlan_frames.h"
+#include "view_bins.h"
 
 #include <algorithm>
 #include <cmath>
@@ -87,39 +89,12 @@ void buildTimeSequence(const SeriesInputs& in, const SegmentView& view, std::siz
     }
 }
 
-void buildRates(const SeriesInputs& in, const ConnectionSeries& s, const SeriesOptions& options,
-                RateSeries& rate)
+void buildRates(const ConnectionSeries& s, const SeriesOptions& options, RateSeries& rate)
 {
-    const Connection& c = in.tcp.connections[s.connection];
-    const double span = seconds(c.lastTimeNs - c.firstTimeNs);
     double bin = options.binSeconds;
     if (bin <= 0)
-        bin = std::max(0.01, span / 200.0);
-    rate.binSeconds = bin;
-    const double t0 = seconds(c.firstTimeNs);
-    const auto bins = static_cast<std::size_t>(std::floor(span / bin)) + 1;
-    std::vector<double> sent(bins, 0.0), acked(bins, 0.0);
-    auto binOf = [&](double t) {
-        const double k = std::floor((t - t0) / bin);
-        return static_cast<std::size_t>(std::clamp(k, 0.0, static_cast<double>(bins - 1)));
-    };
-    const RangeSeries& seg = s.timeSequence.segments;
-    for (std::size_t i = 0; i < seg.size(); ++i)
-        sent[binOf(seg.t[i])] += seg.hi[i] - seg.lo[i];
-    // Delivered data: the advance of the cumulative ACK (as wlan_correlation.h measures
-    // throughput), so old or reordered ACKs add nothing.
-    const XySeries& ack = s.timeSequence.ack;
-    double highest = ack.size() ? ack.v[0] : 0;
-    for (std::size_t i = 1; i < ack.size(); ++i)
-        if (ack.v[i] > highest) {
-            acked[binOf(ack.t[i])] += ack.v[i] - highest;
-            highest = ack.v[i];
-        }
-    for (std::size_t k = 0; k < bins; ++k) {
-        const double t = t0 + static_cast<double>(k) * bin;
-        rate.throughput.push(t, sent[k] * 8 / bin);
-        rate.goodput.push(t, acked[k] * 8 / bin);
-    }
+        bin = std::max(0.01, (s.endSeconds - s.startSeconds) / 200.0);
+    rate = binRates(s, s.startSeconds, s.endSeconds, bin);
 }
 
 void buildRtt(const SeriesInputs& in, const SegmentView& view, std::size_t connection, int sender,
@@ -197,10 +172,8 @@ void buildLane(const SeriesInputs& in, std::size_t connection, WlanLaneSeries& l
         mac = in.inventory->stations[static_cast<std::size_t>(lane.station)].mac;
         lane.stationMac = in.tables.macAddresses.at(mac).toString();
     }
-    if (!in.events)
-        return;
     // Absences and moves, then the station's lifecycle (authentication, deauthentication...).
-    for (std::size_t id = 0; id < in.events->size(); ++id) {
+    for (std::size_t id = 0; in.events && id < in.events->size(); ++id) {
         const WlanEvent& e = in.events->at(id);
         const bool mine = (mac != 0xffffffffu && e.station == mac) ||
                           (e.kind == WlanEventKind::OutageInferred &&
@@ -208,19 +181,14 @@ void buildLane(const SeriesInputs& in, std::size_t connection, WlanLaneSeries& l
         if (mine)
             lane.events.push_back({e.id, e.kind, seconds(e.startNs), seconds(e.endNs)});
     }
-    for (const StationMacStats& st : in.events->macStats) {
-        if (st.station != mac)
-            continue;
-        for (const MacStatsBin& b : st.bins) {
-            const double t = seconds(b.startNs);
-            lane.framesReceived.push(t, static_cast<double>(b.framesReceived));
-            lane.retries.push(t, static_cast<double>(b.retries));
-            lane.failedAttempts.push(t, static_cast<double>(b.failedAttempts));
-            if (b.rateSamples)
-                lane.rateMbps.push(t, b.meanRateMbps);
-            if (b.signalSamples)
-                lane.signalDbm.push(t, b.meanSignalDbm);
-        }
+    if (mac == 0xffffffffu)
+        return;
+    // The frames the station sent or was sent, read as the events' MAC statistics read them.
+    const dissect::WlanColumns& w = in.tables.wlan;
+    for (std::size_t row = 0; row < w.size(); ++row) {
+        const bool sent = wlan::namesTransmitter(w.frameControl[row]) && w.addr2(row) == mac;
+        if (sent || w.addr1(row) == mac)
+            lane.frames.push_back({seconds(w.timeNs[row]), w.frame[row], sent, MacFrame::of(w, row)});
     }
 }
 
@@ -239,11 +207,12 @@ ConnectionSeries buildConnectionSeries(const SeriesInputs& in, std::size_t conne
     s.endSeconds = seconds(c.lastTimeNs);
     const SegmentView view{in.tables.tcp, in.tcp};
     buildTimeSequence(in, view, connection, s.sender, s);
-    buildRates(in, s, options, s.rate);
+    buildRates(s, options, s.rate);
     buildRtt(in, view, connection, s.sender, s.rtt);
     if (options.inferCwnd)
         buildCwnd(in, connection, s.sender, s.window);
     buildLane(in, connection, s.lane);
+    binLane(s.lane, s.startSeconds, s.startSeconds, s.endSeconds, s.rate.binSeconds);
     return s;
 }
 
@@ -354,6 +323,8 @@ ConnectionSeries shiftedSeries(const ConnectionSeries& series, double offset)
         e.start -= offset;
         e.end -= offset;
     }
+    for (LaneFrame& f : s.lane.frames)
+        f.time -= offset;
     for (WindowLimitInterval& l : s.window.limits) {
         l.start -= offset;
         l.end -= offset;

@@ -118,16 +118,30 @@ struct LaneEvent
     double start = 0, end = 0;
 };
 
+// One 802.11 frame the connection's station sent or received (control frames included:
+// an ACK or Block Ack names only its receiver).
+struct LaneFrame
+{
+    double time = 0;
+    std::uint64_t frame = 0;
+    bool sent = false;             // the station transmitted it
+    MacFrame mac;
+};
+
 struct WlanLaneSeries
 {
     std::int32_t station = -1;     // index in WlanInventory::stations, -1 unknown
     std::string stationMac;        // empty when unknown
     std::vector<LaneEvent> events; // the station's events and the connection's TCP-only outages
-    XySeries framesReceived;       // data and management frames to the station per statistics bin
-    XySeries retries;              // frames with the Retry bit per statistics bin (at the bin start)
-    XySeries failedAttempts;       // transmissions the capture saw repeated (MAC duplicates) per bin
-    XySeries rateMbps;             // mean data rate per bin
-    XySeries signalDbm;            // mean signal of the station's frames per bin
+    std::vector<LaneFrame> frames; // the station's frames over the whole capture, in time order
+    // Per bin of binSeconds (view_bins.h; every bin of the range, counts 0 when empty),
+    // at the bin start, counted as the events' MAC statistics count (countMacFrame).
+    double binSeconds = 0;
+    XySeries framesReceived;       // data and management frames to the station
+    XySeries retries;              // frames with the Retry bit, both directions
+    XySeries failedAttempts;       // transmissions the capture saw repeated (MAC duplicates)
+    XySeries rateMbps;             // mean data rate of data frames (bins with a rate only)
+    XySeries signalDbm;            // mean signal of the station's frames (bins with one only)
 };
 
 // One TCP segment of a connection as a packet list shows it.

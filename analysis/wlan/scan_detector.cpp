@@ -97,40 +97,7 @@ void AbsencePass::countMac(std::size_t station, std::size_t row, bool sent)
         bin.startNs = t - ((t % binNs) + binNs) % binNs;
         stats.bins.push_back(bin);
     }
-    MacStatsBin& bin = stats.bins.back();
-    const std::uint16_t fc = w.frameControl[row];
-    const std::uint8_t type = wlan::frameType(fc);
-    const std::uint8_t sub = wlan::frameSubtype(fc);
-    if (type == wlan::kControl) {
-        if (sub == wlan::subtype::kBlockAck)
-            ++bin.blockAcks;
-        else if (sub == wlan::subtype::kBlockAckRequest)
-            ++bin.blockAckRequests;
-        return;
-    }
-    ++(sent ? bin.framesSent : bin.framesReceived);
-    if (wlan::retry(fc))
-        ++bin.retries;
-    if (w.status[row] & dissect::WlanColumns::kMacDuplicate)
-        ++bin.failedAttempts;
-    if (type == wlan::kData && w.dataRateKbps[row]) {
-        ++bin.rateSamples;
-        bin.meanRateMbps += (w.dataRateKbps[row] / 1000.0 - bin.meanRateMbps) /
-                            static_cast<double>(bin.rateSamples);
-    }
-    if (w.mcs[row] != 0xff && (bin.maxMcs == 0xff || w.mcs[row] > bin.maxMcs))
-        bin.maxMcs = w.mcs[row];
-    if (sent && w.signalDbm[row] != dissect::WlanColumns::kNoSignal) {
-        ++bin.signalSamples;
-        bin.meanSignalDbm += (w.signalDbm[row] - bin.meanSignalDbm) /
-                             static_cast<double>(bin.signalSamples);
-    }
-    if (type == wlan::kData && w.ampduReference[row]) {
-        ++bin.ampduSubframes;
-        if (w.ampduReference[row] != m_mac[station].lastAmpduReference)
-            ++bin.ampdus;
-        m_mac[station].lastAmpduReference = w.ampduReference[row];
-    }
+    countMacFrame(stats.bins.back(), MacFrame::of(w, row), sent, m_mac[station].lastAmpduReference);
 }
 
 void AbsencePass::startDoze(std::size_t station, std::size_t row)
@@ -330,10 +297,7 @@ void AbsencePass::run()
                 m_absence[s].lastAcked = true;
             awaitingStation = -1;
         }
-        const bool hasTransmitter =
-            type != wlan::kControl || sub == wlan::subtype::kPsPoll ||
-            sub == wlan::subtype::kBlockAck || sub == wlan::subtype::kBlockAckRequest;
-        const std::int32_t from = hasTransmitter ? inventory.stationIndex(w.addr2(row)) : -1;
+        const std::int32_t from = wlan::namesTransmitter(fc) ? inventory.stationIndex(w.addr2(row)) : -1;
         const std::int32_t to = inventory.stationIndex(w.addr1(row));
         if (from >= 0) {
             countMac(static_cast<std::size_t>(from), row, true);

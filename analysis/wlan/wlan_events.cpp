@@ -2,6 +2,7 @@
 #include "wlan_events.h"
 
 #include "wlan_event_detectors.h"
+#include "wlan_frames.h"
 
 #include <algorithm>
 #include <cmath>
@@ -243,6 +244,46 @@ std::size_t classifyShortAbsences(std::vector<WlanEvent>& events, const WlanEven
 }
 
 } // namespace
+
+MacFrame MacFrame::of(const dissect::WlanColumns& w, std::size_t row)
+{
+    return MacFrame{w.frameControl[row], w.status[row],         w.mcs[row],
+                    w.signalDbm[row],    w.dataRateKbps[row],   w.ampduReference[row]};
+}
+
+void countMacFrame(MacStatsBin& bin, const MacFrame& f, bool sent, std::uint32_t& lastAmpduReference)
+{
+    const std::uint8_t type = wlan::frameType(f.frameControl);
+    const std::uint8_t sub = wlan::frameSubtype(f.frameControl);
+    if (type == wlan::kControl) {
+        if (sub == wlan::subtype::kBlockAck)
+            ++bin.blockAcks;
+        else if (sub == wlan::subtype::kBlockAckRequest)
+            ++bin.blockAckRequests;
+        return;
+    }
+    ++(sent ? bin.framesSent : bin.framesReceived);
+    if (wlan::retry(f.frameControl))
+        ++bin.retries;
+    if (f.status & dissect::WlanColumns::kMacDuplicate)
+        ++bin.failedAttempts;
+    if (type == wlan::kData && f.dataRateKbps) {
+        ++bin.rateSamples;
+        bin.meanRateMbps += (f.dataRateKbps / 1000.0 - bin.meanRateMbps) / static_cast<double>(bin.rateSamples);
+    }
+    if (f.mcs != 0xff && (bin.maxMcs == 0xff || f.mcs > bin.maxMcs))
+        bin.maxMcs = f.mcs;
+    if (sent && f.signalDbm != dissect::WlanColumns::kNoSignal) {
+        ++bin.signalSamples;
+        bin.meanSignalDbm += (f.signalDbm - bin.meanSignalDbm) / static_cast<double>(bin.signalSamples);
+    }
+    if (type == wlan::kData && f.ampduReference) {
+        ++bin.ampduSubframes;
+        if (f.ampduReference != lastAmpduReference)
+            ++bin.ampdus;
+        lastAmpduReference = f.ampduReference;
+    }
+}
 
 WlanEvents detectWlanEvents(const dissect::CaptureTables& tables, const WlanInventory& inventory,
                             const TcpAnalysis& tcp, const WlanEventOptions& options)

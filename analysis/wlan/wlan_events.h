@@ -122,6 +122,23 @@ struct MacStatsBin
     std::uint64_t blockAcks = 0, blockAckRequests = 0;
 };
 
+// What the MAC statistics read of one frame (a WlanColumns row).
+struct MacFrame
+{
+    std::uint16_t frameControl = 0;
+    std::uint8_t status = 0;               // WlanColumns::status bits
+    std::uint8_t mcs = 0xff;               // 0xff = none
+    std::int8_t signalDbm = dissect::WlanColumns::kNoSignal;
+    std::uint32_t dataRateKbps = 0;        // 0 = unknown
+    std::uint32_t ampduReference = 0;      // 0 = not in an A-MPDU
+    static MacFrame of(const dissect::WlanColumns& w, std::size_t row);
+};
+
+// Adds a frame the station sent (sent) or received to its statistics bin: the one rule
+// behind the events' per-station bins and the plots' bins of any width.
+// lastAmpduReference carries the A-MPDU of the station's previous frame across calls.
+void countMacFrame(MacStatsBin& bin, const MacFrame& frame, bool sent, std::uint32_t& lastAmpduReference);
+
 struct StationMacStats
 {
     std::uint32_t station = 0;

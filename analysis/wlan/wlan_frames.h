@@ -48,6 +48,15 @@ inline bool isControl(std::uint16_t fc, std::uint8_t sub)
     return frameType(fc) == kControl && frameSubtype(fc) == sub;
 }
 
+// Whether Address 2 is the transmitter: every frame but the control frames that name
+// only their receiver (ACK, CTS; 9.3.1); PS-Poll and Block Ack (Request) name both.
+inline bool namesTransmitter(std::uint16_t fc)
+{
+    const std::uint8_t sub = frameSubtype(fc);
+    return frameType(fc) != kControl || sub == subtype::kPsPoll || sub == subtype::kBlockAck ||
+           sub == subtype::kBlockAckRequest;
+}
+
 inline bool isGroup(const dissect::CaptureTables& t, std::uint32_t mac)
 {
     // Individual/Group bit: least significant bit of the first octet (IEEE 802-2014 8.2).
