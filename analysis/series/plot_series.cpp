@@ -212,7 +212,7 @@ ConnectionSeries buildConnectionSeries(const SeriesInputs& in, std::size_t conne
     if (options.inferCwnd)
         buildCwnd(in, connection, s.sender, s.window);
     buildLane(in, connection, s.lane);
-    binLane(s.lane, s.startSeconds, s.startSeconds, s.endSeconds, s.rate.binSeconds);
+    s.lane.bins = binLane(s.lane, s.startSeconds, s.startSeconds, s.endSeconds, s.rate.binSeconds);
     return s;
 }
 
@@ -316,8 +316,8 @@ ConnectionSeries shiftedSeries(const ConnectionSeries& series, double offset)
     for (XySeries* x : {&s.timeSequence.ack, &s.timeSequence.rwnd, &s.timeSequence.zeroWindows, &s.window.cwnd,
                         &s.window.effective, &s.window.ssthresh, &s.window.bytesInFlight, &s.window.rwnd,
                         &s.rate.throughput,
-                        &s.rate.goodput, &s.rtt.seqAck, &s.rtt.timestamps, &s.lane.framesReceived, &s.lane.retries,
-                        &s.lane.failedAttempts, &s.lane.rateMbps, &s.lane.signalDbm})
+                        &s.rate.goodput, &s.rtt.seqAck, &s.rtt.timestamps, &s.lane.bins.framesReceived,
+                        &s.lane.bins.retries, &s.lane.bins.failedAttempts, &s.lane.bins.rateMbps, &s.lane.bins.signalDbm})
         shift(x->t);
     for (LaneEvent& e : s.lane.events) {
         e.start -= offset;
@@ -385,11 +385,11 @@ void writeSeriesCsv(std::ostream& out, const ConnectionSeries& s)
     csvXy(out, "goodput_bps", s.rate.goodput, 1);
     csvXy(out, "rtt_ms", s.rtt.seqAck, 6);
     csvXy(out, "rtt_ts_ms", s.rtt.timestamps, 6);
-    csvXy(out, "mac_frames_received", s.lane.framesReceived, 0);
-    csvXy(out, "mac_retries", s.lane.retries, 0);
-    csvXy(out, "mac_failed_attempts", s.lane.failedAttempts, 0);
-    csvXy(out, "rate_mbps", s.lane.rateMbps, 3);
-    csvXy(out, "signal_dbm", s.lane.signalDbm, 3);
+    csvXy(out, "mac_frames_received", s.lane.bins.framesReceived, 0);
+    csvXy(out, "mac_retries", s.lane.bins.retries, 0);
+    csvXy(out, "mac_failed_attempts", s.lane.bins.failedAttempts, 0);
+    csvXy(out, "rate_mbps", s.lane.bins.rateMbps, 3);
+    csvXy(out, "signal_dbm", s.lane.bins.signalDbm, 3);
     for (const LaneEvent& e : s.lane.events)
         out << "event_" << eventKindName(e.kind) << ',' << fixedText(e.start, 9) << ','
             << fixedText(e.end, 9) << ',' << e.id << ",\n";

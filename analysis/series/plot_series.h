@@ -128,14 +128,11 @@ struct LaneFrame
     MacFrame mac;
 };
 
-struct WlanLaneSeries
+// The lane's statistics per bin of binSeconds (view_bins.h; every bin of the range,
+// counts 0 when empty), at the bin start, counted as the events' MAC statistics count
+// (countMacFrame).
+struct LaneBins
 {
-    std::int32_t station = -1;     // index in WlanInventory::stations, -1 unknown
-    std::string stationMac;        // empty when unknown
-    std::vector<LaneEvent> events; // the station's events and the connection's TCP-only outages
-    std::vector<LaneFrame> frames; // the station's frames over the whole capture, in time order
-    // Per bin of binSeconds (view_bins.h; every bin of the range, counts 0 when empty),
-    // at the bin start, counted as the events' MAC statistics count (countMacFrame).
     double binSeconds = 0;
     XySeries framesReceived;       // data and management frames to the station
     XySeries retries;              // frames with the Retry bit, both directions
@@ -144,6 +141,14 @@ struct WlanLaneSeries
     XySeries signalDbm;            // mean signal of the station's frames (bins with one only)
 };
 
+struct WlanLaneSeries
+{
+    std::int32_t station = -1;     // index in WlanInventory::stations, -1 unknown
+    std::string stationMac;        // empty when unknown
+    std::vector<LaneEvent> events; // the station's events and the connection's TCP-only outages
+    std::vector<LaneFrame> frames; // the station's frames over the whole capture, in time order
+    LaneBins bins;                 // over the connection, at the rate series' bin width
+};
 // One TCP segment of a connection as a packet list shows it.
 struct PacketRow
 {

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <ostream>
+#include <sstream>
 
 namespace windscope::analysis {
 
@@ -47,6 +48,17 @@ double viewBinSeconds(double lower, double upper, int columns)
         if (decade * step >= raw * (1 - 1e-9))
             return decade * step;
     return decade * 10;
+}
+
+std::string binWidthText(double binSeconds)
+{
+    std::ostringstream text;
+    text.precision(3);
+    if (binSeconds < 1)
+        text << binSeconds * 1e3 << " ms";
+    else
+        text << binSeconds << " s";
+    return text.str();
 }
 
 RateSeries binRates(const ConnectionSeries& s, double lower, double upper, double binSeconds)
@@ -101,14 +113,17 @@ std::pair<std::size_t, std::size_t> laneFramesBetween(const WlanLaneSeries& lane
     return {static_cast<std::size_t>(first - lane.frames.begin()), static_cast<std::size_t>(last - lane.frames.begin())};
 }
 
-void binLane(WlanLaneSeries& lane, double anchor, double lower, double upper, double binSeconds)
+LaneBins binLane(const WlanLaneSeries& lane, double anchor, double lower, double upper, double binSeconds)
 {
-    lane.binSeconds = binSeconds;
-    for (XySeries* x : {&lane.framesReceived, &lane.retries, &lane.failedAttempts, &lane.rateMbps, &lane.signalDbm})
-        *x = {};
-    const BinRange r = binRange(anchor, lower, upper, binSeconds);
-    if (r.last < r.first || lane.frames.empty())
-        return;
+    LaneBins out;
+    out.binSeconds = binSeconds;
+    if (lane.frames.empty())
+        return out;
+    // Zeros where the capture saw none of the station's frames, nothing beyond its frames.
+    const BinRange r = binRange(anchor, std::max(lower, lane.frames.front().time),
+                                std::min(upper, lane.frames.back().time), binSeconds);
+    if (r.last < r.first)
+        return out;
     const auto [first, last] = laneFramesBetween(lane, r.start(r.first), r.start(r.last + 1));
     std::vector<MacStatsBin> bins(static_cast<std::size_t>(r.last - r.first + 1));
     std::uint32_t lastAmpdu = 0;
@@ -121,14 +136,15 @@ void binLane(WlanLaneSeries& lane, double anchor, double lower, double upper, do
     for (std::size_t k = 0; k < bins.size(); ++k) {
         const MacStatsBin& b = bins[k];
         const double t = r.start(r.first + static_cast<long long>(k));
-        lane.framesReceived.push(t, static_cast<double>(b.framesReceived));
-        lane.retries.push(t, static_cast<double>(b.retries));
-        lane.failedAttempts.push(t, static_cast<double>(b.failedAttempts));
+        out.framesReceived.push(t, static_cast<double>(b.framesReceived));
+        out.retries.push(t, static_cast<double>(b.retries));
+        out.failedAttempts.push(t, static_cast<double>(b.failedAttempts));
         if (b.rateSamples)
-            lane.rateMbps.push(t, b.meanRateMbps);
+            out.rateMbps.push(t, b.meanRateMbps);
         if (b.signalSamples)
-            lane.signalDbm.push(t, b.meanSignalDbm);
+            out.signalDbm.push(t, b.meanSignalDbm);
     }
+    return out;
 }
 
 bool frameLevelView(const WlanLaneSeries& lane, double lower, double upper, int columns)
@@ -227,7 +243,7 @@ ConnectionSeries seriesForView(const ConnectionSeries& series, double lower, dou
     ConnectionSeries s = series;
     const double bin = binSeconds > 0 ? binSeconds : viewBinSeconds(lower, upper, columns);
     s.rate = binRates(series, lower, upper, bin);
-    binLane(s.lane, series.startSeconds, lower, upper, bin);
+    s.lane.bins = binLane(series.lane, series.startSeconds, lower, upper, bin);
     return s;
 }
 
@@ -258,8 +274,8 @@ ConnectionSeries croppedSeries(const ConnectionSeries& series, double lower, dou
         cropTimes(*r, lower, upper);
     for (XySeries* x : {&s.timeSequence.ack, &s.timeSequence.rwnd, &s.timeSequence.zeroWindows, &s.window.cwnd,
                         &s.window.effective, &s.window.ssthresh, &s.window.bytesInFlight, &s.window.rwnd,
-                        &s.rate.throughput, &s.rate.goodput, &s.rtt.seqAck, &s.rtt.timestamps, &s.lane.framesReceived,
-                        &s.lane.retries, &s.lane.failedAttempts, &s.lane.rateMbps, &s.lane.signalDbm})
+                        &s.rate.throughput, &s.rate.goodput, &s.rtt.seqAck, &s.rtt.timestamps, &s.lane.bins.framesReceived,
+                        &s.lane.bins.retries, &s.lane.bins.failedAttempts, &s.lane.bins.rateMbps, &s.lane.bins.signalDbm})
         cropTimes(*x, lower, upper);
     std::erase_if(s.lane.events, [&](const LaneEvent& e) { return e.end < lower || e.start > upper; });
     std::erase_if(s.window.limits, [&](const WindowLimitInterval& l) { return l.end < lower || l.start > upper; });

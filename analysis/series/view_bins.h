@@ -20,9 +20,11 @@ namespace windscope::analysis {
 // A bin spans about this many pixel columns: narrower, a step line of per-bin rates
 // turns into vertical noise the eye cannot read.
 inline constexpr double kPixelsPerBin = 4;
-// Below a millisecond a bin holds at most a frame or two at 802.11 rates (a 1500-byte
-// frame takes 0.2 ms at 54 Mb/s), so a rate per bin says nothing the frame view does not.
-inline constexpr double kMinBinSeconds = 1e-3;
+// The longest 802.11n/ac PPDU lasts 5.484 ms (aPPDUMaxTime) and a capture stamps all
+// its frames at once: a bin of twice that holds whole PPDUs wherever it falls, where a
+// shorter one shows an A-MPDU as a burst at many times the PHY rate. Finer detail is
+// the frame view's.
+inline constexpr double kMinBinSeconds = 10e-3;
 // A frame tick needs its own pixel with a free one either side to be seen apart.
 inline constexpr double kPixelsPerFrameTick = 3;
 
@@ -31,15 +33,18 @@ inline constexpr double kPixelsPerFrameTick = 3;
 // label stays round), at least kMinBinSeconds.
 double viewBinSeconds(double lower, double upper, int columns);
 
+// A bin width as the plots name it: "5 ms", "200 ms", "2 s".
+std::string binWidthText(double binSeconds);
+
 // Throughput and goodput (RateSeries) of the connection in bins of binSeconds on the
 // connection's grid, for every bin that meets [lower, upper] within the connection.
 // Goodput counts the advance of the cumulative ACK, so the ACKs before the range set
 // where it starts.
 RateSeries binRates(const ConnectionSeries& series, double lower, double upper, double binSeconds);
 
-// The lane's statistics (framesReceived ... signalDbm, binSeconds) from its frames in
-// bins of binSeconds on the grid anchored at anchor, for every bin meeting [lower, upper].
-void binLane(WlanLaneSeries& lane, double anchor, double lower, double upper, double binSeconds);
+// The lane's statistics from its frames in bins of binSeconds on the grid anchored at
+// anchor, for every bin meeting both [lower, upper] and the span of the lane's frames.
+LaneBins binLane(const WlanLaneSeries& lane, double anchor, double lower, double upper, double binSeconds);
 
 // [first, last) indices of lane.frames with times in [lower, upper].
 std::pair<std::size_t, std::size_t> laneFramesBetween(const WlanLaneSeries& lane, double lower, double upper);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "connection_figure.h"
 
+#include "analysis/series/view_bins.h"
 #include "analysis/wlan/wlan_events.h"
 
 #include <QCoreApplication>
@@ -135,7 +136,7 @@ Panel throughputPanel(const analysis::ConnectionSeries& s)
     p.kind = PlotKind::Throughput;
     p.left = {tr("rate"), Quantity::BitRate, true};
     p.stretch = 2;
-    p.series.push_back(xy(QStringLiteral("throughput (%1 ms bins)").arg(s.rate.binSeconds * 1e3, 0, 'g', 3),
+    p.series.push_back(xy(QStringLiteral("throughput (%1 bins)").arg(QString::fromStdString(analysis::binWidthText(s.rate.binSeconds))),
                           SeriesShape::Step, look({kBlue, Qt::SolidLine, 0.9}, {grey(0), Qt::SolidLine, 0.9}),
                           s.rate.throughput));
     p.series.push_back(xy(QStringLiteral("goodput"), SeriesShape::Step,
@@ -180,16 +181,16 @@ Panel lanePanel(const analysis::ConnectionSeries& s)
     }
     p.bandsAreContent = true;
     p.series.push_back(xy(QStringLiteral("frames to station"), SeriesShape::Step,
-                          look({kGreen, Qt::SolidLine, 0.8}, {grey(140), Qt::SolidLine, 0.8}), lane.framesReceived));
+                          look({kGreen, Qt::SolidLine, 0.8}, {grey(140), Qt::SolidLine, 0.8}), lane.bins.framesReceived));
     p.series.push_back(xy(QStringLiteral("Retry bit set"), SeriesShape::Step,
-                          look({kRed, Qt::SolidLine, 0.8}, {grey(0), Qt::DashLine, 0.8, Marker::Triangle, 3.5}), lane.retries));
+                          look({kRed, Qt::SolidLine, 0.8}, {grey(0), Qt::DashLine, 0.8, Marker::Triangle, 3.5}), lane.bins.retries));
     p.series.push_back(xy(QStringLiteral("repeated transmissions"), SeriesShape::Step,
                           look({kBrown, Qt::SolidLine, 0.8}, {grey(70), Qt::DotLine, 0.9, Marker::Square, 3.2}),
-                          lane.failedAttempts));
+                          lane.bins.failedAttempts));
     // Mb/s in the series; bit/s here so the axis picks its unit like the rate panel.
     PlotSeries rate = xy(QStringLiteral("data rate"), SeriesShape::Step,
                          look({kBlue, Qt::SolidLine, 0.8}, {grey(40), Qt::DashDotLine, 0.8, Marker::Diamond, 3.5}),
-                         lane.rateMbps, 1e6);
+                         lane.bins.rateMbps, 1e6);
     rate.rightAxis = true;
     p.series.push_back(std::move(rate));
     p.emptyReason = tr("station %1: no 802.11 frames or events in range").arg(QString::fromStdString(lane.stationMac));
@@ -230,8 +231,18 @@ std::pair<double, double> eventRange(const analysis::WlanEvent& event)
     return intervalWithMargin(static_cast<double>(event.startNs) / 1e9, static_cast<double>(event.endNs) / 1e9);
 }
 
-std::vector<Panel> connectionPanels(const analysis::ConnectionSeries& series, const FigureOptions& options)
+std::vector<Panel> connectionPanels(const analysis::ConnectionSeries& whole, const FigureOptions& options)
 {
+    // A time range re-bins the rates and the lane for it, as the window does when zoomed;
+    // the plot is as many columns wide as the figure is at 96 dpi.
+    std::optional<analysis::ConnectionSeries> view;
+    if (options.range) {
+        const double widthMm = isScreenPreset(options.preset) ? options.screenSize.width() * 25.4 / 96
+                                                              : options.preset.widthMm;
+        const int columns = std::max(100, static_cast<int>(widthMm / 25.4 * 96));
+        view = analysis::seriesForView(whole, options.range->first, options.range->second, columns);
+    }
+    const analysis::ConnectionSeries& series = view ? *view : whole;
     const QList<PlotKind> kinds = options.plots.isEmpty() ? allPlotKinds() : options.plots;
     std::vector<Panel> panels;
     for (PlotKind k : kinds) {

@@ -73,13 +73,14 @@ std::string timeFilter(double from, double to)
 
 } // namespace
 
-TEST(ViewBins, BinWidthIsRoundAndNeverBelowAMillisecond)
+TEST(ViewBins, BinWidthIsRoundAndHoldsTheLongestPpdu)
 {
     EXPECT_DOUBLE_EQ(viewBinSeconds(0, 10, 1000), 0.05);   // 40 ms raw -> 50 ms
-    EXPECT_DOUBLE_EQ(viewBinSeconds(0, 1, 800), 0.005);    // exactly 5 ms
-    EXPECT_DOUBLE_EQ(viewBinSeconds(3, 3.3, 1000), 0.002); // 1.2 ms -> 2 ms
-    EXPECT_DOUBLE_EQ(viewBinSeconds(0, 0.01, 1000), kMinBinSeconds);
-    EXPECT_DOUBLE_EQ(viewBinSeconds(0, 0.06, 10), 0.05);   // 24 ms -> 50 ms
+    EXPECT_DOUBLE_EQ(viewBinSeconds(0, 5, 1000), 0.02);    // exactly 20 ms
+    EXPECT_DOUBLE_EQ(viewBinSeconds(3, 33, 1000), 0.2);    // 120 ms -> 200 ms
+    EXPECT_DOUBLE_EQ(viewBinSeconds(0, 1, 800), kMinBinSeconds);
+    EXPECT_DOUBLE_EQ(kMinBinSeconds, 0.01);                 // twice 802.11n's 5.484 ms aPPDUMaxTime, rounded
+    EXPECT_DOUBLE_EQ(viewBinSeconds(0, 0.6, 10), 0.5);     // 240 ms -> 500 ms
 }
 
 TEST(ViewBins, ZoomedThroughputAddsUpToTsharksBytes)
@@ -120,9 +121,8 @@ TEST(ViewBins, PanningKeepsEveryBinInPlace)
 TEST(ViewBins, ZoomedLaneCountsEqualTsharksFrames)
 {
     WINDSCOPE_REQUIRE_TSHARK();
-    WlanLaneSeries lane = sample().series.lane;
-    ASSERT_EQ(lane.stationMac, "02:00:00:00:02:01");
-    binLane(lane, sample().series.startSeconds, 2.0, 2.4, 0.002);
+    ASSERT_EQ(sample().series.lane.stationMac, "02:00:00:00:02:01");
+    const LaneBins lane = binLane(sample().series.lane, sample().series.startSeconds, 2.0, 2.4, 0.002);
     ASSERT_EQ(lane.framesReceived.size(), 201u);
     const double from = lane.framesReceived.t.front(), to = lane.framesReceived.t.back() + 0.002;
     const double received = std::accumulate(lane.framesReceived.v.begin(), lane.framesReceived.v.end(), 0.0);
@@ -187,7 +187,10 @@ TEST(ViewBins, CliSeriesOfARangeListsTsharksFramesOfTheStation)
         }
     }
     EXPECT_EQ(beyond, 0u) << out;
-    EXPECT_EQ(throughputBins, 31u); // 1 ms bins: a 30 ms view on a 1000-pixel plot
+    // 10 ms bins (the smallest) on the connection's grid, every one meeting [0.9, 0.93].
+    const double anchor = sample().series.startSeconds;
+    EXPECT_EQ(throughputBins, static_cast<std::size_t>(std::floor((0.93 - anchor) / 0.01) -
+                                                       std::floor((0.9 - anchor) / 0.01) + 1));
     EXPECT_EQ(static_cast<double>(frames),
               tsharkSum("frame.time_relative >= 0.9 && frame.time_relative <= 0.93 && "
                         "(wlan.ta == 02:00:00:00:02:01 || wlan.ra == 02:00:00:00:02:01)",

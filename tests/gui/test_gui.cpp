@@ -25,10 +25,13 @@
 #include "plots/plot_export.h"
 #include "plots/plot_panel.h"
 #include "plots/plot_stack.h"
+#include "plots/rate_plot.h"
+#include "plots/wlan_lane_plot.h"
 #include "plots/time_axis.h"
 #include "plots/window_plot.h"
 
 #include "analysis/cwnd/cwnd_inference.h"
+#include "analysis/series/view_bins.h"
 #include "analysis/wlan/wlan_correlation.h"
 #include "dissectors/ingest.h"
 
@@ -837,6 +840,50 @@ private slots:
         const QImage fromFigure = figure.image();
         QCOMPARE(fromFigure.size(), fromWindow.size());
         QVERIFY2(fromFigure == fromWindow, "the exported figure differs from the window's export of the same view");
+    }
+
+    void zoomRebinsAndShowsFrames()
+    {
+        MainWindow w;
+        CaptureView* view = openSample(w);
+        QVERIFY(view);
+        PlotStack* stack = view->plotStack();
+        auto* lane = qobject_cast<WlanLanePlot*>(stack->panel(PlotKind::WlanLane));
+        auto* rate = qobject_cast<RatePlot*>(stack->panel(PlotKind::Throughput));
+        QVERIFY(lane && rate);
+        // The whole connection: bins, the same width in both plots, named in the legend.
+        stack->timeAxis()->reset();
+        QVERIFY(!lane->showsFrames());
+        const double wholeBin = rate->binSeconds();
+        QVERIFY2(wholeBin >= 0.02 && wholeBin <= 0.1, qPrintable(QString::number(wholeBin)));
+        QCOMPARE(lane->binSeconds(), wholeBin);
+        QVERIFY(rate->lodGraph(QStringLiteral("throughput"))->graph->name().contains(
+            QString::fromStdString(analysis::binWidthText(wholeBin)) + QStringLiteral(" bins")));
+        // Zoomed to scan 0 (10 ms): the finest bins and the frames themselves, the scan's
+        // Null PM=1 / PM=0 named by their ticks and read by the crosshair.
+        view->selectEvent(0);
+        QCOMPARE(rate->binSeconds(), analysis::kMinBinSeconds);
+        QVERIFY(lane->showsFrames());
+        QCOMPARE(lane->frameLabels(), QStringList({QStringLiteral("Null PM=1"), QStringLiteral("Null PM=0")}));
+        const QString readout = lane->valuesText(0.912467);
+        QVERIFY2(readout.contains(QStringLiteral("frame 2978: Null PM=1 from station, 24 Mb/s")), qPrintable(readout));
+        // The throughput drawn is the analysis' binning of the view (the CLI's numbers).
+        const double lower = stack->timeAxis()->lower(), upper = stack->timeAxis()->upper();
+        const analysis::RateSeries expected =
+            analysis::binRates(*stack->series(), lower - rate->binSeconds(), upper + rate->binSeconds(), rate->binSeconds());
+        const LodGraph* throughput = rate->lodGraph(QStringLiteral("throughput"));
+        QCOMPARE(throughput->series.times(), expected.throughput.t);
+        QCOMPARE(throughput->series.lo(), expected.throughput.v);
+        // A pan by a fraction of a bin keeps every bin's value at its time.
+        stack->timeAxis()->setRange(lower + 0.003, upper + 0.003);
+        const LodGraph* panned = rate->lodGraph(QStringLiteral("throughput"));
+        for (std::size_t i = 0; i < panned->series.size(); ++i) {
+            const std::size_t j = analysis::nearestIndex(expected.throughput.t, panned->series.times()[i]);
+            if (std::fabs(expected.throughput.t[j] - panned->series.times()[i]) < 1e-12)
+                QCOMPARE(panned->series.lo()[i], expected.throughput.v[j]);
+        }
+        if (const QByteArray shots = qgetenv("WINDSCOPE_SCREENSHOT_DIR"); !shots.isEmpty())
+            w.grab().save(QDir(QString::fromLocal8Bit(shots)).filePath(QStringLiteral("zoomed-scan.png")));
     }
 
     void compareCaptureWithReplay()

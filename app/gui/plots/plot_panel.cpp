@@ -185,7 +185,11 @@ void PlotPanel::applyGraphStyle(LodGraph& g)
         g.graph->setLineStyle(QCPGraph::lsNone);
     else if (g.graph->lineStyle() == QCPGraph::lsNone || g.mode == LodSeries::Mode::Bars)
         g.graph->setLineStyle(QCPGraph::lsLine);
-    if (g.shape != QCPScatterStyle::ssNone) {
+    if (g.shape == QCPScatterStyle::ssCustom) {
+        QPen markPen = pen;
+        markPen.setStyle(Qt::SolidLine);
+        g.graph->setScatterStyle(QCPScatterStyle(g.customShape, markPen, Qt::NoBrush, g.shapeSize));
+    } else if (g.shape != QCPScatterStyle::ssNone) {
         QPen markPen = pen;
         markPen.setStyle(Qt::SolidLine);
         g.graph->setScatterStyle(QCPScatterStyle(g.shape, markPen, g.shape == QCPScatterStyle::ssDisc
@@ -225,6 +229,7 @@ void PlotPanel::setXyData(LodGraph& g, const analysis::XySeries& s, double scale
 
 void PlotPanel::clearSeries()
 {
+    seriesCleared();
     for (auto& g : m_graphs) {
         g->series.setData({}, {});
         g->frames.clear();
@@ -253,6 +258,7 @@ void PlotPanel::refreshLevelOfDetail(int columns)
     if (columns <= 0)
         columns = std::max(200, axisRect()->width() > 50 ? axisRect()->width() : width() - kLeftMargin - kRightMargin);
     const double lower = m_axis->lower(), upper = m_axis->upper();
+    viewChanged(lower, upper, columns);
     std::map<QCPAxis*, Extent> extents;
     for (auto& g : m_graphs) {
         g->series.sample(lower, upper, columns, g->mode, g->last);
@@ -446,6 +452,10 @@ QString PlotPanel::valuesText(double t) const
                 continue;
             i = static_cast<std::size_t>(std::prev(after) - times.begin());
         } else if (std::fabs(xAxis->coordToPixel(times[i]) - xAxis->coordToPixel(t)) > kMarkPickPixels) {
+            continue;
+        }
+        if (g->describe) {
+            lines << QStringLiteral("%1 @ %2 s").arg(g->describe(i)).arg(times[i], 0, 'f', 6);
             continue;
         }
         QString value = formatValue(g->series.lo()[i], {});

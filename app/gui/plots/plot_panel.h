@@ -12,6 +12,7 @@
 
 #include <qcustomplot.h>
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -44,12 +45,15 @@ struct LodGraph
     LodSeries::Mode mode = LodSeries::Mode::Line;
     int role = 0;
     QCPScatterStyle::ScatterShape shape = QCPScatterStyle::ssNone;
+    QPainterPath customShape;              // drawn when shape is ssCustom
     double shapeSize = 5;
     QString unit;
     // Left out of the value-axis autoscale: a line far above the data (the receive
     // window edge) would otherwise flatten it; it shows when it comes into range.
     bool autoscale = true;
     std::vector<std::uint64_t> frames;     // frame number per point, for tooltips
+    // The crosshair's text for point i instead of "name: value unit" (frame ticks).
+    std::function<QString(std::size_t)> describe;
     LodSeries::Output last;                // the current reduction, kept for tests
 };
 
@@ -89,6 +93,11 @@ public:
     bool toggleSeries(const QString& name);
 
 protected:
+    // Called at the start of each refresh, before the series are reduced to the view:
+    // a panel whose data depend on the visible range (re-binned rates) sets them here.
+    virtual void viewChanged(double /*lower*/, double /*upper*/, int /*columns*/) {}
+    // Called when the series is cleared: a panel holding on to it lets go.
+    virtual void seriesCleared() {}
     // Called after each refresh of what is drawn (a new series, a zoom, a resize), once
     // the value axes are fitted.
     virtual void refreshed() {}

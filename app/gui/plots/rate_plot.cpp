@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "rate_plot.h"
 
+#include "analysis/series/view_bins.h"
+
 namespace windscope::gui {
 
 RatePlot::RatePlot(TimeAxis* axis, QWidget* parent) : PlotPanel(axis, QStringLiteral("Throughput"), parent)
@@ -16,12 +18,26 @@ RatePlot::RatePlot(TimeAxis* axis, QWidget* parent) : PlotPanel(axis, QStringLit
 
 void RatePlot::setSeries(const analysis::ConnectionSeries& s)
 {
-    setXyData(*m_throughput, s.rate.throughput);
-    setXyData(*m_goodput, s.rate.goodput);
-    m_throughput->graph->setName(QStringLiteral("throughput (%1 ms bins)").arg(s.rate.binSeconds * 1e3, 0, 'g', 3));
+    m_source = &s;
+    m_binSeconds = 0;
     setEventBands(s.lane.events, false);
     refreshLevelOfDetail();
     replot(rpQueuedReplot);
+}
+
+void RatePlot::viewChanged(double lower, double upper, int columns)
+{
+    if (!m_source)
+        return;
+    const double bin = analysis::viewBinSeconds(lower, upper, columns);
+    // One bin beyond each edge, so the step line reaches both edges of the plot.
+    const analysis::RateSeries rate = analysis::binRates(*m_source, lower - bin, upper + bin, bin);
+    setXyData(*m_throughput, rate.throughput);
+    setXyData(*m_goodput, rate.goodput);
+    if (bin != m_binSeconds)
+        m_throughput->graph->setName(
+            QStringLiteral("throughput (%1 bins)").arg(QString::fromStdString(analysis::binWidthText(bin))));
+    m_binSeconds = bin;
 }
 
 } // namespace windscope::gui

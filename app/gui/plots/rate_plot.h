@@ -2,7 +2,8 @@
 #pragma once
 
 // Throughput (data put on the wire, retransmissions included) and goodput (advance of
-// the receiver's cumulative ACK) per time bin.
+// the receiver's cumulative ACK) per time bin, re-binned for what is in view
+// (analysis/series/view_bins.h) with the bin width in the legend.
 
 #include "plot_panel.h"
 
@@ -14,9 +15,17 @@ class RatePlot : public PlotPanel
 public:
     explicit RatePlot(TimeAxis* axis, QWidget* parent = nullptr);
     void setSeries(const analysis::ConnectionSeries& series) override;
+    double binSeconds() const { return m_binSeconds; }
+
+protected:
+    void viewChanged(double lower, double upper, int columns) override;
+    void seriesCleared() override { m_source = nullptr; }
 
 private:
     LodGraph *m_throughput, *m_goodput;
+    // The plot stack's series, alive until the next setSeries or clearSeries.
+    const analysis::ConnectionSeries* m_source = nullptr;
+    double m_binSeconds = 0;
 };
 
 } // namespace windscope::gui
