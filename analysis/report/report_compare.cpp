@@ -50,6 +50,12 @@ void writeSide(JsonWriter& w, const ComparisonSide& s)
     w.field("from", s.from);
     w.field("to", s.to);
     w.field("cwnd_model", s.cwndModel);
+    w.field("aligned_at_s", s.alignSeconds);
+    w.key("aligned_event");
+    if (s.alignEvent >= 0)
+        w.value(static_cast<std::int64_t>(s.alignEvent));
+    else
+        w.null();
     w.endObject();
 }
 

@@ -21,6 +21,10 @@ struct ComparisonSide
     std::size_t connection = 0;
     std::string from, to; // data sender and receiver, ADDR:PORT
     std::string cwndModel; // the inferred model, or why the cwnd was not followed
+    // Where the side's time 0 is in the plots and figure: its first packet, or the start
+    // of one of its 802.11 events (alignEvent, a WlanEvent id; -1 for the first packet).
+    double alignSeconds = 0; // seconds since the capture's first packet
+    long long alignEvent = -1;
 };
 
 // Names for two captures that tell them apart: the file names; where those are equal,

@@ -7,8 +7,15 @@
 #include "analysis/report/report_compare.h"
 #include "analysis/report/report_json.h"
 #include "analysis/series/plot_series.h"
+#if WINDSCOPE_HAVE_RENDER
+#include "cli_export.h"
+#include "render/comparison_figure.h"
+#include "render/figure_style.h"
+#endif
 
 #include <cstdio>
+#include <cstdlib>
+#include <optional>
 #include <filesystem>
 #include <iostream>
 
@@ -17,8 +24,11 @@ namespace windscope::cli {
 namespace {
 
 constexpr const char* kUsage =
-    "usage: windscope-cli compare A[:FLOW] B[:FLOW] [--name-a TEXT] [--name-b TEXT] [--json | --csv]\n"
-    "  FLOW: a connection id from analyze or ADDR:PORT-ADDR:PORT (default: the flow that delivered the most)\n";
+    "usage: windscope-cli compare A[:FLOW] B[:FLOW] [--name-a TEXT] [--name-b TEXT] [--align start|event:ID[:ID]]\n"
+    "                             [--json | --csv] [-o FIG.png|.pdf|.svg [--preset ID]]\n"
+    "  FLOW: a connection id from analyze or ADDR:PORT-ADDR:PORT (default: the flow that delivered the most)\n"
+    "  --align event:ID[:ID]: A's event ID (from events) at time 0, and B's second ID, or by default\n"
+    "    B's event of the same kind nearest in capture time\n";
 
 // "FILE:FLOW" -> (FILE, FLOW): the longest prefix before a ':' that names an existing
 // file; a path that exists whole has no flow.
@@ -63,12 +73,78 @@ int loadSide(const std::string& arg, LoadedSide& out)
     return 0;
 }
 
+// "start", "event:A" or "event:A:B" -> where each side's time 0 is (side.alignSeconds,
+// side.alignEvent); false with a message on a bad choice.
+bool alignSides(const std::string& choice, LoadedSide& a, LoadedSide& b)
+{
+    a.side.alignSeconds = a.series.startSeconds;
+    b.side.alignSeconds = b.series.startSeconds;
+    if (choice == "start")
+        return true;
+    if (!choice.starts_with("event:")) {
+        std::fprintf(stderr, "windscope-cli compare: --align takes start or event:ID[:ID] (%s)\n", choice.c_str());
+        return false;
+    }
+    const std::string ids = choice.substr(6);
+    const std::size_t colon = ids.find(':');
+    const auto parseId = [](const std::string& text, long long& id) {
+        try {
+            std::size_t used = 0;
+            id = std::stoll(text, &used);
+            return used == text.size() && id >= 0;
+        } catch (const std::exception&) {
+            return false;
+        }
+    };
+    long long idA = -1, idB = -1;
+    if (!parseId(ids.substr(0, colon), idA) || (colon != std::string::npos && !parseId(ids.substr(colon + 1), idB))) {
+        std::fprintf(stderr, "windscope-cli compare: --align event:ID[:ID] takes event ids from events (%s)\n",
+                     choice.c_str());
+        return false;
+    }
+    const analysis::WlanEvents& eventsA = a.flow.pipeline->events();
+    const analysis::WlanEvents& eventsB = b.flow.pipeline->events();
+    if (static_cast<std::size_t>(idA) >= eventsA.size()) {
+        std::fprintf(stderr, "windscope-cli compare: %s has no event %lld (it has %zu)\n", a.side.file.c_str(), idA,
+                     eventsA.size());
+        return false;
+    }
+    const analysis::WlanEvent& eventA = eventsA.at(static_cast<std::size_t>(idA));
+    if (idB < 0) {
+        // The same kind of event nearest in capture time: the same moment of another run.
+        std::int64_t nearest = 0;
+        for (std::size_t i = 0; i < eventsB.size(); ++i) {
+            const analysis::WlanEvent& e = eventsB.at(i);
+            const std::int64_t distance = std::llabs(e.startNs - eventA.startNs);
+            if (e.kind == eventA.kind && (idB < 0 || distance < nearest)) {
+                idB = static_cast<long long>(i);
+                nearest = distance;
+            }
+        }
+        if (idB < 0) {
+            std::fprintf(stderr, "windscope-cli compare: %s has no %s event to align with event %lld of %s; "
+                                 "name one with event:%lld:ID\n",
+                         b.side.file.c_str(), analysis::eventKindName(eventA.kind), idA, a.side.file.c_str(), idA);
+            return false;
+        }
+    } else if (static_cast<std::size_t>(idB) >= eventsB.size()) {
+        std::fprintf(stderr, "windscope-cli compare: %s has no event %lld (it has %zu)\n", b.side.file.c_str(), idB,
+                     eventsB.size());
+        return false;
+    }
+    a.side.alignEvent = idA;
+    b.side.alignEvent = idB;
+    a.side.alignSeconds = static_cast<double>(eventA.startNs) / 1e9;
+    b.side.alignSeconds = static_cast<double>(eventsB.at(static_cast<std::size_t>(idB)).startNs) / 1e9;
+    return true;
+}
+
 } // namespace
 
 int runCompare(const std::vector<std::string>& args)
 {
     std::vector<std::string> sides;
-    std::string nameA, nameB;
+    std::string nameA, nameB, align = "start", figurePath, presetId = "single-column";
     bool json = false, csv = false;
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
@@ -80,6 +156,12 @@ int runCompare(const std::vector<std::string>& args)
             nameA = args[++i];
         else if (a == "--name-b" && i + 1 < args.size())
             nameB = args[++i];
+        else if (a == "--align" && i + 1 < args.size())
+            align = args[++i];
+        else if (a == "-o" && i + 1 < args.size())
+            figurePath = args[++i];
+        else if (a == "--preset" && i + 1 < args.size())
+            presetId = args[++i];
         else if (a.size() > 1 && a[0] == '-') {
             std::fprintf(stderr, "windscope-cli compare: unknown option %s\n%s", a.c_str(), kUsage);
             return 2;
@@ -98,11 +180,28 @@ int runCompare(const std::vector<std::string>& args)
         std::fprintf(stderr, "windscope-cli compare: standard input can be one side, not both\n");
         return 2;
     }
+#if WINDSCOPE_HAVE_RENDER
+    std::optional<FigureApplication> gui;
+    if (!figurePath.empty())
+        gui.emplace();
+    const std::optional<render::ExportPreset> preset = render::exportPreset(QString::fromStdString(presetId));
+    if (!preset || render::isScreenPreset(*preset)) {
+        std::fprintf(stderr, "windscope-cli compare: unknown figure preset '%s'\n", presetId.c_str());
+        return 2;
+    }
+#else
+    if (!figurePath.empty()) {
+        std::fprintf(stderr, "windscope-cli compare: -o needs the figure renderer, which this build leaves out\n");
+        return 2;
+    }
+#endif
     LoadedSide a, b;
     if (const int status = loadSide(sides[0], a))
         return status;
     if (const int status = loadSide(sides[1], b))
         return status;
+    if (!alignSides(align, a, b))
+        return 2;
     const auto [defaultA, defaultB] =
         analysis::comparisonSideNames(a.side.file, a.side.connection, b.side.file, b.side.connection);
     a.side.name = nameA.empty() ? defaultA : nameA;
@@ -117,6 +216,23 @@ int runCompare(const std::vector<std::string>& args)
     else
         analysis::writeComparisonText(std::cout, a.side, b.side, rows);
     std::cout.flush();
+    if (figurePath.empty())
+        return 0;
+#if WINDSCOPE_HAVE_RENDER
+    render::ComparisonFigureOptions options;
+    options.preset = *preset;
+    options.timeTitle = a.side.alignEvent >= 0 ? "time since the aligned event (s)"
+                                               : "time since each connection's start (s)";
+    const render::ComparisonFigure figure(
+        {{&a.series, QString::fromStdString(a.side.name), a.side.alignSeconds},
+         {&b.series, QString::fromStdString(b.side.name), b.side.alignSeconds}},
+        options);
+    QString error;
+    if (!figure.write(QString::fromStdString(figurePath), &error)) {
+        std::fprintf(stderr, "windscope-cli compare: %s\n", error.toStdString().c_str());
+        return 1;
+    }
+#endif
     return 0;
 }
 

@@ -70,24 +70,20 @@ void qtMessages(QtMsgType type, const QMessageLogContext&, const QString& messag
     std::fprintf(stderr, "windscope-cli export: qt: %s\n", qPrintable(message));
 }
 
-// Fonts and image writers need a QGuiApplication; without a platform chosen it runs on
-// the offscreen one, so export works on a server with no display.
-struct GuiApplication
-{
-    GuiApplication()
-    {
-        if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-            qputenv("QT_QPA_PLATFORM", "offscreen");
-        qInstallMessageHandler(qtMessages);
-        app = std::make_unique<QGuiApplication>(argc, argv.data());
-    }
-    int argc = 1;
-    char name[14] = "windscope-cli";
-    std::array<char*, 2> argv{name, nullptr};
-    std::unique_ptr<QGuiApplication> app;
-};
-
 } // namespace
+
+FigureApplication::FigureApplication()
+{
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    qInstallMessageHandler(qtMessages);
+    static int argc = 1;
+    static char name[] = "windscope-cli";
+    static char* argv[] = {name, nullptr};
+    m_app = std::make_unique<QGuiApplication>(argc, argv);
+}
+
+FigureApplication::~FigureApplication() = default;
 
 int runExport(const std::vector<std::string>& args)
 {
@@ -194,7 +190,7 @@ int runExport(const std::vector<std::string>& args)
     if (!output.empty() && output != "-" && !checkWritable(out, error))
         return fail(error);
 
-    GuiApplication application;
+    FigureApplication application;
     const QString capturePath = QString::fromStdString(path);
     analysis::pipeline::CapturePipeline pipeline(path);
     std::string message;

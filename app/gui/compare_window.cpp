@@ -1,12 +1,21 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "compare_window.h"
 
+#include "export_dialog.h"
 #include "plots/compare_plot.h"
 #include "plots/plot_panel.h"
 #include "plots/plot_stack.h"
 #include "plots/time_axis.h"
 
+#include "analysis/report/report_compare.h"
+#include "render/comparison_figure.h"
+
 #include <QComboBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSaveFile>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -18,6 +27,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <sstream>
 
 namespace windscope::gui {
 
@@ -98,6 +108,12 @@ CompareWindow::CompareWindow(CompareSide a, CompareSide b, QWidget* parent)
     bar->addWidget(m_alignA, 1);
     bar->addWidget(m_alignB, 1);
     bar->addStretch();
+    auto* figureButton = new QPushButton(tr("Export figure…"), this);
+    auto* tableButton = new QPushButton(tr("Export table…"), this);
+    connect(figureButton, &QPushButton::clicked, this, &CompareWindow::chooseFigureExport);
+    connect(tableButton, &QPushButton::clicked, this, &CompareWindow::chooseTableExport);
+    bar->addWidget(figureButton);
+    bar->addWidget(tableButton);
     layout->addLayout(bar);
     m_note = new QLabel(this);
     m_note->setWordWrap(true);
@@ -155,6 +171,55 @@ CompareWindow::CompareWindow(CompareSide a, CompareSide b, QWidget* parent)
     connect(m_alignB, &QComboBox::currentIndexChanged, this, &CompareWindow::onAlignChosen);
     alignAtStart();
     resize(1200, 900);
+}
+
+bool CompareWindow::exportFigure(const QString& path, const render::ExportPreset& preset, QString* error) const
+{
+    std::vector<render::ComparedSide> sides = {{m_seriesA.get(), m_a.name, m_offsetA}, {m_seriesB.get(), m_b.name, m_offsetB}};
+    if (m_seriesRef)
+        sides.push_back({m_seriesRef.get(), m_ref->name, m_offsetRef});
+    render::ComparisonFigureOptions options;
+    options.preset = preset;
+    options.timeTitle = m_plots.back()->xAxis->label();
+    options.screenSize = m_views->size();
+    return render::ComparisonFigure(sides, options).write(path, error);
+}
+
+bool CompareWindow::exportTable(const QString& path, QString* error) const
+{
+    std::ostringstream csv;
+    analysis::writeComparisonCsv(csv, m_rows);
+    QSaveFile file(path);
+    const std::string text = csv.str();
+    if (!file.open(QIODevice::WriteOnly) || file.write(text.data(), static_cast<qint64>(text.size())) < 0 ||
+        !file.commit()) {
+        if (error)
+            *error = tr("%1: %2").arg(path, file.errorString());
+        return false;
+    }
+    return true;
+}
+
+void CompareWindow::chooseFigureExport()
+{
+    ExportDialog dialog({}, this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    QString error;
+    if (!exportFigure(dialog.path(), dialog.preset(), &error))
+        QMessageBox::warning(this, tr("Export figure"), error);
+}
+
+void CompareWindow::chooseTableExport()
+{
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export comparison table"),
+                                                      QDir::home().filePath(QStringLiteral("comparison.csv")),
+                                                      tr("CSV (*.csv)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (!exportTable(path, &error))
+        QMessageBox::warning(this, tr("Export table"), error);
 }
 
 void CompareWindow::setView(View view) { m_viewChoice->setCurrentIndex(view == View::SideBySide ? 1 : 0); }

@@ -9,6 +9,7 @@
 // chosen 802.11 event.
 
 #include "model/capture_analysis.h"
+#include "render/figure_style.h"
 
 #include <QWidget>
 
@@ -78,8 +79,15 @@ public:
     // A line above the table (a replay's calibration warning).
     void setNote(const QString& text);
     QLabel* noteLabel() const { return m_note; }
+    // The overlaid plots as a figure (render::ComparisonFigure: A, B and the reference
+    // with their names and alignment) and the table as CSV (analysis::writeComparisonCsv,
+    // as windscope-cli compare --csv); the format of the figure follows the suffix.
+    bool exportFigure(const QString& path, const render::ExportPreset& preset, QString* error) const;
+    bool exportTable(const QString& path, QString* error) const;
 
 private:
+    void chooseFigureExport();
+    void chooseTableExport();
     void fillTable();
     void applyAlignment();
     void onAlignChosen();

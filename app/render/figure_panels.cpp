@@ -605,7 +605,7 @@ void FigurePainter::paint(QPainter& painter, const PaintTarget& target) const
                              m->width - 2 - titleAscent, r.center().y(), r.height(), true);
         if (l.timeLabels) {
             painter.setFont(m->labelFont);
-            const QString title = tr("time since capture start (s)");
+            const QString title = m->frame.timeTitle.isEmpty() ? tr("time since capture start (s)") : m->frame.timeTitle;
             painter.drawText(QPointF(r.center().x() - textWidth(m->labelFont, title) / 2,
                                      r.bottom() + kTickLength + titleHeight + 2 + titleAscent),
                              title);

@@ -68,6 +68,7 @@ struct FigureFrame
     long long highlightedEvent = -1; // WlanEvent::id outlined
     ExportPreset preset;
     QSizeF screenSize;             // logical pixels of the window's plots, for the screen preset
+    QString timeTitle;             // the time axis' title; empty: "time since capture start (s)"
 };
 
 // Laid out at construction: panels with nothing in the time range are left out.

@@ -606,6 +606,25 @@ private slots:
             QCoreApplication::processEvents();
             compare->grab().save(QDir(QString::fromLocal8Bit(shots)).filePath(QStringLiteral("compare-named-alike.png")));
         }
+        // Exports: the table is compare --csv's, the figure names both sides.
+        QTemporaryDir out;
+        QString error;
+        QVERIFY2(compare->exportTable(out.filePath(QStringLiteral("table.csv")), &error), qPrintable(error));
+        QProcess csv;
+        csv.start(QStringLiteral(WINDSCOPE_CLI), {QStringLiteral("compare"), after, before, QStringLiteral("--csv")});
+        QVERIFY(csv.waitForFinished(60000));
+        QFile table(out.filePath(QStringLiteral("table.csv")));
+        QVERIFY(table.open(QIODevice::ReadOnly));
+        QCOMPARE(table.readAll(), csv.readAllStandardOutput());
+        QVERIFY2(compare->exportFigure(out.filePath(QStringLiteral("figure.svg")),
+                                       *render::exportPreset(QStringLiteral("double-column")), &error),
+                 qPrintable(error));
+        QFile svg(out.filePath(QStringLiteral("figure.svg")));
+        QVERIFY(svg.open(QIODevice::ReadOnly));
+        const QByteArray figure = svg.readAll();
+        QVERIFY(figure.contains("B-handoff-zwa-hold/wired-server.pcap #0") &&
+                figure.contains("B-handoff-baseline/wired-server.pcap #0"));
+        QVERIFY(figure.contains("time since each connection"));
         compare->close();
     }
 

@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <sstream>
 #include <string>
@@ -123,4 +125,55 @@ TEST(CompareNames, FoldersTellApartWhatFileNamesDoNot)
               std::make_pair(std::string("a/x/wired.pcap"), std::string("b/x/wired.pcap")));
     EXPECT_EQ(comparisonSideNames("x.pcap", 0, "./x.pcap", 3),
               std::make_pair(std::string("x.pcap #0"), std::string("x.pcap #3")));
+}
+
+TEST(CompareCli, AlignedAtTheSameHandoffOfEachRunWithAFigure)
+{
+    // The second handoff of each run: 6.999430 s before the fix, 6.997986 s after it
+    // (events of each capture on its own).
+    const auto before = labDir("ns3/B-handoff-baseline/wifi-sta.pcap");
+    const auto after = labDir("ns3/B-handoff-zwa-hold/wifi-sta.pcap");
+    WINDSCOPE_REQUIRE_FILE(before);
+    WINDSCOPE_REQUIRE_FILE(after);
+    auto handoffStart = [](const std::filesystem::path& capture, std::size_t nth) {
+        const auto events = nlohmann::json::parse(runCommand(cliPath() + " events " + capture.string() + " --json 2>/dev/null"));
+        std::size_t seen = 0;
+        for (const auto& e : events["events"])
+            if (e["kind"] == "handoff" && seen++ == nth)
+                return std::make_pair(e["id"].get<long long>(), e["start_epoch_s"].get<double>() -
+                                                                    events["capture"]["first_epoch_s"].get<double>());
+        ADD_FAILURE() << "no handoff " << nth << " in " << capture;
+        return std::make_pair(-1LL, 0.0);
+    };
+    const auto [idA, startA] = handoffStart(before, 1);
+    const auto [idB, startB] = handoffStart(after, 1);
+    const std::filesystem::path figure = std::filesystem::temp_directory_path() / "windscope-compare-aligned.svg";
+    std::filesystem::remove(figure);
+    int code = -1;
+    const auto compared = nlohmann::json::parse(runCommand(cliPath() + " compare " + before.string() + " " +
+                                                               after.string() + " --align event:" + std::to_string(idA) +
+                                                               " --json -o " + figure.string() + " 2>/dev/null",
+                                                           &code));
+    ASSERT_EQ(code, 0);
+    EXPECT_EQ(compared["a"]["aligned_event"], idA);
+    EXPECT_EQ(compared["b"]["aligned_event"], idB);
+    EXPECT_NEAR(compared["a"]["aligned_at_s"].get<double>(), startA, 1e-6);
+    EXPECT_NEAR(compared["b"]["aligned_at_s"].get<double>(), startB, 1e-6);
+    EXPECT_NE(startA, startB);
+    // The figure: both names in its legends, the time axis named after the alignment.
+    std::ifstream svg(figure);
+    const std::string text((std::istreambuf_iterator<char>(svg)), std::istreambuf_iterator<char>());
+    EXPECT_NE(text.find("B-handoff-baseline/wifi-sta.pcap"), std::string::npos);
+    EXPECT_NE(text.find("B-handoff-zwa-hold/wifi-sta.pcap"), std::string::npos);
+    EXPECT_NE(text.find("time since the aligned event (s)"), std::string::npos);
+    std::filesystem::remove(figure);
+    // At their starts by default; a bad event is named with its file.
+    const auto atStart = nlohmann::json::parse(runCommand(cliPath() + " compare " + before.string() + " " +
+                                                          after.string() + " --json 2>/dev/null"));
+    EXPECT_TRUE(atStart["a"]["aligned_event"].is_null());
+    const std::string err = runCommand(cliPath() + " compare " + before.string() + " " + after.string() +
+                                           " --align event:0:999 2>&1 >/dev/null",
+                                       &code);
+    EXPECT_EQ(code, 2);
+    EXPECT_NE(err.find("wifi-sta.pcap has no event 999"), std::string::npos) << err;
 }
