@@ -81,6 +81,11 @@ std::int64_t ProjectStore::saveCapture(const FileIdentity& file, const AnalysisB
     stale.bind(1, id);
     if (stale.step() != SQLITE_DONE)
         return error = m_path + ": " + stale.error(), 0;
+    // The file analysed now: a failure recorded for its path no longer holds.
+    Statement cleared(m_db, "DELETE FROM capture_failures WHERE path = ?1");
+    cleared.bind(1, file.path);
+    if (cleared.step() != SQLITE_DONE)
+        return error = m_path + ": " + cleared.error(), 0;
     pauseInsideSaveIfAsked();
     if (!tx.commit(error))
         return error = m_path + ": " + error, 0;
@@ -297,6 +302,45 @@ bool ProjectStore::removeCapture(std::int64_t captureId, std::string& error)
     Statement s(m_db, "DELETE FROM captures WHERE id = ?1");
     s.bind(1, captureId);
     if (s.step() != SQLITE_DONE)
+        return error = m_path + ": " + s.error(), false;
+    return true;
+}
+
+bool ProjectStore::recordFailure(const CaptureFailure& failure, std::string& error)
+{
+    if (!verifiedForWrite(error))
+        return false;
+    Statement s(m_db, "INSERT INTO capture_failures(path, size, mtime_ns, sha256, error, failed_utc) "
+                      "VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT(path) DO UPDATE SET size = excluded.size, "
+                      "mtime_ns = excluded.mtime_ns, sha256 = excluded.sha256, error = excluded.error, "
+                      "failed_utc = excluded.failed_utc");
+    s.bind(1, failure.file.path)
+        .bind(2, static_cast<std::int64_t>(failure.file.size))
+        .bind(3, failure.file.mtimeNs)
+        .bind(4, failure.file.sha256)
+        .bind(5, failure.error)
+        .bind(6, failure.failedUtc.empty() ? utcNow() : failure.failedUtc);
+    if (s.step() != SQLITE_DONE)
+        return error = m_path + ": " + s.error(), false;
+    return true;
+}
+
+bool ProjectStore::listFailures(std::vector<CaptureFailure>& out, std::string& error)
+{
+    out.clear();
+    Statement s(m_db, "SELECT path, size, mtime_ns, sha256, error, failed_utc FROM capture_failures ORDER BY path");
+    int rc;
+    while ((rc = s.step()) == SQLITE_ROW) {
+        CaptureFailure f;
+        f.file.path = s.text(0);
+        f.file.size = static_cast<std::uint64_t>(s.integer(1));
+        f.file.mtimeNs = s.integer(2);
+        f.file.sha256 = s.text(3);
+        f.error = s.text(4);
+        f.failedUtc = s.text(5);
+        out.push_back(std::move(f));
+    }
+    if (rc != SQLITE_DONE)
         return error = m_path + ": " + s.error(), false;
     return true;
 }

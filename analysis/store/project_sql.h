@@ -230,6 +230,11 @@ inline void pauseInsideSaveIfAsked()
     const char* marker = std::getenv("WINDSCOPE_STORE_PAUSE_IN_SAVE");
     if (!marker || !*marker)
         return;
+    // WINDSCOPE_STORE_PAUSE_AFTER_SAVES=N lets the process's first N saves commit.
+    static int saves = 0;
+    const char* after = std::getenv("WINDSCOPE_STORE_PAUSE_AFTER_SAVES");
+    if (after && saves++ < std::atoi(after))
+        return;
     std::ofstream(marker) << "paused\n";
     for (int i = 0; i < 600; ++i)
         std::this_thread::sleep_for(std::chrono::milliseconds(100));

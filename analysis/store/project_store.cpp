@@ -87,8 +87,10 @@ const std::vector<const char*>& schemaMigrations()
         )sql",
         // 2 -> 3: a checksum on every row of the small tables, kept by triggers.
         row_checks::migrationSql(),
+        // 3 -> 4: captures that could not be analysed, with why (windscope-cli batch).
+        row_checks::failuresMigrationSql(),
     };
-    static_assert(kProjectSchemaVersion == 3, "add a migration step with the new version");
+    static_assert(kProjectSchemaVersion == 4, "add a migration step with the new version");
     static_assert(kProjectApplicationId == 1465074512, "the first step writes this id");
     return steps;
 }

@@ -31,7 +31,7 @@ struct sqlite3;
 
 namespace windscope::analysis::store {
 
-inline constexpr int kProjectSchemaVersion = 3;
+inline constexpr int kProjectSchemaVersion = 4;
 // PRAGMA application_id of a Windscope project ("WSCP").
 inline constexpr std::int32_t kProjectApplicationId = 0x57534350;
 
@@ -65,6 +65,15 @@ struct CaptureRecord
     // Cached summary, for listings without loading the results.
     std::uint64_t packets = 0, tcpSegments = 0, connections = 0, events = 0;
     std::uint64_t cacheBytes = 0;
+};
+
+// A capture whose analysis failed (unreadable, not a capture, damaged beyond reading),
+// kept so that a batch does not try the same bytes again and the reason is on record.
+struct CaptureFailure
+{
+    FileIdentity file;
+    std::string error;
+    std::string failedUtc;       // ISO 8601
 };
 
 struct Annotation
@@ -130,6 +139,10 @@ public:
     // when size or mtime differ (a touched but unchanged file stays Ok).
     CaptureStatus checkCapture(const CaptureRecord& capture);
     bool removeCapture(std::int64_t captureId, std::string& error);
+    // Records (or replaces, by path) a capture that could not be analysed; saveCapture
+    // of the same path clears it.
+    bool recordFailure(const CaptureFailure& failure, std::string& error);
+    bool listFailures(std::vector<CaptureFailure>& out, std::string& error);
 
     // ---- annotations and bookmarks ----
     std::int64_t addAnnotation(const Annotation& a, std::string& error);

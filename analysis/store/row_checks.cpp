@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdint>
 #include <cstring>
+#include <string>
 #include <string_view>
 
 namespace windscope::analysis::store::row_checks {
@@ -18,20 +19,22 @@ struct CheckedTable
     const char* label;   // how a row is named in the error
     const char* key;     // the column that names the row
     const char* columns; // every column but row_check, in table order
+    int sinceVersion;    // 3: given row_check by the 2 -> 3 step; later: created with it
 };
 
 // The tables a user's work lives in; cache_blobs carry their own checksum per part
 // and cwnd_series is not written.
-constexpr std::array<CheckedTable, 7> kTables = {{
-    {"meta", "metadata entry", "key", "key, value"},
-    {"captures", "capture", "id", "id, path, size, mtime_ns, sha256, added_utc"},
+constexpr std::array<CheckedTable, 8> kTables = {{
+    {"meta", "metadata entry", "key", "key, value", 3},
+    {"captures", "capture", "id", "id, path, size, mtime_ns, sha256, added_utc", 3},
     {"analysis_cache", "cached analysis of capture", "capture_id",
-     "capture_id, codec_version, analyzer_version, created_utc, packets, tcp_segments, connections, events"},
+     "capture_id, codec_version, analyzer_version, created_utc, packets, tcp_segments, connections, events", 3},
     {"annotations", "annotation", "id",
-     "id, capture_id, time_ns, event_id, text, created_utc, kind, connection_id"},
-    {"replay_scenarios", "replay scenario", "id", "id, capture_id, name, json, created_utc"},
-    {"replay_runs", "replay run", "id", "id, scenario_id, json, created_utc"},
-    {"export_presets", "export preset", "id", "id, name, json, created_utc"},
+     "id, capture_id, time_ns, event_id, text, created_utc, kind, connection_id", 3},
+    {"replay_scenarios", "replay scenario", "id", "id, capture_id, name, json, created_utc", 3},
+    {"replay_runs", "replay run", "id", "id, scenario_id, json, created_utc", 3},
+    {"export_presets", "export preset", "id", "id, name, json, created_utc", 3},
+    {"capture_failures", "failed capture", "path", "path, size, mtime_ns, sha256, error, failed_utc", 4},
 }};
 
 void rowCheck(sqlite3_context* context, int argc, sqlite3_value** argv)
@@ -98,21 +101,31 @@ std::string prefixed(std::string_view columns, std::string_view prefix)
     return out;
 }
 
-std::string buildMigration()
+std::string triggers(const CheckedTable& t)
+{
+    const std::string name = t.name;
+    const std::string call = "ws_row_check('" + name + "', ";
+    // AFTER UPDATE OF the data columns only: the trigger's own update of row_check
+    // does not fire it again.
+    const std::string body =
+        "UPDATE " + name + " SET row_check = " + call + prefixed(t.columns, "NEW.") + ") WHERE rowid = NEW.rowid; END;\n";
+    return "CREATE TRIGGER " + name + "_row_check_insert AFTER INSERT ON " + name + " BEGIN " + body +
+           "CREATE TRIGGER " + name + "_row_check_update AFTER UPDATE OF " + t.columns + " ON " + name + " BEGIN " +
+           body;
+}
+
+std::string buildMigration(int version)
 {
     std::string sql;
     for (const CheckedTable& t : kTables) {
-        const std::string name = t.name;
-        const std::string call = "ws_row_check('" + name + "', ";
-        sql += "ALTER TABLE " + name + " ADD COLUMN row_check INTEGER;\n";
-        sql += "UPDATE " + name + " SET row_check = " + call + t.columns + ");\n";
-        // AFTER UPDATE OF the data columns only: the trigger's own update of row_check
-        // does not fire it again.
-        const std::string body = "UPDATE " + name + " SET row_check = " + call +
-                                 prefixed(t.columns, "NEW.") + ") WHERE rowid = NEW.rowid; END;\n";
-        sql += "CREATE TRIGGER " + name + "_row_check_insert AFTER INSERT ON " + name + " BEGIN " + body;
-        sql += "CREATE TRIGGER " + name + "_row_check_update AFTER UPDATE OF " + t.columns + " ON " + name +
-               " BEGIN " + body;
+        if (t.sinceVersion != version)
+            continue;
+        if (version == 3) {
+            const std::string name = t.name;
+            sql += "ALTER TABLE " + name + " ADD COLUMN row_check INTEGER;\n";
+            sql += "UPDATE " + name + " SET row_check = ws_row_check('" + name + "', " + t.columns + ");\n";
+        }
+        sql += triggers(t);
     }
     return sql;
 }
@@ -131,7 +144,22 @@ bool registerFunction(sqlite3* db, std::string& error)
 
 const char* migrationSql()
 {
-    static const std::string sql = buildMigration();
+    static const std::string sql = buildMigration(3);
+    return sql.c_str();
+}
+
+const char* failuresMigrationSql()
+{
+    static const std::string sql = std::string(R"sql(
+        CREATE TABLE capture_failures(
+            path TEXT PRIMARY KEY,
+            size INTEGER NOT NULL,
+            mtime_ns INTEGER NOT NULL,
+            sha256 TEXT NOT NULL,
+            error TEXT NOT NULL,
+            failed_utc TEXT NOT NULL,
+            row_check INTEGER);
+        )sql") + buildMigration(4);
     return sql.c_str();
 }
 

@@ -21,6 +21,8 @@ bool registerFunction(sqlite3* db, std::string& error);
 // The schema step that adds row_check and its triggers to every small table and fills
 // it for the rows already there (schema version 2 -> 3).
 const char* migrationSql();
+// The schema step that adds capture_failures, checked as the others (3 -> 4).
+const char* failuresMigrationSql();
 
 // Checks every row of every small table; false with the first damaged row named.
 bool findDamagedRow(sqlite3* db, std::string& problem);

@@ -112,7 +112,8 @@ int list(const std::vector<std::string>& args)
     if (!project)
         return fail(error);
     std::vector<store::CaptureRecord> captures;
-    if (!project->listCaptures(captures, error))
+    std::vector<store::CaptureFailure> failures;
+    if (!project->listCaptures(captures, error) || !project->listFailures(failures, error))
         return fail(error);
     if (json) {
         analysis::JsonWriter out(std::cout);
@@ -138,6 +139,17 @@ int list(const std::vector<std::string>& args)
             out.endObject();
         }
         out.endArray();
+        out.key("failures").beginArray();
+        for (const store::CaptureFailure& f : failures) {
+            out.beginObject();
+            out.field("path", f.file.path);
+            out.field("size", f.file.size);
+            out.field("sha256", f.file.sha256);
+            out.field("error", f.error);
+            out.field("failed_utc", f.failedUtc);
+            out.endObject();
+        }
+        out.endArray();
         out.endObject();
         std::cout << '\n';
         return 0;
@@ -157,6 +169,8 @@ int list(const std::vector<std::string>& args)
         else
             std::printf("      no usable cached results: add the capture again\n");
     }
+    for (const store::CaptureFailure& f : failures)
+        std::printf("failed  %s\n      %s (%s)\n", f.file.path.c_str(), f.error.c_str(), f.failedUtc.c_str());
     return 0;
 }
 

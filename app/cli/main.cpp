@@ -10,6 +10,7 @@
 #include "cli_export.h"
 #endif
 #ifdef WINDSCOPE_HAVE_STORE
+#include "cli_batch.h"
 #include "cli_project.h"
 #endif
 #ifdef WINDSCOPE_HAVE_WIRESHARK
@@ -71,6 +72,9 @@ void printUsage(FILE* out)
                  "  project create|add|list|show|events|annotate|notes|remove P.wsproj ...\n"
                  "      a project file: captures with their analysis cached, annotations;\n"
                  "      `windscope-cli project` lists the subcommands\n"
+                 "  batch PATH... --project OUT.wsproj [--jobs N] [--json]\n"
+                 "      every capture under the paths (recursive) into one project, in\n"
+                 "      parallel; captures the project holds already are skipped\n"
                  "  packet FILE N [--json] [--key PASSPHRASE:SSID|PSK]... [-o PREF:VALUE]...\n"
                  "      the full Wireshark dissection tree of frame N (1-based), like\n"
                  "      tshark -V; --key decrypts WPA/WPA2-PSK 802.11 frames\n"
@@ -138,12 +142,12 @@ int main(int argc, char** argv)
         return 1;
 #endif
     }
-    if (command == "project") {
+    if (command == "project" || command == "batch") {
 #ifdef WINDSCOPE_HAVE_STORE
-        return windscope::cli::runProject(args);
+        return command == "batch" ? windscope::cli::runBatch(args) : windscope::cli::runProject(args);
 #else
-        std::fprintf(stderr, "windscope-cli: project needs SQLite and OpenSSL, which this build "
-                             "lacks\n");
+        std::fprintf(stderr, "windscope-cli: %s needs SQLite and OpenSSL, which this build lacks\n",
+                     command.c_str());
         return 1;
 #endif
     }

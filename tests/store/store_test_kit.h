@@ -8,16 +8,25 @@
 
 #include "analysis/store/analysis_codec.h"
 
+#include "test_support.h"
+
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <csignal>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <random>
 #include <string>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <thread>
 #include <unistd.h>
 #include <vector>
+
+extern char** environ;
 
 namespace windscope::test {
 
@@ -538,6 +547,40 @@ inline void writeBytes(const std::filesystem::path& path, const std::vector<char
 {
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
     out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+
+// Starts windscope-cli with args and the store's pause hook set (plus extraEnv), waits
+// until a save is inside its transaction, and SIGKILLs the process there.
+inline void killCliInsideSave(const std::vector<std::string>& args, const std::filesystem::path& marker,
+                              const std::vector<std::string>& extraEnv = {})
+{
+    const std::string cliBinary = cliPath();
+    std::vector<std::string> argText = {cliBinary};
+    argText.insert(argText.end(), args.begin(), args.end());
+    std::vector<char*> argv;
+    for (std::string& a : argText)
+        argv.push_back(a.data());
+    argv.push_back(nullptr);
+    std::vector<std::string> envText;
+    for (char** e = environ; *e; ++e)
+        envText.emplace_back(*e);
+    envText.push_back("WINDSCOPE_STORE_PAUSE_IN_SAVE=" + marker.string());
+    envText.insert(envText.end(), extraEnv.begin(), extraEnv.end());
+    std::vector<char*> envp;
+    for (std::string& e : envText)
+        envp.push_back(e.data());
+    envp.push_back(nullptr);
+    pid_t child = 0;
+    ASSERT_EQ(posix_spawn(&child, cliBinary.c_str(), nullptr, nullptr, argv.data(), envp.data()), 0);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+    while (!std::filesystem::exists(marker) && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    const bool paused = std::filesystem::exists(marker);
+    kill(child, SIGKILL);
+    int status = 0;
+    waitpid(child, &status, 0);
+    ASSERT_TRUE(paused) << "the save never reached its transaction";
+    ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
 }
 
 } // namespace windscope::test

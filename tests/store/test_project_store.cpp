@@ -455,6 +455,31 @@ TEST(ProjectStore, AlteredStoredHashIsNamed)
     expectRefusedUntouched(path, "capture 1 (table captures) does not match its row checksum");
 }
 
+TEST(ProjectStore, AlteredFailureRecordIsNamed)
+{
+    WINDSCOPE_REQUIRE_FILE(publicCapture("arkime__80211http.pcap"));
+    ScratchDir dir;
+    const auto path = makeProjectFile(dir);
+    std::string error;
+    {
+        auto project = store::ProjectStore::open(path.string(), error);
+        ASSERT_TRUE(project) << error;
+        store::CaptureFailure failure;
+        failure.file.path = "/archive/ap7/broken.pcap";
+        failure.file.sha256 = std::string(64, 'a');
+        failure.error = "not a pcap or pcapng capture file";
+        ASSERT_TRUE(project->recordFailure(failure, error)) << error;
+        std::vector<store::CaptureFailure> failures;
+        ASSERT_TRUE(project->listFailures(failures, error)) << error;
+        ASSERT_EQ(failures.size(), 1u);
+        EXPECT_EQ(failures[0].error, failure.error);
+        EXPECT_FALSE(failures[0].failedUtc.empty());
+    }
+    replaceBytes(path, "not a pcap or pcapng capture file", "not a pcap or pcapng capture fil3");
+    expectRefusedUntouched(path, "failed capture /archive/ap7/broken.pcap (table capture_failures) does not match "
+                                 "its row checksum");
+}
+
 TEST(ProjectStore, MigratesVersion1Forward)
 {
     ScratchDir dir;

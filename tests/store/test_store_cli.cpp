@@ -6,13 +6,6 @@
 #include "store_test_kit.h"
 #include "test_support.h"
 
-#include <chrono>
-#include <csignal>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <thread>
-
-extern char** environ;
 
 namespace windscope::test {
 namespace {
@@ -77,39 +70,10 @@ TEST(ProjectCli, RefusalsAreOneLineWithTheFileName)
     EXPECT_EQ(fileBytes(dir / "junk.wsproj"), std::vector<char>(5000, 'x'));
 }
 
-// Starts the CLI adding a capture with the store's pause hook set, waits until the save
-// is inside its transaction, and SIGKILLs it there.
 void killInsideSave(const std::filesystem::path& project, const std::filesystem::path& capture,
                     const std::filesystem::path& marker)
 {
-    const std::string cliBinary = cliPath();
-    const std::string projectArg = project.string(), captureArg = capture.string();
-    std::vector<char*> argv = {const_cast<char*>(cliBinary.c_str()),
-                               const_cast<char*>("project"),
-                               const_cast<char*>("add"),
-                               const_cast<char*>(projectArg.c_str()),
-                               const_cast<char*>(captureArg.c_str()),
-                               nullptr};
-    std::vector<std::string> envText;
-    for (char** e = environ; *e; ++e)
-        envText.emplace_back(*e);
-    envText.push_back("WINDSCOPE_STORE_PAUSE_IN_SAVE=" + marker.string());
-    std::vector<char*> envp;
-    for (std::string& e : envText)
-        envp.push_back(e.data());
-    envp.push_back(nullptr);
-    pid_t child = 0;
-    ASSERT_EQ(posix_spawn(&child, cliBinary.c_str(), nullptr, nullptr, argv.data(), envp.data()),
-              0);
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-    while (!std::filesystem::exists(marker) && std::chrono::steady_clock::now() < deadline)
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    const bool paused = std::filesystem::exists(marker);
-    kill(child, SIGKILL);
-    int status = 0;
-    waitpid(child, &status, 0);
-    ASSERT_TRUE(paused) << "the save never reached its transaction";
-    ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+    killCliInsideSave({"project", "add", project.string(), capture.string()}, marker);
 }
 
 TEST(ProjectCli, KilledMidSaveReopensAtLastCommit)
