@@ -20,7 +20,7 @@ packages=(
     libpcap-dev zlib1g-dev libsqlite3-dev libssl-dev nlohmann-json3-dev
     qt6-base-dev qt6-svg-dev libqcustomplot-dev libgl-dev
     libwireshark-dev libglib2.0-dev
-    libgtest-dev python3-cryptography
+    libgtest-dev python3-cryptography python3-distributed
     tshark tcptrace poppler-utils librsvg2-bin
     xvfb xauth time
 )

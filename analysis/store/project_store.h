@@ -143,6 +143,16 @@ public:
     // of the same path clears it.
     bool recordFailure(const CaptureFailure& failure, std::string& error);
     bool listFailures(std::vector<CaptureFailure>& out, std::string& error);
+    // Takes the captures (with their cached results) and failures of another project
+    // (a part written elsewhere, e.g. by one worker of a distributed batch) in one
+    // transaction: a capture whose SHA-256 this project holds with results already is
+    // left out; one at a path here replaces it. The part is validated as open() does
+    // and left unchanged. Counts what was taken and left out.
+    struct MergeCounts
+    {
+        std::size_t captures = 0, alreadyHeld = 0, failures = 0;
+    };
+    bool mergeFrom(const std::string& partPath, MergeCounts& counts, std::string& error);
 
     // ---- annotations and bookmarks ----
     std::int64_t addAnnotation(const Annotation& a, std::string& error);

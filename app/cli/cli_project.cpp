@@ -32,7 +32,9 @@ constexpr const char* kUsage =
     "  annotate P.wsproj CAPTURE [--time S] [--event ID] [--connection ID] [--bookmark] TEXT\n"
     "                                   a note (or bookmark) at a capture-relative time or event\n"
     "  notes P.wsproj CAPTURE [--json]  the annotations and bookmarks of a capture\n"
-    "  remove P.wsproj CAPTURE          drop a capture and everything cached for it\n";
+    "  remove P.wsproj CAPTURE          drop a capture and everything cached for it\n"
+    "  merge P.wsproj PART.wsproj...    take the captures and failures of other projects\n"
+    "                                   (one transaction each; content held already is left)\n";
 
 int fail(const std::string& error)
 {
@@ -97,6 +99,24 @@ int add(const std::vector<std::string>& args)
                     static_cast<unsigned long long>(results.tables.summary.packets),
                     results.tcp.connections.size(), results.events.size(), seconds);
         printCaptureWarnings(results.tables);
+    }
+    return 0;
+}
+
+int merge(const std::vector<std::string>& args)
+{
+    if (args.size() < 2)
+        return std::fprintf(stderr, "%s", kUsage), 2;
+    std::string error;
+    auto project = openProject(args[0], error);
+    if (!project)
+        return fail(error);
+    for (std::size_t i = 1; i < args.size(); ++i) {
+        store::ProjectStore::MergeCounts counts;
+        if (!project->mergeFrom(args[i], counts, error))
+            return fail(error);
+        std::printf("%s: %zu capture(s) taken, %zu held already, %zu failure(s)\n", args[i].c_str(), counts.captures,
+                    counts.alreadyHeld, counts.failures);
     }
     return 0;
 }
@@ -346,6 +366,8 @@ int runProject(const std::vector<std::string>& args)
         return create(rest);
     if (command == "add")
         return add(rest);
+    if (command == "merge")
+        return merge(rest);
     if (command == "list")
         return list(rest);
     if (command == "show")

@@ -175,3 +175,53 @@ TEST(BatchCli, AFailedCaptureIsRecordedWithItsErrorAndTheBatchGoesOn)
 }
 
 } // namespace windscope::test
+
+namespace windscope::test {
+
+TEST(BatchCli, LocalDaskClusterEqualsTheLocalBatch)
+{
+    int status = -1;
+    runCommand("/usr/bin/python3 -c 'import dask.distributed' 2>/dev/null", &status);
+    if (status != 0)
+        GTEST_SKIP() << "needs Dask (Debian's python3-distributed, which scripts/setup.sh installs)";
+    CaptureTree tree;
+    if (!tree.complete)
+        GTEST_SKIP() << "needs the lab and public captures in ../shared (shared test material is absent)";
+    writeBytes(tree.root() / "run-b" / "broken.pcap", std::vector<char>(64, 'x'));
+    ScratchDir out;
+    const auto script = std::filesystem::path(WINDSCOPE_TEST_DATA_DIR).parent_path().parent_path() / "scripts" /
+                        "windscope-dask";
+    // Two worker processes, started (and stopped) by the driver.
+    const auto dask = nlohmann::json::parse(runCommand(script.string() + " --local 2 " + quoted(tree.root()) +
+                                                           " --project " + quoted(out / "dask.wsproj") + " --cli " +
+                                                           quoted(std::filesystem::path(cliPath())) + " --json 2>/dev/null",
+                                                       &status));
+    EXPECT_EQ(status, 3); // a capture failed
+    EXPECT_EQ(dask["analysed"], tree.captures.size());
+    EXPECT_EQ(dask["failed"], 1);
+    cli("batch " + quoted(tree.root()) + " --project " + quoted(out / "local.wsproj"), &status);
+    for (const auto& capture : tree.captures)
+        for (const char* what : {"show", "events"}) {
+            const std::string distributed = cli(std::string("project ") + what + " " + quoted(out / "dask.wsproj") +
+                                                " " + quoted(capture) + " --json");
+            const std::string local = cli(std::string("project ") + what + " " + quoted(out / "local.wsproj") + " " +
+                                          quoted(capture) + " --json");
+            EXPECT_FALSE(distributed.empty());
+            EXPECT_EQ(distributed, local) << what << " " << capture;
+        }
+    const auto listing = list(out / "dask.wsproj");
+    EXPECT_EQ(listing["captures"].size(), tree.captures.size());
+    ASSERT_EQ(listing["failures"].size(), 1u);
+    EXPECT_NE(listing["failures"][0]["error"].get<std::string>().find("not a pcap or pcapng capture file"),
+              std::string::npos);
+    EXPECT_TRUE(std::filesystem::is_empty(out / "dask.wsproj.parts")); // every part merged and removed
+    // Run again: nothing analysed twice.
+    const auto again = nlohmann::json::parse(runCommand(script.string() + " --local 2 " + quoted(tree.root()) +
+                                                            " --project " + quoted(out / "dask.wsproj") + " --cli " +
+                                                            quoted(std::filesystem::path(cliPath())) + " --json 2>/dev/null",
+                                                        &status));
+    EXPECT_EQ(again["analysed"], 0);
+    EXPECT_EQ(again["unchanged"], tree.captures.size() + 1);
+}
+
+} // namespace windscope::test
