@@ -26,7 +26,7 @@ constexpr char kClipEnd[] = "windscope-clip-end";
 
 QString tr(const char* text) { return QCoreApplication::translate("FigureWriter", text); }
 
-std::unique_ptr<QPainter> openPainter(QPaintDevice* device, bool vector, const OpenPainter& open)
+std::shared_ptr<QPainter> openPainter(QPaintDevice* device, bool vector, const OpenPainter& open)
 {
     if (open)
         return open(device, vector);
@@ -137,7 +137,7 @@ QImage renderFigureImage(int width, int height, int dpi, const PaintFigure& pain
                  QImage::Format_ARGB32_Premultiplied);
     image.fill(Qt::white);
     {
-        std::unique_ptr<QPainter> painter = openPainter(&image, false, open);
+        std::shared_ptr<QPainter> painter = openPainter(&image, false, open);
         if (!painter)
             return {};
         painter->setRenderHint(QPainter::Antialiasing);
@@ -183,7 +183,7 @@ bool writeFigure(const QString& path, int width, int height, int dpi, const Pain
         const QSizeF pageMm(width / kLogicalDpi * 25.4, height / kLogicalDpi * 25.4);
         writer.setPageSize(QPageSize(pageMm, QPageSize::Millimeter, QString(), QPageSize::ExactMatch));
         writer.setPageMargins(QMarginsF(0, 0, 0, 0));
-        std::unique_ptr<QPainter> painter = openPainter(&writer, true, open);
+        std::shared_ptr<QPainter> painter = openPainter(&writer, true, open);
         if (!painter)
             return fail(tr("%1: could not write the PDF file").arg(path));
         // Vector output: the level of detail of a 192-dpi raster, ample for print lines.
@@ -203,7 +203,7 @@ bool writeFigure(const QString& path, int width, int height, int dpi, const Pain
             svg.setViewBox(QRect(0, 0, width, height));
             svg.setResolution(static_cast<int>(kLogicalDpi));
             svg.setTitle(QStringLiteral("Windscope figure"));
-            std::unique_ptr<QPainter> painter = openPainter(&svg, true, open);
+            std::shared_ptr<QPainter> painter = openPainter(&svg, true, open);
             if (!painter)
                 return fail(tr("%1: could not write the SVG file").arg(path));
             paint(*painter, PaintTarget{2.0, true});

@@ -39,7 +39,9 @@ void endClip(QPainter& painter, const PaintTarget& target);
 using PaintFigure = std::function<void(QPainter& painter, const PaintTarget& target)>;
 // Opens the painter on a device; the default is a plain QPainter. A caller drawing with
 // a QPainter subclass (QCustomPlot's) supplies its own and gets it back in paint.
-using OpenPainter = std::function<std::unique_ptr<QPainter>(QPaintDevice* device, bool vector)>;
+// A shared pointer: it deletes the painter as the type it was made as (QPainter's
+// destructor is not virtual, and QCustomPlot's painter derives from it).
+using OpenPainter = std::function<std::shared_ptr<QPainter>(QPaintDevice* device, bool vector)>;
 
 // width x height logical pixels; the format is the path's suffix.
 bool writeFigure(const QString& path, int width, int height, int dpi, const PaintFigure& paint, QString* error,

@@ -44,6 +44,7 @@ CaptureLoader::~CaptureLoader()
     if (m_thread) {
         m_cancel = true;
         m_thread->wait();
+        delete m_thread;
     }
 }
 
@@ -133,8 +134,10 @@ void CaptureLoader::run()
 void CaptureLoader::onThreadFinished()
 {
     m_timer->stop();
-    m_thread->deleteLater();
-    m_thread = nullptr;
+    // The finished thread stays with the loader and goes in its destructor: a deferred
+    // delete of its own would leak it when the window closes before the event loop
+    // runs again.
+    m_thread->wait();
     if (m_wasCancelled)
         emit cancelled();
     else if (!m_result)

@@ -50,7 +50,7 @@ QImage renderStackFigure(const PlotStack& stack, const QList<render::PlotKind>& 
 bool writeFigure(const QString& path, int width, int height, int dpi, const PaintFigure& paint, QString* error)
 {
     // QCustomPlot draws through its own painter class; vector output without its pixmap cache.
-    const render::OpenPainter open = [](QPaintDevice* device, bool vector) -> std::unique_ptr<QPainter> {
+    const render::OpenPainter open = [](QPaintDevice* device, bool vector) -> std::shared_ptr<QPainter> {
         auto painter = std::make_unique<QCPPainter>();
         if (!painter->begin(device))
             return nullptr;
