@@ -8,6 +8,9 @@
 #                           analyze resources/samples/*.pcap with the CLI (TCP connections,
 #                           then the 802.11 events)
 #   scripts/setup.sh test   install, build (ci preset), run every test layer with ctest
+#   scripts/setup.sh sanitize
+#                           install, build with ASan + UBSan + LeakSanitizer (dev-asan
+#                           preset) and run every test layer under them
 set -euo pipefail
 
 mode=${1:-run}
@@ -72,8 +75,13 @@ test)
     cmake --build --preset ci -j "$jobs"
     ctest --preset ci -j "$jobs"
     ;;
+sanitize)
+    cmake --preset dev-asan
+    cmake --build --preset dev-asan -j "$jobs"
+    ctest --preset dev-asan -j "$jobs"
+    ;;
 *)
-    echo "usage: scripts/setup.sh run|test" >&2
+    echo "usage: scripts/setup.sh run|test|sanitize" >&2
     exit 2
     ;;
 esac

@@ -76,6 +76,7 @@ WlanLanePlot::WlanLanePlot(TimeAxis* axis, QWidget* parent) : PlotPanel(axis, QS
         m_rowTicker->addTick(rowOf(static_cast<LaneFrameClass>(c)), rowNames[static_cast<qsizetype>(c)]);
     yAxis->setLabel(QStringLiteral("802.11 frames"));
     yAxis2->setLabel(QStringLiteral("Mb/s"));
+    m_showsFrames = true; // so that the bins' mode is applied in full
     setFrameMode(false);
 }
 
@@ -154,7 +155,7 @@ void WlanLanePlot::viewChanged(double lower, double upper, int columns)
 
 void WlanLanePlot::setFrameMode(bool frames)
 {
-    if (frames == m_showsFrames && m_rowTicker && yAxis->ticker() == (frames ? m_rowTicker : m_countTicker))
+    if (frames == m_showsFrames)
         return;
     m_showsFrames = frames;
     for (LodGraph* g : {m_received, m_retries, m_failed, m_rate}) {
