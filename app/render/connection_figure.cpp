@@ -264,14 +264,9 @@ ConnectionFigure::ConnectionFigure(const analysis::ConnectionSeries& series, con
 
 bool ConnectionFigure::write(const QString& path, QString* error) const
 {
-    return writeFigure(path, m_painter.width(), m_painter.height(), m_options.preset.dpi,
-                       [this](QPainter& painter, const PaintTarget& target) { m_painter.paint(painter, target); }, error);
+    return writeFigure(m_painter, m_options.preset.dpi, path, error);
 }
 
-QImage ConnectionFigure::image() const
-{
-    return renderFigureImage(m_painter.width(), m_painter.height(), m_options.preset.dpi,
-                             [this](QPainter& painter, const PaintTarget& target) { m_painter.paint(painter, target); });
-}
+QImage ConnectionFigure::image() const { return figureImage(m_painter, m_options.preset.dpi); }
 
 } // namespace windscope::render

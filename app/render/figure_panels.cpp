@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "figure_panels.h"
 
+#include "figure_writer.h"
+
 #include <QCoreApplication>
 #include <QFontMetricsF>
 #include <QImage>
@@ -630,6 +632,18 @@ void FigurePainter::paint(QPainter& painter, const PaintTarget& target) const
         }
     }
     painter.restore();
+}
+
+bool writeFigure(const FigurePainter& figure, int dpi, const QString& path, QString* error)
+{
+    return writeFigure(path, figure.width(), figure.height(), dpi,
+                       [&figure](QPainter& painter, const PaintTarget& target) { figure.paint(painter, target); }, error);
+}
+
+QImage figureImage(const FigurePainter& figure, int dpi)
+{
+    return renderFigureImage(figure.width(), figure.height(), dpi,
+                             [&figure](QPainter& painter, const PaintTarget& target) { figure.paint(painter, target); });
 }
 
 } // namespace windscope::render

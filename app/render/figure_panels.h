@@ -104,4 +104,9 @@ private:
 // A legend's icon for a series style, in the rectangle.
 void paintLegendIcon(QPainter& painter, const QRectF& rect, SeriesShape shape, const SeriesStyle& style);
 
+// A laid-out figure to path (the format follows the suffix: .png, .pdf, .svg), or as an
+// image, at the dpi of PNG output.
+bool writeFigure(const FigurePainter& figure, int dpi, const QString& path, QString* error);
+QImage figureImage(const FigurePainter& figure, int dpi);
+
 } // namespace windscope::render
