@@ -13,6 +13,39 @@ namespace windscope::analysis::store {
 
 using namespace store_sql;
 
+std::int64_t ProjectStore::replaceCaptureRow(const FileIdentity& file, const std::string& addedUtc,
+                                            std::string& error)
+{
+    Statement upsert(m_db, "INSERT INTO main.captures(path, size, mtime_ns, sha256, added_utc) "
+                           "VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT(path) DO UPDATE SET "
+                           "size = excluded.size, mtime_ns = excluded.mtime_ns, sha256 = excluded.sha256 "
+                           "RETURNING id");
+    upsert.bind(1, file.path)
+        .bind(2, static_cast<std::int64_t>(file.size))
+        .bind(3, file.mtimeNs)
+        .bind(4, file.sha256)
+        .bind(5, addedUtc);
+    if (upsert.step() != SQLITE_ROW)
+        return error = m_path + ": " + upsert.error(), 0;
+    const std::int64_t id = upsert.integer(0);
+    if (upsert.step() != SQLITE_DONE)
+        return error = m_path + ": " + upsert.error(), 0;
+    // The old cache row goes with its blobs (ON DELETE CASCADE), the series derived from
+    // it are stale, and a failure recorded for the path no longer holds.
+    for (const char* sql : {"DELETE FROM main.analysis_cache WHERE capture_id = ?1",
+                            "DELETE FROM main.cwnd_series WHERE capture_id = ?1"}) {
+        Statement drop(m_db, sql);
+        drop.bind(1, id);
+        if (drop.step() != SQLITE_DONE)
+            return error = m_path + ": " + drop.error(), 0;
+    }
+    Statement cleared(m_db, "DELETE FROM main.capture_failures WHERE path = ?1");
+    cleared.bind(1, file.path);
+    if (cleared.step() != SQLITE_DONE)
+        return error = m_path + ": " + cleared.error(), 0;
+    return id;
+}
+
 std::int64_t ProjectStore::saveCapture(const FileIdentity& file, const AnalysisBundle& results,
                                        std::string& error)
 {
@@ -26,27 +59,9 @@ std::int64_t ProjectStore::saveCapture(const FileIdentity& file, const AnalysisB
     Transaction tx(m_db);
     if (!tx.begin(error))
         return error = m_path + ": " + error, 0;
-    Statement upsert(m_db,
-                     "INSERT INTO captures(path, size, mtime_ns, sha256, added_utc) "
-                     "VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT(path) DO UPDATE SET "
-                     "size = excluded.size, mtime_ns = excluded.mtime_ns, sha256 = excluded.sha256 "
-                     "RETURNING id");
-    upsert.bind(1, file.path)
-        .bind(2, static_cast<std::int64_t>(file.size))
-        .bind(3, file.mtimeNs)
-        .bind(4, file.sha256)
-        .bind(5, utcNow());
-    if (upsert.step() != SQLITE_ROW)
-        return error = m_path + ": " + upsert.error(), 0;
-    const std::int64_t id = upsert.integer(0);
-    if (upsert.step() != SQLITE_DONE)
-        return error = m_path + ": " + upsert.error(), 0;
-
-    // Replacing the cache row deletes its blobs (ON DELETE CASCADE).
-    Statement drop(m_db, "DELETE FROM analysis_cache WHERE capture_id = ?1");
-    drop.bind(1, id);
-    if (drop.step() != SQLITE_DONE)
-        return error = m_path + ": " + drop.error(), 0;
+    const std::int64_t id = replaceCaptureRow(file, utcNow(), error);
+    if (!id)
+        return 0;
     Statement cache(m_db, "INSERT INTO analysis_cache(capture_id, codec_version, analyzer_version, "
                           "created_utc, packets, tcp_segments, connections, events) "
                           "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)");
@@ -76,16 +91,6 @@ std::int64_t ProjectStore::saveCapture(const FileIdentity& file, const AnalysisB
                 return error = m_path + ": " + blob.error(), 0;
         }
     }
-    // Cached series derived from the old results are stale now.
-    Statement stale(m_db, "DELETE FROM cwnd_series WHERE capture_id = ?1");
-    stale.bind(1, id);
-    if (stale.step() != SQLITE_DONE)
-        return error = m_path + ": " + stale.error(), 0;
-    // The file analysed now: a failure recorded for its path no longer holds.
-    Statement cleared(m_db, "DELETE FROM capture_failures WHERE path = ?1");
-    cleared.bind(1, file.path);
-    if (cleared.step() != SQLITE_DONE)
-        return error = m_path + ": " + cleared.error(), 0;
     pauseInsideSaveIfAsked();
     if (!tx.commit(error))
         return error = m_path + ": " + error, 0;

@@ -2,7 +2,6 @@
 // Taking another project's captures and failures in (the parts of a distributed batch).
 #include "project_sql.h"
 
-#include <string_view>
 
 namespace windscope::analysis::store {
 
@@ -58,37 +57,25 @@ bool ProjectStore::mergeFrom(const std::string& partPath, MergeCounts& counts, s
             ++counts.alreadyHeld;
             continue;
         }
-        Statement upsert(m_db, "INSERT INTO main.captures(path, size, mtime_ns, sha256, added_utc) "
-                               "VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT(path) DO UPDATE SET size = excluded.size, "
-                               "mtime_ns = excluded.mtime_ns, sha256 = excluded.sha256 RETURNING id");
-        upsert.bind(1, path).bind(2, captures.integer(2)).bind(3, captures.integer(3)).bind(4, sha256).bind(
-            5, captures.text(5));
-        if (upsert.step() != SQLITE_ROW)
-            return fail(upsert);
-        const std::int64_t id = upsert.integer(0);
-        if (upsert.step() != SQLITE_DONE)
-            return fail(upsert);
-        // As saveCapture replaces results: the old cache (and its blobs), stale series
-        // and a failure recorded for the path go.
-        for (const char* sql : {"DELETE FROM main.analysis_cache WHERE capture_id = ?1",
-                                "DELETE FROM main.cwnd_series WHERE capture_id = ?1",
-                                "INSERT INTO main.analysis_cache(capture_id, codec_version, analyzer_version, "
+        FileIdentity file;
+        file.path = path;
+        file.size = static_cast<std::uint64_t>(captures.integer(2));
+        file.mtimeNs = captures.integer(3);
+        file.sha256 = sha256;
+        const std::int64_t id = replaceCaptureRow(file, captures.text(5), error);
+        if (!id)
+            return false;
+        for (const char* sql : {"INSERT INTO main.analysis_cache(capture_id, codec_version, analyzer_version, "
                                 "created_utc, packets, tcp_segments, connections, events) SELECT ?1, codec_version, "
                                 "analyzer_version, created_utc, packets, tcp_segments, connections, events "
                                 "FROM part.analysis_cache WHERE capture_id = ?2",
                                 "INSERT INTO main.cache_blobs(capture_id, part, data, checksum) "
                                 "SELECT ?1, part, data, checksum FROM part.cache_blobs WHERE capture_id = ?2"}) {
             Statement s(m_db, sql);
-            s.bind(1, id);
-            if (std::string_view(sql).find("?2") != std::string_view::npos)
-                s.bind(2, partId);
+            s.bind(1, id).bind(2, partId);
             if (s.step() != SQLITE_DONE)
                 return fail(s);
         }
-        Statement cleared(m_db, "DELETE FROM main.capture_failures WHERE path = ?1");
-        cleared.bind(1, path);
-        if (cleared.step() != SQLITE_DONE)
-            return fail(cleared);
         ++counts.captures;
     }
     if (rc != SQLITE_DONE)

@@ -193,6 +193,10 @@ private:
     bool verifiedForWrite(std::string& error);
     bool checkCodecVersion(std::int64_t captureId, std::string& error);
     bool loadPart(std::int64_t captureId, CachePart part, AnalysisBundle& out, std::string& error);
+    // Inside a write transaction: the capture's row (added, or replaced by path) with
+    // what its old results left dropped (cache and blobs, cwnd series, a failure of the
+    // path), ready for new results. Returns its id, 0 on error.
+    std::int64_t replaceCaptureRow(const FileIdentity& file, const std::string& addedUtc, std::string& error);
     std::string m_path;
     sqlite3* m_db = nullptr;
     int m_openedVersion = 0;
