@@ -7,6 +7,7 @@
 
 #include "analysis/cwnd/cwnd_inference.h"
 #include "analysis/tcp/tcp_analysis.h"
+#include "analysis/wlan/fleet_summary.h"
 #include "analysis/wlan/wlan_correlation.h"
 #include "analysis/wlan/wlan_events.h"
 #include "analysis/wlan/wlan_inventory.h"
@@ -28,6 +29,9 @@ struct AnalysisBundle
     // connection, as cwnd::inferCwndAll gives it; empty when not computed (the pipeline
     // infers a connection's window when first asked).
     std::vector<cwnd::CwndInference> cwnd;
+    // The correlation summed by station, AP, SSID and event kind, for a project's fleet
+    // view; filled with the rest when the products are cached (cacheProducts).
+    FleetSummary fleet;
 };
 
 } // namespace windscope::analysis::pipeline

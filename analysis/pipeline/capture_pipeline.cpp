@@ -254,6 +254,8 @@ const AnalysisBundle& CapturePipeline::cacheProducts() const
 {
     correlation();
     cwndAll();
+    m_products.fleet = summarizeForFleet(m_products.tables, m_products.tcp, m_products.inventory,
+                                         m_products.events, m_products.correlation);
     return m_products;
 }
 

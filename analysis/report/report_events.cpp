@@ -48,23 +48,6 @@ const char* managementName(std::uint8_t subtype)
     }
 }
 
-// An SSID is any 0-32 octets (802.11-2020 9.4.2.2); printable ASCII is shown as is,
-// anything else as hex so the JSON stays valid and nothing is lost.
-std::string ssidText(const std::string& raw)
-{
-    bool printable = true;
-    for (unsigned char c : raw)
-        printable = printable && c >= 0x20 && c < 0x7f;
-    if (printable)
-        return raw;
-    std::string hex;
-    char byte[3];
-    for (unsigned char c : raw) {
-        std::snprintf(byte, sizeof byte, "%02x", c);
-        hex += byte;
-    }
-    return hex;
-}
 
 void writeEventCore(JsonWriter& json, const EventsReport& r, const WlanEvent& e)
 {
@@ -407,6 +390,15 @@ void writeCorrelationJson(std::ostream& out, const EventsReport& r, const Correl
             optionalBytes("window_after_bytes", m.windowAfterBytes);
             json.field("cwnd_model", m.cwndModel);
             json.field("cwnd_not_followed", m.cwndNotFollowed);
+            json.field("stalled_ms", static_cast<double>(m.stalledNs) / 1e6);
+            json.key("stall_start_epoch_s");
+            m.stallStartNs >= 0 ? json.number(epochText(tables, m.stallStartNs)) : json.null();
+            json.key("stall_end_epoch_s");
+            m.stallEndNs >= 0 ? json.number(epochText(tables, m.stallEndNs)) : json.null();
+            optionalBytes("goodput_lost_bytes", m.goodputLostBytes);
+            json.key("reference_goodput_bps");
+            m.referenceGoodputBps >= 0 ? json.value(m.referenceGoodputBps) : json.null();
+            json.key("cost_end_epoch_s").number(epochText(tables, m.costEndNs));
             json.endObject();
         }
         json.endArray();
@@ -427,6 +419,9 @@ void writeCorrelationJson(std::ostream& out, const EventsReport& r, const Correl
         json.field("mean_throughput_during_pct", k.meanThroughputDuringPct);
         json.field("mean_recovery_ms", k.meanRecoveryMs);
         json.field("not_recovered", k.notRecovered);
+        json.field("stalled_ms", static_cast<double>(k.stalledNs) / 1e6);
+        json.field("goodput_lost_bytes", static_cast<std::uint64_t>(k.goodputLostBytes));
+        json.field("goodput_lost_unknown", k.lostUnknown);
         json.endObject();
     }
     json.endArray();
@@ -461,7 +456,7 @@ void writeCorrelationCsv(std::ostream& out, const EventsReport& r, const Correla
            "fast_retransmissions,rto_timeouts,dup_acks,dup_ack_bursts,zero_windows,low_windows,"
            "throughput_before_bps,throughput_during_bps,throughput_after_bps,recovery_ms,"
            "cwnd_before_bytes,cwnd_min_bytes,cwnd_after_bytes,ssthresh_after_bytes,window_before_bytes,"
-           "window_min_bytes,window_after_bytes,cwnd_model\n";
+           "window_min_bytes,window_after_bytes,cwnd_model,stalled_ms,goodput_lost_bytes\n";
     for (std::size_t i = 0; i < r.events.size(); ++i) {
         const WlanEvent& e = r.events.at(i);
         for (const ConnectionImpact& m : c.impacts[i].connections) {
@@ -480,7 +475,11 @@ void writeCorrelationCsv(std::ostream& out, const EventsReport& r, const Correla
                 if (v >= 0)
                     out << v;
             }
-            out << ',' << (m.cwndModel.empty() ? m.cwndNotFollowed : m.cwndModel) << '\n';
+            out << ',' << (m.cwndModel.empty() ? m.cwndNotFollowed : m.cwndModel) << ','
+                << fixedText(static_cast<double>(m.stalledNs) / 1e6, 3) << ',';
+            if (m.goodputLostBytes >= 0)
+                out << m.goodputLostBytes;
+            out << '\n';
         }
     }
 }

@@ -91,6 +91,8 @@ const char* cachePartName(CachePart part)
         return "correlation";
     case CachePart::Cwnd:
         return "cwnd";
+    case CachePart::Fleet:
+        return "fleet";
     }
     return "?";
 }
@@ -107,6 +109,7 @@ std::vector<std::uint8_t> encodePart(CachePart part, const AnalysisBundle& resul
     case CachePart::Inventory: codec::encodeInventory(w, results.inventory); break;
     case CachePart::Correlation: codec::encodeCorrelation(w, results.correlation); break;
     case CachePart::Cwnd: codec::encodeCwnd(w, results.cwnd); break;
+    case CachePart::Fleet: codec::encodeFleet(w, results.fleet); break;
     }
     return w.take();
 }
@@ -126,6 +129,7 @@ bool decodePart(CachePart part, BlobSource& source, AnalysisBundle& out, std::st
     case CachePart::Inventory: ok = codec::decodeInventory(r, out.inventory, error); break;
     case CachePart::Correlation: ok = codec::decodeCorrelation(r, out.correlation, error); break;
     case CachePart::Cwnd: ok = codec::decodeCwnd(r, out.cwnd, error); break;
+    case CachePart::Fleet: ok = codec::decodeFleet(r, out.fleet, error); break;
     }
     if (checksum)
         *checksum = r.checksum();

@@ -27,7 +27,9 @@ using pipeline::AnalysisBundle;
 // 5: the cwnd part (every connection's inferred congestion window).
 // 6: relayed TCP segments and each conversation's TTLs in the capture part.
 // 7: 802.11 lifecycle events, role conflicts, event attribution in the correlation.
-inline constexpr std::uint32_t kAnalysisCodecVersion = 8;
+// 8: the effective window around each event in the correlation.
+// 9: what each event cost a connection (stalled time, goodput lost); the fleet part.
+inline constexpr std::uint32_t kAnalysisCodecVersion = 9;
 
 // The cache is stored in parts so that what a view needs can be loaded alone: the
 // capture summary, connection, station and event tables and the event correlation are
@@ -42,10 +44,12 @@ enum class CachePart : std::uint8_t {
     Inventory,    // WlanInventory
     Correlation,  // Correlation
     Cwnd,         // AnalysisBundle::cwnd, the data sender's inference of every connection
+    Fleet,        // AnalysisBundle::fleet, what the events cost TCP by station, AP and SSID
 };
 inline constexpr CachePart kAllCacheParts[] = {
     CachePart::Capture, CachePart::FrameColumns, CachePart::Connections, CachePart::Segments,
-    CachePart::Events,  CachePart::Inventory,    CachePart::Correlation, CachePart::Cwnd};
+    CachePart::Events,  CachePart::Inventory,    CachePart::Correlation, CachePart::Cwnd,
+    CachePart::Fleet};
 // Enough for the analyze report (writeAnalyzeJson): no per-frame data.
 inline constexpr CachePart kReportCacheParts[] = {CachePart::Capture, CachePart::Connections};
 // Everything but the per-frame and per-segment columns: what the desktop application

@@ -166,6 +166,8 @@ public:
         return m_ok;
     }
     bool ok() const { return m_ok; }
+    // A value the layout cannot hold (e.g. an enumerator out of range): the blob is damaged.
+    void reject(const std::string& why) { fail(why); }
     // The checksum of every byte read; equal to blobChecksum of the blob once finish()
     // succeeded (the whole blob was read).
     std::uint64_t checksum() const { return m_checksum.value(); }

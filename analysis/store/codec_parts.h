@@ -27,6 +27,9 @@ bool decodeInventory(Reader& r, WlanInventory& inventory, std::string& error);
 void encodeCorrelation(Writer& w, const Correlation& correlation);
 bool decodeCorrelation(Reader& r, Correlation& correlation, std::string& error);
 
+void encodeFleet(Writer& w, const FleetSummary& fleet);
+bool decodeFleet(Reader& r, FleetSummary& fleet, std::string& error);
+
 void encodeCwnd(Writer& w, const std::vector<cwnd::CwndInference>& cwnd);
 bool decodeCwnd(Reader& r, std::vector<cwnd::CwndInference>& cwnd, std::string& error);
 

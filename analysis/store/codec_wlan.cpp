@@ -143,6 +143,12 @@ template <typename Io, typename M> void connectionImpactFields(Io& io, M& m)
     io(m.windowAfterBytes);
     io(m.cwndModel);
     io(m.cwndNotFollowed);
+    io(m.stalledNs);
+    io(m.stallStartNs);
+    io(m.stallEndNs);
+    io(m.goodputLostBytes);
+    io(m.referenceGoodputBps);
+    io(m.costEndNs);
 }
 
 template <typename Io, typename K> void kindAggregateFields(Io& io, K& k)
@@ -158,6 +164,9 @@ template <typename Io, typename K> void kindAggregateFields(Io& io, K& k)
     io(k.meanThroughputDuringPct);
     io(k.meanRecoveryMs);
     io(k.notRecovered);
+    io(k.stalledNs);
+    io(k.goodputLostBytes);
+    io(k.lostUnknown);
 }
 
 template <typename Io, typename A> void scanIntervalFields(Io& io, A& a)
@@ -292,14 +301,76 @@ bool decodeCorrelation(Reader& r, Correlation& correlation, std::string& error)
     auto get = [&](auto& v) { r.get(v); };
     r.list(correlation.impacts, 16, [&](EventImpact& impact) {
         r.get(impact.event);
-        r.list(impact.connections, 132, [&](ConnectionImpact& m) {
+        r.list(impact.connections, 180, [&](ConnectionImpact& m) {
             connectionImpactFields(get, m);
             r.column(m.overlappingEvents);
         });
     });
-    r.list(correlation.kinds, 81, [&](KindAggregate& k) { kindAggregateFields(get, k); });
+    r.list(correlation.kinds, 105, [&](KindAggregate& k) { kindAggregateFields(get, k); });
     r.list(correlation.scanIntervals, 85, [&](ScanIntervalAggregate& a) { scanIntervalFields(get, a); });
     r.list(correlation.notes, 8, [&](std::string& n) { r.get(n); });
+    return r.finish(error);
+}
+
+// ---- Fleet summary ---------------------------------------------------------------------
+
+namespace {
+
+template <typename Io, typename C> void fleetCostFields(Io& io, C& c)
+{
+    io(c.station);
+    io(c.ap);
+    io(c.ssid);
+    io(c.kind);
+    io(c.events);
+    io(c.eventsWithConnections);
+    io(c.durationNs);
+    io(c.stalledNs);
+    io(c.goodputLostBytes);
+    io(c.retransmissions);
+    io(c.rtoTimeouts);
+    io(c.lostUnknown);
+    io(c.worstEvent);
+    io(c.worstStartNs);
+    io(c.worstEndNs);
+    io(c.worstStalledNs);
+}
+
+template <typename Io, typename S> void fleetStationFields(Io& io, S& s)
+{
+    io(s.station);
+    io(s.ap);
+    io(s.ssid);
+    io(s.connections);
+    io(s.deliveredBytes);
+    io(s.scans);
+    io(s.scanIntervalMs);
+    io(s.scanDwellMs);
+}
+
+} // namespace
+
+void encodeFleet(Writer& w, const FleetSummary& fleet)
+{
+    auto put = [&](const auto& v) { w.put(v); };
+    w.list(fleet.costs, [&](const FleetCost& c) { fleetCostFields(put, c); });
+    w.list(fleet.stations, [&](const FleetStation& s) { fleetStationFields(put, s); });
+    w.put(fleet.firstEpochNs);
+    w.put(fleet.lastEpochNs);
+}
+
+bool decodeFleet(Reader& r, FleetSummary& fleet, std::string& error)
+{
+    fleet = FleetSummary{};
+    auto get = [&](auto& v) { r.get(v); };
+    r.list(fleet.costs, 105, [&](FleetCost& c) {
+        fleetCostFields(get, c);
+        if (static_cast<std::size_t>(c.kind) >= kWlanEventKinds)
+            r.reject("unknown event kind " + std::to_string(static_cast<int>(c.kind)));
+    });
+    r.list(fleet.stations, 60, [&](FleetStation& s) { fleetStationFields(get, s); });
+    r.get(fleet.firstEpochNs);
+    r.get(fleet.lastEpochNs);
     return r.finish(error);
 }
 

@@ -174,6 +174,27 @@ bool ProjectStore::loadResults(std::int64_t captureId, AnalysisBundle& out, std:
     return loadResults(captureId, kAllCacheParts, out, error);
 }
 
+bool ProjectStore::loadFleet(std::vector<analysis::FleetCapture>& out, std::size_t& stale, std::string& error)
+{
+    out.clear();
+    stale = 0;
+    std::vector<CaptureRecord> captures;
+    if (!listCaptures(captures, error))
+        return false;
+    constexpr CachePart kFleet[] = {CachePart::Fleet};
+    for (const CaptureRecord& c : captures) {
+        if (!c.cached) {
+            ++stale;
+            continue;
+        }
+        AnalysisBundle bundle;
+        if (!loadResults(c.id, kFleet, bundle, error))
+            return false;
+        out.push_back({c.id, c.file.path, std::move(bundle.fleet)});
+    }
+    return true;
+}
+
 bool ProjectStore::checkCodecVersion(std::int64_t captureId, std::string& error)
 {
     Statement version(m_db, "SELECT codec_version FROM analysis_cache WHERE capture_id = ?1");

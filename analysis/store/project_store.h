@@ -153,6 +153,10 @@ public:
         std::size_t captures = 0, alreadyHeld = 0, failures = 0;
     };
     bool mergeFrom(const std::string& partPath, MergeCounts& counts, std::string& error);
+    // The fleet summary of every capture with current results (CachePart::Fleet), in
+    // capture id order; stale counts the captures whose results this build cannot read
+    // (analysed by an older layout: add them again, or rerun the batch, to include them).
+    bool loadFleet(std::vector<analysis::FleetCapture>& out, std::size_t& stale, std::string& error);
 
     // ---- annotations and bookmarks ----
     std::int64_t addAnnotation(const Annotation& a, std::string& error);

@@ -4,6 +4,8 @@
 #include "analysis/cwnd/cwnd_inference.h"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 namespace windscope::analysis {
 
@@ -19,6 +21,14 @@ struct Series
     std::vector<std::uint64_t> rows;
     std::vector<std::int64_t> ackTimeNs;
     std::vector<std::int64_t> ackedBytes;
+    // The highest sequence sent (relative, end of payload) over time, never decreasing,
+    // and the largest payload: what was outstanding when the ACK clock stopped.
+    std::vector<std::int64_t> sentTimeNs;
+    std::vector<std::int64_t> sentEnd;
+    std::int64_t mss = 0;
+    std::int64_t lastRowNs = 0;
+    // The data's RTT samples (time of the acknowledging row, RTT), in time order.
+    std::vector<std::pair<std::int64_t, std::int64_t>> rttSamples;
 
     std::int64_t ackedAt(std::int64_t t) const
     {
@@ -32,6 +42,13 @@ struct Series
         if (b <= a)
             return 0;
         return static_cast<double>(ackedAt(b) - ackedAt(a)) * 8e9 / static_cast<double>(b - a);
+    }
+    // When the highest sequence sent first reached seq; max when it never did.
+    std::int64_t sentReachedNs(std::int64_t seq) const
+    {
+        auto it = std::lower_bound(sentEnd.begin(), sentEnd.end(), seq);
+        return it == sentEnd.end() ? std::numeric_limits<std::int64_t>::max()
+                                   : sentTimeNs[static_cast<std::size_t>(it - sentEnd.begin())];
     }
     std::int64_t firstAckNs() const { return ackTimeNs.empty() ? 0 : ackTimeNs.front(); }
     std::int64_t lastAckNs() const { return ackTimeNs.empty() ? 0 : ackTimeNs.back(); }
@@ -54,12 +71,29 @@ std::vector<Series> buildSeries(const dissect::CaptureTables& tables, const TcpA
     for (std::size_t r = 0; r < rows.size(); ++r) {
         Series& s = series[tcp.segments.connection[r]];
         s.rows.push_back(r);
-        if (tcp.directionOf(tables, r) == s.dataDirection || !(rows.tcpFlags(r) & 0x10))
+        s.lastRowNs = rows.timeNs[r];
+        if (tcp.directionOf(tables, r) == s.dataDirection) {
+            if (const std::int64_t length = rows.payloadLength[r]; length > 0) {
+                const std::int64_t end = tcp.relativeSeq(rows, r) + length;
+                s.mss = std::max(s.mss, length);
+                if (s.sentEnd.empty() || end > s.sentEnd.back()) {
+                    s.sentTimeNs.push_back(rows.timeNs[r]);
+                    s.sentEnd.push_back(end);
+                }
+            }
+            continue;
+        }
+        if (!(rows.tcpFlags(r) & 0x10))
             continue;
         const std::int64_t ack = tcp.relativeAck(tables.tcp, r);
         const std::int64_t highest = s.ackedBytes.empty() ? ack : std::max(s.ackedBytes.back(), ack);
         s.ackTimeNs.push_back(rows.timeNs[r]);
         s.ackedBytes.push_back(highest);
+    }
+    for (const RttSample sample : tcp.rtt) {
+        Series& s = series[tcp.segments.connection[sample.ackRow()]];
+        if (tcp.directionOf(tables, sample.dataRow()) == s.dataDirection)
+            s.rttSamples.emplace_back(rows.timeNs[sample.ackRow()], sample.rttNs(rows));
     }
     return series;
 }
@@ -116,16 +150,150 @@ ConnectionImpact measure(const dissect::CaptureTables& tables, const TcpAnalysis
     return m;
 }
 
-// Charges each retransmission and timeout of every connection to one event (see
-// correlateEvents in the header); records which events' windows overlap.
-void attribute(const dissect::CaptureTables& tables, const TcpAnalysis& tcp, const WlanEvents& events,
-               const std::vector<Series>& series, std::vector<EventImpact>& impacts)
+struct Slot
 {
-    struct Slot
-    {
-        const WlanEvent* event;
-        ConnectionImpact* impact;
+    const WlanEvent* event;
+    ConnectionImpact* impact;
+};
+
+// The slot a moment is charged to among those eligible: an event in force at t
+// (absences and moves before lifecycle events, then the latest started), else the one
+// that ended last before t, else the next to start.
+template <typename Eligible>
+const Slot* chargedSlot(const std::vector<Slot>& slots, std::int64_t t, Eligible eligible)
+{
+    const auto rank = [](const WlanEvent& e) { return isLifecycleKind(e.kind) ? 1 : 0; };
+    const Slot* best = nullptr;
+    int bestClass = 3; // 0 in force, 1 after, 2 before
+    for (const Slot& slot : slots) {
+        if (!eligible(slot))
+            continue;
+        const WlanEvent& e = *slot.event;
+        const int cls = t < e.startNs ? 2 : t <= e.endNs ? 0 : 1;
+        bool better = cls < bestClass;
+        if (best && cls == bestClass) {
+            const WlanEvent& b = *best->event;
+            if (cls == 0)
+                better = rank(e) < rank(b) || (rank(e) == rank(b) && e.startNs > b.startNs);
+            else if (cls == 1)
+                better = e.endNs > b.endNs;
+            else
+                better = e.startNs < b.startNs;
+        }
+        if (better) {
+            best = &slot;
+            bestClass = cls;
+        }
+    }
+    return best;
+}
+
+struct Gap
+{
+    std::int64_t startNs, endNs;
+};
+
+// Where the connection's ACK clock stood still: from the moment two full segments
+// were outstanding after an ACK advance to the next advance (or the connection's last
+// packet), when that is longer than SRTT + 4 RTTVAR at the time (RFC 6298's
+// retransmission timeout without its floor: the sender's own bound on a late ACK; a
+// slow start after a timeout, one ACK per RTT, stays within it).
+std::vector<Gap> ackClockStalls(const Series& s)
+{
+    std::vector<Gap> stalls;
+    if (s.ackTimeNs.empty() || s.mss == 0)
+        return stalls;
+    // RFC 6298 section 2 estimators; before the first sample, the connection's RTT.
+    double srtt = static_cast<double>(s.rttNs), rttvar = srtt / 2;
+    bool sampled = false;
+    std::size_t nextSample = 0;
+    const auto lateAfter = [&](std::int64_t t) {
+        for (; nextSample < s.rttSamples.size() && s.rttSamples[nextSample].first <= t; ++nextSample) {
+            const double r = static_cast<double>(s.rttSamples[nextSample].second);
+            if (!sampled) {
+                srtt = r;
+                rttvar = r / 2;
+                sampled = true;
+            } else {
+                rttvar = 0.75 * rttvar + 0.25 * std::abs(srtt - r);
+                srtt = 0.875 * srtt + 0.125 * r;
+            }
+        }
+        return static_cast<std::int64_t>(srtt + 4 * rttvar);
     };
+    std::int64_t advancedNs = s.ackTimeNs.front(), acked = s.ackedBytes.front();
+    for (std::size_t i = 1; i <= s.ackTimeNs.size(); ++i) {
+        const bool last = i == s.ackTimeNs.size();
+        if (!last && s.ackedBytes[i] <= acked)
+            continue;
+        const std::int64_t next = last ? s.lastRowNs : s.ackTimeNs[i];
+        const std::int64_t from = std::max(advancedNs, s.sentReachedNs(acked + 2 * s.mss));
+        if (from < next && next - from > lateAfter(from))
+            stalls.push_back({from, next});
+        if (!last) {
+            advancedNs = s.ackTimeNs[i];
+            acked = s.ackedBytes[i];
+        }
+    }
+    return stalls;
+}
+
+// The goodput each event cost a connection, against the connection's own rate outside
+// every event's span of effect (the event and its recovery). Spans of one connection's
+// events are cut where the next one starts, so no byte is counted twice.
+void chargeGoodputLost(const Series& s, std::vector<Slot>& slots, const CorrelationOptions& o)
+{
+    if (s.ackTimeNs.empty())
+        return;
+    const std::int64_t first = s.firstAckNs(), last = s.lastAckNs();
+    for (Slot& slot : slots) {
+        ConnectionImpact& m = *slot.impact;
+        const WlanEvent& e = *slot.event;
+        const std::int64_t end = m.recoveryNs >= 0 ? e.endNs + m.recoveryNs : std::min(m.windowEndNs, last);
+        m.costEndNs = std::max(e.startNs, end);
+    }
+    std::sort(slots.begin(), slots.end(),
+              [](const Slot& a, const Slot& b) { return a.event->startNs < b.event->startNs; });
+    std::int64_t coveredNs = 0, coveredBytes = 0, reach = first;
+    for (const Slot& slot : slots) {
+        const std::int64_t from = std::max(reach, std::max(first, slot.event->startNs));
+        const std::int64_t to = std::min(last, slot.impact->costEndNs);
+        if (to > from) {
+            coveredNs += to - from;
+            coveredBytes += s.ackedAt(to) - s.ackedAt(from);
+        }
+        reach = std::max(reach, to);
+    }
+    const std::int64_t freeNs = (last - first) - coveredNs;
+    double reference = -1;
+    if (freeNs >= o.minScanFreeNs)
+        reference = static_cast<double>(s.ackedAt(last) - s.ackedAt(first) - coveredBytes) * 8e9 /
+                    static_cast<double>(freeNs);
+    for (std::size_t i = 0; i < slots.size(); ++i) {
+        ConnectionImpact& m = *slots[i].impact;
+        const std::int64_t from = slots[i].event->startNs;
+        if (i + 1 < slots.size())
+            m.costEndNs = std::min(m.costEndNs, std::max(from, slots[i + 1].event->startNs));
+        m.referenceGoodputBps = reference;
+        if (reference < 0)
+            continue;
+        if (m.nothingToRecover()) { // nothing flowed before: no loss to measure
+            m.goodputLostBytes = 0;
+            continue;
+        }
+        const double expected = reference / 8e9 * static_cast<double>(m.costEndNs - from);
+        const double delivered = static_cast<double>(s.ackedAt(m.costEndNs) - s.ackedAt(from));
+        m.goodputLostBytes = static_cast<std::int64_t>(std::max(0.0, expected - delivered));
+    }
+}
+
+// Charges each retransmission, timeout and ACK-clock stall of every connection to one
+// event (see correlateEvents in the header), and the goodput each event cost; records
+// which events' windows overlap.
+void attribute(const dissect::CaptureTables& tables, const TcpAnalysis& tcp, const WlanEvents& events,
+               const std::vector<Series>& series, std::vector<EventImpact>& impacts,
+               const CorrelationOptions& options)
+{
     std::vector<std::vector<Slot>> byConnection(series.size());
     for (std::size_t i = 0; i < impacts.size(); ++i)
         for (ConnectionImpact& m : impacts[i].connections) {
@@ -135,7 +303,6 @@ void attribute(const dissect::CaptureTables& tables, const TcpAnalysis& tcp, con
             m.retransmissions = m.fastRetransmissions = m.rtoTimeouts = 0;
             byConnection[m.connection].push_back({&events.at(i), &m});
         }
-    const auto rank = [](const WlanEvent& e) { return isLifecycleKind(e.kind) ? 1 : 0; };
     for (std::size_t c = 0; c < byConnection.size(); ++c) {
         std::vector<Slot>& slots = byConnection[c];
         if (slots.empty())
@@ -151,35 +318,30 @@ void attribute(const dissect::CaptureTables& tables, const TcpAnalysis& tcp, con
             if (!(flags & (sf::kRetransmission | sf::kRtoTimeout)) || tcp.directionOf(tables, r) != s.dataDirection)
                 continue;
             const std::int64_t t = tables.tcp.timeNs[r];
-            const Slot* best = nullptr;
-            int bestClass = 3; // 0 in force, 1 after, 2 before
-            for (const Slot& slot : slots) {
-                const ConnectionImpact& m = *slot.impact;
-                const WlanEvent& e = *slot.event;
-                if (t < m.windowStartNs || t > m.windowEndNs)
-                    continue;
-                const int cls = t < e.startNs ? 2 : t <= e.endNs ? 0 : 1;
-                bool better = cls < bestClass;
-                if (best && cls == bestClass) {
-                    const WlanEvent& b = *best->event;
-                    if (cls == 0)
-                        better = rank(e) < rank(b) || (rank(e) == rank(b) && e.startNs > b.startNs);
-                    else if (cls == 1)
-                        better = e.endNs > b.endNs;
-                    else
-                        better = e.startNs < b.startNs;
-                }
-                if (better) {
-                    best = &slot;
-                    bestClass = cls;
-                }
-            }
+            const Slot* best = chargedSlot(slots, t, [&](const Slot& slot) {
+                return t >= slot.impact->windowStartNs && t <= slot.impact->windowEndNs;
+            });
             if (!best)
                 continue;
             best->impact->retransmissions += (flags & sf::kRetransmission) != 0;
             best->impact->fastRetransmissions += (flags & sf::kFastRetransmission) != 0;
             best->impact->rtoTimeouts += (flags & sf::kRtoTimeout) != 0;
         }
+        // A stall is charged like a retransmission sent when the missed ACK was due, one
+        // RTT into the stall: an event starting later did not cause it.
+        for (const Gap& g : ackClockStalls(s)) {
+            const std::int64_t due = g.startNs + s.rttNs;
+            if (const Slot* best = chargedSlot(slots, due, [&](const Slot& slot) {
+                    return due >= slot.impact->windowStartNs && due <= slot.impact->windowEndNs;
+                }))
+            {
+                ConnectionImpact& m = *best->impact;
+                m.stalledNs += g.endNs - g.startNs;
+                m.stallStartNs = m.stallStartNs < 0 ? g.startNs : std::min(m.stallStartNs, g.startNs);
+                m.stallEndNs = std::max(m.stallEndNs, g.endNs);
+            }
+        }
+        chargeGoodputLost(s, slots, options);
     }
 }
 
@@ -206,6 +368,11 @@ std::vector<KindAggregate> aggregateKinds(const WlanEvents& events,
                 k.rtoTimeouts += m.rtoTimeouts;
                 k.dupAckBursts += m.dupAckBursts;
                 k.zeroWindows += m.zeroWindows;
+                k.stalledNs += m.stalledNs;
+                if (m.goodputLostBytes >= 0)
+                    k.goodputLostBytes += m.goodputLostBytes;
+                else
+                    ++k.lostUnknown;
                 if (m.throughputBeforeBps > 0) {
                     pct += 100.0 * m.throughputDuringBps / m.throughputBeforeBps;
                     ++pctCount;
@@ -304,7 +471,7 @@ Correlation correlateEvents(const dissect::CaptureTables& tables, const TcpAnaly
         result.notes.push_back(std::to_string(withoutConnections) +
                                " event(s) with no TCP connection of their station in the window: "
                                "their effect on TCP could not be determined");
-    attribute(tables, tcp, events, series, result.impacts);
+    attribute(tables, tcp, events, series, result.impacts, options);
     std::size_t shared = 0;
     for (const EventImpact& impact : result.impacts)
         for (const ConnectionImpact& m : impact.connections)

@@ -68,6 +68,21 @@ struct ConnectionImpact
     std::int64_t windowBeforeBytes = -1, windowMinBytes = -1, windowAfterBytes = -1;
     std::string cwndModel;
     std::string cwndNotFollowed;
+    // What the event cost the connection, each charged to at most one event like the
+    // retransmissions. stalledNs: time the ACK clock stood still (no cumulative ACK
+    // advance for longer than SRTT + 4 RTTVAR with two full segments outstanding: RFC
+    // 5681 has the receiver ACK at least every second full segment, so the sender hears
+    // within an RTT unless the path is broken), charged at the moment the missed ACK
+    // was due.
+    // goodputLostBytes: what the connection's own event-free goodput would have
+    // delivered from the event's start to its recovery (or the window's end) and was
+    // not; -1 when the connection has less than CorrelationOptions::minScanFreeNs of
+    // event-free transfer to take that rate from; 0 when nothing flowed before.
+    std::int64_t stalledNs = 0;
+    std::int64_t stallStartNs = -1, stallEndNs = -1; // first start, last end of those stalls
+    std::int64_t goodputLostBytes = -1;
+    double referenceGoodputBps = -1;       // that event-free rate, -1 unknown
+    std::int64_t costEndNs = 0;            // end of the span the loss was counted over
 };
 
 struct EventImpact
@@ -85,6 +100,9 @@ struct KindAggregate
     double meanThroughputDuringPct = 0;    // during / before, over impacts with a before level
     double meanRecoveryMs = 0;             // over the impacts that recovered
     std::uint64_t notRecovered = 0;        // impacts with throughput before that did not get back to it
+    // Sums of the impacts' charged costs; lostUnknown counts impacts without a reference rate.
+    std::int64_t stalledNs = 0, goodputLostBytes = 0;
+    std::uint64_t lostUnknown = 0;
 };
 
 struct ScanIntervalAggregate

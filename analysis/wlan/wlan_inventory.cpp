@@ -5,6 +5,7 @@
 #include "wlan_roles.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <unordered_map>
 
 namespace windscope::analysis {
@@ -383,6 +384,22 @@ WlanInventory buildWlanInventory(const dissect::CaptureTables& tables, const Tcp
     builder.placeConnections(tcp);
     builder.writeNotes(badFcsRows);
     return inventory;
+}
+
+std::string ssidText(const std::string& raw)
+{
+    bool printable = true;
+    for (unsigned char c : raw)
+        printable = printable && c >= 0x20 && c < 0x7f;
+    if (printable)
+        return raw;
+    std::string hex;
+    char byte[3];
+    for (unsigned char c : raw) {
+        std::snprintf(byte, sizeof byte, "%02x", c);
+        hex += byte;
+    }
+    return hex;
 }
 
 } // namespace windscope::analysis

@@ -96,6 +96,10 @@ struct WlanInventory
     std::uint32_t bssidAt(std::int32_t station, std::int64_t timeNs) const;
 };
 
+// An SSID as text: any 0-32 octets (802.11-2020 9.4.2.2); printable ASCII as is,
+// anything else as hex, so JSON, CSV and the fleet's keys stay valid and nothing is lost.
+std::string ssidText(const std::string& raw);
+
 WlanInventory buildWlanInventory(const dissect::CaptureTables& tables, const TcpAnalysis& tcp);
 
 } // namespace windscope::analysis

@@ -11,6 +11,7 @@
 #endif
 #ifdef WINDSCOPE_HAVE_STORE
 #include "cli_batch.h"
+#include "cli_fleet.h"
 #include "cli_project.h"
 #endif
 #ifdef WINDSCOPE_HAVE_WIRESHARK
@@ -75,6 +76,9 @@ void printUsage(FILE* out)
                  "  batch PATH... --project OUT.wsproj [--jobs N] [--json]\n"
                  "      every capture under the paths (recursive) into one project, in\n"
                  "      parallel; captures the project holds already are skipped\n"
+                 "  fleet P.wsproj [--json | --csv] [--by station|ap|ssid|capture|day]\n"
+                 "      what Wi-Fi events cost TCP over the project's captures (stalled\n"
+                 "      time, goodput lost, retransmissions, timeouts), grouped and ranked\n"
                  "  packet FILE N [--json] [--key PASSPHRASE:SSID|PSK]... [-o PREF:VALUE]...\n"
                  "      the full Wireshark dissection tree of frame N (1-based), like\n"
                  "      tshark -V; --key decrypts WPA/WPA2-PSK 802.11 frames\n"
@@ -142,8 +146,10 @@ int main(int argc, char** argv)
         return 1;
 #endif
     }
-    if (command == "project" || command == "batch") {
+    if (command == "project" || command == "batch" || command == "fleet") {
 #ifdef WINDSCOPE_HAVE_STORE
+        if (command == "fleet")
+            return windscope::cli::runFleet(args);
         return command == "batch" ? windscope::cli::runBatch(args) : windscope::cli::runProject(args);
 #else
         std::fprintf(stderr, "windscope-cli: %s needs SQLite and OpenSSL, which this build lacks\n",
