@@ -6,6 +6,7 @@
 #include "main_window.h"
 #include "plots/plot_export.h"
 #include "plots/plot_stack.h"
+#include "fleet_view.h"
 #include "project/project_controller.h"
 #include "wireshark/packet_detail_pane.h"
 #include "windscope/version.h"
@@ -53,7 +54,14 @@ int main(int argc, char** argv)
                                     QStringLiteral("Show the packet list with frame N selected and its Wireshark "
                                                    "dissection (N in the selected connection's plotted range)"),
                                     QStringLiteral("N"));
-    parser.addOptions({connection, event, screenshot, figure, preset, stevens, packet});
+    const QCommandLineOption fleet(QStringLiteral("fleet"),
+                                   QStringLiteral("Open the Fleet tab of a project (what Wi-Fi events cost TCP over "
+                                                  "its captures); with --screenshot, grab it"),
+                                   QStringLiteral("PROJECT"));
+    const QCommandLineOption fleetBy(QStringLiteral("fleet-by"),
+                                     QStringLiteral("Fleet grouping: station, ap, ssid, capture or day"),
+                                     QStringLiteral("BY"), QStringLiteral("station"));
+    parser.addOptions({connection, event, screenshot, figure, preset, stevens, packet, fleet, fleetBy});
     parser.process(app);
 
     windscope::gui::MainWindow window;
@@ -126,6 +134,30 @@ int main(int argc, char** argv)
                      });
     window.setInteractive(shot.isEmpty() && figurePath.isEmpty());
     window.show();
+    if (parser.isSet(fleet)) {
+        windscope::analysis::FleetGrouping by;
+        if (!windscope::analysis::parseFleetGrouping(parser.value(fleetBy).toStdString(), by)) {
+            std::fprintf(stderr, "windscope: --fleet-by takes station, ap, ssid, capture or day\n");
+            return 2;
+        }
+        QString error;
+        windscope::gui::FleetView* view = window.openFleet(parser.value(fleet), &error);
+        if (!view) {
+            std::fprintf(stderr, "windscope: %s\n", qPrintable(error));
+            if (!window.isInteractive())
+                return 1;
+        } else {
+            view->setGrouping(by);
+            if (!shot.isEmpty() && parser.positionalArguments().isEmpty()) {
+                QTimer::singleShot(800, &window, [&window, shot] {
+                    const bool ok = window.grab().save(shot, "PNG");
+                    std::fprintf(stderr, "windscope: %s %s\n", ok ? "wrote" : "could not write", qPrintable(shot));
+                    QApplication::exit(ok ? 0 : 1);
+                });
+                return app.exec();
+            }
+        }
+    }
     for (const QString& path : parser.positionalArguments()) {
         if (path.endsWith(QLatin1String(".wsproj"), Qt::CaseInsensitive)) {
             if (!window.project()->openProject(path) && !window.isInteractive()) {

@@ -3,6 +3,7 @@
 #include "recent_list.h"
 
 #include "capture_view.h"
+#include "fleet_view.h"
 #include "compare_window.h"
 
 #include "analysis/report/report_compare.h"
@@ -83,6 +84,8 @@ void MainWindow::buildMenus()
                         &MainWindow::replayDialog);
     analysis->addAction(tr("S&weep a replay parameter…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R), this,
                         [this] { openSweep(); });
+    analysis->addAction(tr("&Fleet of a project…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F), this,
+                        &MainWindow::fleetDialog);
     analysis->addSeparator();
     analysis->addAction(m_annotations->bookmarkAction());
     analysis->addAction(m_annotations->noteAction());
@@ -237,9 +240,50 @@ CompareWindow* MainWindow::compareSelected()
 
 void MainWindow::closeTab(int index)
 {
+    if (auto* fleet = qobject_cast<FleetView*>(m_tabs->widget(index))) {
+        m_tabs->removeTab(index);
+        fleet->deleteLater();
+        return;
+    }
     auto* v = qobject_cast<CaptureView*>(m_tabs->widget(index));
     if (v && m_project->confirmCloseCapture(v))
         closeView(v);
+}
+
+FleetView* MainWindow::openFleet(const QString& projectPath, QString* error)
+{
+    auto* fleet = new FleetView(m_tabs);
+    QString message;
+    if (!fleet->load(projectPath, &message)) {
+        delete fleet;
+        if (error)
+            *error = message;
+        if (m_interactive)
+            QMessageBox::warning(this, tr("Fleet"), message);
+        return nullptr;
+    }
+    connect(fleet, &FleetView::openEventRequested, this,
+            [this](const QString& capture, const QString& project, qint64 captureId, int event) {
+                setInitialSelection(Selection{-1, event});
+                openProjectCapture(capture, project, captureId);
+            });
+    const int index = m_tabs->addTab(fleet, tr("Fleet: %1").arg(QFileInfo(projectPath).fileName()));
+    m_tabs->setTabToolTip(index, QFileInfo(projectPath).absoluteFilePath());
+    m_tabs->setCurrentIndex(index);
+    statusBar()->showMessage(fleet->statusText(), 8000);
+    return fleet;
+}
+
+void MainWindow::fleetDialog()
+{
+    QString path = m_project->isOpen() && !m_project->isUntitled() ? m_project->path() : QString();
+    if (path.isEmpty())
+        path = QFileDialog::getOpenFileName(this, tr("Fleet of a project"), QString(),
+                                            tr("Windscope projects (*.wsproj);;All files (*)"));
+    else
+        m_project->flush();
+    if (!path.isEmpty())
+        openFleet(path);
 }
 
 void MainWindow::closeView(CaptureView* view)

@@ -19,6 +19,7 @@ namespace windscope::gui {
 class AnnotationPanel;
 class CaptureView;
 class CompareWindow;
+class FleetView;
 class PlotPanel;
 class ProjectController;
 class ReplayRunner;
@@ -51,6 +52,10 @@ public:
     // Opens a sweep window for the current capture's selected connection (or, with no
     // selection, for the presets); nullptr when no capture is open.
     SweepWindow* openSweep();
+    // Opens a Fleet tab on a project file (any project, not only the open one); a double
+    // click there opens a capture at its worst event. nullptr with error when the
+    // project cannot be read.
+    FleetView* openFleet(const QString& projectPath, QString* error = nullptr);
     // Applied to the next capture that finishes loading instead of the default choice.
     void setInitialSelection(const Selection& selection) { m_initialSelection = selection; }
     // Shows load errors in a message box (off in tests, which read CaptureView::errorText).
@@ -84,6 +89,7 @@ private:
     void exportSeries();
     void exportReport();
     void replayDialog();
+    void fleetDialog();
     void closeTab(int index);
 
     QTabWidget* m_tabs;

@@ -6,6 +6,8 @@
 #include "capture_view.h"
 #include "sample_reference.h"
 #include "compare_window.h"
+#include "fleet_view.h"
+#include "model/fleet_table_model.h"
 #include "connection_filter_bar.h"
 #include "correlation_panel.h"
 #include "model/correlation_table_model.h"
@@ -1212,6 +1214,70 @@ private slots:
         QVERIFY(view->plotStack()->series()->window.cwnd.t == expected.window.cwnd.t);
         QVERIFY(rangesEqual(view->plotStack()->panels().front()->xAxis->range(), rangeAtFirst));
         QVERIFY(view->plotStack()->panel(PlotKind::Window)->lodGraphs().size() > 0);
+    }
+
+    // The Fleet tab lists what `windscope-cli fleet` ranks, sorts by any column, plots
+    // the kinds, and a double click opens the capture at the group's worst event.
+    void fleetTabListsTheProjectAndOpensTheWorstEvent()
+    {
+        QTemporaryDir dir;
+        const QString project = dir.filePath(QStringLiteral("archive.wsproj"));
+        QProcess cli;
+        cli.start(QStringLiteral(WINDSCOPE_CLI), {QStringLiteral("batch"), QStringLiteral(WINDSCOPE_SAMPLE_CAPTURE),
+                                                  QStringLiteral("--project"), project});
+        QVERIFY(cli.waitForFinished(120000));
+        QCOMPARE(cli.exitCode(), 0);
+        cli.start(QStringLiteral(WINDSCOPE_CLI), {QStringLiteral("fleet"), project, QStringLiteral("--json")});
+        QVERIFY(cli.waitForFinished(60000));
+        QCOMPARE(cli.exitCode(), 0);
+        const QJsonObject fleet = QJsonDocument::fromJson(cli.readAllStandardOutput()).object();
+        const QJsonArray groups = fleet.value(QStringLiteral("groups")).toArray();
+        QVERIFY(!groups.isEmpty());
+
+        MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QString error;
+        FleetView* view = w.openFleet(project, &error);
+        QVERIFY2(view, qPrintable(error));
+        QAbstractItemModelTester tester(view->model());
+        QCOMPARE(view->model()->rowCount(), groups.size());
+        const QAbstractItemModel* shown = view->table()->model();
+        for (int r = 0; r < groups.size(); ++r) {
+            const QJsonObject g = groups.at(r).toObject();
+            QCOMPARE(shown->index(r, FleetTableModel::Key).data().toString(), g.value(QStringLiteral("key")).toString());
+            QCOMPARE(shown->index(r, FleetTableModel::Stalled).data().toString(),
+                     QString::number(g.value(QStringLiteral("stalled_ms")).toDouble() / 1e3, 'f', 3));
+            QCOMPARE(shown->index(r, FleetTableModel::Retransmissions).data().toString(),
+                     QString::number(g.value(QStringLiteral("retransmissions")).toInteger()));
+        }
+        // One bar per event kind of the archive.
+        QCOMPARE(view->kindPlot()->plottableCount(), fleet.value(QStringLiteral("kinds")).toArray().size());
+        QVERIFY(view->dayPlot()->plottableCount() > 0);
+        // Sorted by events, most first.
+        view->table()->sortByColumn(FleetTableModel::Events, Qt::DescendingOrder);
+        for (int r = 1; r < shown->rowCount(); ++r)
+            QVERIFY(shown->index(r - 1, FleetTableModel::Events).data(FleetTableModel::kSortRole).toULongLong() >=
+                    shown->index(r, FleetTableModel::Events).data(FleetTableModel::kSortRole).toULongLong());
+        view->setGrouping(analysis::FleetGrouping::Day);
+        QCOMPARE(shown->headerData(FleetTableModel::Key, Qt::Horizontal).toString(), QStringLiteral("Day (UTC)"));
+        view->setGrouping(analysis::FleetGrouping::Station);
+
+        // The first group by rank: its worst event, opened from the project's cache.
+        view->table()->sortByColumn(FleetTableModel::Rank, Qt::AscendingOrder);
+        const QJsonObject worst = groups.at(0).toObject().value(QStringLiteral("worst_event")).toObject();
+        QVERIFY(!worst.isEmpty());
+        QSignalSpy ready(&w, &MainWindow::captureReady);
+        view->openRow(0);
+        QVERIFY(ready.wait(60000) || !ready.isEmpty());
+        auto* capture = ready.first().first().value<CaptureView*>();
+        QVERIFY(capture);
+        QCOMPARE(capture->selectedEvent(), worst.value(QStringLiteral("event")).toInt());
+        const QCPRange range = capture->plotStack()->panels().front()->xAxis->range();
+        QVERIFY(range.lower <= worst.value(QStringLiteral("start_s")).toDouble() + 1e-6);
+        QVERIFY(range.upper >= worst.value(QStringLiteral("end_s")).toDouble() - 1e-6);
+        QCOMPARE(w.currentView(), capture);
     }
 
     void openBadFileShowsError()
