@@ -78,7 +78,7 @@ FleetView::FleetView(QWidget* parent)
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->verticalHeader()->hide();
     m_table->setWordWrap(false);
-    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->horizontalHeader()->setStretchLastSection(false);
     m_table->setObjectName(QStringLiteral("fleetTable"));
     connect(m_table, &QTableView::doubleClicked, this, [this](const QModelIndex& index) { openRow(index.row()); });
 

@@ -270,7 +270,7 @@ FleetView* MainWindow::openFleet(const QString& projectPath, QString* error)
     const int index = m_tabs->addTab(fleet, tr("Fleet: %1").arg(QFileInfo(projectPath).fileName()));
     m_tabs->setTabToolTip(index, QFileInfo(projectPath).absoluteFilePath());
     m_tabs->setCurrentIndex(index);
-    statusBar()->showMessage(fleet->statusText(), 8000);
+    statusBar()->showMessage(tr("Fleet of %1 opened").arg(QFileInfo(projectPath).fileName()), 5000);
     return fleet;
 }
 

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # windscope-cli batch on a synthetic archive of many captures: the lab captures in
 # ../shared cut into pieces with editcap, then batch --jobs 1, --jobs 2 and a local
-# Dask cluster of 2 workers, each into a fresh project, and an incremental rerun.
+# Dask cluster of 2 workers, each into a fresh project, an incremental rerun, and the
+# fleet query over the project.
 # See bench/README.md ("Archives").
 #
 # usage: bench/batch/batch_bench.sh [CLI [COUNT [PACKETS]]]
@@ -10,7 +11,9 @@
 #   COUNT    captures in the archive, at least (default 1000)
 #   PACKETS  packets per capture (default 2000)
 # environment: LAB_OUT (default ./lab-out) holds the archive and the projects;
-#              WINDSCOPE_SHARED_DIR the shared material (default ../shared next to the repo)
+#              WINDSCOPE_SHARED_DIR the shared material (default ../shared next to the repo);
+#              JOBS the --jobs values to run (default "1 2"; the last one's project is
+#              rerun and queried); DASK=0 leaves the Dask run out (e.g. at 10,000 captures)
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -71,13 +74,29 @@ print(f"{name:<18} {wall:7.1f} s wall  {done / wall:7.1f} captures/s  {s['packet
 PY
 }
 
-for jobs in 1 2; do
+jobs_list=${JOBS:-1 2}
+for jobs in $jobs_list; do
     rm -f "$out/jobs$jobs.wsproj"*
     run "batch --jobs $jobs" "$cli" batch "$archive" --project "$out/jobs$jobs.wsproj" --jobs "$jobs" --json
     echo "                   project $(($(stat -c %s "$out/jobs$jobs.wsproj") / 1000000)) MB"
 done
-run "rerun (nothing new)" "$cli" batch "$archive" --project "$out/jobs2.wsproj" --jobs 2 --json
-if /usr/bin/python3 -c 'import dask.distributed' 2>/dev/null; then
+last=${jobs_list##* }
+run "rerun (nothing new)" "$cli" batch "$archive" --project "$out/jobs$last.wsproj" --jobs "$last" --json
+# The fleet query over the whole project: every capture's fleet part read and grouped.
+for by in station ap day capture; do
+    start=$(date +%s.%N)
+    "$cli" fleet "$out/jobs$last.wsproj" --json --by "$by" >"$out/fleet-$by.json"
+    end=$(date +%s.%N)
+    python3 - "$by" "$start" "$end" "$out/fleet-$by.json" <<'PY'
+import json, sys
+by, start, end, path = sys.argv[1], float(sys.argv[2]), float(sys.argv[3]), sys.argv[4]
+f = json.load(open(path))
+print(f"fleet --by {by:<8} {float(end) - float(start):7.2f} s wall  {f['captures']} captures, {len(f['groups'])} groups")
+PY
+done
+if [ "${DASK:-1}" = 0 ]; then
+    echo "dask: left out (DASK=0)"
+elif /usr/bin/python3 -c 'import dask.distributed' 2>/dev/null; then
     rm -rf "$out/dask.wsproj"*
     run "dask --local 2" "$repo/scripts/windscope-dask" --local 2 "$archive" --project "$out/dask.wsproj" \
         --cli "$cli" --json

@@ -108,12 +108,12 @@ QVariant FleetTableModel::headerData(int section, Qt::Orientation orientation, i
     case Stations: return tr("Stations");
     case Stalled: return tr("Stalled (s)");
     case GoodputLost: return tr("Goodput lost (MB)");
-    case Retransmissions: return tr("Retransmissions");
+    case Retransmissions: return tr("Retx");
     case Timeouts: return tr("Timeouts");
     case Events: return tr("Events");
     case Roams: return tr("Roams");
     case FailedRoams: return tr("Failed roams");
-    case Scans: return tr("Periodic scans");
+    case Scans: return tr("Scans");
     case ScanInterval: return tr("Scan every (ms)");
     case ScanDwell: return tr("Dwell (ms)");
     case Worst: return tr("Worst event");

@@ -17,8 +17,8 @@ class FleetTableModel : public QAbstractTableModel
     Q_OBJECT
 public:
     enum Column {
-        Rank, Key, Captures, Stations, Stalled, GoodputLost, Retransmissions, Timeouts, Events,
-        Roams, FailedRoams, Scans, ScanInterval, ScanDwell, Worst, ColumnCount
+        Rank, Key, Stalled, GoodputLost, Retransmissions, Timeouts, Events, Worst, Roams,
+        FailedRoams, Scans, ScanInterval, ScanDwell, Captures, Stations, ColumnCount
     };
     static constexpr int kSortRole = Qt::UserRole + 1;
 
