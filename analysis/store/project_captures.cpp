@@ -178,20 +178,35 @@ bool ProjectStore::loadFleet(std::vector<analysis::FleetCapture>& out, std::size
 {
     out.clear();
     stale = 0;
-    std::vector<CaptureRecord> captures;
-    if (!listCaptures(captures, error))
-        return false;
-    constexpr CachePart kFleet[] = {CachePart::Fleet};
-    for (const CaptureRecord& c : captures) {
-        if (!c.cached) {
+    // One pass over every capture: the fleet part is small and never chunked, so it is
+    // read as a value here (not the incremental blob I/O of the large parts) and
+    // checked against its checksum as loadPart checks every part.
+    Statement s(m_db, "SELECT c.id, c.path, a.codec_version, b.data, b.checksum FROM captures c "
+                      "LEFT JOIN analysis_cache a ON a.capture_id = c.id "
+                      "LEFT JOIN cache_blobs b ON b.capture_id = c.id AND b.part = ?1 ORDER BY c.id");
+    s.bind(1, std::string(cachePartName(CachePart::Fleet)));
+    int rc;
+    while ((rc = s.step()) == SQLITE_ROW) {
+        const std::int64_t id = s.integer(0);
+        if (s.isNull(2) || s.integer(2) != kAnalysisCodecVersion) {
             ++stale;
             continue;
         }
+        const std::string where = m_path + ": capture " + std::to_string(id) + ": ";
+        if (s.isNull(3))
+            return error = where + "cached fleet missing; add the capture again to rebuild it", false;
+        const std::span<const std::uint8_t> blob = s.blob(3);
+        if (blobChecksum(blob) != static_cast<std::uint64_t>(s.integer(4)))
+            return error = where + "cached fleet is damaged (checksum mismatch); add the capture again to rebuild it",
+                   false;
         AnalysisBundle bundle;
-        if (!loadResults(c.id, kFleet, bundle, error))
-            return false;
-        out.push_back({c.id, c.file.path, std::move(bundle.fleet)});
+        std::string why;
+        if (!decodePart(CachePart::Fleet, blob, bundle, why))
+            return error = where + why, false;
+        out.push_back({id, s.text(1), std::move(bundle.fleet)});
     }
+    if (rc != SQLITE_DONE)
+        return error = m_path + ": " + s.error(), false;
     return true;
 }
 
