@@ -7,10 +7,7 @@
 
 namespace windscope::analysis {
 
-namespace {
-
-// Quotes a CSV field when it holds a separator, quote or line break (RFC 4180).
-void writeField(std::ostream& out, const std::string& text)
+void writeCsvField(std::ostream& out, const std::string& text)
 {
     if (text.find_first_of(",\"\n\r") == std::string::npos) {
         out << text;
@@ -24,6 +21,8 @@ void writeField(std::ostream& out, const std::string& text)
     }
     out << '"';
 }
+
+namespace {
 
 // Unwraps 32-bit sequence numbers to 64 bits relative to a base: each value is taken
 // as the 64-bit number closest to the previous one (RFC 9293 3.4 modular comparison).
@@ -78,9 +77,9 @@ void writeConnectionsCsv(std::ostream& out, const dissect::CaptureTables& tables
         for (int d = 0; d < 2; ++d) {
             const DirectionStats& s = c.direction[d];
             out << c.id << ',';
-            writeField(out, endpointText(tables, c.address[d], c.port[d]));
+            writeCsvField(out, endpointText(tables, c.address[d], c.port[d]));
             out << ',';
-            writeField(out, endpointText(tables, c.address[1 - d], c.port[1 - d]));
+            writeCsvField(out, endpointText(tables, c.address[1 - d], c.port[1 - d]));
             out << ',' << epochText(tables, c.firstTimeNs) << ','
                 << epochText(tables, c.lastTimeNs) << ',' << s.packets << ','
                 << s.dataPackets << ',' << s.dataBytes << ',' << s.uniqueBytes << ','
@@ -139,9 +138,9 @@ void writeSegmentsCsv(std::ostream& out, const dissect::CaptureTables& tables,
         std::snprintf(hexFlags, sizeof hexFlags, "0x%03x", flags);
         out << tcp.frame[row] << ',' << epochText(tables, tcp.timeNs[row]) << ','
             << c.id << ',' << d << ',';
-        writeField(out, endpointText(tables, c.address[d], c.port[d]));
+        writeCsvField(out, endpointText(tables, c.address[d], c.port[d]));
         out << ',';
-        writeField(out, endpointText(tables, c.address[1 - d], c.port[1 - d]));
+        writeCsvField(out, endpointText(tables, c.address[1 - d], c.port[1 - d]));
         out << ',' << own.relative(tcp.seq[row]) << ',';
         if (hasAck)
             out << other.relative(tcp.ack[row]);

@@ -7,6 +7,9 @@
 
 namespace windscope::analysis {
 
+// Writes a CSV field, quoted when it holds a separator, quote or line break (RFC 4180).
+void writeCsvField(std::ostream& out, const std::string& text);
+
 // windscope-cli analyze FILE --csv: one row per connection direction.
 void writeConnectionsCsv(std::ostream& out, const dissect::CaptureTables& tables,
                          const TcpAnalysis& analysis);

@@ -2,6 +2,7 @@
 #include "report_fleet.h"
 
 #include "json_writer.h"
+#include "report_csv.h"
 #include "report_json.h"
 
 #include <cstdio>
@@ -25,16 +26,6 @@ void costFields(JsonWriter& json, const FleetKindCost& k)
     json.field("goodput_lost_unknown", k.lostUnknown);
     json.field("retransmissions", k.retransmissions);
     json.field("rto_timeouts", k.rtoTimeouts);
-}
-
-std::string csvText(const std::string& text)
-{
-    if (text.find_first_of(",\"\n") == std::string::npos)
-        return text;
-    std::string quoted = "\"";
-    for (char c : text)
-        quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-    return quoted + "\"";
 }
 
 } // namespace
@@ -131,7 +122,8 @@ void writeFleetCsv(std::ostream& out, const FleetReport& r)
     for (const FleetRow& row : r.rows) {
         ++rank;
         const auto line = [&](const char* kind, const FleetKindCost& k) {
-            out << csvText(row.key) << ',' << rank << ',' << kind << ',' << k.events << ','
+            writeCsvField(out, row.key);
+            out << ',' << rank << ',' << kind << ',' << k.events << ','
                 << k.eventsWithConnections << ',' << fixedText(ms(k.durationNs), 3) << ','
                 << fixedText(ms(k.stalledNs), 3) << ',' << k.goodputLostBytes << ',' << k.lostUnknown
                 << ',' << k.retransmissions << ',' << k.rtoTimeouts << ',' << row.captures << ','
