@@ -57,7 +57,11 @@ void detectBeaconLoss(const DetectorContext& context, std::vector<WlanEvent>& li
     }
     const std::int64_t captureEndNs = w.timeNs[w.size() - 1];
     std::size_t unheard = 0;
-    for (const auto& [bssid, list] : beacons) {
+    for (const auto& entry : beacons) {
+        // Named copies, not structured bindings: the lambdas below capture them (clang
+        // before 16 cannot capture a binding).
+        const auto bssid = entry.first;
+        const auto& list = entry.second;
         const AccessPoint& ap = inventory.accessPoints[static_cast<std::size_t>(inventory.apIndex(bssid))];
         if (ap.beaconIntervalTu == 0 || list.size() < 2)
             continue;
