@@ -2,21 +2,27 @@
 #include "fleet_view.h"
 
 #include "model/fleet_table_model.h"
+#include "plots/plot_export.h"
 #include "analysis/report/report_fleet.h"
 #include "analysis/store/project_store.h"
 
 #include <qcustomplot.h>
 
 #include <QComboBox>
+#include <QFile>
+#include <QFileDialog>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QMessageBox>
+#include <QPushButton>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
 
 #include <map>
+#include <sstream>
 
 namespace windscope::gui {
 
@@ -62,11 +68,29 @@ FleetView::FleetView(QWidget* parent)
     m_grouping->addItems({tr("Station"), tr("Access point"), tr("SSID"), tr("Capture"), tr("Day (UTC)")});
     m_grouping->setObjectName(QStringLiteral("fleetGrouping"));
     connect(m_grouping, &QComboBox::currentIndexChanged, this, [this] { regroup(); });
+    auto* exportTableButton = new QPushButton(tr("Export table…"), this);
+    auto* exportPlotsButton = new QPushButton(tr("Export plots…"), this);
+    connect(exportTableButton, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export the fleet table"), QString(),
+                                                          tr("CSV (*.csv)"));
+        QString error;
+        if (!path.isEmpty() && !exportTable(path, &error))
+            QMessageBox::warning(this, tr("Export table"), error);
+    });
+    connect(exportPlotsButton, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export the fleet plots"), QString(),
+                                                          tr("Figures (*.png *.pdf *.svg)"));
+        QString error;
+        if (!path.isEmpty() && !exportPlots(path, &error))
+            QMessageBox::warning(this, tr("Export plots"), error);
+    });
     auto* bar = new QHBoxLayout;
     bar->addWidget(new QLabel(tr("Group by"), this));
     bar->addWidget(m_grouping);
     bar->addSpacing(12);
     bar->addWidget(m_status, 1);
+    bar->addWidget(exportTableButton);
+    bar->addWidget(exportPlotsButton);
 
     m_proxy->setSourceModel(m_model);
     m_proxy->setSortRole(FleetTableModel::kSortRole);
@@ -155,9 +179,46 @@ QString FleetView::statusText() const
     return text;
 }
 
+analysis::FleetGrouping FleetView::grouping() const
+{
+    return kGroupings[std::max(0, m_grouping->currentIndex())];
+}
+
+bool FleetView::exportTable(const QString& path, QString* error)
+{
+    analysis::FleetReport report = analysis::buildFleetReport(m_project.toStdString(), m_captures, grouping());
+    report.staleCaptures = m_stale;
+    report.failedCaptures = m_failed;
+    std::ostringstream csv;
+    analysis::writeFleetCsv(csv, report);
+    QFile file(path);
+    const std::string text = csv.str();
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) ||
+        file.write(text.data(), static_cast<qint64>(text.size())) != static_cast<qint64>(text.size())) {
+        if (error)
+            *error = tr("%1: %2").arg(path, file.errorString());
+        return false;
+    }
+    return true;
+}
+
+bool FleetView::exportPlots(const QString& path, QString* error)
+{
+    const int kindsWidth = std::max(m_kindPlot->width(), 400), daysWidth = std::max(m_dayPlot->width(), 500);
+    const int height = std::max({m_kindPlot->height(), m_dayPlot->height(), 300});
+    return writeFigure(
+        path, kindsWidth + daysWidth, height, 150,
+        [&](QCPPainter& painter, double) {
+            m_kindPlot->toPainter(&painter, kindsWidth, height);
+            painter.translate(kindsWidth, 0);
+            m_dayPlot->toPainter(&painter, daysWidth, height);
+        },
+        error);
+}
+
 void FleetView::regroup()
 {
-    const analysis::FleetGrouping by = kGroupings[std::max(0, m_grouping->currentIndex())];
+    const analysis::FleetGrouping by = grouping();
     m_model->setRows(analysis::groupFleet(m_captures, by), by);
     m_table->resizeColumnsToContents();
     m_status->setText(statusText());

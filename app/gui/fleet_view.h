@@ -42,6 +42,10 @@ public:
     QCustomPlot* dayPlot() const { return m_dayPlot; }
     // Opens the worst event of the group shown at a row of the (sorted) table.
     void openRow(int viewRow);
+    // The table as `windscope-cli fleet --csv --by` the current grouping writes it.
+    bool exportTable(const QString& path, QString* error);
+    // Both plots side by side, at the screen preset's size (PNG, PDF or SVG by suffix).
+    bool exportPlots(const QString& path, QString* error);
 
 signals:
     // The worst event of a group: its capture (path, and id in the project) and event.
@@ -49,6 +53,7 @@ signals:
 
 private:
     void regroup();
+    analysis::FleetGrouping grouping() const;
     void plotKinds();
     void plotDays();
 

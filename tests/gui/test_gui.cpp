@@ -1262,6 +1262,20 @@ private slots:
                     shown->index(r, FleetTableModel::Events).data(FleetTableModel::kSortRole).toULongLong());
         view->setGrouping(analysis::FleetGrouping::Day);
         QCOMPARE(shown->headerData(FleetTableModel::Key, Qt::Horizontal).toString(), QStringLiteral("Day (UTC)"));
+        // The exported table is the CLI's CSV of the same grouping; the plots are a figure.
+        const QString csvPath = dir.filePath(QStringLiteral("fleet-days.csv"));
+        QVERIFY2(view->exportTable(csvPath, &error), qPrintable(error));
+        cli.start(QStringLiteral(WINDSCOPE_CLI), {QStringLiteral("fleet"), project, QStringLiteral("--csv"),
+                                                  QStringLiteral("--by"), QStringLiteral("day")});
+        QVERIFY(cli.waitForFinished(60000));
+        QFile csv(csvPath);
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        QCOMPARE(csv.readAll(), cli.readAllStandardOutput());
+        const QString figure = dir.filePath(QStringLiteral("fleet.png"));
+        QVERIFY2(view->exportPlots(figure, &error), qPrintable(error));
+        QImage image(figure);
+        QVERIFY(!image.isNull());
+        QVERIFY(image.width() > image.height());
         view->setGrouping(analysis::FleetGrouping::Station);
 
         // The first group by rank: its worst event, opened from the project's cache.
