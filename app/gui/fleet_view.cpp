@@ -205,7 +205,7 @@ bool FleetView::exportTable(const QString& path, QString* error)
 bool FleetView::exportPlots(const QString& path, QString* error)
 {
     const int kindsWidth = std::max(m_kindPlot->width(), 400), daysWidth = std::max(m_dayPlot->width(), 500);
-    const int height = std::max({m_kindPlot->height(), m_dayPlot->height(), 300});
+    const int height = std::max({m_kindPlot->height(), m_dayPlot->height(), 420});
     return writeFigure(
         path, kindsWidth + daysWidth, height, 150,
         [&](QCPPainter& painter, double) {

@@ -56,7 +56,8 @@ int main(int argc, char** argv)
                                     QStringLiteral("N"));
     const QCommandLineOption fleet(QStringLiteral("fleet"),
                                    QStringLiteral("Open the Fleet tab of a project (what Wi-Fi events cost TCP over "
-                                                  "its captures); with --screenshot, grab it"),
+                                                  "its captures); with --screenshot, grab it; with --export-figure, "
+                                                  "write its plots"),
                                    QStringLiteral("PROJECT"));
     const QCommandLineOption fleetBy(QStringLiteral("fleet-by"),
                                      QStringLiteral("Fleet grouping: station, ap, ssid, capture or day"),
@@ -148,6 +149,17 @@ int main(int argc, char** argv)
                 return 1;
         } else {
             view->setGrouping(by);
+            if (!figurePath.isEmpty() && parser.positionalArguments().isEmpty()) {
+                // The fleet's two plots as one figure (Export plots…).
+                QTimer::singleShot(300, &window, [view, figurePath] {
+                    QString message;
+                    const bool ok = view->exportPlots(figurePath, &message);
+                    std::fprintf(stderr, "windscope: %s\n",
+                                 ok ? qPrintable(QStringLiteral("wrote ") + figurePath) : qPrintable(message));
+                    QApplication::exit(ok ? 0 : 1);
+                });
+                return app.exec();
+            }
             if (!shot.isEmpty() && parser.positionalArguments().isEmpty()) {
                 QTimer::singleShot(800, &window, [&window, shot] {
                     const bool ok = window.grab().save(shot, "PNG");
