@@ -99,8 +99,10 @@ EpanIsolation prepare()
     return out;
 }
 
-// Before main(), so before any thread: setenv is not thread-safe.
-const EpanIsolation g_isolation = prepare();
+// Before main(), so before any thread: setenv is not thread-safe. Never destroyed: a
+// packet-detail thread still starting libwireshark when the program exits is left
+// running (it cannot be interrupted), and reads this while exit runs the destructors.
+const EpanIsolation& g_isolation = *new EpanIsolation(prepare());
 
 } // namespace
 
