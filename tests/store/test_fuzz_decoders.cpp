@@ -107,4 +107,15 @@ TEST(FuzzDecoders, EveryPresetPassesTheScenarioTargetAndDamageIsRefused)
     }
 }
 
+// Found by the scenario fuzzer: a number beyond a double's range threw out of the
+// reader (std::terminate); it is refused with the reason.
+TEST(FuzzDecoders, AScenarioNumberBeyondADoubleIsRefusedWithItsReason)
+{
+    analysis::replay::Scenario s;
+    std::string error;
+    EXPECT_FALSE(analysis::replay::scenarioFromJson(R"({"seed": 1111111e1111111})", s, error));
+    EXPECT_NE(error.find("number overflow parsing '1111111e1111111'"), std::string::npos) << error;
+    EXPECT_EQ(error.find("[json.exception"), std::string::npos) << error;
+}
+
 } // namespace windscope::test

@@ -429,6 +429,14 @@ bool parseDocument(std::string_view text, Json& out, std::string& error)
     } catch (const nlohmann::json::parse_error& e) {
         error = parseErrorText(text, e);
         return false;
+    } catch (const nlohmann::json::exception& e) {
+        // Valid JSON the library cannot hold, e.g. a number beyond a double's range
+        // (out_of_range.406): refused with the library's reason, without its tag.
+        std::string what = e.what();
+        if (const std::size_t tag = what.find("] "); what.rfind("[json.exception.", 0) == 0 && tag != std::string::npos)
+            what.erase(0, tag + 2);
+        error = "not a scenario file: " + what;
+        return false;
     }
     return true;
 }
