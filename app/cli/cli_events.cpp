@@ -139,13 +139,17 @@ void printEvents(const analysis::EventsReport& r, const analysis::Correlation* c
             for (const analysis::ConnectionImpact& m : c->impacts[e.id].connections)
                 std::printf("         connection %llu: retx %u, rto %u (charged to this event; %u, %u "
                             "in its window), dup-ACK bursts %u, "
-                            "throughput %.2f -> %.2f -> %.2f Mb/s, recovery %s\n",
+                            "throughput %.2f -> %.2f -> %.2f Mb/s, recovery %s; stalled %.1f ms, "
+                            "goodput lost %s\n",
                             static_cast<unsigned long long>(r.tcp.connections[m.connection].id),
                             m.retransmissions, m.rtoTimeouts, m.retransmissionsInWindow,
                             m.rtoTimeoutsInWindow, m.dupAckBursts,
                             m.throughputBeforeBps / 1e6, m.throughputDuringBps / 1e6,
                             m.throughputAfterBps / 1e6,
-                            analysis::recoveryText(m).c_str());
+                            analysis::recoveryText(m).c_str(), static_cast<double>(m.stalledNs) / 1e6,
+                            m.goodputLostBytes >= 0
+                                ? (std::to_string(m.goodputLostBytes / 1000) + " kB").c_str()
+                                : "unknown (under 500 ms without events to compare with)");
     }
     for (const analysis::ScanPattern& p : r.events.scanPatterns)
         std::printf("scans of %s: %u, every %.1f ms, dwell %.1f ms%s\n",
