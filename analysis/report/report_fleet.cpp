@@ -59,6 +59,10 @@ void writeFleetJson(std::ostream& out, const FleetReport& r)
     json.field("captures", static_cast<std::uint64_t>(r.captures));
     json.field("captures_stale", static_cast<std::uint64_t>(r.staleCaptures));
     json.field("captures_failed", static_cast<std::uint64_t>(r.failedCaptures));
+    json.key("captures_damaged").beginArray();
+    for (const std::string& why : r.damagedCaptures)
+        json.value(why);
+    json.endArray();
     json.field("ranked_by", "stalled_ms, goodput_lost_bytes, retransmissions");
     json.key("groups").beginArray();
     for (const FleetRow& row : r.rows) {
@@ -152,6 +156,8 @@ void writeFleetText(std::ostream& out, const FleetReport& r)
             << " capture(s) analysed by an older layout are left out: add them again (or rerun the batch)\n";
     if (r.failedCaptures)
         out << r.failedCaptures << " capture(s) could not be analysed (project list shows why)\n";
+    if (!r.damagedCaptures.empty())
+        out << r.damagedCaptures.size() << " capture(s) left out: their cached fleet part could not be read\n";
     std::snprintf(line, sizeof line, "%4s  %-24s %8s %10s %12s %6s %5s %6s %6s %6s  %s\n", "rank",
                   fleetGroupingName(r.by), "captures", "stalled s", "lost MB", "retx", "rto", "events",
                   "roams", "failed", "scans every/dwell");

@@ -17,6 +17,7 @@ struct FleetReport
     std::string project;
     FleetGrouping by = FleetGrouping::Station;
     std::size_t captures = 0, staleCaptures = 0, failedCaptures = 0;
+    std::vector<std::string> damagedCaptures; // left out: their fleet part could not be read
     std::vector<FleetRow> rows;            // ranked (groupFleet)
     std::vector<FleetKindCost> kinds;      // the whole archive per kind, in kind order
 };
@@ -24,7 +25,8 @@ struct FleetReport
 FleetReport buildFleetReport(const std::string& project, const std::vector<FleetCapture>& captures,
                              FleetGrouping by);
 
-// {"project", "grouped_by", "captures", "captures_stale", "captures_failed", "ranked_by",
+// {"project", "grouped_by", "captures", "captures_stale", "captures_failed",
+//  "captures_damaged": [why...], "ranked_by",
 //  "groups": [{"key", "captures", "stations", "stalled_ms", "goodput_lost_bytes", ...,
 //  "kinds": [...], "worst_event": {...}}], "kinds": [...]}
 void writeFleetJson(std::ostream& out, const FleetReport& report);

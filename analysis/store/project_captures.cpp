@@ -174,10 +174,12 @@ bool ProjectStore::loadResults(std::int64_t captureId, AnalysisBundle& out, std:
     return loadResults(captureId, kAllCacheParts, out, error);
 }
 
-bool ProjectStore::loadFleet(std::vector<analysis::FleetCapture>& out, std::size_t& stale, std::string& error)
+bool ProjectStore::loadFleet(std::vector<analysis::FleetCapture>& out, std::size_t& stale,
+                             std::vector<std::string>& damaged, std::string& error)
 {
     out.clear();
     stale = 0;
+    damaged.clear();
     // One pass over every capture: the fleet part is small and never chunked, so it is
     // read as a value here (not the incremental blob I/O of the large parts) and
     // checked against its checksum as loadPart checks every part.
@@ -192,17 +194,22 @@ bool ProjectStore::loadFleet(std::vector<analysis::FleetCapture>& out, std::size
             ++stale;
             continue;
         }
-        const std::string where = m_path + ": capture " + std::to_string(id) + ": ";
-        if (s.isNull(3))
-            return error = where + "cached fleet missing; add the capture again to rebuild it", false;
+        const std::string where = m_path + ": capture " + std::to_string(id) + " (" + s.text(1) + "): ";
+        if (s.isNull(3)) {
+            damaged.push_back(where + "cached fleet missing; add the capture again to rebuild it");
+            continue;
+        }
         const std::span<const std::uint8_t> blob = s.blob(3);
-        if (blobChecksum(blob) != static_cast<std::uint64_t>(s.integer(4)))
-            return error = where + "cached fleet is damaged (checksum mismatch); add the capture again to rebuild it",
-                   false;
+        if (blobChecksum(blob) != static_cast<std::uint64_t>(s.integer(4))) {
+            damaged.push_back(where + "cached fleet is damaged (checksum mismatch); add the capture again to rebuild it");
+            continue;
+        }
         AnalysisBundle bundle;
         std::string why;
-        if (!decodePart(CachePart::Fleet, blob, bundle, why))
-            return error = where + why, false;
+        if (!decodePart(CachePart::Fleet, blob, bundle, why)) {
+            damaged.push_back(where + why);
+            continue;
+        }
         out.push_back({id, s.text(1), std::move(bundle.fleet)});
     }
     if (rc != SQLITE_DONE)

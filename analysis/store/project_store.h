@@ -155,8 +155,11 @@ public:
     bool mergeFrom(const std::string& partPath, MergeCounts& counts, std::string& error);
     // The fleet summary of every capture with current results (CachePart::Fleet), in
     // capture id order; stale counts the captures whose results this build cannot read
-    // (analysed by an older layout: add them again, or rerun the batch, to include them).
-    bool loadFleet(std::vector<analysis::FleetCapture>& out, std::size_t& stale, std::string& error);
+    // (analysed by an older layout: add them again, or rerun the batch, to include them)
+    // and damaged names each capture whose part could not be read (left out, the rest
+    // still read). False only when the project itself cannot be read.
+    bool loadFleet(std::vector<analysis::FleetCapture>& out, std::size_t& stale,
+                   std::vector<std::string>& damaged, std::string& error);
 
     // ---- annotations and bookmarks ----
     std::int64_t addAnnotation(const Annotation& a, std::string& error);

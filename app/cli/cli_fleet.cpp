@@ -54,13 +54,15 @@ int runFleet(const std::vector<std::string>& args)
     std::vector<analysis::FleetCapture> captures;
     std::vector<analysis::store::CaptureFailure> failures;
     std::size_t stale = 0;
-    if (!store || !store->loadFleet(captures, stale, error) || !store->listFailures(failures, error)) {
+    std::vector<std::string> damaged;
+    if (!store || !store->loadFleet(captures, stale, damaged, error) || !store->listFailures(failures, error)) {
         std::fprintf(stderr, "windscope-cli: %s\n", error.c_str());
         return 1;
     }
     analysis::FleetReport report = analysis::buildFleetReport(project, captures, by);
     report.staleCaptures = stale;
     report.failedCaptures = failures.size();
+    report.damagedCaptures = damaged;
     if (json)
         analysis::writeFleetJson(std::cout, report);
     else if (csv)
@@ -68,6 +70,8 @@ int runFleet(const std::vector<std::string>& args)
     else
         analysis::writeFleetText(std::cout, report);
     std::cout.flush();
+    for (const std::string& why : damaged)
+        std::fprintf(stderr, "windscope-cli: warning: %s (left out of the fleet view)\n", why.c_str());
     if (stale)
         std::fprintf(stderr,
                      "windscope-cli: warning: %s: %zu capture(s) were analysed by an older layout and are "

@@ -145,7 +145,8 @@ bool FleetView::load(const QString& projectPath, QString* error)
     std::vector<analysis::FleetCapture> captures;
     std::vector<analysis::store::CaptureFailure> failures;
     std::size_t stale = 0;
-    if (!store || !store->loadFleet(captures, stale, message) || !store->listFailures(failures, message)) {
+    std::vector<std::string> damaged;
+    if (!store || !store->loadFleet(captures, stale, damaged, message) || !store->listFailures(failures, message)) {
         if (error)
             *error = QString::fromStdString(message);
         return false;
@@ -154,6 +155,7 @@ bool FleetView::load(const QString& projectPath, QString* error)
     m_captures = std::move(captures);
     m_stale = stale;
     m_failed = failures.size();
+    m_damaged = std::move(damaged);
     regroup();
     plotKinds();
     plotDays();
@@ -176,6 +178,8 @@ QString FleetView::statusText() const
         text += tr("; %1 analysed by an older version left out (add them again)").arg(m_stale);
     if (m_failed)
         text += tr("; %1 could not be analysed").arg(m_failed);
+    if (!m_damaged.empty())
+        text += tr("; %1 left out, their cached results damaged (add them again)").arg(m_damaged.size());
     return text;
 }
 
@@ -189,6 +193,7 @@ bool FleetView::exportTable(const QString& path, QString* error)
     analysis::FleetReport report = analysis::buildFleetReport(m_project.toStdString(), m_captures, grouping());
     report.staleCaptures = m_stale;
     report.failedCaptures = m_failed;
+    report.damagedCaptures = m_damaged;
     std::ostringstream csv;
     analysis::writeFleetCsv(csv, report);
     QFile file(path);
@@ -222,6 +227,10 @@ void FleetView::regroup()
     m_model->setRows(analysis::groupFleet(m_captures, by), by);
     m_table->resizeColumnsToContents();
     m_status->setText(statusText());
+    QStringList damaged;
+    for (const std::string& why : m_damaged)
+        damaged << QString::fromStdString(why);
+    m_status->setToolTip(damaged.join(QLatin1Char('\n')));
 }
 
 void FleetView::openRow(int viewRow)

@@ -11,6 +11,7 @@
 
 #include <QWidget>
 
+#include <string>
 #include <vector>
 
 class QComboBox;
@@ -60,6 +61,7 @@ private:
     QString m_project;
     std::vector<analysis::FleetCapture> m_captures;
     std::size_t m_stale = 0, m_failed = 0;
+    std::vector<std::string> m_damaged;
     QComboBox* m_grouping;
     QLabel* m_status;
     FleetTableModel* m_model;

@@ -9,6 +9,7 @@
 #include "analysis/wlan/fleet_summary.h"
 
 #include <nlohmann/json.hpp>
+#include <sqlite3.h>
 
 #include <fstream>
 #include <map>
@@ -247,6 +248,41 @@ TEST(FleetCli, AnUnknownGroupingOrAMissingProjectIsNamed)
     const std::string missing = runCommand(cliPath() + " fleet " + quoted(dir / "none.wsproj") + " 2>&1", &status);
     EXPECT_EQ(status, 1);
     EXPECT_NE(missing.find("none.wsproj"), std::string::npos) << missing;
+}
+
+// A capture whose fleet part is damaged is left out and named; the others still count.
+TEST(FleetCli, ADamagedFleetPartIsNamedAndTheRestCounted)
+{
+    ScratchDir dir;
+    const auto project = dir / "p.wsproj";
+    const auto sample = std::filesystem::path(WINDSCOPE_TEST_DATA_DIR) / "../../resources/samples/wifi-handoff-scan.pcap";
+    int status = -1;
+    cli("batch " + quoted(testData("vlan-tcp.pcap")) + " " + quoted(sample) + " --project " + quoted(project),
+        &status);
+    ASSERT_EQ(status, 0);
+    {
+        sqlite3* db = nullptr;
+        ASSERT_EQ(sqlite3_open(project.c_str(), &db), SQLITE_OK);
+        // Flip one byte of the sample's fleet part, as a bad disk would.
+        char* message = nullptr;
+        const int rc = sqlite3_exec(db,
+                                    "UPDATE cache_blobs SET data = substr(data, 1, 9) || x'ee' || substr(data, 11) "
+                                    "WHERE part = 'fleet' AND capture_id = (SELECT id FROM captures "
+                                    "WHERE path LIKE '%wifi-handoff-scan.pcap')",
+                                    nullptr, nullptr, &message);
+        EXPECT_EQ(rc, SQLITE_OK) << (message ? message : "");
+        sqlite3_free(message);
+        EXPECT_EQ(sqlite3_changes(db), 1);
+        sqlite3_close(db);
+    }
+    const std::string err = runCommand(cliPath() + " fleet " + quoted(project) + " --json 2>&1 >/dev/null", &status);
+    EXPECT_EQ(status, 0);
+    EXPECT_NE(err.find("wifi-handoff-scan.pcap): cached fleet is damaged"), std::string::npos) << err;
+    EXPECT_NE(err.find("checksum mismatch"), std::string::npos) << err;
+    const auto fleet = nlohmann::json::parse(cli("fleet " + quoted(project) + " --json"));
+    EXPECT_EQ(fleet["captures"], 1);
+    ASSERT_EQ(fleet["captures_damaged"].size(), 1u);
+    EXPECT_NE(fleet["captures_damaged"][0].get<std::string>().find("wifi-handoff-scan.pcap"), std::string::npos);
 }
 
 // Grouping by hand: two captures of one station on two days, one of another station.
