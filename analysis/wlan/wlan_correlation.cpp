@@ -2,9 +2,9 @@
 #include "wlan_correlation.h"
 
 #include "analysis/cwnd/cwnd_inference.h"
+#include "analysis/tcp/rtt_tracker.h"
 
 #include <algorithm>
-#include <cmath>
 #include <limits>
 
 namespace windscope::analysis {
@@ -203,23 +203,14 @@ std::vector<Gap> ackClockStalls(const Series& s)
     std::vector<Gap> stalls;
     if (s.ackTimeNs.empty() || s.mss == 0)
         return stalls;
-    // RFC 6298 section 2 estimators; before the first sample, the connection's RTT.
-    double srtt = static_cast<double>(s.rttNs), rttvar = srtt / 2;
-    bool sampled = false;
+    // RFC 6298 section 2 estimators fed with the data's samples so far; before the
+    // first, (2.2) on the connection's mean RTT: SRTT + 4 * RTT/2.
+    detail::RtoEstimator estimator;
     std::size_t nextSample = 0;
     const auto lateAfter = [&](std::int64_t t) {
-        for (; nextSample < s.rttSamples.size() && s.rttSamples[nextSample].first <= t; ++nextSample) {
-            const double r = static_cast<double>(s.rttSamples[nextSample].second);
-            if (!sampled) {
-                srtt = r;
-                rttvar = r / 2;
-                sampled = true;
-            } else {
-                rttvar = 0.75 * rttvar + 0.25 * std::abs(srtt - r);
-                srtt = 0.875 * srtt + 0.125 * r;
-            }
-        }
-        return static_cast<std::int64_t>(srtt + 4 * rttvar);
+        for (; nextSample < s.rttSamples.size() && s.rttSamples[nextSample].first <= t; ++nextSample)
+            estimator.addSample(s.rttSamples[nextSample].second);
+        return estimator.hasSample() ? estimator.timeoutThresholdNs(0, 0) : 3 * s.rttNs;
     };
     std::int64_t advancedNs = s.ackTimeNs.front(), acked = s.ackedBytes.front();
     for (std::size_t i = 1; i <= s.ackTimeNs.size(); ++i) {
