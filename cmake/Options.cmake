@@ -15,4 +15,13 @@ add_feature_info(Sanitizers WINDSCOPE_SANITIZE "ASan + UBSan instrumentation")
 if(WINDSCOPE_SANITIZE)
     add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
     add_link_options(-fsanitize=address,undefined)
+    # The shared runtime an uninstrumented program (tshark) must load first to host an
+    # instrumented plugin: the Wireshark plugin tests preload it.
+    if(CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+        set(sanitizer_runtime_name "libclang_rt.asan-${CMAKE_SYSTEM_PROCESSOR}.so")
+    else()
+        set(sanitizer_runtime_name "libasan.so")
+    endif()
+    execute_process(COMMAND ${CMAKE_CXX_COMPILER} -print-file-name=${sanitizer_runtime_name}
+        OUTPUT_VARIABLE WINDSCOPE_SANITIZER_RUNTIME OUTPUT_STRIP_TRAILING_WHITESPACE)
 endif()

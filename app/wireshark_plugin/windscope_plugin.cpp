@@ -56,6 +56,14 @@ void resetLoaded()
     g_loaded = new Loaded;
 }
 
+// At libwireshark's shutdown, before the plugin is unloaded: nothing the plugin allocated
+// outlives it.
+void releaseLoaded()
+{
+    delete g_loaded;
+    g_loaded = nullptr;
+}
+
 // Picks the capture: the one named by the preference, else the one whose first packet
 // time matches this file's, else the only one.
 bool loadProject(std::int64_t firstEpochNs, std::string& error)
@@ -207,6 +215,7 @@ void registerProtocol()
     proto_register_field_array(g_proto, fields, G_N_ELEMENTS(fields));
     proto_register_subtree_array(subtrees, G_N_ELEMENTS(subtrees));
     module_t* module = prefs_register_protocol(g_proto, resetLoaded);
+    register_shutdown_routine(releaseLoaded);
     prefs_register_filename_preference(module, "project", "Project file",
                                        "Windscope project (.wsproj) whose cached analysis to show",
                                        &g_projectPref, FALSE);

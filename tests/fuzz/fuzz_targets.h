@@ -81,29 +81,51 @@ inline FuzzOutcome fuzzDissectors(const std::uint8_t* data, std::size_t size)
     return outcome;
 }
 
+// A memfd holding bytes, opened by readers through its /proc path like any file.
+class MemoryFile
+{
+public:
+    explicit MemoryFile(const char* name) : m_fd(memfd_create(name, MFD_CLOEXEC)) {}
+    ~MemoryFile()
+    {
+        if (m_fd >= 0)
+            ::close(m_fd);
+    }
+    MemoryFile(const MemoryFile&) = delete;
+    MemoryFile& operator=(const MemoryFile&) = delete;
+
+    bool ok() const { return m_fd >= 0; }
+    std::string path() const { return "/proc/self/fd/" + std::to_string(m_fd); }
+    bool write(const std::uint8_t* data, std::size_t size)
+    {
+        std::size_t written = 0;
+        while (written < size) {
+            const ssize_t n = ::write(m_fd, data + written, size - written);
+            if (n <= 0)
+                return false;
+            written += static_cast<std::size_t>(n);
+        }
+        return true;
+    }
+
+private:
+    int m_fd = -1;
+};
+
 // Runs the whole ingest path (file format detection, gzip, libpcap or the native
 // pcapng reader, decoders, tables) on the input as a file. A memfd keeps it off the
 // disk; the reader opens it by its /proc path like any other file.
 inline FuzzOutcome fuzzReader(const std::uint8_t* data, std::size_t size)
 {
     FuzzOutcome outcome;
-    const int fd = memfd_create("windscope-fuzz", MFD_CLOEXEC);
-    if (fd < 0) {
+    MemoryFile file("windscope-fuzz");
+    if (!file.ok() || !file.write(data, size)) {
         outcome.ingested = false;
-        outcome.error = "memfd_create failed";
+        outcome.error = "the input could not be put in a memory file";
         return outcome;
     }
-    std::size_t written = 0;
-    while (written < size) {
-        const ssize_t n = ::write(fd, data + written, size - written);
-        if (n <= 0)
-            break;
-        written += static_cast<std::size_t>(n);
-    }
-    const std::string path = "/proc/self/fd/" + std::to_string(fd);
     dissect::IngestOptions options;
-    outcome.ingested = dissect::ingestCapture(path, options, outcome.tables, outcome.error);
-    ::close(fd);
+    outcome.ingested = dissect::ingestCapture(file.path(), options, outcome.tables, outcome.error);
     return outcome;
 }
 

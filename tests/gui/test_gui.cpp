@@ -384,7 +384,7 @@ private slots:
         QVERIFY2(exportStackFigure(stack, {}, single, png, &error), qPrintable(error));
         QImage image(png);
         QVERIFY(!image.isNull());
-        QCOMPARE(image.width(), static_cast<int>(std::lround(std::lround(85 / 25.4 * 96) * 300 / 96.0)));
+        QCOMPARE(image.width(), static_cast<int>(std::lround(static_cast<double>(std::lround(85 / 25.4 * 96)) * 300 / 96.0)));
         QVERIFY(image.height() > image.width());
         QVERIFY(std::abs(image.dotsPerMeterX() - static_cast<int>(std::lround(300 / 0.0254))) <= 1);
         qsizetype dark = 0;
@@ -398,7 +398,7 @@ private slots:
         QVERIFY2(exportStackFigure(stack, {PlotKind::TimeSequence}, *exportPreset(QStringLiteral("double-column-colour")), one, &error),
                  qPrintable(error));
         QImage oneImage(one);
-        QCOMPARE(oneImage.width(), static_cast<int>(std::lround(std::lround(175 / 25.4 * 96) * 300 / 96.0)));
+        QCOMPARE(oneImage.width(), static_cast<int>(std::lround(static_cast<double>(std::lround(175 / 25.4 * 96)) * 300 / 96.0)));
         bool colour = false;
         for (int y = 0; y < oneImage.height() && !colour; y += 3)
             for (int x = 0; x < oneImage.width() && !colour; x += 3) {
@@ -1100,7 +1100,7 @@ private slots:
         QVERIFY2(sweep->exportFigure(png, preset, &error), qPrintable(error));
         const QImage image(png);
         QVERIFY(!image.isNull());
-        QCOMPARE(image.width(), static_cast<int>(std::lround(std::lround(85 / 25.4 * 96) * 300 / 96.0)));
+        QCOMPARE(image.width(), static_cast<int>(std::lround(static_cast<double>(std::lround(85 / 25.4 * 96)) * 300 / 96.0)));
         const QString pdf = dir.filePath(QStringLiteral("sweep.pdf"));
         QVERIFY2(sweep->exportFigure(pdf, preset, &error), qPrintable(error));
         QFile pdfFile(pdf);

@@ -33,7 +33,7 @@ std::vector<double> rtoTimeoutEpochs(const windscope::dissect::CaptureTables& t,
     return out;
 }
 
-constexpr std::uint16_t kFin = 0x01, kSyn = 0x02, kRst = 0x04, kPsh = 0x08, kAck = 0x10;
+constexpr std::uint16_t kFin = 0x01, kSyn = 0x02, kPsh = 0x08, kAck = 0x10;
 constexpr std::int64_t kMs = 1'000'000;
 
 // One hand-made segment. Endpoint a (10.0.0.1:80) is the lower endpoint of the

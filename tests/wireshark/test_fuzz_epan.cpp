@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Replays the epan fuzz target's kept inputs (tests/fuzz/corpus/epan, the reader's seeds,
+// tests/fuzz/regressions/epan-*) through the module the programs load, with the same
+// body as windscope-fuzz-epan (fuzz/fuzz_epan.h). Under the sanitizer presets a memory
+// error in the module fails here as it fails the fuzzer; in every build a broken
+// invariant does.
+
+#include "dissectors/wireshark/epan_module.h"
+#include "fuzz/fuzz_epan.h"
+#include "test_support.h"
+
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
+namespace windscope::test {
+namespace {
+
+namespace fs = std::filesystem;
+namespace ws = dissect::wireshark;
+
+fs::path fuzzDir()
+{
+    return fs::path(WINDSCOPE_TEST_DATA_DIR).parent_path() / "fuzz";
+}
+
+// The module as EpanSession loads it in a build tree; never closed (libwireshark cannot
+// be initialised twice in a process).
+const ws::EpanModuleApi* moduleApi(std::string& error)
+{
+    void* handle = dlopen(WINDSCOPE_EPAN_MODULE_PATH, RTLD_NOW | RTLD_LOCAL);
+    if (!handle) {
+        const char* why = dlerror();
+        error = why ? why : "dlopen failed";
+        return nullptr;
+    }
+    using Entry = const ws::EpanModuleApi* (*)();
+    auto entry = reinterpret_cast<Entry>(dlsym(handle, kEpanModuleEntry));
+    const ws::EpanModuleApi* api = entry ? entry() : nullptr;
+    if (!api || api->abi != ws::kEpanModuleAbi)
+        error = "not this build's module";
+    return api && api->abi == ws::kEpanModuleAbi ? api : nullptr;
+}
+
+std::vector<fs::path> keptInputs()
+{
+    std::vector<fs::path> inputs;
+    for (const fs::path& dir : {fuzzDir() / "corpus" / "epan", fuzzDir() / "corpus" / "reader"})
+        for (const auto& entry : fs::directory_iterator(dir))
+            if (entry.is_regular_file())
+                inputs.push_back(entry.path());
+    for (const auto& entry : fs::directory_iterator(fuzzDir() / "regressions"))
+        if (entry.is_regular_file() && entry.path().filename().string().rfind("epan-", 0) == 0)
+            inputs.push_back(entry.path());
+    std::sort(inputs.begin(), inputs.end());
+    return inputs;
+}
+
+std::vector<std::uint8_t> readAll(const fs::path& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+TEST(FuzzEpan, EveryKeptInputPassesTheEpanTarget)
+{
+    std::string error;
+    const ws::EpanModuleApi* api = moduleApi(error);
+    ASSERT_TRUE(api) << error;
+    const std::vector<fs::path> inputs = keptInputs();
+    // The WPA2 seeds in three containers and the reader's 18 seeds at least.
+    ASSERT_GE(inputs.size(), 21u);
+    for (const fs::path& input : inputs) {
+        const std::vector<std::uint8_t> bytes = readAll(input);
+        EXPECT_EQ(fuzz::fuzzEpan(*api, ws::epanIsolation(), bytes.data(), bytes.size()), "")
+            << input.filename();
+    }
+}
+
+// The target's fixed key is the WPA2 seeds' key, so their CCMP frames are decrypted and
+// rebuilt on every run (the fuzzer mutates a path that runs); a file that is not a
+// capture is refused with a reason that names it.
+TEST(FuzzEpan, TheTargetsKeyDecryptsItsSeedsAndANonCaptureIsRefused)
+{
+    std::string error;
+    const ws::EpanModuleApi* api = moduleApi(error);
+    ASSERT_TRUE(api) << error;
+    ws::EpanOptions options;
+    ws::WpaKey key;
+    key.passphrase = fuzz::kEpanFuzzPassphrase;
+    key.ssid = fuzz::kEpanFuzzSsid;
+    options.keys.push_back(key);
+    for (const char* name : {"wpa2-handshake-and-get.pcap", "wpa2-handshake-and-get.pcapng",
+                             "wpa2-handshake-and-get.pcap.gz"}) {
+        const std::string path = (fuzzDir() / "corpus" / "epan" / name).string();
+        bool refused = false;
+        void* session = api->open(path, options, ws::epanIsolation(), error, refused);
+        ASSERT_TRUE(session) << error;
+        EXPECT_EQ(api->frameCount(session), 10u) << name;
+        // Frames 5-10 are the CCMP-protected TCP handshake, GET and ACK.
+        EXPECT_EQ(api->decryption(session).protectedFrames, 6u) << name;
+        EXPECT_EQ(api->decryption(session).decryptedFrames, 6u) << name;
+        EXPECT_EQ(api->decryption(session).handshakeMessages[3], 1u) << name;
+        api->close(session);
+    }
+    const fs::path text = fs::path(WINDSCOPE_TEST_DATA_DIR) / "not-a-capture.txt";
+    const std::vector<std::uint8_t> bytes = readAll(text);
+    bool refused = false;
+    error.clear();
+    EXPECT_EQ(api->open(text.string(), options, ws::epanIsolation(), error, refused), nullptr);
+    EXPECT_FALSE(refused);
+    EXPECT_NE(error.find(text.string()), std::string::npos) << error;
+    EXPECT_EQ(fuzz::fuzzEpan(*api, ws::epanIsolation(), bytes.data(), bytes.size()), "");
+}
+
+} // namespace
+} // namespace windscope::test
