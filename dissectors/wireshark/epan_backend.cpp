@@ -30,6 +30,7 @@
 #include <wsutil/report_message.h>
 #include <wsutil/wslog.h>
 
+#include <algorithm>
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
@@ -413,6 +414,16 @@ tvbuff_t* decryptedSource(epan_dissect_t* edt)
 
 } // namespace
 
+// The frame's buffer as epan dissects it. A record's original length is 32 bits in the
+// file and a tvb's reported length a signed int, which throws (outside any handler:
+// the process aborts) when negative; above INT_MAX it is clamped, as Wireshark's own
+// frame buffers do (frame_tvbuff.c).
+static tvbuff_t* frameTvb(const std::uint8_t* data, const frame_data& fd)
+{
+    const guint32 reported = std::min<guint32>(fd.pkt_len, G_MAXINT);
+    return tvb_new_real_data(data, fd.cap_len, static_cast<gint>(reported));
+}
+
 bool Backend::firstPass(bool withKeys, std::string& error)
 {
     report.keysGiven = withKeys;
@@ -435,7 +446,7 @@ bool Backend::firstPass(bool withKeys, std::string& error)
             prov.ref = &ref;
         }
         fields.prime(edt);
-        tvbuff_t* tvb = tvb_new_real_data(ws_buffer_start_ptr(&buf), fd.cap_len, fd.pkt_len);
+        tvbuff_t* tvb = frameTvb(ws_buffer_start_ptr(&buf), fd);
         epan_dissect_run(edt, fileType, &rec, tvb, &fd, nullptr);
         frame_data_set_after_dissect(&fd, &cumBytes);
 
@@ -623,7 +634,7 @@ bool dissect(void* session, std::uint64_t frame, PacketDetail& detail, std::stri
         return false;
     }
     epan_dissect_t* edt = epan_dissect_new(s.epan, TRUE, TRUE);
-    tvbuff_t* tvb = tvb_new_real_data(ws_buffer_start_ptr(&s.buf), fd->cap_len, fd->pkt_len);
+    tvbuff_t* tvb = frameTvb(ws_buffer_start_ptr(&s.buf), *fd);
     epan_dissect_run(edt, s.fileType, &s.rec, tvb, fd, nullptr);
 
     detail = PacketDetail{};

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -324,4 +325,79 @@ TEST(DerivationSteps, LoneLossesPlacedOnlyWithoutOutages)
     DerivedScenario many;
     placeLoneLosses(in.input(), ctx, many);
     EXPECT_TRUE(many.scenario.path.lostSegments.empty());
+}
+
+// Arrivals downstream of a 1 Mb/s bottleneck (one MSS every 11.584 ms) for 10 s. With
+// holdMs > 0, a station away for holdMs every 200 ms from 0.3 s: the data due inside
+// an absence comes out when it ends, 0.3 ms apart (802.11a at 48 Mb/s); with
+// heldReleased false the data is instead late as a whole (a sender that paused), still
+// at the bottleneck's pace.
+std::vector<TransmissionTime> arrivalsWithAbsences(double holdMs, bool heldReleased)
+{
+    const double spacingS = kMss * 8 / 1e6;
+    std::vector<TransmissionTime> out;
+    double shiftS = 0;
+    int releasedSoFar = 0;
+    for (double t = 0; t < 10; t += spacingS) {
+        double at = t + shiftS;
+        const double sinceScanS = std::fmod(at - 0.3, 0.2);
+        if (holdMs > 0 && at >= 0.3 && sinceScanS < holdMs / 1000) {
+            const double endS = at - sinceScanS + holdMs / 1000;
+            if (heldReleased)
+                at = endS + 0.0003 * releasedSoFar++;
+            else
+                shiftS += endS - at, at = endS;
+        } else {
+            releasedSoFar = 0;
+        }
+        out.push_back({at, false});
+    }
+    std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.timeS < b.timeS; });
+    return out;
+}
+
+// Data released faster than the bottleneck after silences that repeat: a periodic scan
+// the AP held frames through, read in power-save-announced mode: every 200 ms, the
+// dwell from the silences less half a delivery interval, the first one moved by the
+// wired delay to the radio.
+TEST(DerivationSteps, HeldReleasesReadAPeriodicScanFromTheDataArrivals)
+{
+    Synthetic in;
+    DerivationContext ctx;
+    ctx.rateMbps = 1;
+    ctx.downstream.downstream = true;
+    ctx.downstream.arrivals = arrivalsWithAbsences(50, true);
+    DerivedScenario out;
+    out.scenario.sender.mss = kMss;
+    out.scenario.path.wiredDelayMs = 20;
+    deriveHeldReleases(in.input(), ctx, out);
+    const PeriodicScan& scan = out.scenario.periodicScan;
+    EXPECT_NEAR(scan.intervalMs, 200, 0.5);
+    EXPECT_NEAR(scan.dwellMs, 50, 3);
+    EXPECT_NEAR(scan.firstS, 0.3 + 0.020, 0.006);
+    EXPECT_EQ(scan.mode, OutageMode::PsAnnounced);
+    EXPECT_TRUE(hasNoteStarting(out, "periodic_scan: ")) << (out.notes.empty() ? "" : out.notes.back());
+
+    // The same silences ended at the bottleneck's pace (the sender paused): no hold.
+    ctx.downstream.arrivals = arrivalsWithAbsences(50, false);
+    DerivedScenario paused;
+    paused.scenario.sender.mss = kMss;
+    deriveHeldReleases(in.input(), ctx, paused);
+    EXPECT_EQ(paused.scenario.periodicScan.intervalMs, 0);
+
+    // Absences of 8 ms: shorter than two of the longest 802.11n PPDUs, not told from
+    // an aggregate's airtime.
+    ctx.downstream.arrivals = arrivalsWithAbsences(8, true);
+    DerivedScenario shortHolds;
+    shortHolds.scenario.sender.mss = kMss;
+    deriveHeldReleases(in.input(), ctx, shortHolds);
+    EXPECT_EQ(shortHolds.scenario.periodicScan.intervalMs, 0);
+
+    // Upstream of the radio the step reads nothing: the ACKs cross the 802.11 uplink.
+    ctx.downstream.arrivals = arrivalsWithAbsences(50, true);
+    ctx.downstream.downstream = false;
+    DerivedScenario upstream;
+    upstream.scenario.sender.mss = kMss;
+    deriveHeldReleases(in.input(), ctx, upstream);
+    EXPECT_EQ(upstream.scenario.periodicScan.intervalMs, 0);
 }

@@ -109,5 +109,7 @@ void placeLoneLosses(const DerivationInput& in, DerivationContext& ctx, DerivedS
 // steps_scans.cpp: a station's periodic scans, the AP's retry limit and hardware queue,
 // from the AP's retries to the absent station.
 void deriveScanAbsences(const DerivationInput& in, DerivationContext& ctx, DerivedScenario& out);
+// ...and, where neither shows them, from the data the AP held through them.
+void deriveHeldReleases(const DerivationInput& in, DerivationContext& ctx, DerivedScenario& out);
 
 } // namespace windscope::analysis::replay::derive

@@ -37,6 +37,7 @@ constexpr DerivationStep kSteps[] = {
     {"outage timeline", deriveOutages},
     {"periodic outages", derivePeriodicOutages},
     {"scan absences", deriveScanAbsences},
+    {"held releases", deriveHeldReleases},
     {"lone losses", placeLoneLosses},
 };
 

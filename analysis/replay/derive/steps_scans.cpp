@@ -10,6 +10,11 @@
 // backlog, a frame. The step replaces the scans the capture lists one by one by the
 // periodic pattern they sample (period, phase, dwell), in power-save-announced mode,
 // with the retry limit and the hardware queue depth the AP's retries show.
+//
+// A scan the capture shows neither in power-save frames nor in retries (the AP held the
+// station's frames and none was in flight) still shows in the delivery of the data: a
+// silence, then the frames held through it released faster than the path's bottleneck
+// can deliver them (deriveHeldReleases).
 #include "derivation_steps.h"
 
 #include "analysis/wlan/wlan_frames.h"
@@ -38,6 +43,14 @@ constexpr double kHarmonicShare = 0.9;
 // Dropped retry chains of one length needed before that length is taken as the limit
 // (a chain acknowledged at its last attempt by chance does not repeat).
 constexpr std::size_t kMinDroppedChains = 3;
+// A silence no longer than two of the longest 802.11n PPDUs (aPPDUMaxTime 5.484 ms,
+// 802.11-2020 Table 19-25) may be one aggregate's airtime and its backoff, not an
+// absence.
+constexpr std::int64_t kMinHeldSilenceNs = 10'968'000;
+// Released bytes beyond what the bottleneck could have delivered since the silence
+// ended, in segments, for the silence to count as a hold: one segment is a delivery's
+// own size (the bytes arrive at once), a second one the timing of the segment before.
+constexpr double kMinReleasedAheadSegments = 2;
 
 // One transmission of the AP to the station: its time, sequence number, whether the
 // next frame acknowledged it.
@@ -353,6 +366,120 @@ void deriveScanAbsences(const DerivationInput& in, DerivationContext&, DerivedSc
                                                       s.mac.retryLimit)) +
                         format("; mac.hw_queue_frames %.0f: at least the %.0f frames one absence was sent",
                                s.mac.hwQueueFrames, mostMpdus));
+}
+
+// Holds the capture shows only in the delivery of the data, where the capture is
+// downstream of the path (the AP's radio, the receiver). A FIFO bottleneck
+// delivers at most its rate (a token bucket its burst on top): bytes that arrive
+// faster, right after a silence, were held past it, by the AP while the station was
+// away. Silences of that kind that repeat at one phase of a period are a periodic
+// scan the AP covered by holding: power-save-announced mode, the dwell the silences'
+// length less half a delivery interval (the station left somewhere in the interval
+// after the last delivery), at the capture's phase moved to the radio's.
+void deriveHeldReleases(const DerivationInput&, DerivationContext& ctx, DerivedScenario& out)
+{
+    Scenario& s = out.scenario;
+    if (s.periodicScan.intervalMs > 0 || ctx.rateMbps <= 0)
+        return;
+    // Upstream of the radio the ACKs tell of the deliveries, but they cross the 802.11
+    // uplink, whose contention and aggregation bunch them whatever happened to the data.
+    if (!ctx.downstream.downstream)
+        return;
+    // (capture ns, bytes delivered so far)
+    std::vector<std::pair<std::int64_t, double>> deliveries;
+    double delivered = 0;
+    for (const TransmissionTime& a : ctx.downstream.arrivals)
+        if (!a.lost)
+            deliveries.emplace_back(out.firstDataNs + static_cast<std::int64_t>(a.timeS * 1e9),
+                                    delivered += s.sender.mss);
+    if (deliveries.size() < 2)
+        return;
+    const double bytesPerNs = ctx.rateMbps * 1e6 / 8 / 1e9;
+    const double aheadNeeded = static_cast<double>(s.path.burstBytes) + kMinReleasedAheadSegments * s.sender.mss;
+    std::vector<double> intervalBytes;
+    for (std::size_t i = 1; i < deliveries.size(); ++i)
+        intervalBytes.push_back(deliveries[i].second - deliveries[i - 1].second);
+    // The bottleneck's time for one delivery's bytes: the interval the silences are
+    // measured against.
+    const double deliveryNs = percentile(intervalBytes, 0.5) / bytesPerNs;
+    struct Hold
+    {
+        std::int64_t startNs, endNs;
+    };
+    std::vector<Hold> holds;
+    for (std::size_t i = 1; i < deliveries.size(); ++i) {
+        const std::int64_t silenceNs = deliveries[i].first - deliveries[i - 1].first;
+        if (silenceNs < kMinHeldSilenceNs || static_cast<double>(silenceNs) < 2 * deliveryNs)
+            continue;
+        // What the bottleneck went on delivering into the AP's queue through the hold
+        // comes out at once when it ends: at least half of it (the sender's flight may
+        // have run out during the hold), and the release is over within half the
+        // silence (a hold's frames leave at the radio's rate, above the bottleneck's).
+        // A silence of the sender's own (its flight waiting for ACKs) ends in data at
+        // the bottleneck's pace, or in one aggregate's worth, far less.
+        const double heldBytes = bytesPerNs * (static_cast<double>(silenceNs) - deliveryNs);
+        double ahead = 0;
+        for (std::size_t k = i; k < deliveries.size(); ++k) {
+            const double sinceNs = static_cast<double>(deliveries[k].first - deliveries[i].first);
+            if (sinceNs > static_cast<double>(silenceNs) / 2)
+                break;
+            ahead = std::max(ahead, deliveries[k].second - deliveries[i - 1].second - sinceNs * bytesPerNs);
+        }
+        if (ahead >= std::max(aheadNeeded, heldBytes / 2))
+            holds.push_back({deliveries[i - 1].first, deliveries[i].first});
+    }
+    if (holds.size() < kMinAbsences)
+        return;
+    std::vector<double> timesS;
+    for (const Hold& h : holds)
+        timesS.push_back(static_cast<double>(h.startNs - holds.front().startNs) / 1e9);
+    const PeriodFit fit = searchPeriod(timesS);
+    const double n = static_cast<double>(timesS.size());
+    if (!fit.found) {
+        out.notes.push_back(format("held releases: %.0f silences ended by more data than the bottleneck carries, no "
+                                   "period concentrates them (R %.2f, Rayleigh Z %.1f): no periodic scan",
+                                   n, fit.r, n * fit.r * fit.r));
+        return;
+    }
+    const double meanPhase = fold(timesS, fit.periodS).second;
+    const std::vector<double> deviations = phaseDeviations(timesS, fit.periodS, meanPhase);
+    std::vector<double> dwellsMs, startsS;
+    for (std::size_t i = 0; i < holds.size(); ++i)
+        if (std::abs(deviations[i]) <= fit.periodS / 8) {
+            const double silenceNs = static_cast<double>(holds[i].endNs - holds[i].startNs);
+            dwellsMs.push_back(std::max(0.0, silenceNs - deliveryNs / 2) / 1e6);
+            startsS.push_back(static_cast<double>(holds[i].startNs - out.firstDataNs) / 1e9 + deliveryNs / 2e9);
+        }
+    if (dwellsMs.size() < kMinAbsences)
+        return;
+    // The capture sees the data one wired delay after the sender sent it.
+    const double radioShiftS = s.path.wiredDelayMs / 1000;
+    PeriodicScan& scan = s.periodicScan;
+    scan.intervalMs = fit.periodS * 1000;
+    scan.dwellMs = percentile(dwellsMs, 0.5);
+    scan.mode = OutageMode::PsAnnounced;
+    // The first scan: the earliest hold at the phase, back by whole periods while no
+    // data was delivered inside the earlier window (a scan there met no backlog to
+    // hold; a delivery inside it says the station was there).
+    double firstS = startsS.front();
+    const auto deliveredIn = [&](double fromS) {
+        const auto fromNs = out.firstDataNs + static_cast<std::int64_t>(fromS * 1e9);
+        const auto toNs = fromNs + static_cast<std::int64_t>(scan.dwellMs * 1e6);
+        return std::any_of(deliveries.begin(), deliveries.end(),
+                           [&](const auto& d) { return d.first >= fromNs && d.first < toNs; });
+    };
+    while (firstS - fit.periodS >= 0 && !deliveredIn(firstS - fit.periodS))
+        firstS -= fit.periodS;
+    scan.firstS = std::max(0.0, firstS + radioShiftS);
+    scan.untilS = 0;
+    char buf[500];
+    std::snprintf(buf, sizeof buf,
+                  "periodic_scan: %.1f ms off every %.2f ms from %.3f s (power save announced, frames held): %zu "
+                  "silences in the data's arrivals ended by more data than the bottleneck carries (%.2f Mb/s) "
+                  "fold at that period (R %.2f, Rayleigh Z %.1f against %.1f); the %zu at its phase give the dwell",
+                  scan.dwellMs, scan.intervalMs, scan.firstS, holds.size(), ctx.rateMbps, fit.r, n * fit.r * fit.r,
+                  fit.thresholdZ, dwellsMs.size());
+    out.notes.push_back(buf);
 }
 
 } // namespace windscope::analysis::replay::derive
