@@ -327,5 +327,30 @@ TEST(EpanDecryption, KeyTextIsChecked)
     EXPECT_FALSE(ws::WpaKey::parse("wpa-psk:correct horse:lab", key, error));
 }
 
+// A record whose original length is beyond a signed int (here 0xb700008c bytes on the
+// wire, 140 captured; the epan fuzz target's first finding) is shown with the length
+// clamped, as Wireshark's frame buffers do, instead of aborting the process; `packet`
+// names the damage after it.
+TEST(EpanSession, ARecordLongerThanIntMaxIsShownNotAborted)
+{
+    const auto path = std::filesystem::path(WINDSCOPE_TEST_DATA_DIR).parent_path() / "fuzz" / "regressions" /
+                      "epan-frame-original-length-beyond-int-abort";
+    auto session = openSession(path);
+    ASSERT_TRUE(session);
+    ASSERT_EQ(session->frameCount(), 1u);
+    ws::PacketDetail detail;
+    std::string error;
+    ASSERT_TRUE(session->dissect(1, detail, error)) << error;
+    ASSERT_FALSE(detail.tree.empty());
+    EXPECT_EQ(detail.tree[0].label, "Frame 1: 2147483647 bytes on wire (4294967288 bits), 140 bytes captured "
+                                    "(1120 bits)");
+    EXPECT_NE(session->damage().find("file is cut short in frame 2"), std::string::npos) << session->damage();
+    int status = 0;
+    const std::string out = runCommand(std::string(WINDSCOPE_CLI_PATH) + " packet '" + path.string() + "' 1 2>&1",
+                                       &status);
+    EXPECT_EQ(status, 0) << out;
+    EXPECT_NE(out.find("140 bytes captured"), std::string::npos) << out;
+}
+
 } // namespace
 } // namespace windscope::test
