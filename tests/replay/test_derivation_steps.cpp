@@ -378,6 +378,21 @@ TEST(DerivationSteps, HeldReleasesReadAPeriodicScanFromTheDataArrivals)
     EXPECT_EQ(scan.mode, OutageMode::PsAnnounced);
     EXPECT_TRUE(hasNoteStarting(out, "periodic_scan: ")) << (out.notes.empty() ? "" : out.notes.back());
 
+    // The rate read before the holds were known counted the releases' windows (here as
+    // if it had read 1.5 Mb/s): read again without them, it is the path's 1 Mb/s, and
+    // the queue it sized shrinks with it.
+    DerivedScenario inflated;
+    inflated.scenario.sender.mss = kMss;
+    inflated.scenario.path.bottleneckMbps = 1.5 * (kMss + 52) / kMss;
+    inflated.scenario.path.queueBytes = 150000;
+    DerivationContext inflatedCtx = ctx;
+    inflatedCtx.rateMbps = 1.5;
+    deriveHeldReleases(in.input(), inflatedCtx, inflated);
+    EXPECT_NEAR(inflatedCtx.rateMbps, 1.0, 0.02);
+    EXPECT_NEAR(inflated.scenario.path.bottleneckMbps, 1.0 * (kMss + 52) / kMss, 0.02);
+    EXPECT_NEAR(static_cast<double>(inflated.scenario.path.queueBytes), 100000, 2000);
+    EXPECT_NEAR(inflated.scenario.periodicScan.intervalMs, 200, 0.5);
+
     // The same silences ended at the bottleneck's pace (the sender paused): no hold.
     ctx.downstream.arrivals = arrivalsWithAbsences(50, false);
     DerivedScenario paused;
