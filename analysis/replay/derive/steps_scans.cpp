@@ -381,17 +381,23 @@ void deriveHeldReleases(const DerivationInput&, DerivationContext& ctx, DerivedS
     Scenario& s = out.scenario;
     if (s.periodicScan.intervalMs > 0 || ctx.rateMbps <= 0)
         return;
-    // Upstream of the radio the ACKs tell of the deliveries, but they cross the 802.11
-    // uplink, whose contention and aggregation bunch them whatever happened to the data.
-    if (!ctx.downstream.downstream)
-        return;
-    // (capture ns, bytes delivered so far)
+    // (capture ns, bytes delivered so far): downstream the data's arrivals; upstream of
+    // the radio the ACKs' progress, which tells of the same releases but crosses the
+    // 802.11 uplink, whose contention and aggregation bunch the ACKs whatever happened
+    // to the data: there the releases only keep the rate reading from counting them.
+    const bool downstream = ctx.downstream.downstream;
     std::vector<std::pair<std::int64_t, double>> deliveries;
-    double delivered = 0;
-    for (const TransmissionTime& a : ctx.downstream.arrivals)
-        if (!a.lost)
-            deliveries.emplace_back(out.firstDataNs + static_cast<std::int64_t>(a.timeS * 1e9),
-                                    delivered += s.sender.mss);
+    if (downstream) {
+        double delivered = 0;
+        for (const TransmissionTime& a : ctx.downstream.arrivals)
+            if (!a.lost)
+                deliveries.emplace_back(out.firstDataNs + static_cast<std::int64_t>(a.timeS * 1e9),
+                                        delivered += s.sender.mss);
+    } else {
+        for (const auto& [ns, bytes] : ctx.ackProgress)
+            if (deliveries.empty() || static_cast<double>(bytes) > deliveries.back().second)
+                deliveries.emplace_back(ns, static_cast<double>(bytes));
+    }
     if (deliveries.size() < 2)
         return;
     const double bytesPerNs = ctx.rateMbps * 1e6 / 8 / 1e9;
@@ -491,6 +497,8 @@ void deriveHeldReleases(const DerivationInput&, DerivationContext& ctx, DerivedS
         s.path.queueBytes = static_cast<std::uint64_t>(std::llround(static_cast<double>(s.path.queueBytes) * scale));
         ctx.rateMbps = reread;
     }
+    if (!downstream)
+        return;
     // The capture sees the data one wired delay after the sender sent it.
     const double radioShiftS = s.path.wiredDelayMs / 1000;
     PeriodicScan& scan = s.periodicScan;
