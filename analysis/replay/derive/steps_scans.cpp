@@ -120,6 +120,15 @@ PeriodFit searchPeriod(const std::vector<double>& timesS)
     return fit;
 }
 
+// Capture times as seconds from the first, for the fold.
+std::vector<double> secondsFromFirst(const std::vector<std::int64_t>& ns)
+{
+    std::vector<double> timesS;
+    for (const std::int64_t t : ns)
+        timesS.push_back(static_cast<double>(t - ns.front()) / 1e9);
+    return timesS;
+}
+
 // Each time's offset from the mean phase, in (-period/2, period/2].
 std::vector<double> phaseDeviations(const std::vector<double>& timesS, double periodS, double meanPhase)
 {
@@ -176,9 +185,7 @@ void deriveScanAbsences(const DerivationInput& in, DerivationContext&, DerivedSc
         return;
     }
     // The period: fold the absences' starts over the candidates.
-    std::vector<double> timesS;
-    for (const std::int64_t ns : starts)
-        timesS.push_back(static_cast<double>(ns - starts.front()) / 1e9);
+    const std::vector<double> timesS = secondsFromFirst(starts);
     const PeriodFit fit = searchPeriod(timesS);
     const double n = static_cast<double>(timesS.size());
     if (!fit.found) {
@@ -436,15 +443,15 @@ void deriveHeldReleases(const DerivationInput&, DerivationContext& ctx, DerivedS
     }
     if (holds.size() < kMinAbsences)
         return;
-    std::vector<double> timesS;
+    std::vector<std::int64_t> holdStarts;
     for (const Hold& h : holds)
-        timesS.push_back(static_cast<double>(h.startNs - holds.front().startNs) / 1e9);
+        holdStarts.push_back(h.startNs);
+    const std::vector<double> timesS = secondsFromFirst(holdStarts);
     const PeriodFit fit = searchPeriod(timesS);
     const double n = static_cast<double>(timesS.size());
     if (!fit.found) {
-        out.notes.push_back(format("held releases: %.0f silences ended by more data than the bottleneck carries, no "
-                                   "period concentrates them (R %.2f, Rayleigh Z %.1f): no periodic scan",
-                                   n, fit.r, n * fit.r * fit.r));
+        out.notes.push_back(format("held releases: %.0f silences ended by more data than the bottleneck carries; no "
+                                   "period concentrates them (R %.2f, Rayleigh Z %.1f)", n, fit.r, n * fit.r * fit.r));
         return;
     }
     const double meanPhase = fold(timesS, fit.periodS).second;
