@@ -386,7 +386,10 @@ void deriveScanAbsences(const DerivationInput& in, DerivationContext&, DerivedSc
 void deriveHeldReleases(const DerivationInput&, DerivationContext& ctx, DerivedScenario& out)
 {
     Scenario& s = out.scenario;
-    if (s.periodicScan.intervalMs > 0 || ctx.rateMbps <= 0)
+    // The test needs the bottleneck's rate as a bound the deliveries cannot beat: a rate
+    // read from the spacing of packet trains, or one the capture bounds only from below
+    // (a window-limited sender), is not one.
+    if (s.periodicScan.intervalMs > 0 || ctx.rateMbps <= 0 || ctx.rateFromDispersion || !out.pathRateUnseen.empty())
         return;
     // (capture ns, bytes delivered so far): downstream the data's arrivals; upstream of
     // the radio the ACKs' progress, which tells of the same releases but crosses the
@@ -495,7 +498,7 @@ void deriveHeldReleases(const DerivationInput&, DerivationContext& ctx, DerivedS
     const double reread = std::max(rateWithoutReleases(20'000'000, 0.95), rateWithoutReleases(5'000'000, 0.90));
     // Within the two percentiles' own spread the first reading stands.
     constexpr double kRateAgreement = 0.95;
-    if (reread > 0 && reread < kRateAgreement * ctx.rateMbps && !ctx.rateFromDispersion) {
+    if (reread > 0 && reread < kRateAgreement * ctx.rateMbps) {
         const double scale = reread / ctx.rateMbps;
         out.notes.push_back(format("path.bottleneck_mbps %.3f: the delivered rate without the windows that hold a "
                                    "release (%.3f Mb/s payload, not %.3f)",
