@@ -393,6 +393,16 @@ TEST(DerivationSteps, HeldReleasesReadAPeriodicScanFromTheDataArrivals)
     EXPECT_NEAR(static_cast<double>(inflated.scenario.path.queueBytes), 100000, 2000);
     EXPECT_NEAR(inflated.scenario.periodicScan.intervalMs, 200, 0.5);
 
+    // A rate read low (0.5 Mb/s against the path's 1): the data outside the silences
+    // beats it too, so it bounds nothing and no scan is read.
+    DerivedScenario slow;
+    slow.scenario.sender.mss = kMss;
+    DerivationContext slowCtx = ctx;
+    slowCtx.rateMbps = 0.5;
+    deriveHeldReleases(in.input(), slowCtx, slow);
+    EXPECT_EQ(slow.scenario.periodicScan.intervalMs, 0);
+    EXPECT_TRUE(hasNoteStarting(slow, "held releases: ")) << (slow.notes.empty() ? "" : slow.notes.back());
+
     // The same silences ended at the bottleneck's pace (the sender paused): no hold.
     ctx.downstream.arrivals = arrivalsWithAbsences(50, false);
     DerivedScenario paused;

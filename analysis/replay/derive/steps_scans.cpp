@@ -386,10 +386,9 @@ void deriveScanAbsences(const DerivationInput& in, DerivationContext&, DerivedSc
 void deriveHeldReleases(const DerivationInput&, DerivationContext& ctx, DerivedScenario& out)
 {
     Scenario& s = out.scenario;
-    // The test needs the bottleneck's rate as a bound the deliveries cannot beat: a rate
-    // read from the spacing of packet trains, or one the capture bounds only from below
-    // (a window-limited sender), is not one.
-    if (s.periodicScan.intervalMs > 0 || ctx.rateMbps <= 0 || ctx.rateFromDispersion || !out.pathRateUnseen.empty())
+    // The test needs the bottleneck's rate as a bound the deliveries cannot beat: one the
+    // capture bounds only from below (a window-limited sender) is not one.
+    if (s.periodicScan.intervalMs > 0 || ctx.rateMbps <= 0 || !out.pathRateUnseen.empty())
         return;
     // (capture ns, bytes delivered so far): downstream the data's arrivals; upstream of
     // the radio the ACKs' progress, which tells of the same releases but crosses the
@@ -498,6 +497,15 @@ void deriveHeldReleases(const DerivationInput&, DerivationContext& ctx, DerivedS
     const double reread = std::max(rateWithoutReleases(20'000'000, 0.95), rateWithoutReleases(5'000'000, 0.90));
     // Within the two percentiles' own spread the first reading stands.
     constexpr double kRateAgreement = 0.95;
+    // Deliveries outside the releases that run faster than the rate say it is no bound
+    // (a rate read low, e.g. from trains spaced by something slower than the path):
+    // the releases were then the path's own pace.
+    if (reread * kRateAgreement > ctx.rateMbps) {
+        out.notes.push_back(format("held releases: %.0f silences fold at %.2f ms, but the deliveries outside them run "
+                                   "at %.3f Mb/s, above the rate they were measured against: no periodic scan",
+                                   n, fit.periodS * 1000, reread));
+        return;
+    }
     if (reread > 0 && reread < kRateAgreement * ctx.rateMbps) {
         const double scale = reread / ctx.rateMbps;
         out.notes.push_back(format("path.bottleneck_mbps %.3f: the delivered rate without the windows that hold a "
