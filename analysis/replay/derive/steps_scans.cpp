@@ -469,13 +469,15 @@ void deriveHeldReleases(const DerivationInput&, DerivationContext& ctx, DerivedS
         return;
     // The bottleneck's rate was read before the holds were known, over windows some of
     // which held a release (the AP's held data at the radio's rate): read again without
-    // those windows, as the bottleneck step reads it (the higher of the 95th percentile
+    // the holds, as the bottleneck step reads it (the higher of the 95th percentile
     // over 20 ms windows and the 90th over 5 ms ones); a lower reading replaces it and
     // the queue it sized.
+    // A window inside a silence reads nothing of the path either: each hold is left out
+    // from its silence's start to its release's end.
     std::vector<std::pair<std::int64_t, std::int64_t>> releases;
     for (std::size_t i = 0; i < holds.size(); ++i)
         if (std::abs(deviations[i]) <= fit.periodS / 8)
-            releases.emplace_back(holds[i].endNs, holds[i].endNs + (holds[i].endNs - holds[i].startNs) / 2);
+            releases.emplace_back(holds[i].startNs, holds[i].endNs + (holds[i].endNs - holds[i].startNs) / 2);
     const auto rateWithoutReleases = [&](std::int64_t window, double p) {
         std::vector<double> rates;
         std::size_t j = 0, r = 0;
@@ -492,7 +494,8 @@ void deriveHeldReleases(const DerivationInput&, DerivationContext& ctx, DerivedS
                 rates.push_back((deliveries[j].second - deliveries[i].second) * 8 / secs / 1e6);
             i += std::max<std::size_t>(1, (j - i) / 4);
         }
-        return percentile(rates, p);
+        // Fewer windows than holds: the path was seldom seen between them.
+        return rates.size() < kMinAbsences ? 0.0 : percentile(rates, p);
     };
     const double reread = std::max(rateWithoutReleases(20'000'000, 0.95), rateWithoutReleases(5'000'000, 0.90));
     // Within the two percentiles' own spread the first reading stands.
@@ -508,8 +511,8 @@ void deriveHeldReleases(const DerivationInput&, DerivationContext& ctx, DerivedS
     }
     if (reread > 0 && reread < kRateAgreement * ctx.rateMbps) {
         const double scale = reread / ctx.rateMbps;
-        out.notes.push_back(format("path.bottleneck_mbps %.3f: the delivered rate without the windows that hold a "
-                                   "release (%.3f Mb/s payload, not %.3f)",
+        out.notes.push_back(format("path.bottleneck_mbps %.3f: the delivered rate between the holds and their "
+                                   "releases (%.3f Mb/s payload, not %.3f)",
                                    s.path.bottleneckMbps * scale, reread, ctx.rateMbps));
         s.path.bottleneckMbps *= scale;
         s.path.queueBytes = static_cast<std::uint64_t>(std::llround(static_cast<double>(s.path.queueBytes) * scale));
