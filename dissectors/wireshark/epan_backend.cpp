@@ -436,7 +436,11 @@ bool Backend::firstPass(bool withKeys, std::string& error)
     int err = 0;
     gchar* errInfo = nullptr;
     std::uint64_t number = 0;
+    // Wiretap's readers may set errInfo on a record they still return (a warning): it is
+    // freed after every read, not only when the read fails.
     while (wtap_read(wth, &rec, &buf, &err, &errInfo, &offset)) {
+        g_free(errInfo);
+        errInfo = nullptr;
         ++number;
         frame_data fd;
         frame_data_init(&fd, static_cast<guint32>(number), &rec, offset, cumBytes);
@@ -506,6 +510,8 @@ bool Backend::firstPass(bool withKeys, std::string& error)
     }
     epan_dissect_free(edt);
     frames = number;
+    if (err == 0)
+        g_free(errInfo); // a last read's warning
     if (err != 0) {
         // Frames before the damage stay usable, as in the native reader, and every
         // frame shown says so.
@@ -626,7 +632,12 @@ bool dissect(void* session, std::uint64_t frame, PacketDetail& detail, std::stri
     frame_data* fd = frame_data_sequence_find(s.prov.frames, static_cast<guint32>(frame));
     int err = 0;
     gchar* errInfo = nullptr;
-    if (!fd || !wtap_seek_read(s.wth, fd->file_off, &s.rec, &s.buf, &err, &errInfo)) {
+    const bool read = fd && wtap_seek_read(s.wth, fd->file_off, &s.rec, &s.buf, &err, &errInfo);
+    if (read) {
+        g_free(errInfo);
+        errInfo = nullptr;
+    }
+    if (!read) {
         error = s.path + ": frame " + std::to_string(frame) +
                 " cannot be read again: " + (err ? wtap_strerror(err) : "unknown error");
         g_free(errInfo);
@@ -696,8 +707,9 @@ bool writeDecryptedPcap(void* session, const std::string& outPath, std::string& 
         frame_data* fd = frame_data_sequence_find(s.prov.frames, static_cast<guint32>(number));
         int err = 0;
         gchar* errInfo = nullptr;
-        if (!fd || !wtap_seek_read(s.wth, fd->file_off, &s.rec, &s.buf, &err, &errInfo)) {
-            g_free(errInfo);
+        const bool read = fd && wtap_seek_read(s.wth, fd->file_off, &s.rec, &s.buf, &err, &errInfo);
+        g_free(errInfo);
+        if (!read) {
             error = s.path + ": frame " + std::to_string(number) + " cannot be read again";
             wtap_rec_reset(&s.rec);
             return false;
