@@ -6,8 +6,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 namespace windscope::test {
 
@@ -29,6 +31,17 @@ inline std::string tsharkPath() { return WINDSCOPE_TSHARK; }
 
 // Runs a shell command and returns its standard output; exitCode receives the status.
 std::string runCommand(const std::string& command, int* exitCode = nullptr);
+
+// tests/fuzz: the fuzzers' corpora and regressions.
+inline std::filesystem::path fuzzInputsDir()
+{
+    return std::filesystem::path(WINDSCOPE_TEST_DATA_DIR).parent_path() / "fuzz";
+}
+// A fuzz target's kept inputs, sorted: its corpus, the corpora it also takes as seeds,
+// and the regressions named after it (regressions/<target>-*).
+std::vector<std::filesystem::path> keptFuzzInputs(const std::string& target,
+                                                  const std::vector<std::string>& alsoCorpora = {});
+std::vector<std::uint8_t> readFileBytes(const std::filesystem::path& path);
 
 } // namespace windscope::test
 

@@ -361,6 +361,16 @@ struct Backend
         ws_buffer_free(&buf);
     }
     bool firstPass(bool withKeys, std::string& error);
+    // Reads a frame of the first pass again into rec and buf (false, with err, when it
+    // cannot be); wiretap's error text, which it may set even on success, is freed.
+    bool readAgain(const frame_data* fd, int& err)
+    {
+        gchar* errInfo = nullptr;
+        err = 0;
+        const bool read = fd && wtap_seek_read(wth, fd->file_off, &rec, &buf, &err, &errInfo);
+        g_free(errInfo);
+        return read;
+    }
 };
 
 namespace {
@@ -412,17 +422,17 @@ tvbuff_t* decryptedSource(epan_dissect_t* edt)
     return nullptr;
 }
 
-} // namespace
-
 // The frame's buffer as epan dissects it. A record's original length is 32 bits in the
 // file and a tvb's reported length a signed int, which throws (outside any handler:
 // the process aborts) when negative; above INT_MAX it is clamped, as Wireshark's own
 // frame buffers do (frame_tvbuff.c).
-static tvbuff_t* frameTvb(const std::uint8_t* data, const frame_data& fd)
+tvbuff_t* frameTvb(const std::uint8_t* data, const frame_data& fd)
 {
     const guint32 reported = std::min<guint32>(fd.pkt_len, G_MAXINT);
     return tvb_new_real_data(data, fd.cap_len, static_cast<gint>(reported));
 }
+
+} // namespace
 
 bool Backend::firstPass(bool withKeys, std::string& error)
 {
@@ -587,6 +597,7 @@ void* openSession(const std::string& path, const EpanOptions& options,
         g_free(errInfo);
         return nullptr;
     }
+    g_free(errInfo); // a warning on a file that opened
     impl->fileType = wtap_file_type_subtype(impl->wth);
     impl->fileEncap = wtap_file_encap(impl->wth);
     wtap_set_cb_new_secrets(impl->wth, secrets_wtap_callback);
@@ -631,16 +642,9 @@ bool dissect(void* session, std::uint64_t frame, PacketDetail& detail, std::stri
     }
     frame_data* fd = frame_data_sequence_find(s.prov.frames, static_cast<guint32>(frame));
     int err = 0;
-    gchar* errInfo = nullptr;
-    const bool read = fd && wtap_seek_read(s.wth, fd->file_off, &s.rec, &s.buf, &err, &errInfo);
-    if (read) {
-        g_free(errInfo);
-        errInfo = nullptr;
-    }
-    if (!read) {
+    if (!s.readAgain(fd, err)) {
         error = s.path + ": frame " + std::to_string(frame) +
                 " cannot be read again: " + (err ? wtap_strerror(err) : "unknown error");
-        g_free(errInfo);
         wtap_rec_reset(&s.rec);
         return false;
     }
@@ -706,10 +710,7 @@ bool writeDecryptedPcap(void* session, const std::string& outPath, std::string& 
             replacement = &s.decrypted[next++];
         frame_data* fd = frame_data_sequence_find(s.prov.frames, static_cast<guint32>(number));
         int err = 0;
-        gchar* errInfo = nullptr;
-        const bool read = fd && wtap_seek_read(s.wth, fd->file_off, &s.rec, &s.buf, &err, &errInfo);
-        g_free(errInfo);
-        if (!read) {
+        if (!s.readAgain(fd, err)) {
             error = s.path + ": frame " + std::to_string(number) + " cannot be read again";
             wtap_rec_reset(&s.rec);
             return false;

@@ -6,6 +6,7 @@
 // would fail the fuzzer; in other builds a crash or a broken invariant does.
 
 #include "fuzz_targets.h"
+#include "test_support.h"
 
 #include <gtest/gtest.h>
 
@@ -13,8 +14,6 @@
 #include <cctype>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -24,11 +23,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// tests/fuzz, found from the test data directory that test_support already knows.
-fs::path fuzzDir()
-{
-    return fs::path(WINDSCOPE_TEST_DATA_DIR).parent_path() / "fuzz";
-}
+using test::fuzzInputsDir;
+using test::readFileBytes;
 
 struct KeptInput
 {
@@ -56,12 +52,6 @@ std::vector<KeptInput> keptInputs(const fs::path& dir, const std::string& kind)
     return inputs;
 }
 
-std::vector<std::uint8_t> readAll(const fs::path& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
 std::string testName(const testing::TestParamInfo<KeptInput>& info)
 {
     std::string name = info.param.kind + "_" + info.param.path.filename().string();
@@ -83,7 +73,7 @@ class FuzzReplay : public testing::TestWithParam<KeptInput>
 TEST_P(FuzzReplay, bothTargetsKeepTheirInvariants)
 {
     const KeptInput& input = GetParam();
-    const std::vector<std::uint8_t> bytes = readAll(input.path);
+    const std::vector<std::uint8_t> bytes = readFileBytes(input.path);
     const std::string name = input.path.filename().string();
     // Printed first so that a crash names the file in the log.
     std::fprintf(stderr, "replaying %s (%zu bytes)\n", input.path.string().c_str(), bytes.size());
@@ -123,9 +113,9 @@ TEST_P(FuzzReplay, bothTargetsKeepTheirInvariants)
 
 std::vector<KeptInput> allKeptInputs()
 {
-    std::vector<KeptInput> all = keptInputs(fuzzDir() / "regressions", "regressions");
+    std::vector<KeptInput> all = keptInputs(fuzzInputsDir() / "regressions", "regressions");
     for (const char* kind : {"dissectors", "reader"}) {
-        std::vector<KeptInput> more = keptInputs(fuzzDir() / "corpus" / kind, kind);
+        std::vector<KeptInput> more = keptInputs(fuzzInputsDir() / "corpus" / kind, kind);
         all.insert(all.end(), more.begin(), more.end());
     }
     return all;
@@ -137,10 +127,10 @@ GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(FuzzReplay);
 TEST(FuzzCorpus, seedsArePresent)
 {
     // An empty list would make the replay pass vacuously.
-    EXPECT_FALSE(keptInputs(fuzzDir() / "corpus" / "dissectors", "dissectors").empty())
-        << "no seeds under " << (fuzzDir() / "corpus" / "dissectors").string()
+    EXPECT_FALSE(keptInputs(fuzzInputsDir() / "corpus" / "dissectors", "dissectors").empty())
+        << "no seeds under " << (fuzzInputsDir() / "corpus" / "dissectors").string()
         << " (python3 tests/fuzz/make_seeds.py writes them)";
-    EXPECT_FALSE(keptInputs(fuzzDir() / "corpus" / "reader", "reader").empty());
+    EXPECT_FALSE(keptInputs(fuzzInputsDir() / "corpus" / "reader", "reader").empty());
 }
 
 TEST(FuzzSelector, everyRegisteredLinkTypeIsReachable)

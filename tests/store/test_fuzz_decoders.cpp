@@ -12,56 +12,31 @@
 
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 
 namespace windscope::test {
 namespace {
 
 namespace fs = std::filesystem;
 
-fs::path fuzzDir() { return fs::path(WINDSCOPE_TEST_DATA_DIR).parent_path() / "fuzz"; }
-
-std::vector<fs::path> keptInputs(const std::string& target)
-{
-    std::vector<fs::path> inputs;
-    std::error_code ec;
-    for (const auto& e : fs::directory_iterator(fuzzDir() / "corpus" / target, ec))
-        if (e.is_regular_file())
-            inputs.push_back(e.path());
-    for (const auto& e : fs::directory_iterator(fuzzDir() / "regressions", ec))
-        if (e.is_regular_file() && e.path().filename().string().rfind(target + "-", 0) == 0)
-            inputs.push_back(e.path());
-    std::sort(inputs.begin(), inputs.end());
-    return inputs;
-}
-
-std::vector<std::uint8_t> readAll(const fs::path& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
 } // namespace
 
 TEST(FuzzDecoders, KeptCacheInputsKeepTheInvariant)
 {
-    const std::vector<fs::path> inputs = keptInputs("cache");
+    const std::vector<fs::path> inputs = keptFuzzInputs("cache");
     ASSERT_FALSE(inputs.empty()) << "no seeds in tests/fuzz/corpus/cache";
     for (const fs::path& p : inputs) {
-        const std::vector<std::uint8_t> bytes = readAll(p);
+        const std::vector<std::uint8_t> bytes = readFileBytes(p);
         EXPECT_EQ(fuzz::fuzzCache(bytes.data(), bytes.size()), "") << p.filename();
     }
 }
 
 TEST(FuzzDecoders, KeptScenarioInputsKeepTheInvariant)
 {
-    const std::vector<fs::path> inputs = keptInputs("scenario");
+    const std::vector<fs::path> inputs = keptFuzzInputs("scenario");
     ASSERT_FALSE(inputs.empty()) << "no seeds in tests/fuzz/corpus/scenario";
     for (const fs::path& p : inputs) {
-        const std::vector<std::uint8_t> bytes = readAll(p);
+        const std::vector<std::uint8_t> bytes = readFileBytes(p);
         EXPECT_EQ(fuzz::fuzzScenario(bytes.data(), bytes.size()), "") << p.filename();
     }
 }

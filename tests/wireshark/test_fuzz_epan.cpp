@@ -11,21 +11,13 @@
 
 #include <dlfcn.h>
 
-#include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 
 namespace windscope::test {
 namespace {
 
 namespace fs = std::filesystem;
 namespace ws = dissect::wireshark;
-
-fs::path fuzzDir()
-{
-    return fs::path(WINDSCOPE_TEST_DATA_DIR).parent_path() / "fuzz";
-}
 
 // The module as EpanSession loads it in a build tree; never closed (libwireshark cannot
 // be initialised twice in a process).
@@ -45,26 +37,6 @@ const ws::EpanModuleApi* moduleApi(std::string& error)
     return api && api->abi == ws::kEpanModuleAbi ? api : nullptr;
 }
 
-std::vector<fs::path> keptInputs()
-{
-    std::vector<fs::path> inputs;
-    for (const fs::path& dir : {fuzzDir() / "corpus" / "epan", fuzzDir() / "corpus" / "reader"})
-        for (const auto& entry : fs::directory_iterator(dir))
-            if (entry.is_regular_file())
-                inputs.push_back(entry.path());
-    for (const auto& entry : fs::directory_iterator(fuzzDir() / "regressions"))
-        if (entry.is_regular_file() && entry.path().filename().string().rfind("epan-", 0) == 0)
-            inputs.push_back(entry.path());
-    std::sort(inputs.begin(), inputs.end());
-    return inputs;
-}
-
-std::vector<std::uint8_t> readAll(const fs::path& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
 // Each input is a file libwireshark opens (about 0.2 s and 7 MB kept until exit under the
 // sanitizers), so the kept inputs are replayed in shares, each its own test process,
 // which ctest runs side by side.
@@ -78,12 +50,12 @@ TEST_P(FuzzEpanReplay, EveryKeptInputPassesTheEpanTarget)
     std::string error;
     const ws::EpanModuleApi* api = moduleApi(error);
     ASSERT_TRUE(api) << error;
-    const std::vector<fs::path> inputs = keptInputs();
+    const std::vector<fs::path> inputs = keptFuzzInputs("epan", {"reader"});
     // The WPA2 seeds in three containers, the reader's 18 seeds and the grown inputs.
     ASSERT_GE(inputs.size(), 21u);
     std::size_t replayed = 0;
     for (std::size_t i = static_cast<std::size_t>(GetParam()); i < inputs.size(); i += kReplayShares) {
-        const std::vector<std::uint8_t> bytes = readAll(inputs[i]);
+        const std::vector<std::uint8_t> bytes = readFileBytes(inputs[i]);
         EXPECT_EQ(fuzz::fuzzEpan(*api, ws::epanIsolation(), bytes.data(), bytes.size()), "")
             << inputs[i].filename();
         ++replayed;
@@ -108,7 +80,7 @@ TEST(FuzzEpan, TheTargetsKeyDecryptsItsSeedsAndANonCaptureIsRefused)
     options.keys.push_back(key);
     for (const char* name : {"wpa2-handshake-and-get.pcap", "wpa2-handshake-and-get.pcapng",
                              "wpa2-handshake-and-get.pcap.gz"}) {
-        const std::string path = (fuzzDir() / "corpus" / "epan" / name).string();
+        const std::string path = (fuzzInputsDir() / "corpus" / "epan" / name).string();
         bool refused = false;
         void* session = api->open(path, options, ws::epanIsolation(), error, refused);
         ASSERT_TRUE(session) << error;
@@ -120,7 +92,7 @@ TEST(FuzzEpan, TheTargetsKeyDecryptsItsSeedsAndANonCaptureIsRefused)
         api->close(session);
     }
     const fs::path text = fs::path(WINDSCOPE_TEST_DATA_DIR) / "not-a-capture.txt";
-    const std::vector<std::uint8_t> bytes = readAll(text);
+    const std::vector<std::uint8_t> bytes = readFileBytes(text);
     bool refused = false;
     error.clear();
     EXPECT_EQ(api->open(text.string(), options, ws::epanIsolation(), error, refused), nullptr);

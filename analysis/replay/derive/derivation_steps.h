@@ -11,6 +11,7 @@
 #include "path_dispersion.h"
 #include "sack_readings.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -91,6 +92,22 @@ void deriveBottleneck(const DerivationInput& in, DerivationContext& ctx, Derived
 void deriveQueue(const DerivationInput& in, DerivationContext& ctx, DerivedScenario& out);
 void derivePathRateBound(const DerivationInput& in, DerivationContext& ctx, DerivedScenario& out);
 void derivePathTiming(const DerivationInput& in, DerivationContext& ctx, DerivedScenario& out);
+// The delivery rate (payload Mb/s) over windows of windowNs of a delivery progress (time,
+// bytes delivered so far), its p-th percentile; windows that overlap an excluded span
+// (sorted, disjoint) are left out; 0 with fewer than minWindows windows.
+double deliveredRate(const std::vector<std::pair<std::int64_t, std::int64_t>>& progress, std::int64_t windowNs,
+                     double p, const std::vector<std::pair<std::int64_t, std::int64_t>>& excluded = {},
+                     std::size_t minWindows = 1);
+// The bottleneck step's reading: the higher of the 95th percentile over 20 ms windows
+// and the 90th over 5 ms ones.
+struct WindowedRate
+{
+    double rate20 = 0, rate5 = 0;
+    double mbps() const { return std::max(rate20, rate5); }
+};
+WindowedRate windowedDeliveryRate(const std::vector<std::pair<std::int64_t, std::int64_t>>& progress,
+                                  const std::vector<std::pair<std::int64_t, std::int64_t>>& excluded = {},
+                                  std::size_t minWindows = 1);
 
 // steps_sender.cpp: the receiver's drain, congestion control, the RTO rule, recovery.
 void deriveReceiver(const DerivationInput& in, DerivationContext& ctx, DerivedScenario& out);

@@ -445,6 +445,41 @@ bool aggregatedHere(const dissect::CaptureTables& tables)
 
 } // namespace
 
+double deliveredRate(const std::vector<std::pair<std::int64_t, std::int64_t>>& progress, std::int64_t windowNs,
+                     double p, const std::vector<std::pair<std::int64_t, std::int64_t>>& excluded,
+                     std::size_t minWindows)
+{
+    std::vector<double> rates;
+    std::size_t j = 0, x = 0;
+    for (std::size_t i = 0; i < progress.size(); ++i) {
+        while (j < progress.size() && progress[j].first - progress[i].first < windowNs)
+            ++j;
+        if (j >= progress.size())
+            break;
+        while (x < excluded.size() && excluded[x].second <= progress[i].first)
+            ++x;
+        const bool overlapsExcluded = x < excluded.size() && excluded[x].first < progress[j].first;
+        const double bytes = static_cast<double>(progress[j].second - progress[i].second);
+        const double secs = static_cast<double>(progress[j].first - progress[i].first) / 1e9;
+        if (!overlapsExcluded && secs > 0)
+            rates.push_back(bytes * 8 / secs / 1e6);
+        i += std::max<std::size_t>(1, (j - i) / 4); // overlapping windows, bounded work
+    }
+    return rates.size() < minWindows ? 0.0 : percentile(rates, p);
+}
+
+WindowedRate windowedDeliveryRate(const std::vector<std::pair<std::int64_t, std::int64_t>>& progress,
+                                  const std::vector<std::pair<std::int64_t, std::int64_t>>& excluded,
+                                  std::size_t minWindows)
+{
+    // 20 ms windows miss the pace of a flight that drains in less (a small cwnd); 5 ms
+    // windows see it, but their top tenth also holds bursts faster than the path
+    // (aggregated 802.11 deliveries, a window update releasing a queue), so their 90th
+    // percentile.
+    return {deliveredRate(progress, 20'000'000, 0.95, excluded, minWindows),
+            deliveredRate(progress, 5'000'000, 0.90, excluded, minWindows)};
+}
+
 void deriveBottleneck(const DerivationInput& in, DerivationContext& ctx, DerivedScenario& out)
 {
     Scenario& s = out.scenario;
@@ -457,29 +492,9 @@ void deriveBottleneck(const DerivationInput& in, DerivationContext& ctx, Derived
     // Bottleneck: the delivery rate the ACKs show (SACKed data counted when SACKed), a
     // high percentile over windows: a loss-limited flow rarely fills the path for long,
     // but within a flight its ACKs come back at the bottleneck's pace.
-    const auto deliveredRate = [&](std::int64_t window, double p) {
-        std::vector<double> rates;
-        std::size_t j = 0;
-        for (std::size_t i = 0; i < ackProgress.size(); ++i) {
-            while (j < ackProgress.size() && ackProgress[j].first - ackProgress[i].first < window)
-                ++j;
-            if (j >= ackProgress.size())
-                break;
-            const double bytes = static_cast<double>(ackProgress[j].second - ackProgress[i].second);
-            const double secs = static_cast<double>(ackProgress[j].first - ackProgress[i].first) / 1e9;
-            if (secs > 0)
-                rates.push_back(bytes * 8 / secs / 1e6);
-            i += std::max<std::size_t>(1, (j - i) / 4); // overlapping windows, bounded work
-        }
-        return percentile(rates, p);
-    };
-    // 20 ms windows miss the pace of a flight that drains in less (a small cwnd); 5 ms
-    // windows see it, but their top tenth also holds bursts faster than the path
-    // (aggregated 802.11 deliveries, a window update releasing a queue), so their 90th
-    // percentile.
-    const double rate20 = deliveredRate(20'000'000, 0.95), rate5 = deliveredRate(5'000'000, 0.90);
+    const WindowedRate windowed = windowedDeliveryRate(ackProgress);
     double& rateMbps = ctx.rateMbps;
-    rateMbps = std::max(rate20, rate5);
+    rateMbps = windowed.mbps();
     if (rateMbps <= 0)
         rateMbps = data.goodputBps > 0 ? data.goodputBps / 1e6 : 10;
     // Where the RTT shows the queue standing long enough, its delivery rate instead: a
@@ -563,8 +578,8 @@ void deriveBottleneck(const DerivationInput& in, DerivationContext& ctx, Derived
     else
         out.notes.push_back(format("path.bottleneck_mbps %.3f: delivered rate (%.3f Mb/s payload), the higher of the "
                                    "95th percentile over 20 ms windows (%.3f) and the 90th over 5 ms windows",
-                                   s.path.bottleneckMbps, rateMbps, rate20) +
-                            format(" (%.3f)", rate5));
+                                   s.path.bottleneckMbps, rateMbps, windowed.rate20) +
+                            format(" (%.3f)", windowed.rate5));
 }
 
 void deriveQueue(const DerivationInput& in, DerivationContext& ctx, DerivedScenario& out)

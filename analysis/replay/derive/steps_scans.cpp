@@ -395,17 +395,17 @@ void deriveHeldReleases(const DerivationInput&, DerivationContext& ctx, DerivedS
     // 802.11 uplink, whose contention and aggregation bunch the ACKs whatever happened
     // to the data: there the releases only keep the rate reading from counting them.
     const bool downstream = ctx.downstream.downstream;
-    std::vector<std::pair<std::int64_t, double>> deliveries;
+    std::vector<std::pair<std::int64_t, std::int64_t>> deliveries;
     if (downstream) {
-        double delivered = 0;
+        std::int64_t delivered = 0;
         for (const TransmissionTime& a : ctx.downstream.arrivals)
             if (!a.lost)
                 deliveries.emplace_back(out.firstDataNs + static_cast<std::int64_t>(a.timeS * 1e9),
                                         delivered += s.sender.mss);
     } else {
         for (const auto& [ns, bytes] : ctx.ackProgress)
-            if (deliveries.empty() || static_cast<double>(bytes) > deliveries.back().second)
-                deliveries.emplace_back(ns, static_cast<double>(bytes));
+            if (deliveries.empty() || bytes > deliveries.back().second)
+                deliveries.emplace_back(ns, bytes);
     }
     if (deliveries.size() < 2)
         return;
@@ -413,7 +413,7 @@ void deriveHeldReleases(const DerivationInput&, DerivationContext& ctx, DerivedS
     const double aheadNeeded = static_cast<double>(s.path.burstBytes) + kMinReleasedAheadSegments * s.sender.mss;
     std::vector<double> intervalBytes;
     for (std::size_t i = 1; i < deliveries.size(); ++i)
-        intervalBytes.push_back(deliveries[i].second - deliveries[i - 1].second);
+        intervalBytes.push_back(static_cast<double>(deliveries[i].second - deliveries[i - 1].second));
     // The bottleneck's time for one delivery's bytes: the interval the silences are
     // measured against.
     const double deliveryNs = percentile(intervalBytes, 0.5) / bytesPerNs;
@@ -438,7 +438,8 @@ void deriveHeldReleases(const DerivationInput&, DerivationContext& ctx, DerivedS
             const double sinceNs = static_cast<double>(deliveries[k].first - deliveries[i].first);
             if (sinceNs > static_cast<double>(silenceNs) / 2)
                 break;
-            ahead = std::max(ahead, deliveries[k].second - deliveries[i - 1].second - sinceNs * bytesPerNs);
+            ahead = std::max(ahead, static_cast<double>(deliveries[k].second - deliveries[i - 1].second) -
+                                        sinceNs * bytesPerNs);
         }
         if (ahead >= std::max(aheadNeeded, heldBytes / 2))
             holds.push_back({deliveries[i - 1].first, deliveries[i].first});
@@ -458,46 +459,26 @@ void deriveHeldReleases(const DerivationInput&, DerivationContext& ctx, DerivedS
     }
     const double meanPhase = fold(timesS, fit.periodS).second;
     const std::vector<double> deviations = phaseDeviations(timesS, fit.periodS, meanPhase);
+    // The holds at the pattern's phase: their dwells and starts, and the spans the rate
+    // is read again without (below).
     std::vector<double> dwellsMs, startsS;
+    std::vector<std::pair<std::int64_t, std::int64_t>> heldSpans;
     for (std::size_t i = 0; i < holds.size(); ++i)
         if (std::abs(deviations[i]) <= fit.periodS / 8) {
-            const double silenceNs = static_cast<double>(holds[i].endNs - holds[i].startNs);
-            dwellsMs.push_back(std::max(0.0, silenceNs - deliveryNs / 2) / 1e6);
+            const std::int64_t silenceNs = holds[i].endNs - holds[i].startNs;
+            dwellsMs.push_back(std::max(0.0, static_cast<double>(silenceNs) - deliveryNs / 2) / 1e6);
             startsS.push_back(static_cast<double>(holds[i].startNs - out.firstDataNs) / 1e9 + deliveryNs / 2e9);
+            heldSpans.emplace_back(holds[i].startNs, holds[i].endNs + silenceNs / 2);
         }
     if (dwellsMs.size() < kMinAbsences)
         return;
     // The bottleneck's rate was read before the holds were known, over windows some of
-    // which held a release (the AP's held data at the radio's rate): read again without
-    // the holds, as the bottleneck step reads it (the higher of the 95th percentile
-    // over 20 ms windows and the 90th over 5 ms ones); a lower reading replaces it and
-    // the queue it sized.
-    // A window inside a silence reads nothing of the path either: each hold is left out
-    // from its silence's start to its release's end.
-    std::vector<std::pair<std::int64_t, std::int64_t>> releases;
-    for (std::size_t i = 0; i < holds.size(); ++i)
-        if (std::abs(deviations[i]) <= fit.periodS / 8)
-            releases.emplace_back(holds[i].startNs, holds[i].endNs + (holds[i].endNs - holds[i].startNs) / 2);
-    const auto rateWithoutReleases = [&](std::int64_t window, double p) {
-        std::vector<double> rates;
-        std::size_t j = 0, r = 0;
-        for (std::size_t i = 0; i < deliveries.size(); ++i) {
-            while (j < deliveries.size() && deliveries[j].first - deliveries[i].first < window)
-                ++j;
-            if (j >= deliveries.size())
-                break;
-            while (r < releases.size() && releases[r].second <= deliveries[i].first)
-                ++r;
-            const bool holdsRelease = r < releases.size() && releases[r].first < deliveries[j].first;
-            const double secs = static_cast<double>(deliveries[j].first - deliveries[i].first) / 1e9;
-            if (!holdsRelease && secs > 0)
-                rates.push_back((deliveries[j].second - deliveries[i].second) * 8 / secs / 1e6);
-            i += std::max<std::size_t>(1, (j - i) / 4);
-        }
-        // Fewer windows than holds: the path was seldom seen between them.
-        return rates.size() < kMinAbsences ? 0.0 : percentile(rates, p);
-    };
-    const double reread = std::max(rateWithoutReleases(20'000'000, 0.95), rateWithoutReleases(5'000'000, 0.90));
+    // which held a release (the AP's held data at the radio's rate): read again as the
+    // bottleneck step reads it, without each hold from its silence's start to its
+    // release's end (a window inside a silence reads nothing of the path either), and
+    // with at least as many windows as holds (else the path was seldom seen between
+    // them); a lower reading replaces it and the queue it sized.
+    const double reread = windowedDeliveryRate(deliveries, heldSpans, kMinAbsences).mbps();
     // Within the two percentiles' own spread the first reading stands.
     constexpr double kRateAgreement = 0.95;
     // Deliveries outside the releases that run faster than the rate say it is no bound
@@ -533,8 +514,9 @@ void deriveHeldReleases(const DerivationInput&, DerivationContext& ctx, DerivedS
     const auto deliveredIn = [&](double fromS) {
         const auto fromNs = out.firstDataNs + static_cast<std::int64_t>(fromS * 1e9);
         const auto toNs = fromNs + static_cast<std::int64_t>(scan.dwellMs * 1e6);
-        return std::any_of(deliveries.begin(), deliveries.end(),
-                           [&](const auto& d) { return d.first >= fromNs && d.first < toNs; });
+        const auto next = std::lower_bound(deliveries.begin(), deliveries.end(), fromNs,
+                                           [](const auto& d, std::int64_t ns) { return d.first < ns; });
+        return next != deliveries.end() && next->first < toNs;
     };
     while (firstS - fit.periodS >= 0 && !deliveredIn(firstS - fit.periodS))
         firstS -= fit.periodS;
