@@ -2,7 +2,9 @@
 #include "flow_events.h"
 
 #include <algorithm>
+#include <deque>
 #include <limits>
+#include <unordered_map>
 
 namespace windscope::analysis::cwnd {
 
@@ -24,6 +26,66 @@ inline void prefetch(const void* address)
 constexpr std::uint16_t kSyn = 0x02, kAck = 0x10, kRst = 0x04;
 constexpr std::int64_t kMs = 1'000'000;
 
+// Where the capture sits on the path, from its two round trips: next to the sender the
+// upstream part is the host's own turnaround, well under a millisecond and a small
+// share of the whole.
+void placeVantage(Vantage& v)
+{
+    const std::int64_t total = v.upstreamRttNs + v.downstreamRttNs;
+    if (v.upstreamRttNs <= std::max<std::int64_t>(kMs, total / 10)) {
+        v.point = VantagePoint::Sender;
+    } else {
+        v.point = VantagePoint::Path;
+        v.oneWayShiftNs = v.upstreamRttNs / 2;
+    }
+}
+
+// A capture that began after the handshake: the two round trips from the connection's
+// own exchanges, the least of each (the samples the queues did not delay). Upstream:
+// from an ACK to the first data that echoes its TSval (RFC 7323 4.3: the data it
+// released, or data released by a later ACK of the same tick, which only lengthens the
+// sample). Downstream: from a data segment to the first ACK that covers it.
+Vantage passiveVantage(const dissect::CaptureTables& tables, const TcpAnalysis& analysis, int sender,
+                       const std::vector<std::uint64_t>& rows)
+{
+    Vantage v;
+    const dissect::TcpColumns& t = tables.tcp;
+    std::unordered_map<std::uint32_t, std::int64_t> ackByTsVal; // TSval -> first ACK carrying it
+    std::deque<std::pair<std::int64_t, std::int64_t>> unacked; // (data end, time)
+    std::int64_t upstream = std::numeric_limits<std::int64_t>::max(), downstream = upstream;
+    for (std::uint64_t row : rows) {
+        const bool timestamps = t.flags[row] & dissect::TcpColumns::kHasTimestamps;
+        const std::int64_t time = t.timeNs[row];
+        if (analysis.directionOf(tables, row) == sender) {
+            if (t.payloadLength[row] == 0)
+                continue;
+            if (timestamps) {
+                const auto it = ackByTsVal.find(t.tsEcr[row]);
+                if (it != ackByTsVal.end() && time >= it->second)
+                    upstream = std::min(upstream, time - it->second);
+            }
+            unacked.emplace_back(analysis.relativeSeq(t, row) + t.payloadLength[row], time);
+            continue;
+        }
+        if (!(t.tcpFlags(row) & kAck))
+            continue;
+        if (timestamps)
+            ackByTsVal.try_emplace(t.tsVal[row], time);
+        const std::int64_t ack = analysis.relativeAck(t, row);
+        while (!unacked.empty() && unacked.front().first <= ack) {
+            downstream = std::min(downstream, time - unacked.front().second);
+            unacked.pop_front();
+        }
+    }
+    if (upstream == std::numeric_limits<std::int64_t>::max() ||
+        downstream == std::numeric_limits<std::int64_t>::max())
+        return v;
+    v.upstreamRttNs = upstream;
+    v.downstreamRttNs = downstream;
+    placeVantage(v);
+    return v;
+}
+
 // Handshake timing: SYN -> SYN-ACK spans the round trip from the capture to the server
 // and back, SYN-ACK -> ACK the round trip to the client and back (RFC 9293 3.5).
 Vantage detectVantage(const dissect::CaptureTables& tables, const TcpAnalysis& analysis,
@@ -32,7 +94,7 @@ Vantage detectVantage(const dissect::CaptureTables& tables, const TcpAnalysis& a
     Vantage v;
     const Connection& c = analysis.connections[connection];
     if (!c.handshakeSeen)
-        return v;
+        return passiveVantage(tables, analysis, sender, rows);
     const dissect::TcpColumns& t = tables.tcp;
     std::int64_t synNs = -1, synAckNs = -1, ackNs = -1;
     std::uint32_t synAckSeq = 0;
@@ -55,15 +117,7 @@ Vantage detectVantage(const dissect::CaptureTables& tables, const TcpAnalysis& a
     const bool senderIsClient = sender == 0;
     v.upstreamRttNs = senderIsClient ? toClient : toServer;
     v.downstreamRttNs = senderIsClient ? toServer : toClient;
-    const std::int64_t total = v.upstreamRttNs + v.downstreamRttNs;
-    // Next to the sender the upstream part is the host's own turnaround: well under a
-    // millisecond, and a small share of the round trip.
-    if (v.upstreamRttNs <= std::max<std::int64_t>(kMs, total / 10)) {
-        v.point = VantagePoint::Sender;
-    } else {
-        v.point = VantagePoint::Path;
-        v.oneWayShiftNs = v.upstreamRttNs / 2;
-    }
+    placeVantage(v);
     return v;
 }
 

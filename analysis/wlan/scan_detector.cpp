@@ -42,6 +42,9 @@ struct AbsenceState
     std::uint16_t lastSequence = 0;
     std::int64_t lastTxNs = 0;
     std::uint64_t lastTxFrame = 0;
+    // The AP moved on to a new MPDU during the run and nothing answered yet: the last
+    // unanswered attempt of the run, where it ends unless the new MPDU is retried too.
+    std::int64_t pendingEndNs = -1;
 };
 
 struct MacState
@@ -142,6 +145,12 @@ void AbsencePass::closeAbsence(std::size_t station, std::int64_t endNs, bool ope
 {
     AbsenceState& a = m_absence[station];
     a.active = false;
+    if (a.pendingEndNs >= 0 && !openEnded) {
+        // The station answered after the AP moved on to a new MPDU: the run ended with
+        // the old MPDU's last unanswered attempt.
+        endNs = a.pendingEndNs;
+    }
+    a.pendingEndNs = -1;
     WlanEvent& e = a.event;
     e.endNs = endNs;
     e.openEnded = openEnded;
@@ -159,8 +168,12 @@ void AbsencePass::closeAbsence(std::size_t station, std::int64_t endNs, bool ope
         return;
     }
     if (length > o.maxAbsenceNs) {
+        // Longer than any scan: the station left (another AP, or lost). Reported as an
+        // absence of unknown cause; a handoff the capture shows takes it over
+        // (foldAbsences).
+        e.kind = WlanEventKind::Absence;
+        e.basis = "retry-absence-long";
         ++m_longAbsences;
-        return;
     }
     m_events.push_back(std::move(e));
 }
@@ -247,6 +260,7 @@ void AbsencePass::toStation(std::size_t station, std::size_t row)
         if (!a.active) {
             a.active = true;
             a.retries = 0;
+            a.pendingEndNs = -1;
             a.event = WlanEvent{};
             a.event.evidenceFrames.reserve(16);
             a.event.station = m_context.inventory.stations[station].mac;
@@ -255,14 +269,24 @@ void AbsencePass::toStation(std::size_t station, std::size_t row)
             a.event.basis = "retry-absence";
             addEvidence(a.event, a.lastTxFrame);
         }
+        // A retry of the MPDU the AP moved on to: the station is still silent, and that
+        // MPDU's first attempt was sent during the absence too.
+        if (a.pendingEndNs >= 0) {
+            a.pendingEndNs = -1;
+            ++a.event.framesToStation;
+            addEvidence(a.event, a.lastTxFrame);
+        }
         ++a.retries;
         ++a.event.retriesToStation;
         ++a.event.framesToStation;
         addEvidence(a.event, w.frame[row]);
-    } else if (a.active) {
-        // A new MPDU: the retried one was finally acknowledged or given up at the
-        // retry limit; either way its last attempt ends the run.
-        closeAbsence(station, a.lastTxNs);
+    } else if (a.active && a.pendingEndNs < 0) {
+        // A new MPDU: the retried one was acknowledged (the Ack unheard here) or given
+        // up at the retry limit (10.3.2.14). A retry of the new one means no one
+        // answered, and the run goes on; the station heard, or an Ack, ends the run at
+        // the old MPDU's last attempt. Moving on without a retry is no answer: a
+        // station-wide retry count can drop a frame after one attempt (ns-3 does).
+        a.pendingEndNs = a.lastTxNs;
     }
     a.haveLast = true;
     a.lastAcked = false;
@@ -366,8 +390,10 @@ void detectAbsences(const DetectorContext& context, std::vector<WlanEvent>& even
                         " ms: too short to have left the channel, not reported");
     if (pass.longAbsences())
         notes.push_back(std::to_string(pass.longAbsences()) +
-                        " run(s) of unacknowledged retries to a station lasted longer than a "
-                        "scan; they are not reported as scans (see handoffs)");
+                        " run(s) of unacknowledged retries to a station lasted longer than " +
+                        std::to_string(context.options.maxAbsenceNs / 1'000'000) +
+                        " ms: reported as absences (retry-absence-long), not scans: the station left "
+                        "this AP's channel (roamed or lost)");
 }
 
 } // namespace windscope::analysis::detail

@@ -79,11 +79,14 @@ void foldAbsences(std::vector<WlanEvent>& events)
     std::vector<WlanEvent> kept;
     kept.reserve(events.size());
     std::vector<const WlanEvent*> absences;
+    const auto unannounced = [](const WlanEvent& e) {
+        return std::string_view(e.basis) == "retry-absence" || e.departed();
+    };
     for (WlanEvent& e : events)
-        if (std::string_view(e.basis) != "retry-absence")
+        if (!unannounced(e))
             kept.push_back(std::move(e));
     for (WlanEvent& e : events) {
-        if (std::string_view(e.basis) != "retry-absence")
+        if (!unannounced(e))
             continue;
         WlanEvent* host = nullptr;
         for (WlanEvent& k : kept)

@@ -28,6 +28,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace windscope::analysis {
@@ -76,6 +77,9 @@ struct WlanEvent
     // The span is a lower bound of the event (an absence: it began before the first
     // unanswered attempt showed it); printed with ">=" like an open-ended one.
     bool lowerBound() const { return openEnded || kind == WlanEventKind::Absence; }
+    // An absence longer than any scan (basis "retry-absence-long"): the station left the
+    // AP's channel, roamed or lost; open-ended when it was not heard from again.
+    bool departed() const { return std::string_view(basis) == "retry-absence-long"; }
     std::vector<std::uint64_t> evidenceFrames; // the first kMaxEvidence, in frame order
     std::uint64_t evidenceCount = 0;       // all of them
     std::uint32_t probeRequests = 0;       // sent by the station during the event

@@ -103,7 +103,11 @@ void printEvents(const analysis::EventsReport& r, const analysis::Correlation* c
                     analysis::eventKindName(e.kind), mac(e.station).c_str(),
                     static_cast<double>(e.startNs) / 1e9, e.lowerBound() ? ">=" : "  ",
                     static_cast<double>(e.endNs - e.startNs) / 1e6, e.basis,
-                    e.openEnded ? "  (open-ended: the capture ended first)"
+                    e.departed() ? (e.openEnded ? "  (left this AP's channel: unanswered retries to the end of "
+                                                  "the capture, not heard from again)"
+                                                : "  (lower bound: unanswered retries longer than any scan, the "
+                                                  "station left this AP's channel)")
+                    : e.openEnded ? "  (open-ended: the capture ended first)"
                     : e.kind == analysis::WlanEventKind::Absence
                         ? "  (lower bound: unanswered retries, too short to show a scan)"
                         : "");

@@ -80,8 +80,8 @@ DownstreamView readDownstreamView(const DerivationInput& in, std::int64_t firstD
     char buf[200];
     std::snprintf(
         buf, sizeof buf,
-        "captured next to the receiver (handshake: %.3f ms to the sender and back, %.3f ms to the "
-        "receiver and back)",
+        "captured next to the receiver (%.3f ms to the sender and back, %.3f ms to the receiver and "
+        "back)",
         static_cast<double>(vantage.upstreamRttNs) / 1e6,
         static_cast<double>(vantage.downstreamRttNs) / 1e6);
     view.basis = buf;
@@ -352,12 +352,13 @@ std::vector<StationAbsence> stationAbsences(const DerivationInput& in, const Dow
         const auto after =
             std::upper_bound(acks.begin(), acks.end(), firstPast,
                              [](std::int64_t v, const Ack& a) { return v < a.timeNs; });
-        if (after == acks.begin() || after == acks.end())
+        if (after == acks.begin())
             break;
         const Ack& last = *std::prev(after);
         StationAbsence a;
         a.leftNs = last.timeNs;
-        a.returnedNs = after->timeNs;
+        a.returned = after != acks.end();
+        a.returnedNs = a.returned ? after->timeNs : data.back().timeNs + 1;
         std::int64_t firstEcho = std::numeric_limits<std::int64_t>::max(), lastEcho = last.tsVal;
         std::size_t j = i;
         for (; j < data.size() && data[j].timeNs < a.returnedNs; ++j) {
@@ -371,6 +372,11 @@ std::vector<StationAbsence> stationAbsences(const DerivationInput& in, const Dow
         a.backElsewhereNs = firstEcho == std::numeric_limits<std::int64_t>::max()
                                 ? std::max(a.leftNs, firstPast - view.upstreamRttNs)
                                 : std::clamp(onReceiverClock(firstEcho), a.leftNs, a.returnedNs);
+        if (!a.returned) {
+            a.leftElsewhereNs = a.returnedNs;
+            out.push_back(a);
+            break;
+        }
         a.leftElsewhereNs = std::clamp(onReceiverClock(lastEcho), a.backElsewhereNs, a.returnedNs);
         // Held: new data arriving with the station's return, delayed by more than half
         // the second outage beyond what the path delays data at its emptiest.

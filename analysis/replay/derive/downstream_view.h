@@ -93,13 +93,15 @@ std::string modelByWindowAmongNearTies(const cwnd::CwndInference& inference, std
 // handoff outages with the other AP's service between them, dated on the receiver's
 // clock as the sender echoed it (TSecr): the first ACK it echoed that this capture
 // never saw is when the station was back on the other AP, the last one it echoed
-// before the station reappeared here is when it left that AP.
+// before the station reappeared here is when it left that AP. A station that never
+// came back is one handoff, to when it was back on the other AP.
 struct StationAbsence
 {
     std::int64_t leftNs = 0;          // last ACK from the receiver seen here
     std::int64_t backElsewhereNs = 0; // its first ACK by the other AP
-    std::int64_t leftElsewhereNs = 0; // its last ACK by the other AP
-    std::int64_t returnedNs = 0;      // its first ACK seen here again
+    std::int64_t leftElsewhereNs = 0; // its last ACK by the other AP (returned only)
+    std::int64_t returnedNs = 0;      // its first ACK seen here again; the capture's end if not
+    bool returned = true;
     // Data that reached the station on its return had been sent more than half the
     // second outage before it arrived, and not resent: the path held the downlink.
     bool held = false;

@@ -4,6 +4,7 @@
 #include "derivation_steps.h"
 
 #include "periodic_outages.h"
+#include "analysis/wlan/wlan_frames.h"
 #include "sample_statistics.h"
 
 #include <algorithm>
@@ -240,6 +241,76 @@ std::vector<ZeroWindowHold> zeroWindowHolds(const DerivationInput& in, std::uint
     return holds;
 }
 
+// A station that left this AP and was not heard from again may have been served by
+// another one: the sender's retransmission timeouts from its departure on show when
+// the path was back. Each timeout fired because the one before it was lost; the last
+// got through when the sender sent anything after it but another timeout (resends
+// released by an ACK, new data). The path came back between the last two (the midpoint,
+// as for an ACK silence), or before the only one. None: nothing shows a return.
+std::optional<std::int64_t> backThroughTimeouts(const DerivationInput& in, std::int64_t leftNs)
+{
+    const dissect::CaptureTables& tables = *in.tables;
+    const TcpAnalysis& tcp = *in.tcp;
+    const auto& t = tables.tcp;
+    std::vector<std::int64_t> timeouts;
+    bool releasedAfterLast = false;
+    for (std::size_t row = 0; row < t.size(); ++row) {
+        if (tcp.segments.connection[row] != in.connection || t.timeNs[row] < leftNs ||
+            tcp.directionOf(tables, row) != in.sender || t.payloadLength[row] == 0)
+            continue;
+        if (tcp.segments.flags[row] & segment_flag::kRtoTimeout) {
+            timeouts.push_back(t.timeNs[row]);
+            releasedAfterLast = false;
+        } else if (!timeouts.empty()) {
+            releasedAfterLast = true;
+        }
+    }
+    if (timeouts.empty() || !releasedAfterLast)
+        return std::nullopt;
+    if (timeouts.size() == 1)
+        return timeouts.back();
+    return (timeouts[timeouts.size() - 2] + timeouts.back()) / 2;
+}
+
+// The station's last frame heard before its departure: nothing went to it unanswered
+// between then and the AP's first unanswered attempt because nothing was sent (a
+// sender held back, e.g. by a base station's zero-window ACKs), so from the path's side
+// it may have been gone from then on.
+std::int64_t lastHeardBefore(const dissect::WlanColumns& w, std::uint32_t station, std::int64_t beforeNs)
+{
+    std::int64_t last = beforeNs;
+    for (std::size_t row = 0; row < w.size() && w.timeNs[row] < beforeNs; ++row)
+        if (!wlan::badFcs(w, row) && wlan::namesTransmitter(w.frameControl[row]) && w.addr2(row) == station)
+            last = w.timeNs[row];
+    return last;
+}
+
+// Without timeouts (a sender that sat the absence out, e.g. in persist behind a base
+// station's zero-window ACKs): data past the right edge of every window the station
+// offered here before it left was released by ACKs from elsewhere, so the path was
+// back by the first of it.
+std::optional<std::int64_t> backPastTheWindowEdge(const DerivationInput& in, std::int64_t leftNs)
+{
+    const dissect::CaptureTables& tables = *in.tables;
+    const TcpAnalysis& tcp = *in.tcp;
+    const auto& t = tables.tcp;
+    std::int64_t rightEdge = -1;
+    for (std::size_t row = 0; row < t.size(); ++row) {
+        if (tcp.segments.connection[row] != in.connection)
+            continue;
+        const bool fromSender = tcp.directionOf(tables, row) == in.sender;
+        if (!fromSender) {
+            if (t.timeNs[row] < leftNs && (t.tcpFlags(row) & 0x010))
+                rightEdge = std::max(rightEdge, tcp.relativeAck(t, row) + static_cast<std::int64_t>(tcp.windowBytes(t, row)));
+            continue;
+        }
+        if (rightEdge >= 0 && t.timeNs[row] >= leftNs && t.payloadLength[row] > 0 &&
+            tcp.relativeSeq(t, row) + static_cast<std::int64_t>(t.payloadLength[row]) > rightEdge)
+            return t.timeNs[row];
+    }
+    return std::nullopt;
+}
+
 } // namespace
 
 void deriveOutages(const DerivationInput& in, DerivationContext& ctx, DerivedScenario& out)
@@ -271,11 +342,14 @@ void deriveOutages(const DerivationInput& in, DerivationContext& ctx, DerivedSce
                 continue;
             if (duringAbsence(e.startNs, e.endNs))
                 continue;
+            // A station away longer than any scan (roamed, or lost) is out of reach like
+            // one in a handoff.
+            const bool departed = e.departed();
             Outage o;
             o.kind = e.kind == WlanEventKind::Handoff     ? OutageKind::Handoff
                      : e.kind == WlanEventKind::PowerSave ? OutageKind::PowerSave
                                                           : OutageKind::Scan;
-            if (e.kind == WlanEventKind::OutageInferred)
+            if (e.kind == WlanEventKind::OutageInferred || departed)
                 o.kind = OutageKind::Handoff;
             // An AP that kept sending to the absent station did not hold its frames.
             o.mode = (e.kind == WlanEventKind::Handoff || e.kind == WlanEventKind::OutageInferred ||
@@ -284,7 +358,8 @@ void deriveOutages(const DerivationInput& in, DerivationContext& ctx, DerivedSce
                          : OutageMode::Hold;
             // Downstream of the path the capture sees the outage where the radio did.
             const double shift = wlan || downstream.downstream ? radioShiftS : 0;
-            o.startS = std::max(0.0, static_cast<double>(e.startNs - out.firstDataNs) / 1e9 + shift);
+            const std::int64_t startNs = departed ? lastHeardBefore(tables.wlan, e.station, e.startNs) : e.startNs;
+            o.startS = std::max(0.0, static_cast<double>(startNs - out.firstDataNs) / 1e9 + shift);
             std::int64_t endNs = e.endNs;
             if (e.kind == WlanEventKind::OutageInferred) {
                 // The ACK silence outlasts the outage by the RTO backoff: the path was
@@ -298,12 +373,28 @@ void deriveOutages(const DerivationInput& in, DerivationContext& ctx, DerivedSce
                         retx.push_back(t.timeNs[row]);
                 if (retx.size() >= 2)
                     endNs = (retx[retx.size() - 2] + retx.back()) / 2;
+            } else if (departed && e.openEnded) {
+                std::optional<std::int64_t> back = backThroughTimeouts(in, e.startNs);
+                if (!back)
+                    back = backPastTheWindowEdge(in, e.startNs);
+                if (back)
+                    endNs = std::min(endNs, *back);
             }
-            o.durationS = std::max(0.0, static_cast<double>(endNs - e.startNs) / 1e9);
+            o.durationS = std::max(0.0, static_cast<double>(endNs - startNs) / 1e9);
             if (o.durationS <= 0)
                 continue;
             if (e.kind == WlanEventKind::OutageInferred)
                 inferred.push_back({s.outageList.size(), e.startNs, e.endNs});
+            if (departed)
+                out.notes.push_back(
+                    format("outage %.3f s for %.3f s: the station left this AP and is handled as a handoff (drop): ",
+                           o.startS, o.durationS) +
+                    (!e.openEnded ? std::string("unanswered retries for longer than any scan")
+                     : endNs < e.endNs
+                         ? std::string("unanswered retries to the end of the capture; its end read from the "
+                                       "sender: between its last lost retransmission timeout and the one that got "
+                                       "through, else its first data past every window the station offered here")
+                         : std::string("unanswered retries to the end of the capture, and nothing shows it back")));
             s.outageList.push_back(o);
             (o.kind == OutageKind::Scan ? scans : o.kind == OutageKind::Handoff ? handoffs : other)++;
         }
@@ -313,6 +404,31 @@ void deriveOutages(const DerivationInput& in, DerivationContext& ctx, DerivedSce
             return std::max(0.0, static_cast<double>(ns - out.firstDataNs) / 1e9 + radioShiftS);
         };
         const OutageMode mode = a.held ? OutageMode::Hold : OutageMode::Drop;
+        if (!a.returned) {
+            // Its first ACK by the other AP can wait for the sender's next timeout; the
+            // timeouts, where the sender had them, date the return closer.
+            const std::optional<std::int64_t> byTimeouts = backThroughTimeouts(in, a.leftNs);
+            const bool timedOut = byTimeouts && *byTimeouts < a.backElsewhereNs;
+            const std::int64_t backNs = timedOut ? *byTimeouts : a.backElsewhereNs;
+            Outage o;
+            o.kind = OutageKind::Handoff;
+            o.mode = OutageMode::Drop;
+            o.startS = toSim(a.leftNs);
+            o.durationS = static_cast<double>(backNs - a.leftNs) / 1e9;
+            if (o.durationS <= 0)
+                continue;
+            s.outageList.push_back(o);
+            ++handoffs;
+            out.notes.push_back(
+                format("outages: the station left this AP at %.3f s and was not seen here again; the sender's data "
+                       "passed every window offered here, so it was served by another AP, its first ACK there at "
+                       "%.3f s (the first the sender echoed, TSecr); ",
+                       o.startS, toSim(a.backElsewhereNs)) +
+                format("back from %.3f s: a handoff of %.3f s (drop)", toSim(backNs), o.durationS) +
+                (timedOut ? " (between the sender's last lost retransmission timeout and the one that got through)"
+                          : ""));
+            continue;
+        }
         for (const auto& [from, to] : {std::pair{a.leftNs, a.backElsewhereNs}, std::pair{a.leftElsewhereNs, a.returnedNs}}) {
             Outage o;
             o.kind = OutageKind::Handoff;

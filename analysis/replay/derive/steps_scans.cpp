@@ -156,7 +156,7 @@ void deriveScanAbsences(const DerivationInput& in, DerivationContext&, DerivedSc
     std::map<std::uint32_t, std::vector<const WlanEvent*>> byStation;
     for (const WlanEvent& e : in.events->events)
         if ((e.kind == WlanEventKind::Scan || e.kind == WlanEventKind::Absence) &&
-            std::strncmp(e.basis, "retry-absence", 13) == 0)
+            std::strncmp(e.basis, "retry-absence", 13) == 0 && !e.departed())
             byStation[e.station].push_back(&e);
     if (byStation.empty())
         return;

@@ -53,7 +53,10 @@ QVariant EventTableModel::data(const QModelIndex& index, int role) const
                           .arg(e.evidenceCount)
                           .arg(e.probeRequests)
                           .arg(e.retriesToStation);
-        if (e.openEnded)
+        if (e.departed())
+            tip += tr("; unanswered retries longer than any scan: the station left this AP's channel (roamed or "
+                      "lost)%1").arg(e.openEnded ? tr(", not heard from again before the capture ended") : QString());
+        else if (e.openEnded)
             tip += tr("; the capture ended during the event");
         else if (e.kind == analysis::WlanEventKind::Absence)
             tip += tr("; unanswered retries shorter than the shortest scan: a lower bound, not shown to be a scan");
