@@ -154,6 +154,10 @@ void AbsencePass::closeAbsence(std::size_t station, std::int64_t endNs, bool ope
     WlanEvent& e = a.event;
     e.endNs = endNs;
     e.openEnded = openEnded;
+    // A station the monitor never heard cannot be shown away: its answers may all have
+    // been missed (the inventory notes it).
+    if (m_context.inventory.stations[station].framesSent == 0)
+        return;
     const std::int64_t length = e.endNs - e.startNs;
     const WlanEventOptions& o = m_context.options;
     e.kind = WlanEventKind::Scan;

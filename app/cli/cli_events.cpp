@@ -103,8 +103,8 @@ void printEvents(const analysis::EventsReport& r, const analysis::Correlation* c
                     analysis::eventKindName(e.kind), mac(e.station).c_str(),
                     static_cast<double>(e.startNs) / 1e9, e.lowerBound() ? ">=" : "  ",
                     static_cast<double>(e.endNs - e.startNs) / 1e6, e.basis,
-                    e.departed() ? (e.openEnded ? "  (left this AP's channel: unanswered retries to the end of "
-                                                  "the capture, not heard from again)"
+                    e.departed() ? (e.openEnded ? "  (open-ended: the station left this AP's channel, unanswered "
+                                                  "retries to the end of the capture)"
                                                 : "  (lower bound: unanswered retries longer than any scan, the "
                                                   "station left this AP's channel)")
                     : e.openEnded ? "  (open-ended: the capture ended first)"

@@ -678,6 +678,24 @@ std::vector<std::pair<double, double>> labEvents(const std::filesystem::path& di
     return out;
 }
 
+// The sender's retransmission timeouts (rto.csv: each backoff raises the timer).
+std::vector<double> labTimeouts(const std::filesystem::path& dir)
+{
+    std::vector<double> out;
+    std::ifstream in(dir / "rto.csv");
+    double previous = 0;
+    for (std::string line; std::getline(in, line);) {
+        std::stringstream row(line);
+        std::string time, rto;
+        if (!std::getline(row, time, ',') || !std::getline(row, rto, ',') || time == "time_s")
+            continue;
+        if (std::stod(rto) > previous && previous > 0)
+            out.push_back(std::stod(time));
+        previous = std::stod(rto);
+    }
+    return out;
+}
+
 } // namespace
 
 // The ns-3 captures of the server's link and the first AP, each replayed as its own
@@ -804,8 +822,11 @@ TEST(LabCalibration, Ns3DerivedPathMatchesTheRun)
 // sender echoed ACKs the first AP never saw (TSecr). The derivation makes the absence
 // two handoffs, against events.csv: each starts at the lab's handoff (the station's
 // last ACK at AP1, its last ACK echoed from AP2); zwa-hold's end when the station
-// associated (its first ACK by AP2, its first ACK back at AP1), baseline's not before
-// (its first ACK waits for the sender's next timeout). The base station's hold shows
+// associated (its first ACK by AP2, its first ACK back at AP1). Baseline's first ACK
+// waits for the sender's next timeout: the first end lies between the sender's last
+// lost timeout and the one that got through (the lab's rto.csv), within half that gap
+// of the association; the second, the station's first ACK here, not before the
+// association. The base station's hold shows
 // in the data delivered on the return (sent a second before, not resent): hold mode on
 // zwa-hold, drop on baseline.
 TEST(LabCalibration, StationAbsenceFromTheFirstApIsTwoHandoffs)
@@ -837,9 +858,95 @@ TEST(LabCalibration, StationAbsenceFromTheFirstApIsTwoHandoffs)
             EXPECT_NEAR(start, handoffs[i].first, 0.02) << run << " " << i;
             if (hold) {
                 EXPECT_NEAR(end, actual[i].second, 0.05) << run << " " << i;
-            } else {
+            } else if (i == 1) {
+                // The return here: the station's first ACK here, after the timeout.
                 EXPECT_GT(end, actual[i].second - 0.02) << run << " " << i;
+            } else {
+                const std::vector<double> timeouts = labTimeouts(dir);
+                const auto through = std::lower_bound(timeouts.begin(), timeouts.end(), actual[i].second);
+                ASSERT_TRUE(through != timeouts.begin() && through != timeouts.end()) << run << " " << i;
+                const double lost = *std::prev(through), shift = s.path.wiredDelayMs / 1000;
+                std::printf("  sender's timeouts around the return: %.3f (lost), %.3f (got through)\n", lost, *through);
+                EXPECT_GE(end, lost + shift) << run << " " << i;
+                EXPECT_LE(end, *through + shift) << run << " " << i;
+                EXPECT_NEAR(end, actual[i].second, (*through - lost) / 2) << run << " " << i;
             }
+        }
+    }
+}
+
+// B's second AP after the station went back to the first: its radio retries every
+// frame the base station still forwards to no one, to the end of the capture. That is
+// one departure (an absence longer than any scan, open-ended), not a run of scans. The
+// capture began after the handshake; its round trip to the sender, read from the
+// connection's own exchanges, is the path's by hand. The derivation
+// makes the departure one handoff from the station's last frame there (the lab's second
+// handoff), back where the sender shows it: baseline between its last lost timeout and
+// the one that got through, within half that gap of the association; zwa-hold (no
+// timeouts: the base station held the sender with zero-window ACKs) at its first ACK
+// echoed from AP1, with the base station's hold in the data forwarded then.
+TEST(LabCalibration, StationThatLeftTheSecondApIsOneHandoff)
+{
+    for (const char* run : {"B-handoff-baseline", "B-handoff-zwa-hold"}) {
+        const auto dir = test::labDir("ns3/" + std::string(run));
+        WINDSCOPE_REQUIRE_FILE(dir / "wifi-ap2.pcap");
+        const bool hold = std::string(run) == "B-handoff-zwa-hold";
+        LabConnection lab;
+        std::string error;
+        ASSERT_TRUE(openLab(dir / "wifi-ap2.pcap", lab, error)) << error;
+
+        std::size_t departures = 0, scans = 0;
+        for (const analysis::WlanEvent& e : lab.pipeline->events().events) {
+            departures += e.departed();
+            scans += e.kind == analysis::WlanEventKind::Scan;
+            if (e.departed()) {
+                EXPECT_TRUE(e.openEnded) << run;
+                EXPECT_EQ(e.kind, analysis::WlanEventKind::Absence) << run;
+            }
+        }
+        EXPECT_EQ(departures, 1u) << run;
+        EXPECT_EQ(scans, 0u) << run << ": the retries to the departed station taken for scans";
+
+        ASSERT_FALSE(lab.pipeline->tcp().connections[lab.connection].handshakeSeen);
+        const analysis::cwnd::Vantage passive = lab.input().inference->vantage;
+        // By hand from meta.json: the 11 ms point-to-point link each way, and a data
+        // segment (512 B + 52 B of IP/TCP with timestamps + 2 B PPP) and an ACK (54 B)
+        // serialised at its 1.5 Mb/s: 25.307 ms; the 100 Mb/s LAN hops and the AP's own
+        // turnaround add under 0.2 ms.
+        const double upstreamMs = 2 * 11 + (566 + 54) * 8 / 1.5e6 * 1e3;
+        std::printf("%s wifi-ap2 round trips %.3f ms upstream (by hand %.3f), %.3f ms downstream\n", run,
+                    static_cast<double>(passive.upstreamRttNs) / 1e6, upstreamMs,
+                    static_cast<double>(passive.downstreamRttNs) / 1e6);
+        EXPECT_EQ(passive.point, analysis::cwnd::VantagePoint::Path) << run;
+        EXPECT_NEAR(static_cast<double>(passive.upstreamRttNs) / 1e6, upstreamMs + 0.1, 0.1) << run;
+        EXPECT_LT(passive.downstreamRttNs, 1'000'000) << run;
+
+        const DerivedScenario d = deriveScenario(lab.input());
+        const Scenario& s = d.scenario;
+        const auto handoffs = labEvents(dir, "handoff");
+        const auto actual = labEvents(dir, "handoff_outage_actual");
+        ASSERT_EQ(actual.size(), 2u);
+        ASSERT_EQ(s.outageList.size(), 1u) << run;
+        const Outage& o = s.outageList.front();
+        const double start = o.startS - s.path.wiredDelayMs / 1000 +
+                             static_cast<double>(d.firstDataNs + lab.pipeline->tables().summary.firstEpochNs) / 1e9;
+        const double end = start + o.durationS;
+        std::printf("%s wifi-ap2 handoff: %.3f-%.3f s %s (lab %.3f-%.3f s)\n", run, start, end,
+                    o.mode == OutageMode::Hold ? "hold" : "drop", handoffs[1].first, actual[1].second);
+        EXPECT_EQ(o.kind, OutageKind::Handoff);
+        EXPECT_EQ(o.mode, hold ? OutageMode::Hold : OutageMode::Drop) << run;
+        EXPECT_NEAR(start, handoffs[1].first, 0.02) << run;
+        if (hold) {
+            // The first ACK by AP1 answers the first data released after the association.
+            EXPECT_NEAR(end, actual[1].second, 0.05) << run;
+        } else {
+            const std::vector<double> timeouts = labTimeouts(dir);
+            const auto through = std::lower_bound(timeouts.begin(), timeouts.end(), actual[1].second);
+            ASSERT_TRUE(through != timeouts.begin() && through != timeouts.end()) << run;
+            const double lost = *std::prev(through), shift = s.path.wiredDelayMs / 1000;
+            EXPECT_GE(end, lost + shift) << run;
+            EXPECT_LE(end, *through + shift) << run;
+            EXPECT_NEAR(end, actual[1].second, (*through - lost) / 2) << run;
         }
     }
 }

@@ -372,25 +372,33 @@ std::vector<StationAbsence> stationAbsences(const DerivationInput& in, const Dow
         a.backElsewhereNs = firstEcho == std::numeric_limits<std::int64_t>::max()
                                 ? std::max(a.leftNs, firstPast - view.upstreamRttNs)
                                 : std::clamp(onReceiverClock(firstEcho), a.leftNs, a.returnedNs);
+        // Held: new data arriving with the station's return, delayed by more than half
+        // the outage beyond what the path delays data at its emptiest. A station that
+        // never came back: the data forwarded here when it was back elsewhere.
+        std::int64_t heldFromNs = 0, heldToNs = 0;
+        double halfOutage = 0;
         if (!a.returned) {
             a.leftElsewhereNs = a.returnedNs;
-            out.push_back(a);
-            break;
+            heldFromNs = a.leftNs;
+            heldToNs = a.backElsewhereNs + view.upstreamRttNs;
+            halfOutage = static_cast<double>(a.backElsewhereNs - a.leftNs) / 2;
+        } else {
+            a.leftElsewhereNs = std::clamp(onReceiverClock(lastEcho), a.backElsewhereNs, a.returnedNs);
+            heldFromNs = a.returnedNs - view.upstreamRttNs;
+            heldToNs = a.returnedNs;
+            halfOutage = static_cast<double>(a.returnedNs - a.leftElsewhereNs) / 2;
         }
-        a.leftElsewhereNs = std::clamp(onReceiverClock(lastEcho), a.backElsewhereNs, a.returnedNs);
-        // Held: new data arriving with the station's return, delayed by more than half
-        // the second outage beyond what the path delays data at its emptiest.
-        const double halfOutage = static_cast<double>(a.returnedNs - a.leftElsewhereNs) / 2;
         for (std::size_t k = 0; k < data.size(); ++k) {
             const Data& d = data[k];
-            if (d.timeNs < a.returnedNs - view.upstreamRttNs || d.timeNs >= a.returnedNs ||
-                !d.firstSeen)
+            if (d.timeNs < heldFromNs || d.timeNs >= heldToNs || !d.firstSeen)
                 continue;
             const double delay = static_cast<double>(d.timeNs) - senderOffset -
                                  senderTick * static_cast<double>(d.tsVal);
             a.held = a.held || delay > halfOutage;
         }
         out.push_back(a);
+        if (!a.returned)
+            break;
     }
     return out;
 }

@@ -9,6 +9,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <limits>
+#include <map>
 #include <optional>
 
 namespace windscope::analysis::replay::derive {
@@ -243,33 +245,47 @@ std::vector<ZeroWindowHold> zeroWindowHolds(const DerivationInput& in, std::uint
 
 // A station that left this AP and was not heard from again may have been served by
 // another one: the sender's retransmission timeouts from its departure on show when
-// the path was back. Each timeout fired because the one before it was lost; the last
-// got through when the sender sent anything after it but another timeout (resends
-// released by an ACK, new data). The path came back between the last two (the midpoint,
-// as for an ACK silence), or before the only one. None: nothing shows a return.
-std::optional<std::int64_t> backThroughTimeouts(const DerivationInput& in, std::int64_t leftNs)
+// the path was back. A timeout resends the head (RFC 6298 5.4), and each one fires
+// because the one before it was lost, so the head's repeated transmissions are the
+// timeouts; the last got through when the sender then sent anything else (resends
+// released by an ACK, new data). The path came back between the last two (the
+// midpoint, as for an ACK silence). None: nothing shows a return. Only transmissions up
+// to untilNs count (a later outage has its own).
+std::optional<std::int64_t> backThroughTimeouts(const DerivationInput& in, std::int64_t leftNs,
+                                                std::int64_t untilNs = std::numeric_limits<std::int64_t>::max())
 {
     const dissect::CaptureTables& tables = *in.tables;
     const TcpAnalysis& tcp = *in.tcp;
     const auto& t = tables.tcp;
-    std::vector<std::int64_t> timeouts;
-    bool releasedAfterLast = false;
+    std::map<std::int64_t, std::vector<std::int64_t>> sendsBySeq;
+    std::vector<std::pair<std::int64_t, std::int64_t>> after; // (time, seq) past untilNs
     for (std::size_t row = 0; row < t.size(); ++row) {
         if (tcp.segments.connection[row] != in.connection || t.timeNs[row] < leftNs ||
             tcp.directionOf(tables, row) != in.sender || t.payloadLength[row] == 0)
             continue;
-        if (tcp.segments.flags[row] & segment_flag::kRtoTimeout) {
-            timeouts.push_back(t.timeNs[row]);
-            releasedAfterLast = false;
-        } else if (!timeouts.empty()) {
-            releasedAfterLast = true;
-        }
+        const std::int64_t seq = tcp.relativeSeq(t, row);
+        if (t.timeNs[row] <= untilNs)
+            sendsBySeq[seq].push_back(t.timeNs[row]);
+        else
+            after.emplace_back(t.timeNs[row], seq);
     }
-    if (timeouts.empty() || !releasedAfterLast)
+    // The head: the sequence sent most often (the earliest of a tie).
+    const std::vector<std::int64_t>* head = nullptr;
+    std::int64_t headSeq = 0;
+    for (const auto& [seq, times] : sendsBySeq)
+        if (!head || times.size() > head->size()) {
+            head = &times;
+            headSeq = seq;
+        }
+    if (!head || head->size() < 2)
         return std::nullopt;
-    if (timeouts.size() == 1)
-        return timeouts.back();
-    return (timeouts[timeouts.size() - 2] + timeouts.back()) / 2;
+    const std::int64_t last = head->back();
+    bool released = std::any_of(after.begin(), after.end(), [&](const auto& a) { return a.second != headSeq; });
+    for (const auto& [seq, times] : sendsBySeq)
+        released = released || (seq != headSeq && times.back() > last);
+    if (!released)
+        return std::nullopt;
+    return ((*head)[head->size() - 2] + last) / 2;
 }
 
 // The station's last frame heard before its departure: nothing went to it unanswered
@@ -412,7 +428,7 @@ void deriveOutages(const DerivationInput& in, DerivationContext& ctx, DerivedSce
             const std::int64_t backNs = timedOut ? *byTimeouts : a.backElsewhereNs;
             Outage o;
             o.kind = OutageKind::Handoff;
-            o.mode = OutageMode::Drop;
+            o.mode = mode;
             o.startS = toSim(a.leftNs);
             o.durationS = static_cast<double>(backNs - a.leftNs) / 1e9;
             if (o.durationS <= 0)
@@ -424,12 +440,22 @@ void deriveOutages(const DerivationInput& in, DerivationContext& ctx, DerivedSce
                        "passed every window offered here, so it was served by another AP, its first ACK there at "
                        "%.3f s (the first the sender echoed, TSecr); ",
                        o.startS, toSim(a.backElsewhereNs)) +
-                format("back from %.3f s: a handoff of %.3f s (drop)", toSim(backNs), o.durationS) +
+                format("back from %.3f s: a handoff of %.3f s", toSim(backNs), o.durationS) +
+                (a.held ? " (hold: the data forwarded here then had been sent more than half the outage before)"
+                        : " (drop)") +
                 (timedOut ? " (between the sender's last lost retransmission timeout and the one that got through)"
                           : ""));
             continue;
         }
-        for (const auto& [from, to] : {std::pair{a.leftNs, a.backElsewhereNs}, std::pair{a.leftElsewhereNs, a.returnedNs}}) {
+        // Its first ACK by the other AP can wait for the sender's next timeout (as above).
+        std::int64_t backElsewhereNs = a.backElsewhereNs;
+        if (const std::optional<std::int64_t> byTimeouts = backThroughTimeouts(in, a.leftNs, a.backElsewhereNs))
+            backElsewhereNs = std::clamp(*byTimeouts, a.leftNs, a.backElsewhereNs);
+        // Its return here stays at its first ACK here: dated by the timeouts instead, the
+        // lab's handoff run came out 13 % fast (the replay's timer after it does not
+        // follow the sender's).
+        const std::int64_t returnedNs = a.returnedNs;
+        for (const auto& [from, to] : {std::pair{a.leftNs, backElsewhereNs}, std::pair{a.leftElsewhereNs, returnedNs}}) {
             Outage o;
             o.kind = OutageKind::Handoff;
             o.mode = mode;
@@ -446,9 +472,9 @@ void deriveOutages(const DerivationInput& in, DerivationContext& ctx, DerivedSce
                       "every window offered here, so it was served by another AP from %.3f s to %.3f s (the first and "
                       "last of its ACKs the sender echoed, TSecr): handoffs of %.3f s and %.3f s (%s; data on its "
                       "return %s)",
-                      toSim(a.leftNs), toSim(a.returnedNs), toSim(a.backElsewhereNs), toSim(a.leftElsewhereNs),
-                      static_cast<double>(a.backElsewhereNs - a.leftNs) / 1e9,
-                      static_cast<double>(a.returnedNs - a.leftElsewhereNs) / 1e9, a.held ? "hold" : "drop",
+                      toSim(a.leftNs), toSim(a.returnedNs), toSim(backElsewhereNs), toSim(a.leftElsewhereNs),
+                      static_cast<double>(backElsewhereNs - a.leftNs) / 1e9,
+                      static_cast<double>(returnedNs - a.leftElsewhereNs) / 1e9, a.held ? "hold" : "drop",
                       a.held ? "held more than half the outage, not resent" : "not held");
         out.notes.push_back(buf);
     }

@@ -19,7 +19,13 @@ Metrics metricsOf(const dissect::CaptureTables& tables, const TcpAnalysis& analy
         return m;
     const Connection& c = analysis.connections[connection];
     const DirectionStats& d = c.direction[sender];
-    m.goodputBps = d.goodputBps;
+    // The transfer's rate: every byte up to the highest sequence reached the receiver,
+    // also those this capture point never saw (a monitor's misses, frames an AP dropped
+    // for a station gone to another AP), as every byte does in a simulated run.
+    const std::int64_t activeNs = d.lastDataTimeNs - d.firstDataTimeNs;
+    m.goodputBps = d.dataPackets >= 2 && activeNs > 0
+                       ? static_cast<double>(d.uniqueBytes) * 8 / (static_cast<double>(activeNs) / 1e9)
+                       : d.goodputBps;
     m.completionS = static_cast<double>(c.lastTimeNs - c.firstTimeNs) / 1e9;
     m.retransmissions = d.retransmissions;
     m.rtoTimeouts = d.rtoTimeouts;
