@@ -696,6 +696,22 @@ std::vector<double> labTimeouts(const std::filesystem::path& dir)
     return out;
 }
 
+// A return dated by the sender's timeouts: between the last one lost and the one that
+// got through (seen at the radio a wired one-way delay later), within half their gap
+// of the lab's association.
+void expectBetweenTheTimeouts(const std::filesystem::path& dir, double end, double associatedS, double shiftS,
+                              const std::string& what)
+{
+    const std::vector<double> timeouts = labTimeouts(dir);
+    const auto through = std::lower_bound(timeouts.begin(), timeouts.end(), associatedS);
+    ASSERT_TRUE(through != timeouts.begin() && through != timeouts.end()) << what;
+    const double lost = *std::prev(through);
+    std::printf("  sender's timeouts around the return: %.3f (lost), %.3f (got through)\n", lost, *through);
+    EXPECT_GE(end, lost + shiftS) << what;
+    EXPECT_LE(end, *through + shiftS) << what;
+    EXPECT_NEAR(end, associatedS, (*through - lost) / 2) << what;
+}
+
 } // namespace
 
 // The ns-3 captures of the server's link and the first AP, each replayed as its own
@@ -862,14 +878,8 @@ TEST(LabCalibration, StationAbsenceFromTheFirstApIsTwoHandoffs)
                 // The return here: the station's first ACK here, after the timeout.
                 EXPECT_GT(end, actual[i].second - 0.02) << run << " " << i;
             } else {
-                const std::vector<double> timeouts = labTimeouts(dir);
-                const auto through = std::lower_bound(timeouts.begin(), timeouts.end(), actual[i].second);
-                ASSERT_TRUE(through != timeouts.begin() && through != timeouts.end()) << run << " " << i;
-                const double lost = *std::prev(through), shift = s.path.wiredDelayMs / 1000;
-                std::printf("  sender's timeouts around the return: %.3f (lost), %.3f (got through)\n", lost, *through);
-                EXPECT_GE(end, lost + shift) << run << " " << i;
-                EXPECT_LE(end, *through + shift) << run << " " << i;
-                EXPECT_NEAR(end, actual[i].second, (*through - lost) / 2) << run << " " << i;
+                expectBetweenTheTimeouts(dir, end, actual[i].second, s.path.wiredDelayMs / 1000,
+                                         std::string(run) + " " + std::to_string(i));
             }
         }
     }
@@ -940,13 +950,7 @@ TEST(LabCalibration, StationThatLeftTheSecondApIsOneHandoff)
             // The first ACK by AP1 answers the first data released after the association.
             EXPECT_NEAR(end, actual[1].second, 0.05) << run;
         } else {
-            const std::vector<double> timeouts = labTimeouts(dir);
-            const auto through = std::lower_bound(timeouts.begin(), timeouts.end(), actual[1].second);
-            ASSERT_TRUE(through != timeouts.begin() && through != timeouts.end()) << run;
-            const double lost = *std::prev(through), shift = s.path.wiredDelayMs / 1000;
-            EXPECT_GE(end, lost + shift) << run;
-            EXPECT_LE(end, *through + shift) << run;
-            EXPECT_NEAR(end, actual[1].second, (*through - lost) / 2) << run;
+            expectBetweenTheTimeouts(dir, end, actual[1].second, s.path.wiredDelayMs / 1000, run);
         }
     }
 }

@@ -162,6 +162,13 @@ TEST_P(FieldCorpus, ScansWithinPlausibleBounds)
     std::size_t scans = 0, open = 0, absences = 0;
     for (const WlanEvent& e : a->events.events) {
         open += e.openEnded;
+        if (std::string_view(e.basis).starts_with("retry-absence")) {
+            // Only a station the monitor heard can be shown away by unanswered retries.
+            const std::int32_t station = a->inventory.stationIndex(e.station);
+            ASSERT_GE(station, 0) << GetParam() << " event " << e.id;
+            EXPECT_GT(a->inventory.stations[static_cast<std::size_t>(station)].framesSent, 0u)
+                << GetParam() << " event " << e.id;
+        }
         if (e.kind == WlanEventKind::Absence) {
             // A run of unanswered retries too short to show a scan, or longer than any
             // (a station that left the AP's channel): said as such, an open-ended one as
