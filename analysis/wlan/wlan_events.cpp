@@ -137,7 +137,21 @@ std::vector<ScanPattern> scanPatterns(const std::vector<WlanEvent>& events)
                 spacing.push_back(static_cast<double>(e.startNs - previous) / 1e6);
             previous = e.startNs;
         }
+        // A skipped scan leaves a spacing of several intervals, which pulls the plain
+        // median up: each spacing is divided by the whole number of intervals it spans
+        // under the estimate so far, until the estimate stops moving (it settles within
+        // a few rounds; a long gap's count is only right once the estimate is close).
         p.intervalMs = median(spacing);
+        for (int round = 0; round < 8 && p.intervalMs > 0; ++round) {
+            std::vector<double> single;
+            for (double s : spacing)
+                single.push_back(s / std::max(1.0, std::round(s / p.intervalMs)));
+            const double refined = median(single);
+            const bool settled = std::fabs(refined - p.intervalMs) < 1e-6 * p.intervalMs;
+            p.intervalMs = refined;
+            if (settled)
+                break;
+        }
         p.dwellMs = median(dwell);
         if (p.scans >= 3 && p.intervalMs > 0) {
             // Periodic when most spacings sit within 10% of the median; a skipped scan

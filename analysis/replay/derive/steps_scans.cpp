@@ -152,11 +152,13 @@ void deriveScanAbsences(const DerivationInput& in, DerivationContext&, DerivedSc
         return;
     // The scans found in the AP's unacknowledged retries (not announced on air), with
     // the runs too short to be called scans on their own (absences), by station; the
-    // station with the most is the connection's.
+    // station with the most is the connection's. Runs the events admitted for ending on
+    // the station's period are left out: their evidence is that period, and only their
+    // end is on it, where the fold below reads the starts.
     std::map<std::uint32_t, std::vector<const WlanEvent*>> byStation;
     for (const WlanEvent& e : in.events->events)
         if ((e.kind == WlanEventKind::Scan || e.kind == WlanEventKind::Absence) &&
-            std::strncmp(e.basis, "retry-absence", 13) == 0 && !e.departed())
+            std::strcmp(e.basis, "retry-absence") == 0)
             byStation[e.station].push_back(&e);
     if (byStation.empty())
         return;
