@@ -309,8 +309,18 @@ void AbsencePass::run()
     std::uint32_t awaitingAp = wlan::kNoMac;
     std::int64_t awaitingNs = 0;
     for (std::size_t row = 0; row < w.size(); ++row) {
-        if (wlan::badFcs(w, row))
+        if (wlan::badFcs(w, row)) {
+            // A garbled frame is not counted, but one naming a station as its
+            // transmitter shows the station on the channel: corruption that turns an
+            // address into a known station's 48 bits is far less likely than the
+            // station itself sending. It ends that station's unannounced absence.
+            if (wlan::namesTransmitter(w.frameControl[row])) {
+                const std::int32_t s = inventory.stationIndex(w.addr2(row));
+                if (s >= 0 && m_absence[static_cast<std::size_t>(s)].active)
+                    closeAbsence(static_cast<std::size_t>(s), w.timeNs[row]);
+            }
             continue;
+        }
         const std::uint16_t fc = w.frameControl[row];
         const std::uint8_t type = wlan::frameType(fc);
         const std::uint8_t sub = wlan::frameSubtype(fc);
