@@ -154,10 +154,6 @@ void AbsencePass::closeAbsence(std::size_t station, std::int64_t endNs, bool ope
     WlanEvent& e = a.event;
     e.endNs = endNs;
     e.openEnded = openEnded;
-    // A station the monitor never heard cannot be shown away: its answers may all have
-    // been missed (the inventory notes it).
-    if (m_context.inventory.stations[station].framesSent == 0)
-        return;
     const std::int64_t length = e.endNs - e.startNs;
     const WlanEventOptions& o = m_context.options;
     e.kind = WlanEventKind::Scan;
@@ -256,6 +252,10 @@ void AbsencePass::toStation(std::size_t station, std::size_t row)
     if (w.sequenceControl[row] == 0xffff || type != wlan::kData)
         return;
     const std::uint16_t sequence = static_cast<std::uint16_t>(w.sequenceControl[row] >> 4);
+    // A station the monitor never heard cannot be shown away: its answers may all have
+    // been missed (the inventory notes it).
+    if (m_context.inventory.stations[station].framesSent == 0)
+        return;
     AbsenceState& a = m_absence[station];
     // A retry of an attempt the station acknowledged on air is the AP missing that
     // acknowledgement (lost at the AP, heard by the sniffer): the station was there.

@@ -257,35 +257,36 @@ std::optional<std::int64_t> backThroughTimeouts(const DerivationInput& in, std::
     const dissect::CaptureTables& tables = *in.tables;
     const TcpAnalysis& tcp = *in.tcp;
     const auto& t = tables.tcp;
-    std::map<std::int64_t, std::vector<std::int64_t>> sendsBySeq;
-    std::vector<std::pair<std::int64_t, std::int64_t>> after; // (time, seq) past untilNs
+    std::vector<std::pair<std::int64_t, std::int64_t>> sends; // (time, relative seq) from leftNs on
+    std::map<std::int64_t, std::uint32_t> counts;              // sends of each seq up to untilNs
     for (std::size_t row = 0; row < t.size(); ++row) {
         if (tcp.segments.connection[row] != in.connection || t.timeNs[row] < leftNs ||
             tcp.directionOf(tables, row) != in.sender || t.payloadLength[row] == 0)
             continue;
-        const std::int64_t seq = tcp.relativeSeq(t, row);
+        sends.emplace_back(t.timeNs[row], tcp.relativeSeq(t, row));
         if (t.timeNs[row] <= untilNs)
-            sendsBySeq[seq].push_back(t.timeNs[row]);
-        else
-            after.emplace_back(t.timeNs[row], seq);
+            ++counts[sends.back().second];
     }
-    // The head: the sequence sent most often (the earliest of a tie).
-    const std::vector<std::int64_t>* head = nullptr;
-    std::int64_t headSeq = 0;
-    for (const auto& [seq, times] : sendsBySeq)
-        if (!head || times.size() > head->size()) {
-            head = &times;
-            headSeq = seq;
-        }
-    if (!head || head->size() < 2)
+    // The head: the sequence sent most often (the lowest of a tie).
+    const auto head = std::max_element(counts.begin(), counts.end(),
+                                       [](const auto& a, const auto& b) { return a.second < b.second; });
+    if (head == counts.end() || head->second < 2)
         return std::nullopt;
-    const std::int64_t last = head->back();
-    bool released = std::any_of(after.begin(), after.end(), [&](const auto& a) { return a.second != headSeq; });
-    for (const auto& [seq, times] : sendsBySeq)
-        released = released || (seq != headSeq && times.back() > last);
+    // Its last two sends up to untilNs, and whether anything else followed them.
+    std::int64_t previous = -1, last = -1;
+    bool released = false;
+    for (const auto& [time, seq] : sends) {
+        if (seq == head->first && time <= untilNs) {
+            previous = last;
+            last = time;
+            released = false;
+        } else if (last >= 0 && seq != head->first) {
+            released = true;
+        }
+    }
     if (!released)
         return std::nullopt;
-    return ((*head)[head->size() - 2] + last) / 2;
+    return (previous + last) / 2;
 }
 
 // The station's last frame heard before its departure: nothing went to it unanswered
