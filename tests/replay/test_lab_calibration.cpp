@@ -551,12 +551,13 @@ TEST(LabCalibration, SlowReaderReadSizeFromWindowUpdates)
     }
 }
 
-// A wired capture cannot show a station's background scans, only what the sender lost:
-// the derivation finds them in the phase those losses cluster at. Checked against the
-// scans the lab's relay injected (meta.json, events.csv: period, dwell, the first
-// scan's start), and none must be found where the relay injected none or where a scan
-// held frames instead of dropping them (no loss to find). The path read from the same
-// capture is checked against the lab's bottleneck (tbf rate and limit).
+// A wired capture cannot show a station's background scans, only what they did to the
+// sender: scans that dropped frames in the phase its losses cluster at, scans that held
+// them in its ACKs' silences ended by a round trip longer by the hold. Checked against
+// the scans the lab's relay injected (meta.json, events.csv: period, dwell, mode, the
+// first scan's start), and none must be found where the relay injected none. The path
+// read from the same capture is checked against the lab's bottleneck (tbf rate and
+// limit).
 TEST(LabCalibration, PeriodicScansFromSenderLossesMatchTheInjectedOnes)
 {
     const char* runs[] = {"reno-clean", "reno-handoff",      "reno-loss05", "reno-scan100",
@@ -595,13 +596,13 @@ TEST(LabCalibration, PeriodicScansFromSenderLossesMatchTheInjectedOnes)
         std::printf("%-18s %-34s %-34s %.2f Mb/s, %llu B queue (%.0f Mb/s, %.0f B)\n", run, injected, got,
                     path.bottleneckMbps, static_cast<unsigned long long>(path.queueBytes),
                     params->find("rate_mbit")->number(), params->find("limit_bytes")->number());
-        if (!dropped) {
-            EXPECT_EQ(found.intervalMs, 0) << run << ": a periodic scan found where none lost frames";
+        if (intervalMs == 0) {
+            EXPECT_EQ(found.intervalMs, 0) << run << ": a periodic scan found where the relay injected none";
         } else {
             ASSERT_GT(found.intervalMs, 0) << run << ": the injected scans were not found";
             EXPECT_NEAR(found.intervalMs, intervalMs, 0.01 * intervalMs) << run;
             EXPECT_NEAR(found.dwellMs, dwellMs, 3) << run;
-            EXPECT_EQ(found.mode, OutageMode::Drop) << run;
+            EXPECT_EQ(found.mode, dropped ? OutageMode::Drop : OutageMode::PsAnnounced) << run;
             // Simulated time 0 is the first data segment; the relay's clock is the
             // sender capture's. A window found may start a few periods into the scans
             // (the first ones met no sends), so the phase is compared.
@@ -713,6 +714,85 @@ void expectBetweenTheTimeouts(const std::filesystem::path& dir, double end, doub
 }
 
 } // namespace
+
+// The ns-3 A runs' server sees a station's scans that the AP covered by holding (power
+// save announced, events.csv) only in its ACKs: they stop, and the first round trip
+// after the silence is longer by most of it. Found from the server's capture: the
+// period and dwell of events.csv and its phase, moved back by the ACKs' one-way delay;
+// where the run had no scans, none.
+TEST(LabCalibration, SenderReadsHeldScansFromItsAcks)
+{
+    for (const char* run : {"A-scan-T200", "A-scan-none"}) {
+        const auto dir = test::labDir("ns3/" + std::string(run));
+        WINDSCOPE_REQUIRE_FILE(dir / "wired-server.pcap");
+        std::vector<double> scanStartsS; // simulation time = the capture's clock
+        {
+            std::ifstream events(dir / "events.csv");
+            for (std::string line; std::getline(events, line);)
+                if (line.starts_with("scan_offchannel,"))
+                    scanStartsS.push_back(std::stod(line.substr(16)));
+        }
+        LabConnection lab;
+        std::string error;
+        ASSERT_TRUE(openLab(dir / "wired-server.pcap", lab, error)) << run << ": " << error;
+        const DerivedScenario derived = deriveScenario(lab.input());
+        const PeriodicScan& found = derived.scenario.periodicScan;
+        std::printf("%s: %zu scans in events.csv; derived %.1f ms every %.2f ms from %.3f s\n", run,
+                    scanStartsS.size(), found.dwellMs, found.intervalMs, found.firstS);
+        if (scanStartsS.empty()) {
+            EXPECT_EQ(found.intervalMs, 0) << run << ": a periodic scan found where the run had none";
+            continue;
+        }
+        ASSERT_GE(scanStartsS.size(), 2u) << run;
+        const double intervalMs = (scanStartsS[1] - scanStartsS[0]) * 1000;
+        ASSERT_GT(found.intervalMs, 0) << run << ": the held scans were not found";
+        EXPECT_EQ(found.mode, OutageMode::PsAnnounced) << run;
+        EXPECT_NEAR(found.intervalMs, intervalMs, 0.01 * intervalMs) << run;
+        // The dwell as the ACKs' silence less half an ACK interval: within the two ms an
+        // ACK pair takes at the radio's 12 Mb/s and the ns-3 TSval's tick.
+        EXPECT_NEAR(found.dwellMs, 10, 3) << run;
+        // Scenario time 0 is the first data segment at the sender.
+        const double firstScanSim =
+            scanStartsS.front() - static_cast<double>(lab.pipeline->tables().summary.firstEpochNs + derived.firstDataNs) / 1e9;
+        double phase = std::fmod(found.firstS - firstScanSim, found.intervalMs / 1000);
+        if (phase > found.intervalMs / 2000)
+            phase -= found.intervalMs / 1000;
+        EXPECT_NEAR(phase * 1000, 0, 5) << run << ": phase of the derived scans, ms";
+    }
+}
+
+// The ns-3 B runs' server is its own bottleneck: a 1.5 Mb/s link behind a 100-packet
+// device queue that its capture follows (a segment is seen when it leaves). The
+// segments' TSvals against the capture's clock show their wait in that queue; their
+// departures, back to back, the link's rate, which the ACKs (bunched by the 802.11
+// uplink) read only roughly. The D runs' server has a 1 Gb/s access link: it queues
+// nothing, and its 60 Mb/s bottleneck is read from the ACKs as before.
+TEST(LabCalibration, SenderLinkRateFromItsQueuedDepartures)
+{
+    struct Case
+    {
+        const char* run;
+        double wireMbps;
+        bool ownLink;
+    };
+    for (const Case& c : {Case{"B-handoff-baseline", 1.5, true}, Case{"B-handoff-zwa-hold", 1.5, true},
+                          Case{"D-wan-newreno-2m", 60, false}}) {
+        const auto dir = test::labDir("ns3/" + std::string(c.run));
+        WINDSCOPE_REQUIRE_FILE(dir / "wired-server.pcap");
+        LabConnection lab;
+        std::string error;
+        ASSERT_TRUE(openLab(dir / "wired-server.pcap", lab, error)) << c.run << ": " << error;
+        const DerivedScenario derived = deriveScenario(lab.input());
+        const bool ownLink = std::any_of(derived.notes.begin(), derived.notes.end(), [](const std::string& n) {
+            return n.starts_with("path.bottleneck_mbps") && n.find("the sender's link") != std::string::npos;
+        });
+        std::printf("%s: %.3f Mb/s on the wire (%s), the lab's %.1f\n", c.run, derived.scenario.path.bottleneckMbps,
+                    ownLink ? "the sender's link" : "from the ACKs", c.wireMbps);
+        EXPECT_EQ(ownLink, c.ownLink) << c.run;
+        // The scenario's rate carries the IP and TCP headers, the link's also PPP's 2 B.
+        EXPECT_NEAR(derived.scenario.path.bottleneckMbps, c.wireMbps, (c.ownLink ? 0.01 : 0.1) * c.wireMbps) << c.run;
+    }
+}
 
 // The ns-3 captures of the server's link and the first AP, each replayed as its own
 // baseline. A's server link sees the 802.11 hop's deliveries (the bottleneck's rate

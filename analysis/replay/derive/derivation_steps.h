@@ -26,6 +26,10 @@ struct SenderRtt
     std::int64_t dataNs = 0;      // capture time of the data segment
     double ms = 0;
     std::int64_t flightBytes = 0; // in flight when the data was sent
+    // At the sender: how long the segment waited on the sender's host before the
+    // capture saw it (its TSval against the capture's clock), part of the round trip
+    // TCP timed but not of the capture's.
+    double waitBeforeCaptureMs = 0;
 };
 
 // A TCP-inferred outage in the scenario's outage list (index, capture start and end),
@@ -47,6 +51,15 @@ struct DerivationContext
     // (time, bytes delivered: the relative ACK and what was SACKed above it), so that
     // a hole filled late does not count its whole window as delivered at that moment.
     std::vector<std::pair<std::int64_t, std::int64_t>> ackProgress;
+    // The sender's data as the capture saw it leave, in capture order.
+    struct Departure
+    {
+        std::int64_t ns = 0;
+        std::uint32_t payload = 0;
+        std::uint32_t tsVal = 0;
+        bool timestamps = false;
+    };
+    std::vector<Departure> departures;
     // Window updates: an ACK that acknowledges nothing new and opens the window (time,
     // bytes it opened by), i.e. what the application read since the last ACK.
     std::vector<std::pair<std::int64_t, std::uint64_t>> windowUpdates;

@@ -28,10 +28,32 @@ std::vector<SenderRtt> senderRttSamples(const DerivationInput& in, const Downstr
     }
     const dissect::CaptureTables& tables = *in.tables;
     const TcpAnalysis& tcp = *in.tcp;
-    for (const RttSample& r : tcp.rtt)
-        if (tcp.segments.connection[r.dataRow()] == in.connection && tcp.directionOf(tables, r.dataRow()) == in.sender)
-            out.push_back({tables.tcp.timeNs[r.dataRow()], static_cast<double>(r.rttNs(tables.tcp)) / 1e6,
-                           tcp.segments.bytesInFlight[r.dataRow()]});
+    const auto& t = tables.tcp;
+    // A capture taken on the sender's host sees a segment when it leaves for the wire,
+    // after any queue on the host (its qdisc, its own link when that is the bottleneck),
+    // while the TSval was stamped when TCP sent it (RFC 7323 3: the clock when sent).
+    // The capture time less the TSval clock is a fixed offset plus that wait; its least
+    // value is the empty queue. Less one tick of the clock's truncation (Linux and
+    // ns-3 tick in ms).
+    constexpr std::int64_t kTickNs = 1'000'000;
+    std::vector<std::int64_t> offsets;
+    bool timestamps = true;
+    std::uint32_t firstTs = 0;
+    for (const RttSample& r : tcp.rtt) {
+        const std::uint64_t row = r.dataRow();
+        if (tcp.segments.connection[row] != in.connection || tcp.directionOf(tables, row) != in.sender)
+            continue;
+        timestamps = timestamps && (t.flags[row] & dissect::TcpColumns::kHasTimestamps);
+        if (offsets.empty())
+            firstTs = t.tsVal[row];
+        offsets.push_back(t.timeNs[row] - static_cast<std::int64_t>(static_cast<std::uint32_t>(t.tsVal[row] - firstTs)) * kTickNs);
+        out.push_back({t.timeNs[row], static_cast<double>(r.rttNs(t)) / 1e6, tcp.segments.bytesInFlight[row]});
+    }
+    if (timestamps && !offsets.empty()) {
+        const std::int64_t least = *std::min_element(offsets.begin(), offsets.end());
+        for (std::size_t i = 0; i < out.size(); ++i)
+            out[i].waitBeforeCaptureMs = static_cast<double>(std::max<std::int64_t>(0, offsets[i] - least - kTickNs)) / 1e6;
+    }
     return out;
 }
 
@@ -345,6 +367,8 @@ void readConnectionRows(const DerivationInput& in, DerivationContext& ctx, Deriv
             if (firstData < 0)
                 firstData = t.timeNs[row];
             lastData = t.timeNs[row];
+            ctx.departures.push_back({t.timeNs[row], t.payloadLength[row], t.tsVal[row],
+                                      (t.flags[row] & dissect::TcpColumns::kHasTimestamps) != 0});
             carriedBy80211 = carriedBy80211 ||
                              std::binary_search(tables.wlan.frame.begin(), tables.wlan.frame.end(), t.frame[row]);
         } else if (dir != in.sender && (t.tcpFlags(row) & 0x010)) {
@@ -405,8 +429,12 @@ void deriveRtt(const DerivationInput& in, DerivationContext& ctx, DerivedScenari
     ctx.rttMin = rtts.empty() ? (c.handshakeRttNs > 0 ? static_cast<double>(c.handshakeRttNs) / 1e6 : 50)
                             : percentile(rtts, 0.0);
     ctx.rttP95 = rtts.empty() ? ctx.rttMin : percentile(rtts, 0.95);
-    // The largest sustained RTT: the queue at its fullest, when it overflowed.
-    ctx.rttSustainedMax = rtts.size() >= kSustainedSamples ? largestSustained(rtts) : ctx.rttP95;
+    // The largest sustained RTT: the queue at its fullest, when it overflowed. The
+    // round trips TCP timed: a queue on the sender's host before the capture counts.
+    std::vector<double> timed;
+    for (const SenderRtt& r : senderRtt)
+        timed.push_back(r.ms + r.waitBeforeCaptureMs);
+    ctx.rttSustainedMax = timed.size() >= kSustainedSamples ? largestSustained(timed) : ctx.rttP95;
 }
 
 void deriveDelaySplit(const DerivationInput& in, DerivationContext& ctx, DerivedScenario& out)
@@ -466,6 +494,54 @@ double deliveredRate(const std::vector<std::pair<std::int64_t, std::int64_t>>& p
         i += std::max<std::size_t>(1, (j - i) / 4); // overlapping windows, bounded work
     }
     return rates.size() < minWindows ? 0.0 : percentile(rates, p);
+}
+
+// At the sender: segments that waited on the sender's host before the capture saw
+// them (their TSvals against the capture's clock, Linux and ns-3 ticking in ms) left a
+// link that was busy: each one waited through its predecessor's departure, so the two
+// went out back to back, one serialisation apart. A faster link queues a burst now
+// and then (a slow start's, a release of ACKs); a queue that stands through most of
+// the transfer stands before the slowest link. So when most of the sender's segments
+// left that way, their spacing is the path's bottleneck (payload Mb/s, the median over
+// full-sized pairs); 0 otherwise, or when fewer than kMinHostQueuedPairs show it.
+struct HostQueueRate
+{
+    double mbps = 0;
+    std::size_t pairs = 0;
+};
+
+HostQueueRate hostQueueDepartureRate(const std::vector<DerivationContext::Departure>& departures,
+                                     std::uint32_t mss)
+{
+    // Two trains' worth of pairs, as the dispersion reading asks (kTrainSegments each).
+    constexpr std::size_t kMinHostQueuedPairs = 2 * kTrainSegments;
+    constexpr std::int64_t kTickNs = 1'000'000;
+    HostQueueRate out;
+    if (departures.size() < 2 || !std::all_of(departures.begin(), departures.end(),
+                                              [](const auto& d) { return d.timestamps; }))
+        return out;
+    const std::uint32_t firstTs = departures.front().tsVal;
+    const auto offsetOf = [&](const DerivationContext::Departure& d) {
+        return d.ns - static_cast<std::int64_t>(static_cast<std::uint32_t>(d.tsVal - firstTs)) * kTickNs;
+    };
+    std::int64_t least = offsetOf(departures.front());
+    for (const auto& d : departures)
+        least = std::min(least, offsetOf(d));
+    std::vector<double> rates;
+    for (std::size_t i = 1; i < departures.size(); ++i) {
+        const auto& prev = departures[i - 1];
+        const std::int64_t spacingNs = departures[i].ns - prev.ns;
+        // The wait is known to a tick (the TSval's truncation): it must cover the
+        // spacing by one more.
+        const std::int64_t waitNs = offsetOf(departures[i]) - least;
+        if (prev.payload != mss || spacingNs <= 0 || waitNs < spacingNs + kTickNs)
+            continue;
+        rates.push_back(static_cast<double>(prev.payload) * 8 / (static_cast<double>(spacingNs) / 1e9) / 1e6);
+    }
+    out.pairs = rates.size();
+    if (rates.size() >= kMinHostQueuedPairs && 2 * rates.size() > departures.size())
+        out.mbps = percentile(rates, 0.5);
+    return out;
 }
 
 WindowedRate windowedDeliveryRate(const std::vector<std::pair<std::int64_t, std::int64_t>>& progress,
@@ -542,7 +618,17 @@ void deriveBottleneck(const DerivationInput& in, DerivationContext& ctx, Derived
         format(": mode of %.0f trains sent back to back, %.0f of their segments within 10 %% of it",
                static_cast<double>(dispersion.trains), dispersion.agreeing) +
         ")";
-    if (windowLimited(in, ctx) && dispersionRead) {
+    const HostQueueRate hostQueue = atSender ? hostQueueDepartureRate(ctx.departures, s.sender.mss) : HostQueueRate{};
+    if (hostQueue.mbps > 0) {
+        // The sender's own link was the bottleneck and the capture saw its queue's
+        // departures: the ACKs' readings are the path after it, bunched on their way back.
+        out.notes.push_back(format("path.bottleneck: the sender's host queued its segments before the capture (%.0f "
+                                   "pairs sent back to back after a wait, their TSvals against the capture's clock): "
+                                   "its link serialises at %.3f Mb/s payload",
+                                   static_cast<double>(hostQueue.pairs), hostQueue.mbps) +
+                            format(", not the delivered %.3f", rateMbps));
+        rateMbps = hostQueue.mbps;
+    } else if (windowLimited(in, ctx) && dispersionRead) {
         // The sender never filled the path: what it delivered is what its window let
         // through, and the spacing of its back-to-back trains is the path's (which a
         // flight that lasted longer than 5 ms may also have shown the percentile).
@@ -572,7 +658,10 @@ void deriveBottleneck(const DerivationInput& in, DerivationContext& ctx, Derived
         out.notes.push_back(dispersionText + (dispersionRead ? "" : "; too few trains agree to read it"));
     }
     s.path.bottleneckMbps = rateMbps * headerShare;
-    if (ctx.rateFromDispersion)
+    if (hostQueue.mbps > 0)
+        out.notes.push_back(format("path.bottleneck_mbps %.3f: the sender's link (%.3f Mb/s payload)",
+                                   s.path.bottleneckMbps, rateMbps));
+    else if (ctx.rateFromDispersion)
         out.notes.push_back(format("path.bottleneck_mbps %.3f: packet-train dispersion (%.3f Mb/s payload)",
                                    s.path.bottleneckMbps, rateMbps));
     else

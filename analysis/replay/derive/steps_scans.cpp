@@ -120,6 +120,41 @@ PeriodFit searchPeriod(const std::vector<double>& timesS)
     return fit;
 }
 
+// Each time's offset from the mean phase, in (-period/2, period/2].
+std::vector<double> phaseDeviations(const std::vector<double>& timesS, double periodS, double meanPhase);
+
+// Silences of another rhythm (a slow start's flights, one round trip apart) can fold
+// with the scans' at a sub-multiple of the scan period. A scan that repeats every
+// cycle of a period puts its silences in every residue of their cycle numbers modulo
+// k in turn; at most three quarters of them in one residue is that spread. Silences at
+// the phase that fall three quarters or more in one residue repeat every k-th cycle:
+// the period is k times longer, up to the longest searched.
+void wholeMultipleOfPeriod(const std::vector<double>& timesS, PeriodFit& fit)
+{
+    constexpr double kOneResidueShare = 0.75;
+    if (!fit.found)
+        return;
+    const double meanPhase = fold(timesS, fit.periodS).second;
+    const std::vector<double> deviations = phaseDeviations(timesS, fit.periodS, meanPhase);
+    std::vector<long long> cycles;
+    for (std::size_t i = 0; i < timesS.size(); ++i)
+        if (std::abs(deviations[i]) <= fit.periodS / 8)
+            cycles.push_back(std::llround((timesS[i] - deviations[i] - meanPhase) / fit.periodS));
+    if (cycles.size() < kMinAbsences)
+        return;
+    for (int k = 2; k * fit.periodS <= kMaxPeriodS; ++k) {
+        std::vector<std::size_t> residues(static_cast<std::size_t>(k), 0);
+        for (const long long c : cycles)
+            ++residues[static_cast<std::size_t>(((c % k) + k) % k)];
+        const auto most = static_cast<double>(*std::max_element(residues.begin(), residues.end()));
+        if (most >= kOneResidueShare * static_cast<double>(cycles.size())) {
+            fit.periodS *= k;
+            fit.r = fold(timesS, fit.periodS).first;
+            return;
+        }
+    }
+}
+
 // Capture times as seconds from the first, for the fold.
 std::vector<double> secondsFromFirst(const std::vector<std::int64_t>& ns)
 {
@@ -127,6 +162,86 @@ std::vector<double> secondsFromFirst(const std::vector<std::int64_t>& ns)
     for (const std::int64_t t : ns)
         timesS.push_back(static_cast<double>(t - ns.front()) / 1e9);
     return timesS;
+}
+
+// A silence in the deliveries that a hold explains: from the last delivery before it to
+// the first after it (capture times).
+struct Hold
+{
+    std::int64_t startNs, endNs;
+};
+
+// At the sender a hold shows in its ACKs: they stop, and the first round trip that
+// comes back after the silence timed data sent before it, longer than the round trip
+// before the silence by at least half the silence (the data waited through most of it
+// at the radio). The ACK clock's own gaps (a window-limited sender waiting for its
+// flight's ACKs) end in a round trip like the ones before; a loss ends in a resend,
+// which times nothing (Karn). No rate is needed: the rate read from ACKs is what the
+// releases after the holds inflate.
+std::vector<Hold> heldAckSilences(const std::vector<std::pair<std::int64_t, std::int64_t>>& deliveries,
+                                  const std::vector<SenderRtt>& senderRtt, double deliveryNs)
+{
+    struct Sample
+    {
+        std::int64_t ackNs, dataNs;
+        double ms;
+    };
+    std::vector<Sample> samples;
+    samples.reserve(senderRtt.size());
+    for (const SenderRtt& r : senderRtt)
+        samples.push_back({r.dataNs + static_cast<std::int64_t>(std::llround(r.ms * 1e6)), r.dataNs, r.ms});
+    std::sort(samples.begin(), samples.end(), [](const Sample& a, const Sample& b) { return a.ackNs < b.ackNs; });
+    // The samples' ACK times are rebuilt from milliseconds: within a microsecond of the
+    // delivery they belong to.
+    constexpr std::int64_t kSameAckNs = 1'000;
+    std::vector<Hold> holds;
+    for (std::size_t i = 1; i < deliveries.size(); ++i) {
+        const std::int64_t fromNs = deliveries[i - 1].first, toNs = deliveries[i].first;
+        const std::int64_t silenceNs = toNs - fromNs;
+        if (silenceNs < kMinHeldSilenceNs || static_cast<double>(silenceNs) < 2 * deliveryNs)
+            continue;
+        const auto after = std::lower_bound(samples.begin(), samples.end(), toNs - kSameAckNs,
+                                            [](const Sample& s, std::int64_t ns) { return s.ackNs < ns; });
+        if (after == samples.begin() || after == samples.end() || after->ackNs > toNs + silenceNs / 2 ||
+            after->dataNs >= fromNs)
+            continue;
+        auto before = after;
+        while (before != samples.begin() && before->ackNs > fromNs + kSameAckNs)
+            --before;
+        if (before->ackNs > fromNs + kSameAckNs)
+            continue;
+        if ((after->ms - before->ms) * 1e6 >= static_cast<double>(silenceNs) / 2)
+            holds.push_back({fromNs, toNs});
+    }
+    return holds;
+}
+
+// Downstream a hold shows in the data's arrivals the same way, on the sender's clock:
+// the first segment after the silence was sent before it and waited through it, so its
+// capture time less its TSval (a fixed offset plus its one-way delay, Linux and ns-3
+// ticking in ms) exceeds the last one's before the silence by at least half the
+// silence. A sender that paused (its window, its application) sends the next segment
+// after the pause: its delay is like the others'; a resend carries a fresh TSval.
+// Empty when a data segment lacks timestamps (the caller falls back on the rate).
+std::vector<Hold> heldArrivalSilences(const std::vector<DerivationContext::Departure>& arrivals, double deliveryNs)
+{
+    constexpr std::int64_t kTickNs = 1'000'000;
+    std::vector<Hold> holds;
+    if (arrivals.empty() || !std::all_of(arrivals.begin(), arrivals.end(), [](const auto& a) { return a.timestamps; }))
+        return holds;
+    const std::uint32_t firstTs = arrivals.front().tsVal;
+    const auto delayOf = [&](const DerivationContext::Departure& a) {
+        return a.ns - static_cast<std::int64_t>(static_cast<std::uint32_t>(a.tsVal - firstTs)) * kTickNs;
+    };
+    for (std::size_t i = 1; i < arrivals.size(); ++i) {
+        const std::int64_t silenceNs = arrivals[i].ns - arrivals[i - 1].ns;
+        if (silenceNs < kMinHeldSilenceNs || static_cast<double>(silenceNs) < 2 * deliveryNs)
+            continue;
+        // A tick of truncation on each side.
+        if (delayOf(arrivals[i]) - delayOf(arrivals[i - 1]) - 2 * kTickNs >= silenceNs / 2)
+            holds.push_back({arrivals[i - 1].ns, arrivals[i].ns});
+    }
+    return holds;
 }
 
 // Each time's offset from the mean phase, in (-period/2, period/2].
@@ -377,14 +492,15 @@ void deriveScanAbsences(const DerivationInput& in, DerivationContext&, DerivedSc
                                s.mac.hwQueueFrames, mostMpdus));
 }
 
-// Holds the capture shows only in the delivery of the data, where the capture is
-// downstream of the path (the AP's radio, the receiver). A FIFO bottleneck
-// delivers at most its rate (a token bucket its burst on top): bytes that arrive
-// faster, right after a silence, were held past it, by the AP while the station was
-// away. Silences of that kind that repeat at one phase of a period are a periodic
-// scan the AP covered by holding: power-save-announced mode, the dwell the silences'
-// length less half a delivery interval (the station left somewhere in the interval
-// after the last delivery), at the capture's phase moved to the radio's.
+// Holds the capture shows only in the delivery of the data. Downstream of the path
+// (the AP's radio, the receiver): a FIFO bottleneck delivers at most its rate (a token
+// bucket its burst on top), so bytes that arrive faster, right after a silence, were
+// held past it, by the AP while the station was away. At the sender: its ACKs stop,
+// and the first round trip after the silence is longer by most of it
+// (heldAckSilences()). Silences of that kind that repeat at one phase of a period are
+// a periodic scan the AP covered by holding: power-save-announced mode, the dwell the
+// silences' length less half a delivery interval (the station left somewhere in the
+// interval after the last delivery), at the capture's phase moved to the radio's.
 void deriveHeldReleases(const DerivationInput&, DerivationContext& ctx, DerivedScenario& out)
 {
     Scenario& s = out.scenario;
@@ -395,7 +511,7 @@ void deriveHeldReleases(const DerivationInput&, DerivationContext& ctx, DerivedS
     // (capture ns, bytes delivered so far): downstream the data's arrivals; upstream of
     // the radio the ACKs' progress, which tells of the same releases but crosses the
     // 802.11 uplink, whose contention and aggregation bunch the ACKs whatever happened
-    // to the data: there the releases only keep the rate reading from counting them.
+    // to the data: there a hold is told by the round trips instead.
     const bool downstream = ctx.downstream.downstream;
     std::vector<std::pair<std::int64_t, std::int64_t>> deliveries;
     if (downstream) {
@@ -413,37 +529,46 @@ void deriveHeldReleases(const DerivationInput&, DerivationContext& ctx, DerivedS
         return;
     const double bytesPerNs = ctx.rateMbps * 1e6 / 8 / 1e9;
     const double aheadNeeded = static_cast<double>(s.path.burstBytes) + kMinReleasedAheadSegments * s.sender.mss;
-    std::vector<double> intervalBytes;
-    for (std::size_t i = 1; i < deliveries.size(); ++i)
-        intervalBytes.push_back(static_cast<double>(deliveries[i].second - deliveries[i - 1].second));
-    // The bottleneck's time for one delivery's bytes: the interval the silences are
-    // measured against.
-    const double deliveryNs = percentile(intervalBytes, 0.5) / bytesPerNs;
-    struct Hold
-    {
-        std::int64_t startNs, endNs;
-    };
-    std::vector<Hold> holds;
+    std::vector<double> intervalBytes, intervalNs;
     for (std::size_t i = 1; i < deliveries.size(); ++i) {
+        intervalBytes.push_back(static_cast<double>(deliveries[i].second - deliveries[i - 1].second));
+        intervalNs.push_back(static_cast<double>(deliveries[i].first - deliveries[i - 1].first));
+    }
+    // Without timestamps downstream, the holds are told by the rate the releases outran.
+    const bool byRate = downstream && (ctx.departures.empty() ||
+                                       !std::all_of(ctx.departures.begin(), ctx.departures.end(),
+                                                    [](const auto& a) { return a.timestamps; }));
+    // The interval the silences are measured against: there the bottleneck's time for
+    // one delivery's bytes; elsewhere, where the rate is what the releases inflate, the
+    // deliveries' own median spacing.
+    const double deliveryNs = byRate ? percentile(intervalBytes, 0.5) / bytesPerNs : percentile(intervalNs, 0.5);
+    // Whether what came after the silence that ends at deliveries[i] ran ahead of the
+    // bottleneck: what it went on delivering into the AP's queue through a hold comes out
+    // at once when the hold ends: at least half of it (the sender's flight may have run
+    // out during the hold), and the release is over within half the silence (a hold's
+    // frames leave at the radio's rate, above the bottleneck's).
+    const auto releasedFaster = [&](std::size_t i, double pathBytesPerNs) {
         const std::int64_t silenceNs = deliveries[i].first - deliveries[i - 1].first;
-        if (silenceNs < kMinHeldSilenceNs || static_cast<double>(silenceNs) < 2 * deliveryNs)
-            continue;
-        // What the bottleneck went on delivering into the AP's queue through the hold
-        // comes out at once when it ends: at least half of it (the sender's flight may
-        // have run out during the hold), and the release is over within half the
-        // silence (a hold's frames leave at the radio's rate, above the bottleneck's).
-        // A silence of the sender's own (its flight waiting for ACKs) ends in data at
-        // the bottleneck's pace, or in one aggregate's worth, far less.
-        const double heldBytes = bytesPerNs * (static_cast<double>(silenceNs) - deliveryNs);
+        const double heldBytes = pathBytesPerNs * (static_cast<double>(silenceNs) - deliveryNs);
         double ahead = 0;
         for (std::size_t k = i; k < deliveries.size(); ++k) {
             const double sinceNs = static_cast<double>(deliveries[k].first - deliveries[i].first);
             if (sinceNs > static_cast<double>(silenceNs) / 2)
                 break;
             ahead = std::max(ahead, static_cast<double>(deliveries[k].second - deliveries[i - 1].second) -
-                                        sinceNs * bytesPerNs);
+                                        sinceNs * pathBytesPerNs);
         }
-        if (ahead >= std::max(aheadNeeded, heldBytes / 2))
+        return ahead >= std::max(aheadNeeded, heldBytes / 2);
+    };
+    std::vector<Hold> holds =
+        downstream ? heldArrivalSilences(ctx.departures, deliveryNs) : heldAckSilences(deliveries, ctx.senderRtt, deliveryNs);
+    for (std::size_t i = 1; byRate && i < deliveries.size(); ++i) {
+        const std::int64_t silenceNs = deliveries[i].first - deliveries[i - 1].first;
+        if (silenceNs < kMinHeldSilenceNs || static_cast<double>(silenceNs) < 2 * deliveryNs)
+            continue;
+        // A silence of the sender's own (its flight waiting for ACKs) ends in data at
+        // the bottleneck's pace, or in one aggregate's worth, far less.
+        if (releasedFaster(i, bytesPerNs))
             holds.push_back({deliveries[i - 1].first, deliveries[i].first});
     }
     if (holds.size() < kMinAbsences)
@@ -452,7 +577,8 @@ void deriveHeldReleases(const DerivationInput&, DerivationContext& ctx, DerivedS
     for (const Hold& h : holds)
         holdStarts.push_back(h.startNs);
     const std::vector<double> timesS = secondsFromFirst(holdStarts);
-    const PeriodFit fit = searchPeriod(timesS);
+    PeriodFit fit = searchPeriod(timesS);
+    wholeMultipleOfPeriod(timesS, fit);
     const double n = static_cast<double>(timesS.size());
     if (!fit.found) {
         out.notes.push_back(format("held releases: %.0f silences ended by more data than the bottleneck carries; no "
@@ -486,13 +612,16 @@ void deriveHeldReleases(const DerivationInput&, DerivationContext& ctx, DerivedS
     // Deliveries outside the releases that run faster than the rate say it is no bound
     // (a rate read low, e.g. from trains spaced by something slower than the path):
     // the releases were then the path's own pace.
-    if (reread * kRateAgreement > ctx.rateMbps) {
+    // Holds found by the round trips or the one-way delays, without the rate: there a
+    // faster reading says only that the rate stands.
+    if (byRate && reread * kRateAgreement > ctx.rateMbps) {
         out.notes.push_back(format("held releases: %.0f silences fold at %.2f ms, but the deliveries outside them run "
                                    "at %.3f Mb/s, above the rate they were measured against: no periodic scan",
                                    n, fit.periodS * 1000, reread));
         return;
     }
-    if (reread > 0 && reread < kRateAgreement * ctx.rateMbps) {
+    // A rate read from packet trains did not count the releases: it stands.
+    if (reread > 0 && reread < kRateAgreement * ctx.rateMbps && !ctx.rateFromDispersion) {
         const double scale = reread / ctx.rateMbps;
         out.notes.push_back(format("path.bottleneck_mbps %.3f: the delivered rate between the holds and their "
                                    "releases (%.3f Mb/s payload, not %.3f)",
@@ -501,10 +630,9 @@ void deriveHeldReleases(const DerivationInput&, DerivationContext& ctx, DerivedS
         s.path.queueBytes = static_cast<std::uint64_t>(std::llround(static_cast<double>(s.path.queueBytes) * scale));
         ctx.rateMbps = reread;
     }
-    if (!downstream)
-        return;
-    // The capture sees the data one wired delay after the sender sent it.
-    const double radioShiftS = s.path.wiredDelayMs / 1000;
+    // Downstream the capture sees the data one wired delay after the sender sent it; at
+    // the sender the ACKs stop one wired delay after the station left.
+    const double radioShiftS = (downstream ? 1 : -1) * s.path.wiredDelayMs / 1000;
     PeriodicScan& scan = s.periodicScan;
     scan.intervalMs = fit.periodS * 1000;
     scan.dwellMs = percentile(dwellsMs, 0.5);
@@ -524,12 +652,24 @@ void deriveHeldReleases(const DerivationInput&, DerivationContext& ctx, DerivedS
         firstS -= fit.periodS;
     scan.firstS = std::max(0.0, firstS + radioShiftS);
     scan.untilS = 0;
+    char evidence[160];
+    if (byRate)
+        std::snprintf(evidence, sizeof evidence,
+                      "silences in the data's arrivals ended by more data than the bottleneck carries (%.2f Mb/s)",
+                      ctx.rateMbps);
+    else if (downstream)
+        std::snprintf(evidence, sizeof evidence,
+                      "silences in the data's arrivals ended by a segment whose one-way delay rose by half the "
+                      "silence or more (sent before it, held through it)");
+    else
+        std::snprintf(evidence, sizeof evidence,
+                      "silences in the ACKs ended by a round trip longer by half the silence or more (data held "
+                      "through it)");
     char buf[500];
     std::snprintf(buf, sizeof buf,
-                  "periodic_scan: %.1f ms off every %.2f ms from %.3f s (power save announced, frames held): %zu "
-                  "silences in the data's arrivals ended by more data than the bottleneck carries (%.2f Mb/s) "
+                  "periodic_scan: %.1f ms off every %.2f ms from %.3f s (power save announced, frames held): %zu %s "
                   "fold at that period (R %.2f, Rayleigh Z %.1f against %.1f); the %zu at its phase give the dwell",
-                  scan.dwellMs, scan.intervalMs, scan.firstS, holds.size(), ctx.rateMbps, fit.r, n * fit.r * fit.r,
+                  scan.dwellMs, scan.intervalMs, scan.firstS, holds.size(), evidence, fit.r, n * fit.r * fit.r,
                   fit.thresholdZ, dwellsMs.size());
     out.notes.push_back(buf);
 }
