@@ -356,34 +356,6 @@ std::vector<TransmissionTime> arrivalsWithAbsences(double holdMs, bool heldRelea
     return out;
 }
 
-// The same arrivals as the capture's rows carry them, with the sender's TSvals (ms):
-// a held segment was sent when it would have arrived, less a fixed 20 ms; a paused
-// sender's segment when it arrived, less the same.
-std::vector<DerivationContext::Departure> timestampedArrivals(double holdMs, bool heldReleased)
-{
-    std::vector<DerivationContext::Departure> out;
-    const double spacingS = kMss * 8 / 1e6;
-    double shiftS = 0;
-    int releasedSoFar = 0;
-    for (double t = 0; t < 10; t += spacingS) {
-        double at = t + shiftS, sentS = at - 0.020;
-        const double sinceScanS = std::fmod(at - 0.3, 0.2);
-        if (holdMs > 0 && at >= 0.3 && sinceScanS < holdMs / 1000) {
-            const double endS = at - sinceScanS + holdMs / 1000;
-            if (heldReleased)
-                at = endS + 0.0003 * releasedSoFar++;
-            else
-                shiftS += endS - at, at = endS, sentS = at - 0.020;
-        } else {
-            releasedSoFar = 0;
-        }
-        out.push_back({.ns = std::llround(at * 1e9), .payload = kMss,
-                       .tsVal = 1000 + static_cast<std::uint32_t>(std::floor(sentS * 1000 + 20)), .timestamps = true});
-    }
-    std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.ns < b.ns; });
-    return out;
-}
-
 // Data released faster than the bottleneck after silences that repeat: a periodic scan
 // the AP held frames through, read in power-save-announced mode: every 200 ms, the
 // dwell from the silences less half a delivery interval, the first one moved by the
@@ -454,39 +426,4 @@ TEST(DerivationSteps, HeldReleasesReadAPeriodicScanFromTheDataArrivals)
     upstream.scenario.sender.mss = kMss;
     deriveHeldReleases(in.input(), ctx, upstream);
     EXPECT_EQ(upstream.scenario.periodicScan.intervalMs, 0);
-}
-
-// With the sender's timestamps the holds are the silences after which a segment's
-// one-way delay (its capture time less its TSval) rose by half the silence or more: no
-// rate is needed, so a rate read low, which bounded nothing above, no longer hides them;
-// a sender that paused sends after the pause, and its delay stays.
-TEST(DerivationSteps, HeldReleasesReadFromTheOneWayDelays)
-{
-    Synthetic in;
-    DerivationContext ctx;
-    ctx.downstream.downstream = true;
-    ctx.downstream.arrivals = arrivalsWithAbsences(50, true);
-    ctx.departures = timestampedArrivals(50, true);
-    for (const double rate : {1.0, 0.5}) {
-        DerivationContext c = ctx;
-        c.rateMbps = rate;
-        DerivedScenario out;
-        out.scenario.sender.mss = kMss;
-        out.scenario.path.wiredDelayMs = 20;
-        deriveHeldReleases(in.input(), c, out);
-        const PeriodicScan& scan = out.scenario.periodicScan;
-        EXPECT_NEAR(scan.intervalMs, 200, 0.5) << rate;
-        EXPECT_NEAR(scan.dwellMs, 50, 3) << rate;
-        EXPECT_NEAR(scan.firstS, 0.3 + 0.020, 0.006) << rate;
-        EXPECT_EQ(scan.mode, OutageMode::PsAnnounced) << rate;
-        ASSERT_FALSE(out.notes.empty());
-        EXPECT_NE(out.notes.back().find("one-way delay"), std::string::npos) << out.notes.back();
-    }
-    ctx.rateMbps = 1;
-    ctx.downstream.arrivals = arrivalsWithAbsences(50, false);
-    ctx.departures = timestampedArrivals(50, false);
-    DerivedScenario paused;
-    paused.scenario.sender.mss = kMss;
-    deriveHeldReleases(in.input(), ctx, paused);
-    EXPECT_EQ(paused.scenario.periodicScan.intervalMs, 0);
 }

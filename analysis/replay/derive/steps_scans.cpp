@@ -216,34 +216,6 @@ std::vector<Hold> heldAckSilences(const std::vector<std::pair<std::int64_t, std:
     return holds;
 }
 
-// Downstream a hold shows in the data's arrivals the same way, on the sender's clock:
-// the first segment after the silence was sent before it and waited through it, so its
-// capture time less its TSval (a fixed offset plus its one-way delay, Linux and ns-3
-// ticking in ms) exceeds the last one's before the silence by at least half the
-// silence. A sender that paused (its window, its application) sends the next segment
-// after the pause: its delay is like the others'; a resend carries a fresh TSval.
-// Empty when a data segment lacks timestamps (the caller falls back on the rate).
-std::vector<Hold> heldArrivalSilences(const std::vector<DerivationContext::Departure>& arrivals, double deliveryNs)
-{
-    constexpr std::int64_t kTickNs = 1'000'000;
-    std::vector<Hold> holds;
-    if (arrivals.empty() || !std::all_of(arrivals.begin(), arrivals.end(), [](const auto& a) { return a.timestamps; }))
-        return holds;
-    const std::uint32_t firstTs = arrivals.front().tsVal;
-    const auto delayOf = [&](const DerivationContext::Departure& a) {
-        return a.ns - static_cast<std::int64_t>(static_cast<std::uint32_t>(a.tsVal - firstTs)) * kTickNs;
-    };
-    for (std::size_t i = 1; i < arrivals.size(); ++i) {
-        const std::int64_t silenceNs = arrivals[i].ns - arrivals[i - 1].ns;
-        if (silenceNs < kMinHeldSilenceNs || static_cast<double>(silenceNs) < 2 * deliveryNs)
-            continue;
-        // A tick of truncation on each side.
-        if (delayOf(arrivals[i]) - delayOf(arrivals[i - 1]) - 2 * kTickNs >= silenceNs / 2)
-            holds.push_back({arrivals[i - 1].ns, arrivals[i].ns});
-    }
-    return holds;
-}
-
 // Each time's offset from the mean phase, in (-period/2, period/2].
 std::vector<double> phaseDeviations(const std::vector<double>& timesS, double periodS, double meanPhase)
 {
@@ -534,13 +506,11 @@ void deriveHeldReleases(const DerivationInput&, DerivationContext& ctx, DerivedS
         intervalBytes.push_back(static_cast<double>(deliveries[i].second - deliveries[i - 1].second));
         intervalNs.push_back(static_cast<double>(deliveries[i].first - deliveries[i - 1].first));
     }
-    // Without timestamps downstream, the holds are told by the rate the releases outran.
-    const bool byRate = downstream && (ctx.departures.empty() ||
-                                       !std::all_of(ctx.departures.begin(), ctx.departures.end(),
-                                                    [](const auto& a) { return a.timestamps; }));
+    // Downstream the holds are told by the rate the releases outran.
+    const bool byRate = downstream;
     // The interval the silences are measured against: there the bottleneck's time for
-    // one delivery's bytes; elsewhere, where the rate is what the releases inflate, the
-    // deliveries' own median spacing.
+    // one delivery's bytes; at the sender, where the rate is what the releases inflate,
+    // the ACKs' own median spacing.
     const double deliveryNs = byRate ? percentile(intervalBytes, 0.5) / bytesPerNs : percentile(intervalNs, 0.5);
     // Whether what came after the silence that ends at deliveries[i] ran ahead of the
     // bottleneck: what it went on delivering into the AP's queue through a hold comes out
@@ -560,8 +530,9 @@ void deriveHeldReleases(const DerivationInput&, DerivationContext& ctx, DerivedS
         }
         return ahead >= std::max(aheadNeeded, heldBytes / 2);
     };
-    std::vector<Hold> holds =
-        downstream ? heldArrivalSilences(ctx.departures, deliveryNs) : heldAckSilences(deliveries, ctx.senderRtt, deliveryNs);
+    std::vector<Hold> holds;
+    if (!downstream)
+        holds = heldAckSilences(deliveries, ctx.senderRtt, deliveryNs);
     for (std::size_t i = 1; byRate && i < deliveries.size(); ++i) {
         const std::int64_t silenceNs = deliveries[i].first - deliveries[i - 1].first;
         if (silenceNs < kMinHeldSilenceNs || static_cast<double>(silenceNs) < 2 * deliveryNs)
@@ -612,7 +583,7 @@ void deriveHeldReleases(const DerivationInput&, DerivationContext& ctx, DerivedS
     // Deliveries outside the releases that run faster than the rate say it is no bound
     // (a rate read low, e.g. from trains spaced by something slower than the path):
     // the releases were then the path's own pace.
-    // Holds found by the round trips or the one-way delays, without the rate: there a
+    // At the sender the holds were found by the round trips, without the rate: there a
     // faster reading says only that the rate stands.
     if (byRate && reread * kRateAgreement > ctx.rateMbps) {
         out.notes.push_back(format("held releases: %.0f silences fold at %.2f ms, but the deliveries outside them run "
@@ -657,10 +628,6 @@ void deriveHeldReleases(const DerivationInput&, DerivationContext& ctx, DerivedS
         std::snprintf(evidence, sizeof evidence,
                       "silences in the data's arrivals ended by more data than the bottleneck carries (%.2f Mb/s)",
                       ctx.rateMbps);
-    else if (downstream)
-        std::snprintf(evidence, sizeof evidence,
-                      "silences in the data's arrivals ended by a segment whose one-way delay rose by half the "
-                      "silence or more (sent before it, held through it)");
     else
         std::snprintf(evidence, sizeof evidence,
                       "silences in the ACKs ended by a round trip longer by half the silence or more (data held "
