@@ -117,6 +117,15 @@ Vantage detectVantage(const dissect::CaptureTables& tables, const TcpAnalysis& a
     const bool senderIsClient = sender == 0;
     v.upstreamRttNs = senderIsClient ? toClient : toServer;
     v.downstreamRttNs = senderIsClient ? toServer : toClient;
+    // The handshake is one sample of each round trip, and the first packets of a
+    // connection wait for what a path does once (an ARP or neighbour resolution, 802.11
+    // power save): the connection's own exchanges time the same loops, and the least
+    // of each is the one nothing delayed.
+    const Vantage exchanges = passiveVantage(tables, analysis, sender, rows);
+    if (exchanges.upstreamRttNs > 0)
+        v.upstreamRttNs = std::min(v.upstreamRttNs, exchanges.upstreamRttNs);
+    if (exchanges.downstreamRttNs > 0)
+        v.downstreamRttNs = std::min(v.downstreamRttNs, exchanges.downstreamRttNs);
     placeVantage(v);
     return v;
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // correlate's effective window: the smaller of the inferred cwnd and the receive window
 // the sender knew, at the moments of the cwnd figures. On the lab's handoff baseline ns-3
-// grows the cwnd to 366 kB while the 16 kB buffers (meta.json) hold the sender.
+// grows the cwnd to 194 kB before the first handoff (cwnd.csv) while the 16 kB buffers
+// (meta.json) hold the sender.
 #include "test_support.h"
 
 #include <gtest/gtest.h>
@@ -65,8 +66,24 @@ TEST(CorrelateWindow, EffectiveWindowIsTheSmallerOfCwndAndTheReceiveWindow)
         }
     }
     EXPECT_EQ(handoffs, 2u);
-    // The first handoff: a 366 kB cwnd that said nothing; the window was the buffers'.
+    // The first handoff: a cwnd of ten windows and more that said nothing, within 10 %
+    // of the sender's own at the handoff (cwnd.csv); the window was the buffers'.
     const auto& first = correlated["events"][0]["connections"][0];
-    EXPECT_GT(first["cwnd_before_bytes"].get<std::uint64_t>(), 20 * maxWindow);
+    std::uint64_t labCwnd = 0;
+    {
+        std::ifstream truth(dir / "cwnd.csv");
+        std::string row;
+        std::getline(truth, row);
+        const double handoffS = 2.5; // events.csv: the first handoff
+        while (std::getline(truth, row)) {
+            const auto comma = row.find(',');
+            if (std::stod(row.substr(0, comma)) >= handoffS)
+                break;
+            labCwnd = std::stoull(row.substr(comma + 1));
+        }
+    }
+    ASSERT_GT(labCwnd, 10 * maxWindow);
+    EXPECT_NEAR(static_cast<double>(first["cwnd_before_bytes"].get<std::uint64_t>()), static_cast<double>(labCwnd),
+                0.1 * static_cast<double>(labCwnd));
     EXPECT_EQ(first["window_before_bytes"].get<std::uint64_t>(), maxWindow);
 }

@@ -403,6 +403,51 @@ std::vector<StationAbsence> stationAbsences(const DerivationInput& in, const Dow
     return out;
 }
 
+bool heldThrough(const DerivationInput& in, const DownstreamView& view, std::int64_t fromNs, std::int64_t toNs)
+{
+    if (!view.downstream || view.upstreamRttNs <= 0 || toNs <= fromNs)
+        return false;
+    const dissect::CaptureTables& tables = *in.tables;
+    const TcpAnalysis& tcp = *in.tcp;
+    const auto& t = tables.tcp;
+    // The sender's data on its TSval clock: (capture ns, ticks since the first, first seen).
+    struct Data
+    {
+        std::int64_t timeNs, tsVal;
+        bool firstSeen;
+    };
+    std::vector<Data> data;
+    std::optional<std::uint32_t> first;
+    std::int64_t highestEnd = -1;
+    for (std::size_t row = 0; row < t.size(); ++row) {
+        if (tcp.segments.connection[row] != in.connection || tcp.directionOf(tables, row) != in.sender ||
+            t.payloadLength[row] == 0)
+            continue;
+        if (!(t.flags[row] & dissect::TcpColumns::kHasTimestamps))
+            return false;
+        if (!first)
+            first = t.tsVal[row];
+        const std::int64_t end = tcp.relativeSeq(t, row) + static_cast<std::int64_t>(t.payloadLength[row]);
+        data.push_back({t.timeNs[row], static_cast<std::int32_t>(t.tsVal[row] - *first), end > highestEnd});
+        highestEnd = std::max(highestEnd, end);
+    }
+    if (data.size() < 2 || data.back().tsVal <= data.front().tsVal)
+        return false;
+    // The clock's rate over the capture, and its offset where the path delayed the data
+    // least (as stationAbsences() reads it).
+    const double tick = static_cast<double>(data.back().timeNs - data.front().timeNs) /
+                        static_cast<double>(data.back().tsVal - data.front().tsVal);
+    double offset = std::numeric_limits<double>::max();
+    for (const Data& d : data)
+        offset = std::min(offset, static_cast<double>(d.timeNs) - tick * static_cast<double>(d.tsVal));
+    const double halfOutage = static_cast<double>(toNs - fromNs) / 2;
+    for (const Data& d : data)
+        if (d.firstSeen && d.timeNs >= toNs && d.timeNs < toNs + view.upstreamRttNs &&
+            static_cast<double>(d.timeNs) - offset - tick * static_cast<double>(d.tsVal) > halfOutage)
+            return true;
+    return false;
+}
+
 std::vector<LoneHole> loneHoles(const DownstreamView& view, double fullQueueMs)
 {
     constexpr std::int64_t kLoneSpan = 3; // as sack_readings.cpp

@@ -109,6 +109,13 @@ struct StationAbsence
 std::vector<StationAbsence> stationAbsences(const DerivationInput& input,
                                             const DownstreamView& view);
 
+// Whether the path held the downlink through an outage the capture saw (fromNs to toNs,
+// capture clock) downstream of it: new data arriving within an upstream round trip of
+// its end had been sent, on the sender's TSval clock, more than half the outage before
+// it arrived beyond the path's least delay (a base station's hold, as stationAbsences()
+// reads it); data the sender sent again after the outage arrive on time.
+bool heldThrough(const DerivationInput& input, const DownstreamView& view, std::int64_t fromNs, std::int64_t toNs);
+
 // The sender's retransmission timeouts as a capture downstream shows them, for the RTO
 // rule (derive_scenario.cpp): a resend of the sender's head (the highest cumulative ACK
 // that had reached it) at least the minimum RTO (within 5 %, the error of the clock read

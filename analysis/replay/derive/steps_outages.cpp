@@ -368,11 +368,15 @@ void deriveOutages(const DerivationInput& in, DerivationContext& ctx, DerivedSce
                                                           : OutageKind::Scan;
             if (e.kind == WlanEventKind::OutageInferred || departed)
                 o.kind = OutageKind::Handoff;
-            // An AP that kept sending to the absent station did not hold its frames.
+            // An AP that kept sending to the absent station did not hold its frames; a
+            // handoff holds them only where the path did (a base station's hold), which
+            // the data arriving after it show downstream.
             o.mode = (e.kind == WlanEventKind::Handoff || e.kind == WlanEventKind::OutageInferred ||
                       e.retriesToStation > 0)
                          ? OutageMode::Drop
                          : OutageMode::Hold;
+            if (e.kind == WlanEventKind::Handoff && heldThrough(in, downstream, e.startNs, e.endNs))
+                o.mode = OutageMode::Hold;
             // Downstream of the path the capture sees the outage where the radio did.
             const double shift = wlan || downstream.downstream ? radioShiftS : 0;
             const std::int64_t startNs = departed ? lastHeardBefore(tables.wlan, e.station, e.startNs) : e.startNs;
