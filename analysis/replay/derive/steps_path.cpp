@@ -7,6 +7,7 @@
 #include "sample_statistics.h"
 
 #include <algorithm>
+#include <limits>
 #include <cmath>
 
 namespace windscope::analysis::replay::derive {
@@ -417,6 +418,12 @@ void deriveRtt(const DerivationInput& in, DerivationContext& ctx, DerivedScenari
     }
     ctx.senderRtt = senderRttSamples(in, downstream);
     const std::vector<SenderRtt>& senderRtt = ctx.senderRtt;
+    // Downstream the capture's own flight is the last hop's; the sender's is what its
+    // ACK clock shows: the data a receiver's ACK released, up to its end, less that ACK.
+    if (downstream.downstream)
+        for (const UpstreamRttSample& r : downstream.rtt)
+            ctx.maxFlight = std::max(ctx.maxFlight, static_cast<std::uint32_t>(std::clamp<std::int64_t>(
+                                                        r.flightBytes, 0, std::numeric_limits<std::uint32_t>::max())));
     std::vector<double> rtts;
     for (const SenderRtt& r : senderRtt)
         rtts.push_back(r.ms);
