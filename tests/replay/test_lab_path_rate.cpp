@@ -73,6 +73,11 @@ TEST(LabPathRate, WindowLimitedCaptureReadsThePathFromItsTrains)
         std::string error;
         ASSERT_TRUE(deriveLab(dir / file, d, error)) << error;
         EXPECT_TRUE(d.context.rateFromDispersion) << file;
+        // The sender's flight, its 16 KiB window: at the station as its ACK clock shows
+        // it (the data a receiver's ACK released, less that ACK), not the one or two
+        // segments between an arrival and its ACK there.
+        EXPECT_GE(d.context.maxFlight, 0.9 * 16384) << file;
+        EXPECT_LE(d.context.maxFlight, 16384u) << file;
         EXPECT_TRUE(d.scenario.pathRateUnseen.empty()) << file << ": " << d.scenario.pathRateUnseen;
         EXPECT_GE(d.scenario.scenario.path.bottleneckMbps, low * 60) << file;
         EXPECT_LE(d.scenario.scenario.path.bottleneckMbps, 1.05 * 60) << file;
