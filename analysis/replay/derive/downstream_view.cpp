@@ -18,6 +18,32 @@ namespace {
 
 constexpr std::int64_t kMsNs = 1'000'000;
 
+// A TSval clock against the capture's: its rate over the samples (the first to the
+// last, each with timeNs and tsVal in ticks since the first), and its offset where the
+// path delayed them least. Invalid (tick 0) when the clock did not advance.
+struct TsClock
+{
+    double tickNs = 0, offsetNs = 0;
+    bool valid() const { return tickNs > 0; }
+    double at(std::int64_t ticks) const { return offsetNs + tickNs * static_cast<double>(ticks); }
+};
+
+template <class Samples>
+TsClock readTsClock(const Samples& samples)
+{
+    TsClock c;
+    if (samples.size() < 2 || samples.back().tsVal <= samples.front().tsVal)
+        return c;
+    c.tickNs = static_cast<double>(samples.back().timeNs - samples.front().timeNs) /
+               static_cast<double>(samples.back().tsVal - samples.front().tsVal);
+    if (c.tickNs <= 0)
+        return {};
+    c.offsetNs = std::numeric_limits<double>::max();
+    for (const auto& x : samples)
+        c.offsetNs = std::min(c.offsetNs, static_cast<double>(x.timeNs) - c.tickNs * static_cast<double>(x.tsVal));
+    return c;
+}
+
 cwnd::Vantage vantageOf(const DerivationInput& in)
 {
     if (in.inference)
@@ -320,26 +346,10 @@ std::vector<StationAbsence> stationAbsences(const DerivationInput& in, const Dow
     // Each clock's rate and offset against the capture's: the receiver is next to the
     // capture, so its ACKs show its clock as it ran; the sender's data show its clock
     // plus the path's delay, least on an empty path.
-    const auto tickNs = [](std::int64_t dt, std::int64_t dts) {
-        return dts > 0 ? static_cast<double>(dt) / static_cast<double>(dts) : 0.0;
-    };
-    const double receiverTick =
-        tickNs(acks.back().timeNs - acks.front().timeNs, acks.back().tsVal - acks.front().tsVal);
-    const double senderTick =
-        tickNs(data.back().timeNs - data.front().timeNs, data.back().tsVal - data.front().tsVal);
-    if (receiverTick <= 0 || senderTick <= 0)
+    const TsClock receiverClock = readTsClock(acks), senderClock = readTsClock(data);
+    if (!receiverClock.valid() || !senderClock.valid())
         return out;
-    double receiverOffset = std::numeric_limits<double>::max(),
-           senderOffset = std::numeric_limits<double>::max();
-    for (const Ack& a : acks)
-        receiverOffset = std::min(receiverOffset, static_cast<double>(a.timeNs) -
-                                                      receiverTick * static_cast<double>(a.tsVal));
-    for (const Data& d : data)
-        senderOffset = std::min(senderOffset, static_cast<double>(d.timeNs) -
-                                                  senderTick * static_cast<double>(d.tsVal));
-    const auto onReceiverClock = [&](std::int64_t ts) {
-        return static_cast<std::int64_t>(receiverOffset + receiverTick * static_cast<double>(ts));
-    };
+    const auto onReceiverClock = [&](std::int64_t ts) { return static_cast<std::int64_t>(receiverClock.at(ts)); };
     // A silence shorter than this is the radio's own (retries, a scan) or a timeout.
     const std::int64_t minAbsenceNs = std::max<std::int64_t>(200 * kMsNs, 4 * view.upstreamRttNs);
     std::size_t i = 0;
@@ -392,8 +402,7 @@ std::vector<StationAbsence> stationAbsences(const DerivationInput& in, const Dow
             const Data& d = data[k];
             if (d.timeNs < heldFromNs || d.timeNs >= heldToNs || !d.firstSeen)
                 continue;
-            const double delay = static_cast<double>(d.timeNs) - senderOffset -
-                                 senderTick * static_cast<double>(d.tsVal);
+            const double delay = static_cast<double>(d.timeNs) - senderClock.at(d.tsVal);
             a.held = a.held || delay > halfOutage;
         }
         out.push_back(a);
@@ -431,19 +440,13 @@ bool heldThrough(const DerivationInput& in, const DownstreamView& view, std::int
         data.push_back({t.timeNs[row], static_cast<std::int32_t>(t.tsVal[row] - *first), end > highestEnd});
         highestEnd = std::max(highestEnd, end);
     }
-    if (data.size() < 2 || data.back().tsVal <= data.front().tsVal)
+    const TsClock clock = readTsClock(data);
+    if (!clock.valid())
         return false;
-    // The clock's rate over the capture, and its offset where the path delayed the data
-    // least (as stationAbsences() reads it).
-    const double tick = static_cast<double>(data.back().timeNs - data.front().timeNs) /
-                        static_cast<double>(data.back().tsVal - data.front().tsVal);
-    double offset = std::numeric_limits<double>::max();
-    for (const Data& d : data)
-        offset = std::min(offset, static_cast<double>(d.timeNs) - tick * static_cast<double>(d.tsVal));
     const double halfOutage = static_cast<double>(toNs - fromNs) / 2;
     for (const Data& d : data)
         if (d.firstSeen && d.timeNs >= toNs && d.timeNs < toNs + view.upstreamRttNs &&
-            static_cast<double>(d.timeNs) - offset - tick * static_cast<double>(d.tsVal) > halfOutage)
+            static_cast<double>(d.timeNs) - clock.at(d.tsVal) > halfOutage)
             return true;
     return false;
 }
@@ -527,19 +530,12 @@ std::vector<DownstreamTimeout> downstreamTimeouts(const DerivationInput& in,
              static_cast<std::int64_t>(static_cast<std::int32_t>(t.tsVal[row] - *senderFirst)),
              tcp.relativeSeq(t, row), t.payloadLength[row]});
     }
-    if (data.size() < 2 || data.back().tsVal <= data.front().tsVal)
+    // The sender's clock against the capture's.
+    const TsClock clock = readTsClock(data);
+    if (!clock.valid())
         return out;
-    // The sender's clock against the capture's: its rate over the whole capture, its
-    // offset where the path delayed the data least.
-    const double tick = static_cast<double>(data.back().timeNs - data.front().timeNs) /
-                        static_cast<double>(data.back().tsVal - data.front().tsVal);
-    double offset = std::numeric_limits<double>::max();
-    for (const Data& d : data)
-        offset =
-            std::min(offset, static_cast<double>(d.timeNs) - tick * static_cast<double>(d.tsVal));
-    const auto senderTime = [&](std::int64_t tsVal) {
-        return offset + tick * static_cast<double>(tsVal);
-    };
+    const double tick = clock.tickNs;
+    const auto senderTime = [&](std::int64_t tsVal) { return clock.at(tsVal); };
     const double turnaroundMs =
         static_cast<double>(std::max<std::int64_t>(0, view.downstreamRttNs)) / 1e6;
     double baseRttMs = std::numeric_limits<double>::max();
