@@ -120,41 +120,6 @@ PeriodFit searchPeriod(const std::vector<double>& timesS)
     return fit;
 }
 
-// Each time's offset from the mean phase, in (-period/2, period/2].
-std::vector<double> phaseDeviations(const std::vector<double>& timesS, double periodS, double meanPhase);
-
-// Silences of another rhythm (a slow start's flights, one round trip apart) can fold
-// with the scans' at a sub-multiple of the scan period. A scan that repeats every
-// cycle of a period puts its silences in every residue of their cycle numbers modulo
-// k in turn; at most three quarters of them in one residue is that spread. Silences at
-// the phase that fall three quarters or more in one residue repeat every k-th cycle:
-// the period is k times longer, up to the longest searched.
-void wholeMultipleOfPeriod(const std::vector<double>& timesS, PeriodFit& fit)
-{
-    constexpr double kOneResidueShare = 0.75;
-    if (!fit.found)
-        return;
-    const double meanPhase = fold(timesS, fit.periodS).second;
-    const std::vector<double> deviations = phaseDeviations(timesS, fit.periodS, meanPhase);
-    std::vector<long long> cycles;
-    for (std::size_t i = 0; i < timesS.size(); ++i)
-        if (std::abs(deviations[i]) <= fit.periodS / 8)
-            cycles.push_back(std::llround((timesS[i] - deviations[i] - meanPhase) / fit.periodS));
-    if (cycles.size() < kMinAbsences)
-        return;
-    for (int k = 2; k * fit.periodS <= kMaxPeriodS; ++k) {
-        std::vector<std::size_t> residues(static_cast<std::size_t>(k), 0);
-        for (const long long c : cycles)
-            ++residues[static_cast<std::size_t>(((c % k) + k) % k)];
-        const auto most = static_cast<double>(*std::max_element(residues.begin(), residues.end()));
-        if (most >= kOneResidueShare * static_cast<double>(cycles.size())) {
-            fit.periodS *= k;
-            fit.r = fold(timesS, fit.periodS).first;
-            return;
-        }
-    }
-}
-
 // Capture times as seconds from the first, for the fold.
 std::vector<double> secondsFromFirst(const std::vector<std::int64_t>& ns)
 {
@@ -226,6 +191,38 @@ std::vector<double> phaseDeviations(const std::vector<double>& timesS, double pe
         deviations.push_back(d);
     }
     return deviations;
+}
+
+// Silences of another rhythm (a slow start's flights, one round trip apart) can fold
+// with the scans' at a sub-multiple of the scan period. A scan that repeats every
+// cycle of a period puts its silences in every residue of their cycle numbers modulo
+// k in turn; at most three quarters of them in one residue is that spread. Silences at
+// the phase that fall three quarters or more in one residue repeat every k-th cycle:
+// the period is k times longer, up to the longest searched.
+void wholeMultipleOfPeriod(const std::vector<double>& timesS, PeriodFit& fit)
+{
+    constexpr double kOneResidueShare = 0.75;
+    if (!fit.found)
+        return;
+    const double meanPhase = fold(timesS, fit.periodS).second;
+    const std::vector<double> deviations = phaseDeviations(timesS, fit.periodS, meanPhase);
+    std::vector<long long> cycles;
+    for (std::size_t i = 0; i < timesS.size(); ++i)
+        if (std::abs(deviations[i]) <= fit.periodS / 8)
+            cycles.push_back(std::llround((timesS[i] - deviations[i] - meanPhase) / fit.periodS));
+    if (cycles.size() < kMinAbsences)
+        return;
+    for (int k = 2; k * fit.periodS <= kMaxPeriodS; ++k) {
+        std::vector<std::size_t> residues(static_cast<std::size_t>(k), 0);
+        for (const long long c : cycles)
+            ++residues[static_cast<std::size_t>(((c % k) + k) % k)];
+        const auto most = static_cast<double>(*std::max_element(residues.begin(), residues.end()));
+        if (most >= kOneResidueShare * static_cast<double>(cycles.size())) {
+            fit.periodS *= k;
+            fit.r = fold(timesS, fit.periodS).first;
+            return;
+        }
+    }
 }
 
 } // namespace
@@ -506,40 +503,34 @@ void deriveHeldReleases(const DerivationInput&, DerivationContext& ctx, DerivedS
         intervalBytes.push_back(static_cast<double>(deliveries[i].second - deliveries[i - 1].second));
         intervalNs.push_back(static_cast<double>(deliveries[i].first - deliveries[i - 1].first));
     }
-    // Downstream the holds are told by the rate the releases outran.
-    const bool byRate = downstream;
-    // The interval the silences are measured against: there the bottleneck's time for
-    // one delivery's bytes; at the sender, where the rate is what the releases inflate,
-    // the ACKs' own median spacing.
-    const double deliveryNs = byRate ? percentile(intervalBytes, 0.5) / bytesPerNs : percentile(intervalNs, 0.5);
-    // Whether what came after the silence that ends at deliveries[i] ran ahead of the
-    // bottleneck: what it went on delivering into the AP's queue through a hold comes out
-    // at once when the hold ends: at least half of it (the sender's flight may have run
-    // out during the hold), and the release is over within half the silence (a hold's
-    // frames leave at the radio's rate, above the bottleneck's).
-    const auto releasedFaster = [&](std::size_t i, double pathBytesPerNs) {
+    // The interval the silences are measured against: downstream the bottleneck's time
+    // for one delivery's bytes; at the sender, where the rate is what the releases
+    // inflate, the ACKs' own median spacing.
+    const double deliveryNs =
+        downstream ? percentile(intervalBytes, 0.5) / bytesPerNs : percentile(intervalNs, 0.5);
+    std::vector<Hold> holds;
+    if (!downstream)
+        holds = heldAckSilences(deliveries, ctx.senderRtt, deliveryNs);
+    for (std::size_t i = 1; downstream && i < deliveries.size(); ++i) {
         const std::int64_t silenceNs = deliveries[i].first - deliveries[i - 1].first;
-        const double heldBytes = pathBytesPerNs * (static_cast<double>(silenceNs) - deliveryNs);
+        if (silenceNs < kMinHeldSilenceNs || static_cast<double>(silenceNs) < 2 * deliveryNs)
+            continue;
+        // What the bottleneck went on delivering into the AP's queue through the hold
+        // comes out at once when it ends: at least half of it (the sender's flight may
+        // have run out during the hold), and the release is over within half the
+        // silence (a hold's frames leave at the radio's rate, above the bottleneck's).
+        // A silence of the sender's own (its flight waiting for ACKs) ends in data at
+        // the bottleneck's pace, or in one aggregate's worth, far less.
+        const double heldBytes = bytesPerNs * (static_cast<double>(silenceNs) - deliveryNs);
         double ahead = 0;
         for (std::size_t k = i; k < deliveries.size(); ++k) {
             const double sinceNs = static_cast<double>(deliveries[k].first - deliveries[i].first);
             if (sinceNs > static_cast<double>(silenceNs) / 2)
                 break;
             ahead = std::max(ahead, static_cast<double>(deliveries[k].second - deliveries[i - 1].second) -
-                                        sinceNs * pathBytesPerNs);
+                                        sinceNs * bytesPerNs);
         }
-        return ahead >= std::max(aheadNeeded, heldBytes / 2);
-    };
-    std::vector<Hold> holds;
-    if (!downstream)
-        holds = heldAckSilences(deliveries, ctx.senderRtt, deliveryNs);
-    for (std::size_t i = 1; byRate && i < deliveries.size(); ++i) {
-        const std::int64_t silenceNs = deliveries[i].first - deliveries[i - 1].first;
-        if (silenceNs < kMinHeldSilenceNs || static_cast<double>(silenceNs) < 2 * deliveryNs)
-            continue;
-        // A silence of the sender's own (its flight waiting for ACKs) ends in data at
-        // the bottleneck's pace, or in one aggregate's worth, far less.
-        if (releasedFaster(i, bytesPerNs))
+        if (ahead >= std::max(aheadNeeded, heldBytes / 2))
             holds.push_back({deliveries[i - 1].first, deliveries[i].first});
     }
     if (holds.size() < kMinAbsences)
@@ -552,8 +543,12 @@ void deriveHeldReleases(const DerivationInput&, DerivationContext& ctx, DerivedS
     wholeMultipleOfPeriod(timesS, fit);
     const double n = static_cast<double>(timesS.size());
     if (!fit.found) {
-        out.notes.push_back(format("held releases: %.0f silences ended by more data than the bottleneck carries; no "
-                                   "period concentrates them (R %.2f, Rayleigh Z %.1f)", n, fit.r, n * fit.r * fit.r));
+        out.notes.push_back(format(downstream ? "held releases: %.0f silences ended by more data than the bottleneck "
+                                                "carries; no period concentrates them (R %.2f, Rayleigh Z %.1f)"
+                                              : "held releases: %.0f silences in the ACKs ended by a round trip longer "
+                                                "by half the silence; no period concentrates them (R %.2f, Rayleigh "
+                                                "Z %.1f)",
+                                   n, fit.r, n * fit.r * fit.r));
         return;
     }
     const double meanPhase = fold(timesS, fit.periodS).second;
@@ -585,7 +580,7 @@ void deriveHeldReleases(const DerivationInput&, DerivationContext& ctx, DerivedS
     // the releases were then the path's own pace.
     // At the sender the holds were found by the round trips, without the rate: there a
     // faster reading says only that the rate stands.
-    if (byRate && reread * kRateAgreement > ctx.rateMbps) {
+    if (downstream && reread * kRateAgreement > ctx.rateMbps) {
         out.notes.push_back(format("held releases: %.0f silences fold at %.2f ms, but the deliveries outside them run "
                                    "at %.3f Mb/s, above the rate they were measured against: no periodic scan",
                                    n, fit.periodS * 1000, reread));
@@ -624,7 +619,7 @@ void deriveHeldReleases(const DerivationInput&, DerivationContext& ctx, DerivedS
     scan.firstS = std::max(0.0, firstS + radioShiftS);
     scan.untilS = 0;
     char evidence[160];
-    if (byRate)
+    if (downstream)
         std::snprintf(evidence, sizeof evidence,
                       "silences in the data's arrivals ended by more data than the bottleneck carries (%.2f Mb/s)",
                       ctx.rateMbps);
