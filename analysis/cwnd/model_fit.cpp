@@ -47,6 +47,9 @@ private:
     void noteFirstLoss();
     double costSoFar() const;
     std::uint64_t flightAtRtoInRecovery() const;
+    int unseenTimeouts(const FlowEvent& e) const;
+    bool resumesAfterUnseenTimeouts(const FlowEvent& e) const;
+    void timedOut(const FlowEvent& e);
     std::uint64_t pipe() const { return m_board.pipe(m_state.sndNxt); }
     std::uint32_t segments(std::uint64_t bytes) const
     {
@@ -84,6 +87,12 @@ private:
     std::unordered_map<std::int64_t, std::int64_t>& m_resentAt;
     // When SND.UNA last advanced: the retransmission timer restarts then (RFC 6298 5.3).
     std::int64_t m_unaAdvancedNs = 0;
+    // The previous data segment's send time, and RFC 6298's SRTT and RTTVAR (-1 before
+    // the first sample): the timer's first timeout, for the timeouts a capture away from
+    // the sender did not see.
+    std::int64_t m_lastSendNs = 0;
+    bool m_lastSendFull = false;
+    double m_srttNs = -1, m_rttVarNs = 0;
 };
 
 constexpr std::int64_t kMinRtoNs = 200'000'000; // Linux TCP_RTO_MIN, ns-3 MinRto here
@@ -154,6 +163,52 @@ void Replayer::enterLoss(const FlowEvent&)
     m_board.markAllLost(m_state.sndNxt);
 }
 
+// Away from the sender, a timer that ran while nothing reached the capture (the
+// station away, the path down) fired unseen before the retransmission that got
+// through: the backoff (RFC 6298 5.5) doubles each timeout, so k of them span
+// RTO (2^k - 1). The first RTO is RFC 6298's from the RTT samples, at least the
+// minimum; each fired timeout then re-sent only the head, and a model that takes a
+// new ssthresh at every timeout takes it from that one segment.
+int Replayer::unseenTimeouts(const FlowEvent& e) const
+{
+    constexpr int kMaxUnseenBackoffs = 6;
+    if (m_flow.vantage.point == VantagePoint::Sender || m_srttNs < 0 || m_lastSendNs > m_unaAdvancedNs)
+        return 0;
+    const double firstRtoNs = std::max(static_cast<double>(kMinRtoNs), m_srttNs + 4 * m_rttVarNs);
+    const double timerNs = static_cast<double>(e.senderTimeNs - m_unaAdvancedNs);
+    // Within the clock's error of the estimate: a twentieth of the RTO.
+    int timeouts = 1;
+    while (timeouts < kMaxUnseenBackoffs &&
+           timerNs >= 0.95 * firstRtoNs * static_cast<double>((2 << timeouts) - 1))
+        ++timeouts;
+    return timeouts - 1;
+}
+
+// Away from the sender, data that resumes at the head after a silence the timer
+// spans, with nothing outstanding that the capture saw: the sender's window was open
+// and it had been sending full segments, so it kept sending, unseen, and the
+// resumption is its timer re-sending SND.UNA. An application that paused would have
+// ended on a short segment (its last write); a closed window is the persist timer's.
+bool Replayer::resumesAfterUnseenTimeouts(const FlowEvent& e) const
+{
+    if (m_flow.vantage.point == VantagePoint::Sender || m_srttNs < 0 || !m_lastSendFull ||
+        m_state.sndNxt != m_state.sndUna || e.seq() != m_state.sndUna || m_rwnd < m_state.mss ||
+        m_lastSendNs > m_unaAdvancedNs)
+        return false;
+    const double firstRtoNs = std::max(static_cast<double>(kMinRtoNs), m_srttNs + 4 * m_rttVarNs);
+    return static_cast<double>(e.senderTimeNs - m_unaAdvancedNs) >= 0.95 * firstRtoNs;
+}
+
+void Replayer::timedOut(const FlowEvent& e)
+{
+    const int unseen = unseenTimeouts(e);
+    enterLoss(e);
+    for (int i = 0; i < unseen; ++i) {
+        m_board.retransmitted(e.seq(), e.end());
+        enterLoss(e);
+    }
+}
+
 void Replayer::leaveRecovery(const FlowEvent& e)
 {
     m_recovery.endRecovery(m_state, {.hasTimestamps = e.hasTimestamps, .tsEcr = e.tsEcr});
@@ -197,6 +252,17 @@ void Replayer::onAck(const FlowEvent& e)
     const AckEvent ack{.nowNs = e.senderTimeNs, .ackedSegments = delivered, .ackedBytes = deliveredBytes, .rttNs = rttNs};
     if (rttNs > 0 && (m_state.minRttNs < 0 || rttNs < m_state.minRttNs))
         m_state.minRttNs = rttNs;
+    if (rttNs > 0) {
+        // RFC 6298 2.2 and 2.3.
+        const auto r = static_cast<double>(rttNs);
+        if (m_srttNs < 0) {
+            m_srttNs = r;
+            m_rttVarNs = r / 2;
+        } else {
+            m_rttVarNs = 0.75 * m_rttVarNs + 0.25 * std::abs(m_srttNs - r);
+            m_srttNs = 0.875 * m_srttNs + 0.125 * r;
+        }
+    }
     if (unaAdvanced || delivered)
         m_model->pktsAcked(m_state, ack);
 
@@ -247,12 +313,25 @@ void Replayer::onData(const FlowEvent& e, bool burstEnd)
             m_resentAt.clear();
         m_resentAt.emplace(e.seq(), e.senderTimeNs);
         if (timeout)
-            enterLoss(e);
+            timedOut(e);
         else if (m_state.state == CaState::Open || m_state.state == CaState::Disorder)
             enterRecovery(e);
         m_recovery.onRetransmit(e.hasTimestamps, e.tsVal);
         m_board.retransmitted(e.seq(), e.end());
+    } else if (resend && (e.flags & segment_flag::kRtoTimeout)) {
+        // The timer re-sent data the capture saw acknowledged: those ACKs were lost
+        // past the capture (a station that left its AP), and the sender timed out as
+        // if they had never been sent.
+        m_resentAt.clear();
+        m_resentAt.emplace(e.seq(), e.senderTimeNs);
+        timedOut(e);
+        m_recovery.onRetransmit(e.hasTimestamps, e.tsVal);
+    } else if (!resend && resumesAfterUnseenTimeouts(e)) {
+        timedOut(e);
+        m_recovery.onRetransmit(e.hasTimestamps, e.tsVal);
     }
+    m_lastSendNs = e.senderTimeNs;
+    m_lastSendFull = e.end() - e.seq() >= static_cast<std::int64_t>(m_state.mss);
     if (e.end() > m_state.sndNxt)
         m_state.sndNxt = e.end();
     m_recovery.onSent(m_state, segments(static_cast<std::uint64_t>(e.end() - e.seq())));
