@@ -240,6 +240,7 @@ bool inferCwndOnRows(const dissect::CaptureTables& tables, const TcpAnalysis& an
     const Connection& c = analysis.connections[connection];
     const FlowEvents flow = collectFlowEvents(tables, analysis, connection, sender, rows);
     out.vantage = flow.vantage;
+    out.acksRebuilt = flow.missedAcks;
     out.mss = flow.mss;
 
     auto markAll = [&](NotFollowedReason reason) {

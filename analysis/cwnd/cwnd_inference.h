@@ -52,6 +52,7 @@ struct CwndInference
     int sender = 0;                         // endpoint index of the data sender
     NotFollowedReason notFollowed = NotFollowedReason::None;
     Vantage vantage;
+    std::uint64_t acksRebuilt = 0;          // ACKs the capture missed, from the sender's TSecr
     std::uint32_t mss = 0;
     std::string model;                      // chosen or overridden
     bool modelOverridden = false;

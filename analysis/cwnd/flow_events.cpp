@@ -3,8 +3,12 @@
 
 #include <algorithm>
 #include <deque>
+#include <iterator>
 #include <limits>
+#include <map>
+#include <optional>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace windscope::analysis::cwnd {
 
@@ -206,6 +210,79 @@ void sortBySenderTime(std::vector<FlowEvent>& events, const Less& less)
 
 } // namespace
 
+// ACKs the capture missed, from the TSecr the sender echoed (RFC 7323 4.3): the
+// sender's TS.Recent comes only from the receiver's segments, so data echoing a TSval
+// no segment of the receiver's in the capture carried was sent after an ACK that went
+// past the capture (a station served by another AP, a monitor that missed the frame,
+// an asymmetric route). That ACK reached the sender just before the first data that
+// echoes it, and acknowledged what the sender had sent a round trip before (the least
+// of the path's, on the sender's clock: the capture's own arrivals may be late, e.g.
+// at an AP still retrying to a station that left). Its holes are unknown: data missing
+// here may have reached the receiver another way, so the ACK covers the highest end.
+// ACKs within one TSval tick carry one TSval and stand as one.
+void addMissedAcks(const dissect::CaptureTables& tables, const TcpAnalysis& analysis, int sender,
+                   const std::vector<std::uint64_t>& rows, FlowEvents& flow)
+{
+    const dissect::TcpColumns& t = tables.tcp;
+    std::unordered_set<std::uint32_t> receiverTsVals;
+    for (std::uint64_t row : rows)
+        if (analysis.directionOf(tables, row) != sender && (t.flags[row] & dissect::TcpColumns::kHasTimestamps))
+            receiverTsVals.insert(t.tsVal[row]);
+    if (receiverTsVals.empty() || flow.vantage.upstreamRttNs < 0 || flow.vantage.downstreamRttNs < 0)
+        return;
+    const std::int64_t roundTripNs = flow.vantage.upstreamRttNs + flow.vantage.downstreamRttNs;
+    // The data in the sender's time order, and the highest end sent up to each.
+    std::vector<std::pair<std::int64_t, std::int64_t>> sent; // (sender time, highest end)
+    for (const FlowEvent& e : flow.events)
+        if (e.kind == FlowEvent::Kind::Data)
+            sent.emplace_back(e.senderTimeNs, std::max(sent.empty() ? e.end() : sent.back().second, e.end()));
+    std::vector<FlowEvent> missed;
+    std::optional<std::uint32_t> lastMissed;
+    std::int64_t lastAck = std::numeric_limits<std::int64_t>::min();
+    std::uint64_t window = flow.initialRwndBytes;
+    for (const FlowEvent& e : flow.events) {
+        if (e.kind == FlowEvent::Kind::Ack) {
+            lastAck = std::max(lastAck, e.ack());
+            window = e.windowBytes();
+            continue;
+        }
+        if (!e.hasTimestamps || receiverTsVals.count(e.tsEcr) || (lastMissed && *lastMissed == e.tsEcr))
+            continue;
+        // Older than one already stood for: a late copy, not a new ACK.
+        if (lastMissed && static_cast<std::int32_t>(e.tsEcr - *lastMissed) < 0)
+            continue;
+        lastMissed = e.tsEcr;
+        const std::int64_t coveredUntilNs = e.senderTimeNs - roundTripNs;
+        const auto after = std::upper_bound(sent.begin(), sent.end(), coveredUntilNs,
+                                            [](std::int64_t time, const auto& s) { return time < s.first; });
+        if (after == sent.begin())
+            continue;
+        const std::int64_t ack = std::min(std::prev(after)->second, e.seq());
+        if (ack <= lastAck)
+            continue;
+        FlowEvent a;
+        a.row = e.row;
+        a.kind = FlowEvent::Kind::Ack;
+        a.seqOrAck = ack;
+        a.lengthOrWindow = static_cast<std::uint32_t>(window);
+        a.tsVal = e.tsEcr;
+        a.hasTimestamps = true;
+        a.senderTimeNs = e.senderTimeNs - 1;
+        missed.push_back(a);
+        lastAck = ack;
+    }
+    if (missed.empty())
+        return;
+    flow.missedAcks = missed.size();
+    std::vector<FlowEvent> merged;
+    merged.reserve(flow.events.size() + missed.size());
+    std::merge(flow.events.begin(), flow.events.end(), missed.begin(), missed.end(), std::back_inserter(merged),
+               [](const FlowEvent& a, const FlowEvent& b) {
+                   return a.senderTimeNs < b.senderTimeNs || (a.senderTimeNs == b.senderTimeNs && a.row < b.row);
+               });
+    flow.events = std::move(merged);
+}
+
 const char* vantagePointName(VantagePoint v)
 {
     switch (v) {
@@ -391,6 +468,8 @@ FlowEvents collectFlowEvents(const dissect::CaptureTables& tables, const TcpAnal
     };
     if (!std::is_sorted(out.events.begin(), out.events.end(), bySenderTime))
         sortBySenderTime(out.events, bySenderTime);
+    if (useTimestamps)
+        addMissedAcks(tables, analysis, sender, rows, out);
     constexpr std::int64_t kNone = std::numeric_limits<std::int64_t>::min();
     std::int64_t highestEnd = kNone, highestAck = kNone;
     for (const FlowEvent& e : out.events) {

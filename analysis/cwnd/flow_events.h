@@ -59,6 +59,7 @@ struct FlowEvents
     std::uint64_t initialRwndBytes = 0;
     std::uint64_t dataSegments = 0;
     std::uint64_t ackLostSegments = 0; // ACKs for data the capture never saw
+    std::uint64_t missedAcks = 0;      // ACKs the capture never saw, added from the sender's TSecr
     // The most the sender ever had in flight (highest end sent minus highest ACK): a
     // bound on its usable window from the capture alone, e.g. a full send buffer.
     std::uint64_t maxFlightBytes = 0;

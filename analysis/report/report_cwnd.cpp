@@ -70,6 +70,7 @@ void writeCwndJson(std::ostream& out, const dissect::CaptureTables& tables, cons
     w.field("confidence", inf.confidence);
     w.field("vantage", cwnd::vantagePointName(inf.vantage.point));
     w.field("one_way_shift_ms", static_cast<double>(inf.vantage.oneWayShiftNs) / 1e6);
+    w.field("acks_rebuilt", inf.acksRebuilt);
     w.field("mss", inf.mss);
     w.field("followed", isFollowed);
     w.field("not_followed_reason", cwnd::notFollowedReasonName(inf.notFollowed));
