@@ -381,9 +381,11 @@ void Replayer::onData(const FlowEvent& e, bool burstEnd)
             ++fit.violations;
     }
     if (burstEnd && (phase == SenderPhase::SlowStart || phase == SenderPhase::CongestionAvoidance ||
-                     phase == SenderPhase::FastRecovery)) {
+                     phase == SenderPhase::FastRecovery || phase == SenderPhase::Loss)) {
         // Against the window the model lets the sender use: above the receive window or
         // the send buffer, a model's cwnd is not seen, and no model is judged by it.
+        // After a timeout too: the re-sends fill the window the model gives, and the
+        // stacks part there (a fresh ssthresh at every backed-off timeout, or not).
         const double c = static_cast<double>(std::min(m_state.cwnd, window));
         m_gapSum += std::min(1.0, std::abs(static_cast<double>(pipeNow) - c) / c);
         ++fit.burstEnds;

@@ -96,6 +96,10 @@ std::span<const DerivationStep> derivationSteps();
 // printf into a note (at most 255 characters).
 std::string format(const char* fmt, double a, double b = 0, double c = 0);
 
+// A sender that never had more in flight than a fixed window (its receive window or
+// send buffer), delivered about that window per round trip and lost nothing.
+bool windowLimited(const DerivationInput& in, const DerivationContext& ctx);
+
 // steps_path.cpp: the connection's rows, size, round trips, bottleneck, queue, timing.
 void readConnectionRows(const DerivationInput& in, DerivationContext& ctx, DerivedScenario& out);
 void deriveSegmentSize(const DerivationInput& in, DerivationContext& ctx, DerivedScenario& out);

@@ -315,16 +315,6 @@ std::vector<DispersionPoint> dispersionPoints(const DerivationInput& in, bool at
     return out;
 }
 
-// A sender that never had more in flight than a fixed window (its receive window or
-// send buffer), delivered about that window per round trip and lost nothing.
-bool windowLimited(const DerivationInput& in, const DerivationContext& ctx)
-{
-    const DirectionStats& data = in.tcp->connections[in.connection].direction[in.sender];
-    const double windowRateBps =
-        ctx.rttMin > 0 ? static_cast<double>(ctx.maxFlight) * 8 / (ctx.rttMin / 1000) : 0;
-    return ctx.maxFlight > 0 && data.retransmissions == 0 && data.goodputBps >= 0.8 * windowRateBps;
-}
-
 SackReadings loneHoleReadings(const DownstreamView& downstream, double fullQueueMs)
 {
     SackReadings out;
@@ -335,6 +325,16 @@ SackReadings loneHoleReadings(const DownstreamView& downstream, double fullQueue
 }
 
 } // namespace
+
+// A sender that never had more in flight than a fixed window (its receive window or
+// send buffer), delivered about that window per round trip and lost nothing.
+bool windowLimited(const DerivationInput& in, const DerivationContext& ctx)
+{
+    const DirectionStats& data = in.tcp->connections[in.connection].direction[in.sender];
+    const double windowRateBps =
+        ctx.rttMin > 0 ? static_cast<double>(ctx.maxFlight) * 8 / (ctx.rttMin / 1000) : 0;
+    return ctx.maxFlight > 0 && data.retransmissions == 0 && data.goodputBps >= 0.8 * windowRateBps;
+}
 
 void readConnectionRows(const DerivationInput& in, DerivationContext& ctx, DerivedScenario& out)
 {

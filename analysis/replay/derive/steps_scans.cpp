@@ -470,7 +470,30 @@ void deriveScanAbsences(const DerivationInput& in, DerivationContext&, DerivedSc
 // a periodic scan the AP covered by holding: power-save-announced mode, the dwell the
 // silences' length less half a delivery interval (the station left somewhere in the
 // interval after the last delivery), at the capture's phase moved to the radio's.
-void deriveHeldReleases(const DerivationInput&, DerivationContext& ctx, DerivedScenario& out)
+// What the bottleneck went on delivering into the AP's queue through a hold (the
+// silence before delivery i) comes out at once when it ends: at least half of it (the
+// sender's flight may have run out during the hold), and the release is over within
+// half the silence (a hold's frames leave at the radio's rate, above the bottleneck's).
+// A silence of the sender's own (its flight waiting for ACKs) ends in data at the
+// bottleneck's pace, or in one aggregate's worth, far less; so does a hold at a radio
+// that is itself the bottleneck.
+bool releasedAhead(const std::vector<std::pair<std::int64_t, std::int64_t>>& deliveries, std::size_t i,
+                   double bytesPerNs, double deliveryNs, double aheadNeeded)
+{
+    const std::int64_t silenceNs = deliveries[i].first - deliveries[i - 1].first;
+    const double heldBytes = bytesPerNs * (static_cast<double>(silenceNs) - deliveryNs);
+    double ahead = 0;
+    for (std::size_t k = i; k < deliveries.size(); ++k) {
+        const double sinceNs = static_cast<double>(deliveries[k].first - deliveries[i].first);
+        if (sinceNs > static_cast<double>(silenceNs) / 2)
+            break;
+        ahead = std::max(ahead, static_cast<double>(deliveries[k].second - deliveries[i - 1].second) -
+                                    sinceNs * bytesPerNs);
+    }
+    return ahead >= std::max(aheadNeeded, heldBytes / 2);
+}
+
+void deriveHeldReleases(const DerivationInput& in, DerivationContext& ctx, DerivedScenario& out)
 {
     Scenario& s = out.scenario;
     // The test needs the bottleneck's rate as a bound the deliveries cannot beat: one the
@@ -515,22 +538,7 @@ void deriveHeldReleases(const DerivationInput&, DerivationContext& ctx, DerivedS
         const std::int64_t silenceNs = deliveries[i].first - deliveries[i - 1].first;
         if (silenceNs < kMinHeldSilenceNs || static_cast<double>(silenceNs) < 2 * deliveryNs)
             continue;
-        // What the bottleneck went on delivering into the AP's queue through the hold
-        // comes out at once when it ends: at least half of it (the sender's flight may
-        // have run out during the hold), and the release is over within half the
-        // silence (a hold's frames leave at the radio's rate, above the bottleneck's).
-        // A silence of the sender's own (its flight waiting for ACKs) ends in data at
-        // the bottleneck's pace, or in one aggregate's worth, far less.
-        const double heldBytes = bytesPerNs * (static_cast<double>(silenceNs) - deliveryNs);
-        double ahead = 0;
-        for (std::size_t k = i; k < deliveries.size(); ++k) {
-            const double sinceNs = static_cast<double>(deliveries[k].first - deliveries[i].first);
-            if (sinceNs > static_cast<double>(silenceNs) / 2)
-                break;
-            ahead = std::max(ahead, static_cast<double>(deliveries[k].second - deliveries[i - 1].second) -
-                                        sinceNs * bytesPerNs);
-        }
-        if (ahead >= std::max(aheadNeeded, heldBytes / 2))
+        if (releasedAhead(deliveries, i, bytesPerNs, deliveryNs, aheadNeeded))
             holds.push_back({deliveries[i - 1].first, deliveries[i].first});
     }
     if (holds.size() < kMinAbsences)
@@ -557,8 +565,16 @@ void deriveHeldReleases(const DerivationInput&, DerivationContext& ctx, DerivedS
     // is read again without (below).
     std::vector<double> dwellsMs, startsS;
     std::vector<std::pair<std::int64_t, std::int64_t>> heldSpans;
+    std::size_t releasedAtOnce = 0;
     for (std::size_t i = 0; i < holds.size(); ++i)
         if (std::abs(deviations[i]) <= fit.periodS / 8) {
+            if (!downstream) {
+                const auto end = std::lower_bound(deliveries.begin(), deliveries.end(), holds[i].endNs,
+                                                  [](const auto& d, std::int64_t ns) { return d.first < ns; });
+                const auto index = static_cast<std::size_t>(end - deliveries.begin());
+                releasedAtOnce += index > 0 && index < deliveries.size() &&
+                                  releasedAhead(deliveries, index, bytesPerNs, deliveryNs, aheadNeeded);
+            }
             const std::int64_t silenceNs = holds[i].endNs - holds[i].startNs;
             dwellsMs.push_back(std::max(0.0, static_cast<double>(silenceNs) - deliveryNs / 2) / 1e6);
             startsS.push_back(static_cast<double>(holds[i].startNs - out.firstDataNs) / 1e9 + deliveryNs / 2e9);
@@ -599,6 +615,19 @@ void deriveHeldReleases(const DerivationInput&, DerivationContext& ctx, DerivedS
     // Downstream the capture sees the data one wired delay after the sender sent it; at
     // the sender the ACKs stop one wired delay after the station left.
     const double radioShiftS = (downstream ? 1 : -1) * s.path.wiredDelayMs / 1000;
+    // At the sender, holds whose data came back at the bottleneck's pace, not ahead of it,
+    // were held at the bottleneck itself: the AP's radio, which then carried nothing
+    // through them. Most releases ahead: a slower link in front went on filling the
+    // AP's queue.
+    // A window-limited sender's ACKs come back at the bottleneck's pace whatever held
+    // them, and its silences are its own: it tells nothing of where the bottleneck is.
+    // So does one whose flight reached the receiver's largest window (within two
+    // segments: the delayed ACK's), which then paced it.
+    const bool ownSilences =
+        windowLimited(in, ctx) || (s.receiver.bufferBytes > 0 &&
+                                   ctx.maxFlight + 2 * s.sender.mss >= s.receiver.bufferBytes);
+    const bool heldAtBottleneck = !downstream && !ownSilences && 2 * releasedAtOnce < dwellsMs.size();
+    s.path.atRadio = heldAtBottleneck;
     PeriodicScan& scan = s.periodicScan;
     scan.intervalMs = fit.periodS * 1000;
     scan.dwellMs = percentile(dwellsMs, 0.5);
@@ -634,6 +663,15 @@ void deriveHeldReleases(const DerivationInput&, DerivationContext& ctx, DerivedS
                   scan.dwellMs, scan.intervalMs, scan.firstS, holds.size(), evidence, fit.r, n * fit.r * fit.r,
                   fit.thresholdZ, dwellsMs.size());
     out.notes.push_back(buf);
+    if (!downstream)
+        out.notes.push_back(std::string("path.bottleneck_at_radio ") + (heldAtBottleneck ? "true: " : "false: ") +
+                            format("%.0f of the %.0f holds at the phase released their data ahead of the bottleneck's "
+                                   "rate",
+                                   static_cast<double>(releasedAtOnce), static_cast<double>(dwellsMs.size())) +
+                            (heldAtBottleneck ? " (the rest at its pace: the radio that held is the bottleneck, and "
+                                                "carries nothing while the station is away)"
+                             : ownSilences    ? " (a window-limited sender: its ACKs keep the pace whatever held them)"
+                                              : " (a slower link in front fills the AP's queue through them)"));
 }
 
 } // namespace windscope::analysis::replay::derive

@@ -62,6 +62,11 @@ struct PathParams
     // this many bytes, and a packet leaves at once when the bucket holds its size, so
     // after a pause a few packets pass back to back.
     std::uint64_t burstBytes = 0;
+    // The bottleneck is the AP's radio (without the 802.11 model): it carries nothing
+    // while the station is away and the AP holds its frames, and what it held leaves at
+    // the rate, not at once. false: a link in front of a faster radio, which goes on
+    // filling the AP's queue through a hold.
+    bool atRadio = false;
     double wiredDelayMs = 20;       // one-way, sender <-> AP
     double wirelessDelayMs = 0;     // one-way, AP <-> station (propagation, driver)
     double reverseDelayMs = -1;     // one-way delay of the ACK path; -1: same as forward

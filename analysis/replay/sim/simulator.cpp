@@ -123,6 +123,15 @@ public:
         m_result.mss = mss;
         std::sort(m_s.path.lostSegments.begin(), m_s.path.lostSegments.end());
         m_tokens = static_cast<double>(s.path.burstBytes); // the bucket starts full
+        // A bottleneck at the radio pauses while the AP holds the station's frames; its
+        // departures reach the radio one wired delay later.
+        if (s.path.atRadio && !s.mac.enabled) {
+            const auto wiredNs = static_cast<std::int64_t>(s.path.wiredDelayMs * 1e6);
+            for (const Outage& o : m_s.outages())
+                if (o.mode != OutageMode::Drop)
+                    m_radioPauses.emplace_back(static_cast<std::int64_t>(o.startS * 1e9) - wiredNs,
+                                               static_cast<std::int64_t>(o.endS() * 1e9) - wiredNs);
+        }
     }
 
     SimResult run(const std::atomic<bool>* cancel)
@@ -236,13 +245,14 @@ private:
         const double bytesPerNs = m_s.path.bottleneckMbps * 1e6 / 8 / 1e9;
         if (m_s.path.burstBytes == 0) {
             const auto serialise = static_cast<std::int64_t>(size * 8.0 / (m_s.path.bottleneckMbps * 1e6) * 1e9);
-            m_linkFreeNs = std::max(m_linkFreeNs, now) + serialise;
+            m_linkFreeNs = afterRadioPauses(std::max(m_linkFreeNs, now), serialise) + serialise;
         } else {
             // Token bucket (Linux tbf): in order, each packet leaves as soon as the
             // bucket, refilled at the rate since the last departure and capped at the
             // burst, holds its size.
             const double cap = static_cast<double>(std::max<std::uint64_t>(m_s.path.burstBytes, size));
-            const std::int64_t start = std::max(m_linkFreeNs, now);
+            const std::int64_t start = afterRadioPauses(
+                std::max(m_linkFreeNs, now), static_cast<std::int64_t>(static_cast<double>(size) / bytesPerNs));
             double tokens = std::min(cap, m_tokens + static_cast<double>(start - m_linkFreeNs) * bytesPerNs);
             std::int64_t leave = start;
             if (tokens < size) {
@@ -255,6 +265,19 @@ private:
         m_inQueue.emplace_back(m_linkFreeNs, size);
         m_queuedBytes += size;
         m_wiredFwd.pushFrom(m_linkFreeNs, p);
+    }
+
+    // The first time from startNs that a transmission of durationNs neither starts nor
+    // runs into a pause of the radio: a frame waits for the station's return.
+    std::int64_t afterRadioPauses(std::int64_t startNs, std::int64_t durationNs) const
+    {
+        auto it = std::lower_bound(m_radioPauses.begin(), m_radioPauses.end(), startNs,
+                                   [](const auto& pause, std::int64_t ns) { return pause.second <= ns; });
+        while (it != m_radioPauses.end() && it->first < startNs + durationNs) {
+            startNs = std::max(startNs, it->second);
+            ++it;
+        }
+        return startNs;
     }
 
     void atBaseStation(const Packet& p)
@@ -393,6 +416,7 @@ private:
     bool m_bsHold = false;
     std::deque<Packet> m_bsHeld, m_relayHeldDown, m_relayHeldUp;
     std::optional<Outage> m_outage;
+    std::vector<std::pair<std::int64_t, std::int64_t>> m_radioPauses; // bottleneck time, sorted
     std::optional<Packet> m_lastUplinkAck;
     SimResult m_result;
 };
