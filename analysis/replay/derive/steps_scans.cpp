@@ -531,6 +531,19 @@ void deriveHeldReleases(const DerivationInput& in, DerivationContext& ctx, Deriv
     // inflate, the ACKs' own median spacing.
     const double deliveryNs =
         downstream ? percentile(intervalBytes, 0.5) / bytesPerNs : percentile(intervalNs, 0.5);
+    // A window-limited sender's silences are its own: it sends its window and waits for
+    // the ACKs, which then come back at the bottleneck's pace whatever else held them.
+    // So is one whose flight reached the receiver's largest window (within two segments:
+    // the delayed ACK's), which paced it. At the sender such silences are not read as holds.
+    const bool ownSilences =
+        windowLimited(in, ctx) || (s.receiver.bufferBytes > 0 &&
+                                   ctx.maxFlight + 2 * s.sender.mss >= s.receiver.bufferBytes);
+    if (!downstream && ownSilences) {
+        out.notes.push_back("held releases: not read from the ACKs: the sender was window-limited (its flight "
+                            "reached its send buffer or the receiver's largest window), so its ACK silences are "
+                            "its own");
+        return;
+    }
     std::vector<Hold> holds;
     if (!downstream)
         holds = heldAckSilences(deliveries, ctx.senderRtt, deliveryNs);
@@ -619,14 +632,7 @@ void deriveHeldReleases(const DerivationInput& in, DerivationContext& ctx, Deriv
     // were held at the bottleneck itself: the AP's radio, which then carried nothing
     // through them. Most releases ahead: a slower link in front went on filling the
     // AP's queue.
-    // A window-limited sender's ACKs come back at the bottleneck's pace whatever held
-    // them, and its silences are its own: it tells nothing of where the bottleneck is.
-    // So does one whose flight reached the receiver's largest window (within two
-    // segments: the delayed ACK's), which then paced it.
-    const bool ownSilences =
-        windowLimited(in, ctx) || (s.receiver.bufferBytes > 0 &&
-                                   ctx.maxFlight + 2 * s.sender.mss >= s.receiver.bufferBytes);
-    const bool heldAtBottleneck = !downstream && !ownSilences && 2 * releasedAtOnce < dwellsMs.size();
+    const bool heldAtBottleneck = !downstream && 2 * releasedAtOnce < dwellsMs.size();
     s.path.atRadio = heldAtBottleneck;
     PeriodicScan& scan = s.periodicScan;
     scan.intervalMs = fit.periodS * 1000;
@@ -670,7 +676,6 @@ void deriveHeldReleases(const DerivationInput& in, DerivationContext& ctx, Deriv
                                    static_cast<double>(releasedAtOnce), static_cast<double>(dwellsMs.size())) +
                             (heldAtBottleneck ? " (the rest at its pace: the radio that held is the bottleneck, and "
                                                 "carries nothing while the station is away)"
-                             : ownSilences    ? " (a window-limited sender: its ACKs keep the pace whatever held them)"
                                               : " (a slower link in front fills the AP's queue through them)"));
 }
 
