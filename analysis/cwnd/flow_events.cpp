@@ -5,10 +5,8 @@
 #include <deque>
 #include <iterator>
 #include <limits>
-#include <map>
 #include <optional>
 #include <unordered_map>
-#include <unordered_set>
 
 namespace windscope::analysis::cwnd {
 
@@ -211,24 +209,19 @@ void sortBySenderTime(std::vector<FlowEvent>& events, const Less& less)
 } // namespace
 
 // ACKs the capture missed, from the TSecr the sender echoed (RFC 7323 4.3): the
-// sender's TS.Recent comes only from the receiver's segments, so data echoing a TSval
-// no segment of the receiver's in the capture carried was sent after an ACK that went
-// past the capture (a station served by another AP, a monitor that missed the frame,
-// an asymmetric route). That ACK reached the sender just before the first data that
+// sender's TS.Recent comes only from the receiver's segments, which pass the capture
+// before they reach the sender, so data echoing a TSval newer than every one the
+// capture saw from the receiver before it was sent after an ACK that went past the
+// capture (a station served by another AP, a monitor that missed the frame, an
+// asymmetric route). That ACK reached the sender just before the first data that
 // echoes it, and acknowledged what the sender had sent a round trip before (the least
 // of the path's, on the sender's clock: the capture's own arrivals may be late, e.g.
 // at an AP still retrying to a station that left). Its holes are unknown: data missing
 // here may have reached the receiver another way, so the ACK covers the highest end.
 // ACKs within one TSval tick carry one TSval and stand as one.
-void addMissedAcks(const dissect::CaptureTables& tables, const TcpAnalysis& analysis, int sender,
-                   const std::vector<std::uint64_t>& rows, FlowEvents& flow)
+void addMissedAcks(FlowEvents& flow)
 {
-    const dissect::TcpColumns& t = tables.tcp;
-    std::unordered_set<std::uint32_t> receiverTsVals;
-    for (std::uint64_t row : rows)
-        if (analysis.directionOf(tables, row) != sender && (t.flags[row] & dissect::TcpColumns::kHasTimestamps))
-            receiverTsVals.insert(t.tsVal[row]);
-    if (receiverTsVals.empty() || flow.vantage.upstreamRttNs < 0 || flow.vantage.downstreamRttNs < 0)
+    if (flow.vantage.upstreamRttNs < 0 || flow.vantage.downstreamRttNs < 0)
         return;
     const std::int64_t roundTripNs = flow.vantage.upstreamRttNs + flow.vantage.downstreamRttNs;
     // The data in the sender's time order, and the highest end sent up to each.
@@ -246,10 +239,8 @@ void addMissedAcks(const dissect::CaptureTables& tables, const TcpAnalysis& anal
             window = e.windowBytes();
             continue;
         }
-        if (!e.hasTimestamps || receiverTsVals.count(e.tsEcr) || (lastMissed && *lastMissed == e.tsEcr))
-            continue;
-        // Older than one already stood for: a late copy, not a new ACK.
-        if (lastMissed && static_cast<std::int32_t>(e.tsEcr - *lastMissed) < 0)
+        // One ACK per TSval; an older one than already stood for is a late copy.
+        if (!e.echoesUnseenAck || (lastMissed && static_cast<std::int32_t>(e.tsEcr - *lastMissed) <= 0))
             continue;
         lastMissed = e.tsEcr;
         const std::int64_t coveredUntilNs = e.senderTimeNs - roundTripNs;
@@ -340,6 +331,10 @@ FlowEvents collectFlowEvents(const dissect::CaptureTables& tables, const TcpAnal
     std::uint32_t firstDataTs = 0;
     std::int64_t minOffset = 0;
     bool initialWindowSet = false;
+    // The receiver's newest TSval so far, and the data echoing a newer one (addMissedAcks()).
+    std::uint32_t latestReceiverTs = 0;
+    bool receiverTsSeen = false;
+    std::uint64_t unseenAckEchoes = 0;
     out.events.reserve(rows.size());
     // The rows to come are known: their cache lines are requested a few rows ahead,
     // so that the misses overlap instead of stalling one after another.
@@ -390,9 +385,17 @@ FlowEvents collectFlowEvents(const dissect::CaptureTables& tables, const TcpAnal
         e.hasTimestamps = hasTimestamps;
         e.tsVal = tsVal;
         e.tsEcr = t.tsEcr[row];
+        if (!fromSender && hasTimestamps &&
+            (!receiverTsSeen || static_cast<std::int32_t>(tsVal - latestReceiverTs) > 0)) {
+            latestReceiverTs = tsVal;
+            receiverTsSeen = true;
+        }
         if (fromSender) {
             if (payload == 0 || (f & (kSyn | kRst)))
                 continue;
+            e.echoesUnseenAck = hasTimestamps && receiverTsSeen && (f & kAck) &&
+                                static_cast<std::int32_t>(e.tsEcr - latestReceiverTs) > 0;
+            unseenAckEchoes += e.echoesUnseenAck ? 1 : 0;
             e.kind = FlowEvent::Kind::Data;
             e.seqOrAck = analysis.relativeSeq(t, row);
             e.lengthOrWindow = payload;
@@ -468,8 +471,8 @@ FlowEvents collectFlowEvents(const dissect::CaptureTables& tables, const TcpAnal
     };
     if (!std::is_sorted(out.events.begin(), out.events.end(), bySenderTime))
         sortBySenderTime(out.events, bySenderTime);
-    if (useTimestamps)
-        addMissedAcks(tables, analysis, sender, rows, out);
+    if (useTimestamps && unseenAckEchoes > 0)
+        addMissedAcks(out);
     constexpr std::int64_t kNone = std::numeric_limits<std::int64_t>::min();
     std::int64_t highestEnd = kNone, highestAck = kNone;
     for (const FlowEvent& e : out.events) {

@@ -45,6 +45,9 @@ struct FlowEvent
     Kind kind = Kind::Data;
     std::uint8_t sackCount = 0;       // ACK: SACK blocks, two edges each
     bool hasTimestamps = false;
+    // Data: its TSecr is newer than every TSval of the receiver's the capture saw before
+    // it, so the ACK that carried it went past the capture.
+    bool echoesUnseenAck = false;
 
     std::int64_t seq() const { return seqOrAck; }
     std::int64_t end() const { return seqOrAck + lengthOrWindow; }
