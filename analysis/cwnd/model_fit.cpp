@@ -47,6 +47,7 @@ private:
     void noteFirstLoss();
     double costSoFar() const;
     std::uint64_t flightAtRtoInRecovery() const;
+    double firstRtoNs() const;
     int unseenTimeouts(const FlowEvent& e) const;
     bool resumesAfterUnseenTimeouts(const FlowEvent& e) const;
     void timedOut(const FlowEvent& e);
@@ -163,23 +164,32 @@ void Replayer::enterLoss(const FlowEvent&)
     m_board.markAllLost(m_state.sndNxt);
 }
 
+// RFC 6298 2.3's RTO from the RTT samples so far, at least the minimum (5.2.4's
+// doubling is counted by the caller).
+double Replayer::firstRtoNs() const
+{
+    return std::max(static_cast<double>(kMinRtoNs), m_srttNs + 4 * m_rttVarNs);
+}
+
+// A timer is taken to have run out once the time reaches its RTO less a twentieth: the
+// send times are rebuilt from 1 ms TSval ticks and the RTO from rebuilt RTT samples.
+constexpr double kTimerSlack = 0.95;
+
 // Away from the sender, a timer that ran while nothing reached the capture (the
 // station away, the path down) fired unseen before the retransmission that got
 // through: the backoff (RFC 6298 5.5) doubles each timeout, so k of them span
-// RTO (2^k - 1). The first RTO is RFC 6298's from the RTT samples, at least the
-// minimum; each fired timeout then re-sent only the head, and a model that takes a
-// new ssthresh at every timeout takes it from that one segment.
+// RTO (2^k - 1). Each fired timeout re-sent only the head, and a model that takes a
+// new ssthresh at every timeout takes it from that one segment: from the second on
+// the count changes nothing, and six bound the loop.
 int Replayer::unseenTimeouts(const FlowEvent& e) const
 {
-    constexpr int kMaxUnseenBackoffs = 6;
+    constexpr int kMaxUnseenTimeouts = 6;
     if (m_flow.vantage.point == VantagePoint::Sender || m_srttNs < 0 || m_lastSendNs > m_unaAdvancedNs)
         return 0;
-    const double firstRtoNs = std::max(static_cast<double>(kMinRtoNs), m_srttNs + 4 * m_rttVarNs);
     const double timerNs = static_cast<double>(e.senderTimeNs - m_unaAdvancedNs);
-    // Within the clock's error of the estimate: a twentieth of the RTO.
     int timeouts = 1;
-    while (timeouts < kMaxUnseenBackoffs &&
-           timerNs >= 0.95 * firstRtoNs * static_cast<double>((2 << timeouts) - 1))
+    while (timeouts < kMaxUnseenTimeouts &&
+           timerNs >= kTimerSlack * firstRtoNs() * static_cast<double>((2 << timeouts) - 1))
         ++timeouts;
     return timeouts - 1;
 }
@@ -195,8 +205,7 @@ bool Replayer::resumesAfterUnseenTimeouts(const FlowEvent& e) const
         m_state.sndNxt != m_state.sndUna || e.seq() != m_state.sndUna || m_rwnd < m_state.mss ||
         m_lastSendNs > m_unaAdvancedNs)
         return false;
-    const double firstRtoNs = std::max(static_cast<double>(kMinRtoNs), m_srttNs + 4 * m_rttVarNs);
-    return static_cast<double>(e.senderTimeNs - m_unaAdvancedNs) >= 0.95 * firstRtoNs;
+    return static_cast<double>(e.senderTimeNs - m_unaAdvancedNs) >= kTimerSlack * firstRtoNs();
 }
 
 void Replayer::timedOut(const FlowEvent& e)
@@ -318,15 +327,13 @@ void Replayer::onData(const FlowEvent& e, bool burstEnd)
             enterRecovery(e);
         m_recovery.onRetransmit(e.hasTimestamps, e.tsVal);
         m_board.retransmitted(e.seq(), e.end());
-    } else if (resend && (e.flags & segment_flag::kRtoTimeout)) {
-        // The timer re-sent data the capture saw acknowledged: those ACKs were lost
-        // past the capture (a station that left its AP), and the sender timed out as
-        // if they had never been sent.
+    } else if (resend ? (e.flags & segment_flag::kRtoTimeout) != 0 : resumesAfterUnseenTimeouts(e)) {
+        // The timer re-sent data the capture saw acknowledged (those ACKs were lost past
+        // the capture, e.g. a station that left its AP, and the sender timed out as if
+        // they had never been sent), or data that looks new here (the sends before it
+        // were lost unseen).
         m_resentAt.clear();
         m_resentAt.emplace(e.seq(), e.senderTimeNs);
-        timedOut(e);
-        m_recovery.onRetransmit(e.hasTimestamps, e.tsVal);
-    } else if (!resend && resumesAfterUnseenTimeouts(e)) {
         timedOut(e);
         m_recovery.onRetransmit(e.hasTimestamps, e.tsVal);
     }

@@ -225,6 +225,29 @@ void wholeMultipleOfPeriod(const std::vector<double>& timesS, PeriodFit& fit)
     }
 }
 
+// What the bottleneck went on delivering into the AP's queue through a hold (the
+// silence before delivery i) comes out at once when it ends: at least half of it (the
+// sender's flight may have run out during the hold), and the release is over within
+// half the silence (a hold's frames leave at the radio's rate, above the bottleneck's).
+// A silence of the sender's own (its flight waiting for ACKs) ends in data at the
+// bottleneck's pace, or in one aggregate's worth, far less; so does a hold at a radio
+// that is itself the bottleneck.
+bool releasedAhead(const std::vector<std::pair<std::int64_t, std::int64_t>>& deliveries, std::size_t i,
+                   double bytesPerNs, double deliveryNs, double aheadNeeded)
+{
+    const std::int64_t silenceNs = deliveries[i].first - deliveries[i - 1].first;
+    const double heldBytes = bytesPerNs * (static_cast<double>(silenceNs) - deliveryNs);
+    double ahead = 0;
+    for (std::size_t k = i; k < deliveries.size(); ++k) {
+        const double sinceNs = static_cast<double>(deliveries[k].first - deliveries[i].first);
+        if (sinceNs > static_cast<double>(silenceNs) / 2)
+            break;
+        ahead = std::max(ahead, static_cast<double>(deliveries[k].second - deliveries[i - 1].second) -
+                                    sinceNs * bytesPerNs);
+    }
+    return ahead >= std::max(aheadNeeded, heldBytes / 2);
+}
+
 } // namespace
 
 void deriveScanAbsences(const DerivationInput& in, DerivationContext&, DerivedScenario& out)
@@ -470,29 +493,6 @@ void deriveScanAbsences(const DerivationInput& in, DerivationContext&, DerivedSc
 // a periodic scan the AP covered by holding: power-save-announced mode, the dwell the
 // silences' length less half a delivery interval (the station left somewhere in the
 // interval after the last delivery), at the capture's phase moved to the radio's.
-// What the bottleneck went on delivering into the AP's queue through a hold (the
-// silence before delivery i) comes out at once when it ends: at least half of it (the
-// sender's flight may have run out during the hold), and the release is over within
-// half the silence (a hold's frames leave at the radio's rate, above the bottleneck's).
-// A silence of the sender's own (its flight waiting for ACKs) ends in data at the
-// bottleneck's pace, or in one aggregate's worth, far less; so does a hold at a radio
-// that is itself the bottleneck.
-bool releasedAhead(const std::vector<std::pair<std::int64_t, std::int64_t>>& deliveries, std::size_t i,
-                   double bytesPerNs, double deliveryNs, double aheadNeeded)
-{
-    const std::int64_t silenceNs = deliveries[i].first - deliveries[i - 1].first;
-    const double heldBytes = bytesPerNs * (static_cast<double>(silenceNs) - deliveryNs);
-    double ahead = 0;
-    for (std::size_t k = i; k < deliveries.size(); ++k) {
-        const double sinceNs = static_cast<double>(deliveries[k].first - deliveries[i].first);
-        if (sinceNs > static_cast<double>(silenceNs) / 2)
-            break;
-        ahead = std::max(ahead, static_cast<double>(deliveries[k].second - deliveries[i - 1].second) -
-                                    sinceNs * bytesPerNs);
-    }
-    return ahead >= std::max(aheadNeeded, heldBytes / 2);
-}
-
 void deriveHeldReleases(const DerivationInput& in, DerivationContext& ctx, DerivedScenario& out)
 {
     Scenario& s = out.scenario;
@@ -535,10 +535,8 @@ void deriveHeldReleases(const DerivationInput& in, DerivationContext& ctx, Deriv
     // the ACKs, which then come back at the bottleneck's pace whatever else held them.
     // So is one whose flight reached the receiver's largest window (within two segments:
     // the delayed ACK's), which paced it. At the sender such silences are not read as holds.
-    const bool ownSilences =
-        windowLimited(in, ctx) || (s.receiver.bufferBytes > 0 &&
-                                   ctx.maxFlight + 2 * s.sender.mss >= s.receiver.bufferBytes);
-    if (!downstream && ownSilences) {
+    if (!downstream && (windowLimited(in, ctx) || (s.receiver.bufferBytes > 0 &&
+                                                   ctx.maxFlight + 2 * s.sender.mss >= s.receiver.bufferBytes))) {
         out.notes.push_back("held releases: not read from the ACKs: the sender was window-limited (its flight "
                             "reached its send buffer or the receiver's largest window), so its ACK silences are "
                             "its own");
