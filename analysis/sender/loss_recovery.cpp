@@ -7,7 +7,10 @@ namespace windscope::analysis::cwnd {
 
 void LossRecovery::setState(SenderState& state, CaState next)
 {
-    if (next != state.state)
+    // Every timeout enters Loss anew, in Linux's tcp_enter_loss() (tcp_set_ca_state()) as
+    // in ns-3's ReTxTimeout() (CongestionStateSet(CA_LOSS)): a backed-off one resets
+    // the model again (CUBIC's W_max).
+    if (next != state.state || next == CaState::Loss)
         m_model->congestionStateSet(state, next);
     state.state = next;
 }

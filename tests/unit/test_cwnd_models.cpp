@@ -5,6 +5,7 @@
 #include "analysis/sender/congestion_model.h"
 #include "analysis/sender/cubic.h"
 #include "analysis/sender/linux_window.h"
+#include "analysis/sender/loss_recovery.h"
 #include "analysis/sender/newreno.h"
 #include "analysis/sender/reno.h"
 
@@ -139,6 +140,35 @@ TEST(Cubic, GrowthBelowWmaxIsConcaveAndBoundedByOneInTwo)
     s.nowNs += 4'100'000'000;
     cubic.increaseWindow(s, {.nowNs = s.nowNs, .ackedSegments = 1});
     EXPECT_EQ(cubic.bic().cnt, 2u); // target 100 >> 70: capped at one per two acked
+}
+
+// ns-3.37's TcpSocketBase::ReTxTimeout() takes GetSsThresh() and then calls
+// CongestionStateSet(CA_LOSS) at every timeout, backed off or not, and TcpCubic's
+// CubicReset() clears W_max each time. With W_max 0, TcpCubic::Update() clamps cnt to
+// CntClamp (20): one segment per 20 acked. Without the second reset, W_max is the one
+// segment the backed-off timeout's GetSsThresh() recorded, and cnt is 100 * cwnd.
+TEST(Cubic, Ns3BackedOffTimeoutResetsWmaxAgain)
+{
+    CubicModel cubic(ModelStack::Ns3);
+    LossRecovery recovery(cubic, {});
+    SenderState s{.mss = mss, .cwnd = 40 * mss, .nowNs = 1'000'000'000, .sndUna = 0, .sndNxt = 40 * mss};
+    cubic.init(s);
+    s.ssthresh = 20 * mss;
+    recovery.enterLoss(s, {.flightBytes = 40 * mss, .recoveryPoint = s.sndNxt});
+    EXPECT_EQ(s.ssthresh, 28u * mss); // 40 * 0.7
+    EXPECT_EQ(s.cwnd, mss);
+    // The timer backed off and fired again: a fresh ssthresh from the one segment.
+    s.nowNs += 400'000'000;
+    recovery.enterLoss(s, {.flightBytes = mss, .recoveryPoint = s.sndNxt});
+    EXPECT_EQ(s.ssthresh, 2u * mss);
+    EXPECT_EQ(cubic.bic().lastMaxCwnd, 0u);
+    // Slow start to ssthresh, then congestion avoidance one segment per 20 acked.
+    s.nowNs += 100'000'000;
+    cubic.increaseWindow(s, {.nowNs = s.nowNs, .ackedSegments = 1});
+    EXPECT_EQ(s.cwnd, 2u * mss);
+    for (int i = 0; i < 20; ++i)
+        cubic.increaseWindow(s, {.nowNs = s.nowNs, .ackedSegments = 1});
+    EXPECT_EQ(s.cwnd, 3u * mss);
 }
 
 TEST(Cubic, HystartDelayIncreaseEndsSlowStart)
