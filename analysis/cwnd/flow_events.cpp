@@ -219,7 +219,8 @@ void sortBySenderTime(std::vector<FlowEvent>& events, const Less& less)
 // at an AP still retrying to a station that left). Its holes are unknown: data missing
 // here may have reached the receiver another way, so the ACK covers the highest end.
 // ACKs within one TSval tick carry one TSval and stand as one.
-void addMissedAcks(FlowEvents& flow)
+template <typename Less>
+void addMissedAcks(FlowEvents& flow, const Less& bySenderTime)
 {
     if (flow.vantage.upstreamRttNs < 0 || flow.vantage.downstreamRttNs < 0)
         return;
@@ -268,9 +269,7 @@ void addMissedAcks(FlowEvents& flow)
     std::vector<FlowEvent> merged;
     merged.reserve(flow.events.size() + missed.size());
     std::merge(flow.events.begin(), flow.events.end(), missed.begin(), missed.end(), std::back_inserter(merged),
-               [](const FlowEvent& a, const FlowEvent& b) {
-                   return a.senderTimeNs < b.senderTimeNs || (a.senderTimeNs == b.senderTimeNs && a.row < b.row);
-               });
+               bySenderTime);
     flow.events = std::move(merged);
 }
 
@@ -472,7 +471,7 @@ FlowEvents collectFlowEvents(const dissect::CaptureTables& tables, const TcpAnal
     if (!std::is_sorted(out.events.begin(), out.events.end(), bySenderTime))
         sortBySenderTime(out.events, bySenderTime);
     if (useTimestamps && unseenAckEchoes > 0)
-        addMissedAcks(out);
+        addMissedAcks(out, bySenderTime);
     constexpr std::int64_t kNone = std::numeric_limits<std::int64_t>::min();
     std::int64_t highestEnd = kNone, highestAck = kNone;
     for (const FlowEvent& e : out.events) {

@@ -2,6 +2,7 @@
 #include "model_fit.h"
 
 #include "analysis/sender/loss_recovery.h"
+#include "analysis/tcp/rtt_tracker.h"
 
 #include <algorithm>
 #include <cmath>
@@ -47,7 +48,7 @@ private:
     void noteFirstLoss();
     double costSoFar() const;
     std::uint64_t flightAtRtoInRecovery() const;
-    double firstRtoNs() const;
+    double unseenTimerRtos(const FlowEvent& e) const;
     int unseenTimeouts(const FlowEvent& e) const;
     bool resumesAfterUnseenTimeouts(const FlowEvent& e) const;
     void timedOut(const FlowEvent& e);
@@ -88,12 +89,12 @@ private:
     std::unordered_map<std::int64_t, std::int64_t>& m_resentAt;
     // When SND.UNA last advanced: the retransmission timer restarts then (RFC 6298 5.3).
     std::int64_t m_unaAdvancedNs = 0;
-    // The previous data segment's send time, and RFC 6298's SRTT and RTTVAR (-1 before
-    // the first sample): the timer's first timeout, for the timeouts a capture away from
-    // the sender did not see.
+    // The previous data segment's send time and RFC 6298's estimator over the replay's
+    // RTT samples: the timer's first timeout, for the timeouts a capture away from the
+    // sender did not see.
     std::int64_t m_lastSendNs = 0;
     bool m_lastSendFull = false;
-    double m_srttNs = -1, m_rttVarNs = 0;
+    detail::RtoEstimator m_rto;
 };
 
 constexpr std::int64_t kMinRtoNs = 200'000'000; // Linux TCP_RTO_MIN, ns-3 MinRto here
@@ -164,16 +165,20 @@ void Replayer::enterLoss(const FlowEvent&)
     m_board.markAllLost(m_state.sndNxt);
 }
 
-// RFC 6298 2.3's RTO from the RTT samples so far, at least the minimum (5.2.4's
-// doubling is counted by the caller).
-double Replayer::firstRtoNs() const
-{
-    return std::max(static_cast<double>(kMinRtoNs), m_srttNs + 4 * m_rttVarNs);
-}
-
 // A timer is taken to have run out once the time reaches its RTO less a twentieth: the
 // send times are rebuilt from 1 ms TSval ticks and the RTO from rebuilt RTT samples.
 constexpr double kTimerSlack = 0.95;
+
+// Away from the sender, how long the retransmission timer had run, in units of its
+// first RTO (RFC 6298 2.3, at least the minimum), when e was sent, provided nothing the
+// capture saw was sent since the timer last restarted (SND.UNA advanced); 0 otherwise.
+double Replayer::unseenTimerRtos(const FlowEvent& e) const
+{
+    if (m_flow.vantage.point == VantagePoint::Sender || !m_rto.hasSample() || m_lastSendNs > m_unaAdvancedNs)
+        return 0;
+    return static_cast<double>(e.senderTimeNs - m_unaAdvancedNs) /
+           static_cast<double>(m_rto.timeoutThresholdNs(kMinRtoNs, 1));
+}
 
 // Away from the sender, a timer that ran while nothing reached the capture (the
 // station away, the path down) fired unseen before the retransmission that got
@@ -184,12 +189,9 @@ constexpr double kTimerSlack = 0.95;
 int Replayer::unseenTimeouts(const FlowEvent& e) const
 {
     constexpr int kMaxUnseenTimeouts = 6;
-    if (m_flow.vantage.point == VantagePoint::Sender || m_srttNs < 0 || m_lastSendNs > m_unaAdvancedNs)
-        return 0;
-    const double timerNs = static_cast<double>(e.senderTimeNs - m_unaAdvancedNs);
+    const double rtos = unseenTimerRtos(e);
     int timeouts = 1;
-    while (timeouts < kMaxUnseenTimeouts &&
-           timerNs >= kTimerSlack * firstRtoNs() * static_cast<double>((2 << timeouts) - 1))
+    while (timeouts < kMaxUnseenTimeouts && rtos >= kTimerSlack * static_cast<double>((2 << timeouts) - 1))
         ++timeouts;
     return timeouts - 1;
 }
@@ -201,11 +203,8 @@ int Replayer::unseenTimeouts(const FlowEvent& e) const
 // ended on a short segment (its last write); a closed window is the persist timer's.
 bool Replayer::resumesAfterUnseenTimeouts(const FlowEvent& e) const
 {
-    if (m_flow.vantage.point == VantagePoint::Sender || m_srttNs < 0 || !m_lastSendFull ||
-        m_state.sndNxt != m_state.sndUna || e.seq() != m_state.sndUna || m_rwnd < m_state.mss ||
-        m_lastSendNs > m_unaAdvancedNs)
-        return false;
-    return static_cast<double>(e.senderTimeNs - m_unaAdvancedNs) >= kTimerSlack * firstRtoNs();
+    return m_lastSendFull && m_state.sndNxt == m_state.sndUna && e.seq() == m_state.sndUna &&
+           m_rwnd >= m_state.mss && unseenTimerRtos(e) >= kTimerSlack;
 }
 
 void Replayer::timedOut(const FlowEvent& e)
@@ -261,17 +260,8 @@ void Replayer::onAck(const FlowEvent& e)
     const AckEvent ack{.nowNs = e.senderTimeNs, .ackedSegments = delivered, .ackedBytes = deliveredBytes, .rttNs = rttNs};
     if (rttNs > 0 && (m_state.minRttNs < 0 || rttNs < m_state.minRttNs))
         m_state.minRttNs = rttNs;
-    if (rttNs > 0) {
-        // RFC 6298 2.2 and 2.3.
-        const auto r = static_cast<double>(rttNs);
-        if (m_srttNs < 0) {
-            m_srttNs = r;
-            m_rttVarNs = r / 2;
-        } else {
-            m_rttVarNs = 0.75 * m_rttVarNs + 0.25 * std::abs(m_srttNs - r);
-            m_srttNs = 0.875 * m_srttNs + 0.125 * r;
-        }
-    }
+    if (rttNs > 0)
+        m_rto.addSample(rttNs);
     if (unaAdvanced || delivered)
         m_model->pktsAcked(m_state, ack);
 
