@@ -359,6 +359,25 @@ bool inferCwndOnRows(const dissect::CaptureTables& tables, const TcpAnalysis& an
     for (const CandidateResult& r : results)
         if (!growsAsReno(r.fit.model))
             ownGrowthGap = std::min(ownGrowthGap, r.fit.meanGap);
+    // Anywhere, a loss-rule variant whose rule set the windows its growth model's did
+    // after every loss has no evidence of its own: what else parts its replay from that
+    // model's is the stack's detail below what the capture resolves (ns-3's Veno runs
+    // its own growth branch on an ACK now and then; on the draw's ns-3 runs it fitted 2
+    // to 4 % better than NewReno whichever of the two the sender ran). It stands at the
+    // growth model's fit, a tie, where it fitted better.
+    for (CandidateResult& r : results) {
+        if (r.fit.growthOf.empty() || named(r.fit.model))
+            continue;
+        for (const CandidateResult& g : results)
+            if (g.fit.model == r.fit.growthOf && g.fit.lossWindows == r.fit.lossWindows &&
+                r.fit.cost() < g.fit.cost()) {
+                r.fit.sends = g.fit.sends;
+                r.fit.violations = g.fit.violations;
+                r.fit.burstEnds = g.fit.burstEnds;
+                r.fit.meanGap = g.fit.meanGap;
+                r.fit.standsAtGrowthFit = true;
+            }
+    }
     for (std::size_t i = 0; i < results.size(); ++i) {
         if (growsAsReno(results[i].fit.model) && flow.vantage.point != VantagePoint::Sender &&
             !named(results[i].fit.model) && results[i].fit.meanGap >= ownGrowthGap)

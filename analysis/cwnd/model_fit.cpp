@@ -20,7 +20,8 @@ class Replayer
 {
 public:
     Replayer(const FlowEvents& flow, const CongestionModel& model, bool keepSamples, ReplayScratch& scratch)
-        : m_flow(flow), m_model(model.clone()), m_recovery(*m_model, kFollowPolicy), m_keep(keepSamples),
+        : m_flow(flow), m_model(model.clone()), m_recovery(*m_model, kFollowPolicy),
+          m_congestionRtt(modelStackOf(model)), m_keep(keepSamples),
           m_sent(scratch.sent), m_resentAt(scratch.resentAt)
     {
         m_sent.clear();
@@ -34,6 +35,7 @@ public:
         m_state.ssthresh = kInfiniteSsthresh;
         m_rwnd = flow.initialRwndBytes;
         m_result.fit.model = model.name();
+        m_result.fit.growthOf = model.traits().growthOf;
     }
 
     ReplayResult run();
@@ -46,6 +48,12 @@ private:
     void leaveRecovery(const FlowEvent& e);
     void validateCwnd(bool limitedNow);
     void noteFirstLoss();
+    void noteLossWindow()
+    {
+        // A 64-bit polynomial fold (FNV-1a's prime): equal sequences give equal values.
+        constexpr std::uint64_t kPrime = 1099511628211ull;
+        m_result.fit.lossWindows = m_result.fit.lossWindows * kPrime + m_state.ssthresh / m_state.mss + 1;
+    }
     double costSoFar() const;
     std::uint64_t flightAtRtoInRecovery() const;
     double unseenTimerRtos(const FlowEvent& e) const;
@@ -65,6 +73,7 @@ private:
     const FlowEvents& m_flow;
     std::unique_ptr<CongestionModel> m_model;
     LossRecovery m_recovery;
+    CongestionRtt m_congestionRtt;
     bool m_keep;
     SenderState m_state;
     Scoreboard m_board;
@@ -128,11 +137,18 @@ void Replayer::validateCwnd(bool limitedNow)
 void Replayer::enterRecovery(const FlowEvent&)
 {
     // A re-send outside recovery: the captured sender found a loss (RFC 6675, RACK).
-    // ssthresh from the pipe the capture's scoreboard counts (RFC 6675's pipe, which
-    // ns-3 TcpSocketBase::EnterRecovery() hands its model as well).
+    // ssthresh from the pipe as the model's stack counts it. ns-3's
+    // TcpSocketBase::EnterRecovery() marks the head lost and hands its model
+    // BytesInFlight(), where a hole is lost only with DupThresh segments SACKed above
+    // it (TcpTxBuffer::IsLost()): the holes the last few ACKs opened are still in
+    // flight there. (Linux's models take cwnd, not the flight.)
     noteFirstLoss();
     ++m_result.fit.lossEpisodes;
-    m_recovery.enterRecovery(m_state, {.flightBytes = pipe(), .recoveryPoint = m_state.sndNxt});
+    const std::uint64_t flight = modelStackOf(*m_model) == ModelStack::Ns3
+                                     ? m_board.pipeRfc6675(m_state.sndNxt, m_state.mss, true)
+                                     : pipe();
+    m_recovery.enterRecovery(m_state, {.flightBytes = flight, .recoveryPoint = m_state.sndNxt});
+    noteLossWindow();
     // The ACK that triggered the retransmission also ran PRR.
     m_recovery.prrStep(m_state, pipeSegments(), std::max<std::uint32_t>(1, m_lastDelivered), m_lastUnaAdvanced);
 }
@@ -163,6 +179,7 @@ void Replayer::enterLoss(const FlowEvent&)
                                    .flightInRecoveryBytes = flightAtRtoInRecovery(),
                                    .recoveryPoint = m_state.sndNxt});
     m_board.markAllLost(m_state.sndNxt);
+    noteLossWindow();
 }
 
 // A timer is taken to have run out once the time reaches its RTO less a twentieth: the
@@ -257,9 +274,10 @@ void Replayer::onAck(const FlowEvent& e)
     m_lastUnaAdvanced = unaAdvanced;
     m_state.pipeBytes = pipe();
 
-    const AckEvent ack{.nowNs = e.senderTimeNs, .ackedSegments = delivered, .ackedBytes = deliveredBytes, .rttNs = rttNs};
-    if (rttNs > 0 && (m_state.minRttNs < 0 || rttNs < m_state.minRttNs))
-        m_state.minRttNs = rttNs;
+    const AckEvent ack{.nowNs = e.senderTimeNs,
+                       .ackedSegments = delivered,
+                       .ackedBytes = deliveredBytes,
+                       .rttNs = m_congestionRtt.onAck(m_state, rttNs)};
     if (rttNs > 0)
         m_rto.addSample(rttNs);
     if (unaAdvanced || delivered)

@@ -59,6 +59,15 @@ struct ModelFit
     std::uint64_t burstEnds = 0;
     double meanGap = 0;
     std::uint64_t lossEpisodes = 0;
+    // The ssthresh set at each loss (fast recovery, timeout, backed-off timeout), in
+    // whole segments, folded in order: two fits with the same value set the same windows
+    // after every loss.
+    std::uint64_t lossWindows = 0;
+    // ModelTraits::growthOf of the model as replayed.
+    std::string_view growthOf;
+    // Its loss rule set the windows its growth model's did at every loss, and the fit
+    // above is that model's (the inference's choice, not the replay's own numbers).
+    bool standsAtGrowthFit = false;
     // Lower is better: the violation rate weighs double the gap.
     double cost() const;
 };

@@ -147,7 +147,7 @@ std::uint64_t Scoreboard::sackedBytes() const
     return m_sacked.bytes;
 }
 
-std::uint64_t Scoreboard::pipeRfc6675(std::int64_t sndNxt, std::uint32_t smss) const
+std::uint64_t Scoreboard::pipeRfc6675(std::int64_t sndNxt, std::uint32_t smss, bool headLost) const
 {
     if (sndNxt <= m_sndUna)
         return 0;
@@ -163,6 +163,8 @@ std::uint64_t Scoreboard::pipeRfc6675(std::int64_t sndNxt, std::uint32_t smss) c
             break;
         }
     }
+    if (headLost)
+        lostEdge = std::max(lostEdge, m_sndUna + static_cast<std::int64_t>(smss));
     lostEdge = std::min(std::max(lostEdge, m_lostPoint), sndNxt);
     const std::uint64_t outstanding = static_cast<std::uint64_t>(sndNxt - m_sndUna);
     const std::uint64_t sacked = m_sacked.overlap(m_sndUna, sndNxt);

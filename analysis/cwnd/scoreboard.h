@@ -39,8 +39,10 @@ public:
     std::uint64_t pipe(std::int64_t sndNxt) const;
     // The same count with RFC 6675's IsLost() as ns-3's TcpTxBuffer applies it: a hole
     // is lost only once more than (DupThresh - 1) * SMSS bytes above it are SACKed, so
-    // the holes just below the highest SACKed bytes are still in flight.
-    std::uint64_t pipeRfc6675(std::int64_t sndNxt, std::uint32_t smss) const;
+    // the holes just below the highest SACKed bytes are still in flight. headLost: the
+    // first segment counts as lost whatever lies above it (ns-3's EnterRecovery() marks
+    // the head lost before it takes the flight for ssthresh).
+    std::uint64_t pipeRfc6675(std::int64_t sndNxt, std::uint32_t smss, bool headLost = false) const;
     std::uint64_t sackedBytes() const;
     bool anySacked() const { return !m_sacked.ranges.empty(); }
     std::int64_t sndUna() const { return m_sndUna; }

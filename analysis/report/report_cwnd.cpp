@@ -83,6 +83,7 @@ void writeCwndJson(std::ostream& out, const dissect::CaptureTables& tables, cons
         w.field("violations", f.violations);
         w.field("mean_gap", f.meanGap);
         w.field("loss_episodes", f.lossEpisodes);
+        w.field("fit_as", f.standsAtGrowthFit ? f.growthOf : std::string_view());
         w.endObject();
     }
     w.endArray();

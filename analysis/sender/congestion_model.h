@@ -64,6 +64,13 @@ struct ModelTraits
     // Whether the model grows as Reno/NewReno and departs from it only in its loss rule
     // (Westwood+, Veno): evidence for it lies in the windows after losses alone.
     bool growsAsReno = false;
+    // The model whose growth this one runs, as this stack has it, when it departs from
+    // it in its loss rule alone: ns-3's Westwood+ and Veno call TcpNewReno's
+    // IncreaseWindow() (Veno's own branch only on the first ACK after a recovery, when
+    // its RTT count was not reset: one ACK's increment), Linux's Westwood+
+    // tcp_reno_cong_avoid(). Empty otherwise (Linux's Veno grows every other RTT past
+    // its backlog threshold).
+    std::string_view growthOf = {};
     // Whether slow start adds one SMSS per ACK however much it covered (ns-3's
     // TcpNewReno::SlowStart()), rather than every segment acked (Linux
     // tcp_slow_start(), ns-3's TcpCubic).
@@ -109,6 +116,40 @@ std::unique_ptr<CongestionModel> makeCongestionModel(std::string_view name, Mode
 // The stack a model's growth rule comes from: ns-3's grows on every ACK, Linux's only
 // while cwnd-limited.
 ModelStack modelStackOf(const CongestionModel& model);
+
+// The RTT a stack hands its congestion control with an ACK (pkts_acked / PktsAcked) and
+// the minimum it keeps (SenderState::minRttNs). Linux: the ACK's own sample (tcp_ack()'s
+// ca_rtt_us) and the least of those. ns-3: its smoothed estimate, on every ACK once there
+// is one (TcpSocketBase::EstimateRtt() sets m_lastRtt to RttMeanDeviation's estimate,
+// RFC 6298's alpha 1/8 from the first sample, and m_minRtt to the least of those), so
+// ns-3's Westwood+ takes its ssthresh from the least smoothed RTT, not the least sample.
+class CongestionRtt
+{
+public:
+    explicit CongestionRtt(ModelStack stack) : m_stack(stack) {}
+    // One ACK; sampleNs its own RTT sample, -1 none. Updates state.minRttNs and returns
+    // the RTT for the model's AckEvent (-1 none).
+    std::int64_t onAck(SenderState& state, std::int64_t sampleNs)
+    {
+        if (m_stack == ModelStack::Linux) {
+            if (sampleNs > 0 && (state.minRttNs < 0 || sampleNs < state.minRttNs))
+                state.minRttNs = sampleNs;
+            return sampleNs;
+        }
+        if (sampleNs > 0) {
+            m_srttNs = m_srttNs < 0 ? static_cast<double>(sampleNs) : 0.875 * m_srttNs + 0.125 * static_cast<double>(sampleNs);
+            const auto srtt = static_cast<std::int64_t>(m_srttNs);
+            if (state.minRttNs < 0 || srtt < state.minRttNs)
+                state.minRttNs = srtt;
+        }
+        return m_srttNs < 0 ? -1 : static_cast<std::int64_t>(m_srttNs);
+    }
+
+private:
+    ModelStack m_stack;
+    double m_srttNs = -1;
+};
+
 // The models inference tries, in the order it tries them.
 const std::vector<std::string_view>& congestionModelNames();
 // Every name makeCongestionModel() accepts (the inference candidates first).

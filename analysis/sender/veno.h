@@ -27,7 +27,7 @@ public:
         if (m_stack == ModelStack::Ns3)
             return {.cwndLimited = CwndLimitedRule::EveryAck, .rtoResetsSsthresh = true,
                     .undoesSpuriousReductions = false, .lossRuleReadsSenderQueue = true, .growsAsReno = true,
-                    .slowStartOneSmssPerAck = true};
+                    .growthOf = "newreno", .slowStartOneSmssPerAck = true};
         return {.lossRuleReadsSenderQueue = true, .growsAsReno = true};
     }
     // tcp_veno_cong_avoid() / TcpVeno::IncreaseWindow().

@@ -29,8 +29,9 @@ public:
     {
         if (m_stack == ModelStack::Ns3)
             return {.cwndLimited = CwndLimitedRule::EveryAck, .rtoResetsSsthresh = true,
-                    .undoesSpuriousReductions = false, .growsAsReno = true, .slowStartOneSmssPerAck = true};
-        return {.growsAsReno = true};
+                    .undoesSpuriousReductions = false, .growsAsReno = true, .growthOf = "newreno",
+                    .slowStartOneSmssPerAck = true};
+        return {.growsAsReno = true, .growthOf = "reno"};
     }
     // tcp_reno_cong_avoid() (Linux) / TcpNewReno::IncreaseWindow() (ns-3).
     void increaseWindow(SenderState& state, const AckEvent& ack) override;

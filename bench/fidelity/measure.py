@@ -166,16 +166,45 @@ def derived_scenario(cli, capture, flow_id):
             "hops_read": mac.get("hops", 1) if mac.get("enabled", False) else 1}
 
 
-def identical_senders(dir_a, dir_b):
-    """Whether two runs' senders sent the same segments at the same times (1 ms)."""
-    def load(d):
+def alike_senders(dir_a, dir_b):
+    """Whether two runs' senders cannot be told apart from any capture: they sent the
+    same segments at the same times (1 ms), or, among the segments both sent, they
+    re-sent the same ones and at each one's first send the windows they had
+    (min(cwnd, receive window)) differ by less than one segment. A capture resolves a
+    window only in whole segments, so two windows closer than that are one to every
+    inference (ns-3's Veno and NewReno part by one ACK's increment after some
+    recoveries: a few bytes, and sends a millisecond or two apart)."""
+    def sends(d):
         with open(d / "tx_segments.csv") as f:
             return [(round(float(r["time_s"]), 3), r["seq"]) for r in csv.DictReader(f)]
+
+    def load(d):
+        first, resent, mss = {}, set(), 0
+        with open(d / "tx_segments.csv") as f:
+            for r in csv.DictReader(f):
+                if not r.get("seq") or not r.get("cwnd_bytes"):
+                    continue
+                seq, window = int(r["seq"]), int(r["cwnd_bytes"])
+                rwnd = int(r.get("rwnd_bytes") or 0)
+                if rwnd > 0:
+                    window = min(window, rwnd)
+                mss = max(mss, int(r.get("len") or 0))
+                if seq in first:
+                    resent.add(seq)
+                else:
+                    first[seq] = window
+        return first, resent, mss
     try:
-        a, b = load(dir_a), load(dir_b)
+        if sends(dir_a) == sends(dir_b):
+            return True
+        (a, resent_a, mss_a), (b, resent_b, mss_b) = load(dir_a), load(dir_b)
     except OSError:
         return False
-    return a == b
+    common = a.keys() & b.keys()
+    mss = max(mss_a, mss_b)
+    if not common or not mss:
+        return False
+    return (resent_a & common) == (resent_b & common) and all(abs(a[q] - b[q]) < mss for q in common)
 
 
 def variant_outcome(truth, model, tied):
@@ -203,8 +232,8 @@ def twin_run(cfg, s, work, variant):
 def judge_variant(s, row, cfg, work):
     """The identification's outcome, with twin runs (the same scenario and seed with
     another variant) deciding what this run can tell apart:
-    - a single wrong answer whose own run sends the same segments at the same times as
-      the truth's is indistinguishable, not wrong; "undetermined" without candidates
+    - a single wrong answer whose own run's sender is alike the truth's (alike_senders:
+      windows never a segment apart, the same re-sends) is indistinguishable, not wrong; "undetermined" without candidates
       counts so when any other variant's run is the same as the truth's;
     - a tie that includes the truth is indistinguishable when every other tied
       candidate's run is the same as the truth's, and stays "tied" (its own column, not
@@ -221,7 +250,7 @@ def judge_variant(s, row, cfg, work):
     want = FAMILY[row["variant"]]
     if outcome == "tied":
         variants = [v for v, m in VARIANTS.items() if m in tied and FAMILY[m] != want and v != "TcpBbr"]
-        if variants and all((t := twin_run(cfg, s, work, v)) and identical_senders(work / "base", t)
+        if variants and all((t := twin_run(cfg, s, work, v)) and alike_senders(work / "base", t)
                             for v in variants):
             row["indistinguishable"] = True
             row["indistinguishable_from"] = "/".join(sorted(VARIANTS[v] for v in variants))
@@ -237,7 +266,7 @@ def judge_variant(s, row, cfg, work):
     row["indistinguishable"] = False
     for variant in twins:
         twin = twin_run(cfg, s, work, variant)
-        if twin and identical_senders(work / "base", twin):
+        if twin and alike_senders(work / "base", twin):
             row["indistinguishable"] = True
             row["indistinguishable_from"] = VARIANTS[variant]
             row["variant_outcome"] = "indistinguishable"

@@ -47,6 +47,22 @@ TEST(CwndScoreboard, Rfc6675PipeLeavesHolesWithTwoSackedSegmentsAboveInFlight)
     EXPECT_EQ(board.pipe(sndNxt), std::uint64_t(3 * mss));
 }
 
+TEST(CwndScoreboard, Rfc6675PipeWithTheHeadMarkedLost)
+{
+    // ns-3's EnterRecovery() marks the head lost whatever lies above it. Segments 1 and
+    // 2 of 0..9 SACKed: no hole has more than two SACKed segments above it, so the
+    // plain rule keeps all 8 un-SACKed in flight, the head-lost one 7.
+    Scoreboard board;
+    board.reset(0);
+    bool dsack = false;
+    board.sack(mss, 3 * mss, sndNxt, dsack);
+    EXPECT_EQ(board.pipeRfc6675(sndNxt, mss), std::uint64_t(8 * mss));
+    EXPECT_EQ(board.pipeRfc6675(sndNxt, mss, true), std::uint64_t(7 * mss));
+    // Where the head is lost by the rule already, marking it changes nothing.
+    const Scoreboard three = threeSacked();
+    EXPECT_EQ(three.pipeRfc6675(sndNxt, mss, true), three.pipeRfc6675(sndNxt, mss));
+}
+
 TEST(CwndScoreboard, CumulativeAckReturnsWhatWasNotSackedAndDropsResends)
 {
     Scoreboard board = threeSacked();

@@ -26,7 +26,8 @@ TcpSender::TcpSender(EventQueue& queue, const SenderParams& params, std::uint64_
                      std::int64_t stopNs, std::uint64_t initialRwnd, std::unique_ptr<cwnd::CongestionModel> model,
                      Output output)
     : m_queue(queue), m_params(params), m_total(totalSegments), m_stopNs(stopNs), m_model(std::move(model)),
-      m_recovery(*m_model, recoveryPolicy(params)), m_output(std::move(output)), m_rwnd(initialRwnd),
+      m_recovery(*m_model, recoveryPolicy(params)), m_congestionRtt(cwnd::modelStackOf(*m_model)),
+      m_output(std::move(output)), m_rwnd(initialRwnd),
       m_rtoNs(static_cast<std::int64_t>(params.initialRtoMs * kMs)),
       m_rtoTimer(queue, [this] { onRtoTimer(); }), m_persistTimer(queue, [this] { onPersistTimer(); }),
       m_rackTimer(queue, [this] { onRackTimer(); }), m_tlpTimer(queue, [this] { onLossProbeTimer(); })
@@ -242,8 +243,6 @@ void TcpSender::rttSample(std::int64_t rttNs)
     const std::int64_t rto = m_params.rtoRfc6298 ? std::max(minRto, m_srttNs + std::max(4 * m_rttvarNs, kMs))
                                                  : m_srttNs + std::max(4 * m_rttvarNs, minRto);
     m_rtoNs = std::min<std::int64_t>(rto, static_cast<std::int64_t>(m_params.maxRtoMs * kMs));
-    if (m_state.minRttNs < 0 || rttNs < m_state.minRttNs)
-        m_state.minRttNs = rttNs;
 }
 
 void TcpSender::enterRecovery()
@@ -365,6 +364,7 @@ bool TcpSender::processCumulativeAck(const Packet& ack, std::int64_t ackSeg, std
     m_dupCredit = 0;
     m_backoff = 0;
     rttSample(rtt);
+    const std::int64_t modelRtt = m_congestionRtt.onAck(m_state, rtt);
     if (m_una < m_nxt)
         armRto();
     else
@@ -383,7 +383,7 @@ bool TcpSender::processCumulativeAck(const Packet& ack, std::int64_t ackSeg, std
                                .ackedSegments = std::max<std::uint32_t>(delivered, 1),
                                .ackedBytes = static_cast<std::uint64_t>(std::max<std::uint32_t>(delivered, 1)) *
                                              m_state.mss,
-                               .rttNs = rtt};
+                               .rttNs = modelRtt};
     m_state.sndUna = m_una * m_state.mss;
     m_state.sndNxt = m_nxt * m_state.mss;
     m_state.pipeBytes = static_cast<std::uint64_t>(m_pipe) * m_state.mss;

@@ -125,6 +125,7 @@ private:
     std::int64_t m_stopNs;
     std::unique_ptr<cwnd::CongestionModel> m_model;
     cwnd::LossRecovery m_recovery;
+    cwnd::CongestionRtt m_congestionRtt;
     Output m_output;
     cwnd::SenderState m_state;
 
