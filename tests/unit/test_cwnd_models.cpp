@@ -302,3 +302,24 @@ TEST(CongestionModel, UndoRestoresThePriorWindow)
     SenderState s{.mss = mss, .cwnd = 10 * mss, .priorCwnd = 20 * mss};
     EXPECT_EQ(reno.undoCwnd(s), 20u * mss);
 }
+
+TEST(CongestionRtt, LinuxHandsTheSampleNs3ItsSmoothedEstimate)
+{
+    // Samples 40, 20, 60 ms. Linux: each sample, minimum 20 ms. ns-3: RttMeanDeviation's
+    // estimate, 40 then 40 + (20 - 40) / 8 = 37.5 then 37.5 + (60 - 37.5) / 8 = 40.3125,
+    // on an ACK without a sample too; m_minRtt the least estimate, 37.5 ms.
+    constexpr std::int64_t ms = 1'000'000;
+    SenderState linuxState, ns3State;
+    CongestionRtt linuxRtt(ModelStack::Linux), ns3Rtt(ModelStack::Ns3);
+    EXPECT_EQ(ns3Rtt.onAck(ns3State, -1), -1); // no estimate before the first sample
+    EXPECT_EQ(linuxRtt.onAck(linuxState, 40 * ms), 40 * ms);
+    EXPECT_EQ(ns3Rtt.onAck(ns3State, 40 * ms), 40 * ms);
+    EXPECT_EQ(linuxRtt.onAck(linuxState, 20 * ms), 20 * ms);
+    EXPECT_EQ(ns3Rtt.onAck(ns3State, 20 * ms), 37'500'000);
+    EXPECT_EQ(linuxRtt.onAck(linuxState, 60 * ms), 60 * ms);
+    EXPECT_EQ(ns3Rtt.onAck(ns3State, 60 * ms), 40'312'500);
+    EXPECT_EQ(linuxRtt.onAck(linuxState, -1), -1);
+    EXPECT_EQ(ns3Rtt.onAck(ns3State, -1), 40'312'500);
+    EXPECT_EQ(linuxState.minRttNs, 20 * ms);
+    EXPECT_EQ(ns3State.minRttNs, 37'500'000);
+}
