@@ -115,6 +115,7 @@ Vantage detectVantage(const dissect::CaptureTables& tables, const TcpAnalysis& a
     if (synNs < 0 || synAckNs < 0 || ackNs < 0)
         return v;
     const std::int64_t toServer = synAckNs - synNs, toClient = ackNs - synAckNs;
+    const std::int64_t handshakeRttNs = ackNs - synNs;
     // Endpoint 0 is the client when the handshake was seen.
     const bool senderIsClient = sender == 0;
     v.upstreamRttNs = senderIsClient ? toClient : toServer;
@@ -129,6 +130,7 @@ Vantage detectVantage(const dissect::CaptureTables& tables, const TcpAnalysis& a
     if (exchanges.downstreamRttNs > 0)
         v.downstreamRttNs = std::min(v.downstreamRttNs, exchanges.downstreamRttNs);
     placeVantage(v);
+    v.handshakeRttNs = handshakeRttNs;
     return v;
 }
 

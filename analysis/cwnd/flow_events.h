@@ -27,6 +27,9 @@ struct Vantage
     std::int64_t upstreamRttNs = -1;
     std::int64_t downstreamRttNs = -1;
     std::int64_t oneWayShiftNs = 0; // half the upstream round trip, applied to every event
+    // The sender's own RTT sample of the handshake (its SYN or SYN-ACK to the answer):
+    // SYN to the ACK of the SYN-ACK at any capture point, both loops; -1 unseen.
+    std::int64_t handshakeRttNs = -1;
     bool queueingFromTimestamps = false;
 };
 

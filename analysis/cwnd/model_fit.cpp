@@ -314,6 +314,8 @@ void Replayer::onData(const FlowEvent& e, bool burstEnd)
         m_cwndUsageSeq = e.seq();
         m_board.reset(e.seq());
         m_model->init(m_state);
+        if (m_flow.vantage.handshakeRttNs > 0)
+            m_congestionRtt.onHandshake(m_state, m_flow.vantage.handshakeRttNs);
     }
     const bool resend = e.seq() < m_state.sndNxt && !(e.flags & kNotRetransmission);
     if (resend && e.end() > m_state.sndUna) {

@@ -127,6 +127,13 @@ class CongestionRtt
 {
 public:
     explicit CongestionRtt(ModelStack stack) : m_stack(stack) {}
+    // The sample the handshake gave: ns-3 estimates from it (it is the first its
+    // TcpSocketBase::EstimateRtt() takes); Linux's congestion controls never see it.
+    void onHandshake(SenderState& state, std::int64_t sampleNs)
+    {
+        if (m_stack == ModelStack::Ns3)
+            onAck(state, sampleNs);
+    }
     // One ACK; sampleNs its own RTT sample, -1 none. Updates state.minRttNs and returns
     // the RTT for the model's AckEvent (-1 none).
     std::int64_t onAck(SenderState& state, std::int64_t sampleNs)
