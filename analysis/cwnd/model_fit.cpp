@@ -388,12 +388,16 @@ void Replayer::onData(const FlowEvent& e, bool burstEnd)
         ++fit.sends;
         // Only the model's own window: a flight over the receive window is the same for
         // every model (send times estimated away from the sender, or a shrunk window),
-        // so it tells none of them apart. Away from the sender the flight is blurred by
-        // the same few segments as at the window bound above: only a flight beyond that
-        // blur is one the model's window did not allow.
+        // so it tells none of them apart. A replayed window is good to one segment: the
+        // stacks round differently (ns-3 keeps bytes, Linux segments), and an ssthresh
+        // taken from a window in mid-recovery carries PRR's rounding for the rest of
+        // the connection; a model one segment under the sender's would otherwise be
+        // "violated" on every send of a congestion avoidance. Away from the sender the
+        // flight is blurred by the same few segments as at the window bound above:
+        // only a flight beyond that blur is one the model's window did not allow.
         const std::uint64_t blur = m_flow.vantage.point == VantagePoint::Sender
-                                       ? m_state.mss / 2
-                                       : std::max<std::uint64_t>(m_state.mss / 2, m_state.cwnd / 16);
+                                       ? m_state.mss
+                                       : std::max<std::uint64_t>(m_state.mss, m_state.cwnd / 16);
         if (pipeNow > m_state.cwnd + blur)
             ++fit.violations;
     }
