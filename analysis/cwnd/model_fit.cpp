@@ -21,7 +21,8 @@ class Replayer
 public:
     Replayer(const FlowEvents& flow, const CongestionModel& model, bool keepSamples, ReplayScratch& scratch)
         : m_flow(flow), m_model(model.clone()), m_recovery(*m_model, kFollowPolicy),
-          m_congestionRtt(modelStackOf(model)), m_keep(keepSamples),
+          m_congestionRtt(modelStackOf(model)), m_ns3Stack(modelStackOf(model) == ModelStack::Ns3),
+          m_keep(keepSamples),
           m_sent(scratch.sent), m_resentAt(scratch.resentAt)
     {
         m_sent.clear();
@@ -60,7 +61,13 @@ private:
     int unseenTimeouts(const FlowEvent& e) const;
     bool resumesAfterUnseenTimeouts(const FlowEvent& e) const;
     void timedOut(const FlowEvent& e);
-    std::uint64_t pipe() const { return m_board.pipe(m_state.sndNxt); }
+    // The pipe as the model's stack counts it: Linux's tcp_packets_in_flight() (a hole
+    // below the highest SACK is lost, a SACKed re-send is out of flight), ns-3's
+    // BytesInFlight() (Scoreboard::pipeNs3()), which its PRR and its send window read.
+    std::uint64_t pipe() const
+    {
+        return m_ns3Stack ? m_board.pipeNs3(m_state.sndNxt, m_state.mss) : m_board.pipe(m_state.sndNxt);
+    }
     std::uint32_t segments(std::uint64_t bytes) const
     {
         return static_cast<std::uint32_t>((bytes + m_state.mss - 1) / m_state.mss);
@@ -74,6 +81,7 @@ private:
     std::unique_ptr<CongestionModel> m_model;
     LossRecovery m_recovery;
     CongestionRtt m_congestionRtt;
+    bool m_ns3Stack;
     bool m_keep;
     SenderState m_state;
     Scoreboard m_board;
@@ -144,9 +152,7 @@ void Replayer::enterRecovery(const FlowEvent&)
     // flight there. (Linux's models take cwnd, not the flight.)
     noteFirstLoss();
     ++m_result.fit.lossEpisodes;
-    const std::uint64_t flight = modelStackOf(*m_model) == ModelStack::Ns3
-                                     ? m_board.pipeRfc6675(m_state.sndNxt, m_state.mss, true)
-                                     : pipe();
+    const std::uint64_t flight = m_ns3Stack ? m_board.pipeNs3(m_state.sndNxt, m_state.mss, true) : pipe();
     m_recovery.enterRecovery(m_state, {.flightBytes = flight, .recoveryPoint = m_state.sndNxt});
     noteLossWindow();
     // The ACK that triggered the retransmission also ran PRR.
@@ -166,7 +172,7 @@ std::uint64_t Replayer::flightAtRtoInRecovery() const
         static_cast<std::uint64_t>(std::max<std::int64_t>(0, m_state.sndNxt - m_state.sndUna));
     if (outstanding + m_state.mss > m_rwnd)
         return std::max(pipe(), m_state.cwnd);
-    return m_board.pipeRfc6675(m_state.sndNxt, m_state.mss);
+    return m_board.pipeNs3(m_state.sndNxt, m_state.mss);
 }
 
 void Replayer::enterLoss(const FlowEvent&)

@@ -85,6 +85,7 @@ void Scoreboard::reset(std::int64_t sndUna)
     m_lostPoint = sndUna;
     m_sacked.clear();
     m_retransmitted.clear();
+    m_resentThenSacked.clear();
 }
 
 std::uint64_t Scoreboard::advance(std::int64_t ack)
@@ -97,6 +98,7 @@ std::uint64_t Scoreboard::advance(std::int64_t ack)
     const std::uint64_t newly = static_cast<std::uint64_t>(ack - m_sndUna) - sacked;
     m_sndUna = ack;
     m_retransmitted.trim(ack);
+    m_resentThenSacked.trim(ack);
     m_lostPoint = std::max(m_lostPoint, ack);
     return newly;
 }
@@ -112,12 +114,13 @@ std::uint64_t Scoreboard::sack(std::int64_t start, std::int64_t end, std::int64_
     if (end <= start)
         return 0;
     const std::uint64_t added = m_sacked.add(start, end);
-    // A SACKed re-send is no longer in flight.
+    // A SACKed re-send is no longer in flight (but for ns-3's count).
     std::vector<Range>& resent = m_retransmitted.ranges;
     const auto gone = std::remove_if(resent.begin(), resent.end(), [&](const Range& r) {
         if (!m_sacked.covers(r.start, r.end))
             return false;
         m_retransmitted.bytes -= static_cast<std::uint64_t>(r.end - r.start);
+        m_resentThenSacked.add(r.start, r.end);
         return true;
     });
     resent.erase(gone, resent.end());
@@ -135,6 +138,7 @@ void Scoreboard::markAllLost(std::int64_t point)
 {
     m_lostPoint = std::max(point, m_sndUna);
     m_retransmitted.clear();
+    m_resentThenSacked.clear();
 }
 
 bool Scoreboard::wasRetransmitted(std::int64_t start, std::int64_t end) const
@@ -167,11 +171,15 @@ std::uint64_t Scoreboard::pipeRfc6675(std::int64_t sndNxt, std::uint32_t smss, b
         lostEdge = std::max(lostEdge, m_sndUna + static_cast<std::int64_t>(smss));
     lostEdge = std::min(std::max(lostEdge, m_lostPoint), sndNxt);
     const std::uint64_t outstanding = static_cast<std::uint64_t>(sndNxt - m_sndUna);
-    const std::uint64_t sacked = m_sacked.overlap(m_sndUna, sndNxt);
+    // As in pipe(): at the sender's own SND.NXT the sets' totals are their overlaps, and
+    // the SACKed bytes below the lost edge are the total less the few ranges above it.
+    const bool whole = sndNxt >= m_sacked.highestEnd() && sndNxt >= m_retransmitted.highestEnd();
+    const std::uint64_t sacked = whole ? m_sacked.bytes : m_sacked.overlap(m_sndUna, sndNxt);
     std::uint64_t lost = 0;
     if (lostEdge > m_sndUna)
-        lost = static_cast<std::uint64_t>(lostEdge - m_sndUna) - m_sacked.overlap(m_sndUna, lostEdge);
-    const std::uint64_t resent = m_retransmitted.overlap(m_sndUna, sndNxt);
+        lost = static_cast<std::uint64_t>(lostEdge - m_sndUna) -
+               (whole ? m_sacked.bytes - m_sacked.overlap(lostEdge, sndNxt) : m_sacked.overlap(m_sndUna, lostEdge));
+    const std::uint64_t resent = whole ? m_retransmitted.bytes : m_retransmitted.overlap(m_sndUna, sndNxt);
     const std::uint64_t notInFlight = sacked + lost;
     return (outstanding > notInFlight ? outstanding - notInFlight : 0) + resent;
 }
@@ -199,6 +207,13 @@ std::uint64_t Scoreboard::pipe(std::int64_t sndNxt) const
     const std::uint64_t notInFlight = sacked + lost;
     const std::uint64_t base = outstanding > notInFlight ? outstanding - notInFlight : 0;
     return base + resent;
+}
+
+std::uint64_t Scoreboard::pipeNs3(std::int64_t sndNxt, std::uint32_t smss, bool headLost) const
+{
+    const std::uint64_t resentThenSacked =
+        sndNxt >= m_resentThenSacked.highestEnd() ? m_resentThenSacked.bytes : m_resentThenSacked.overlap(m_sndUna, sndNxt);
+    return pipeRfc6675(sndNxt, smss, headLost) + resentThenSacked;
 }
 
 } // namespace windscope::analysis::cwnd

@@ -43,6 +43,11 @@ public:
     // first segment counts as lost whatever lies above it (ns-3's EnterRecovery() marks
     // the head lost before it takes the flight for ssthresh).
     std::uint64_t pipeRfc6675(std::int64_t sndNxt, std::uint32_t smss, bool headLost = false) const;
+    // ns-3's BytesInFlight(): the RFC 6675 count, and a re-sent segment stays in flight
+    // until it is acknowledged cumulatively, SACKed or not (TcpTxBuffer::Update() marks
+    // it SACKed but keeps its retransmission mark, which only removal from the sent
+    // list or a timeout clears).
+    std::uint64_t pipeNs3(std::int64_t sndNxt, std::uint32_t smss, bool headLost = false) const;
     std::uint64_t sackedBytes() const;
     bool anySacked() const { return !m_sacked.ranges.empty(); }
     std::int64_t sndUna() const { return m_sndUna; }
@@ -75,6 +80,7 @@ private:
     std::int64_t m_lostPoint = 0;      // after an RTO: all below is lost unless SACKed
     RangeSet m_sacked;
     RangeSet m_retransmitted;
+    RangeSet m_resentThenSacked; // re-sends SACKed since (ns-3 counts them in flight)
 };
 
 } // namespace windscope::analysis::cwnd

@@ -63,6 +63,28 @@ TEST(CwndScoreboard, Rfc6675PipeWithTheHeadMarkedLost)
     EXPECT_EQ(three.pipeRfc6675(sndNxt, mss, true), three.pipeRfc6675(sndNxt, mss));
 }
 
+TEST(CwndScoreboard, Ns3KeepsASackedResendInFlightUntilItIsAcked)
+{
+    // Segments 3, 5, 7 SACKed, 0-2 lost and 0 re-sent, then the re-send SACKed: Linux
+    // takes it out of flight, ns-3's TcpTxBuffer keeps its retransmission mark (in
+    // flight) until the cumulative ACK or a timeout.
+    Scoreboard board = threeSacked();
+    board.retransmitted(0, mss);
+    EXPECT_EQ(board.pipeNs3(sndNxt, mss), std::uint64_t(5 * mss));
+    bool dsack = false;
+    board.sack(0, mss, sndNxt, dsack);
+    EXPECT_EQ(board.pipeRfc6675(sndNxt, mss), std::uint64_t(4 * mss));
+    EXPECT_EQ(board.pipeNs3(sndNxt, mss), std::uint64_t(5 * mss));
+    // Acknowledged, it leaves both counts.
+    board.advance(mss);
+    EXPECT_EQ(board.pipeNs3(sndNxt, mss), board.pipeRfc6675(sndNxt, mss));
+    // A timeout clears every retransmission mark (TcpTxBuffer::SetSentListLost()).
+    board.retransmitted(mss, 2 * mss);
+    board.sack(mss, 2 * mss, sndNxt, dsack);
+    board.markAllLost(sndNxt);
+    EXPECT_EQ(board.pipeNs3(sndNxt, mss), board.pipeRfc6675(sndNxt, mss));
+}
+
 TEST(CwndScoreboard, CumulativeAckReturnsWhatWasNotSackedAndDropsResends)
 {
     Scoreboard board = threeSacked();
