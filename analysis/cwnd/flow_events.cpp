@@ -336,6 +336,18 @@ FlowEvents collectFlowEvents(const dissect::CaptureTables& tables, const TcpAnal
     std::uint32_t latestReceiverTs = 0;
     bool receiverTsSeen = false;
     std::uint64_t unseenAckEchoes = 0;
+    // The data that went above the highest sequence so far, with its TSval, in sequence
+    // order: the segment that first went above a delayed original is found by its end.
+    struct Advance
+    {
+        std::int64_t end;
+        std::uint32_t tsVal;
+    };
+    std::vector<Advance> advances;
+    // A re-send is at least a round trip after the segments above it; that shows in
+    // the TSvals only where the round trip spans a tick (Linux and ns-3: 1 ms).
+    const bool roundTripSpansTick = out.vantage.upstreamRttNs > 0 && out.vantage.downstreamRttNs >= 0 &&
+                                    out.vantage.upstreamRttNs + out.vantage.downstreamRttNs > 2 * kMs;
     out.events.reserve(rows.size());
     // The rows to come are known: their cache lines are requested a few rows ahead,
     // so that the misses overlap instead of stalling one after another.
@@ -401,6 +413,14 @@ FlowEvents collectFlowEvents(const dissect::CaptureTables& tables, const TcpAnal
             e.seqOrAck = analysis.relativeSeq(t, row);
             e.lengthOrWindow = payload;
             e.senderTimeNs = time; // the capture's; moved to the sender's clock below
+            if (advances.empty() || e.end() > advances.back().end) {
+                advances.push_back({e.end(), tsVal});
+            } else if (hasTimestamps && roundTripSpansTick && e.seq() < advances.back().end) {
+                const auto above = std::upper_bound(advances.begin(), advances.end(), e.seq(),
+                                                    [](std::int64_t s, const Advance& a) { return s < a.end; });
+                if (static_cast<std::int32_t>(tsVal - above->tsVal) <= 0)
+                    e.flags |= kDelayedOriginal;
+            }
             ++out.dataSegments;
         } else {
             if (!(f & kAck) || (f & (kSyn | kRst))) {

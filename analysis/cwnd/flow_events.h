@@ -33,6 +33,14 @@ struct Vantage
     bool queueingFromTimestamps = false;
 };
 
+// A FlowEvent::flags bit of this module's own, beyond analysis::segment_flag's: data
+// below the highest sequence sent whose TSval is no newer than the TSval of the first
+// segment seen above it. A re-send leaves the sender at least a round trip after the
+// segments above it (the loss had to be signalled back), so on a path whose least
+// round trip spans a TSval tick this is the original, delayed on its way to the
+// capture (an 802.11 retransmission of a frame the capture missed, reordering).
+inline constexpr std::uint32_t kDelayedOriginal = 1u << 31;
+
 struct FlowEvent
 {
     enum class Kind : std::uint8_t { Data, Ack };

@@ -14,7 +14,7 @@ namespace windscope::analysis::cwnd {
 namespace {
 
 constexpr std::uint32_t kNotRetransmission =
-    segment_flag::kZeroWindowProbe | segment_flag::kKeepAlive;
+    segment_flag::kZeroWindowProbe | segment_flag::kKeepAlive | kDelayedOriginal;
 
 class Replayer
 {
