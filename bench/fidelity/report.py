@@ -177,7 +177,8 @@ def print_overview(rows, plan=None):
             fmt(t["fix_effect_within_15"], True)]) + " |")
     print()
     print("variant: right / (right + wrong); tied (the tie's candidates include the truth) and "
-          "indist (the run with the variant named sends the same segments) are counted apart.")
+          "indist (the run with the variant named sends the same segments, or re-sends the same with "
+          "windows never a segment apart) are counted apart.")
     fix_failed = {r["id"] for r in good for f in row_fixes(r) if f.get("sim_error")}
     if fix_failed:
         print("scenarios with a fix run the simulator failed on (that fix effect not judged): %d" % len(fix_failed))
