@@ -483,6 +483,11 @@ FlowEvents collectFlowEvents(const dissect::CaptureTables& tables, const TcpAnal
         }
         e.senderTimeNs = time - out.vantage.oneWayShiftNs - queueing;
     }
+    if (useTimestamps && firstTsSet) {
+        out.tsClockKnown = true;
+        out.tsTickBase = firstTs;
+        out.tsTickBaseNs = minOffset - out.vantage.oneWayShiftNs;
+    }
     if (out.vantage.point == VantagePoint::Sender)
         undoSerialization(out);
     // Shifting data back and ACKs forward by the one-way delay reorders only what lies

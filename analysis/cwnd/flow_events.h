@@ -77,6 +77,16 @@ struct FlowEvents
     // The most the sender ever had in flight (highest end sent minus highest ACK): a
     // bound on its usable window from the capture alone, e.g. a full send buffer.
     std::uint64_t maxFlightBytes = 0;
+    // The sender's TSval clock on the sender's clock, from the least offset between the
+    // capture times and the TSvals of its data: tick ts began at
+    // tsTickStartNs(ts). Known when every data segment carried timestamps.
+    bool tsClockKnown = false;
+    std::uint32_t tsTickBase = 0;
+    std::int64_t tsTickBaseNs = 0;
+    std::int64_t tsTickStartNs(std::uint32_t ts) const
+    {
+        return tsTickBaseNs + static_cast<std::int64_t>(static_cast<std::int32_t>(ts - tsTickBase)) * 1'000'000;
+    }
     std::vector<FlowEvent> events;    // sorted by senderTimeNs
     std::vector<std::int64_t> sackEdges; // the ACKs' SACK block edges, relative
 

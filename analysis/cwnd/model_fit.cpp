@@ -106,6 +106,12 @@ private:
     std::unordered_map<std::int64_t, std::int64_t>& m_resentAt;
     // When SND.UNA last advanced: the retransmission timer restarts then (RFC 6298 5.3).
     std::int64_t m_unaAdvancedNs = 0;
+    // When the sender's timer last restarted. Linux rearms it on every ACK that
+    // acknowledges data (tcp_rearm_rto()); ns-3 in fast recovery on the first partial
+    // ACK alone (RFC 6582 4.1's "Impatient" variant: TcpSocketBase calls NewAck() with
+    // resetRTO = m_isFirstPartialAck), so a recovery that drags on times out.
+    std::int64_t m_timerStartNs = 0;
+    bool m_firstPartialAck = true;
     // The previous data segment's send time and RFC 6298's estimator over the replay's
     // RTT samples: the timer's first timeout, for the timeouts a capture away from the
     // sender did not see.
@@ -115,6 +121,7 @@ private:
 };
 
 constexpr std::int64_t kMinRtoNs = 200'000'000; // Linux TCP_RTO_MIN, ns-3 MinRto here
+constexpr std::int64_t kTsTickNs = 1'000'000;    // TSval tick of Linux and ns-3
 
 double Replayer::costSoFar() const
 {
@@ -252,15 +259,30 @@ void Replayer::onAck(const FlowEvent& e)
         return;
     const bool unaAdvanced = e.ack() > m_state.sndUna;
     std::uint64_t deliveredBytes = 0;
-    std::int64_t rttNs = -1;
+    std::int64_t rttNs = -1, ns3RttNs = -1;
     if (unaAdvanced) {
         m_unaAdvancedNs = e.senderTimeNs;
+        if (!m_ns3Stack || m_state.state != CaState::Recovery || m_firstPartialAck)
+            m_timerStartNs = e.senderTimeNs;
+        if (m_state.state == CaState::Recovery && e.ack() < m_state.recoveryPoint)
+            m_firstPartialAck = false;
+        else
+            m_firstPartialAck = true;
         deliveredBytes += m_board.advance(e.ack());
         m_state.sndUna = e.ack();
-        // Linux ca_rtt_us: the newest segment this ACK covers, unless re-sent.
+        // Linux ca_rtt_us: the newest segment this ACK covers, unless re-sent. ns-3's
+        // EstimateRtt(): a sample only when the oldest segment it covers was not
+        // re-sent, now less the tick its TSecr echoes (1 ms timestamps), or less that
+        // segment's send time without timestamps.
+        bool first = true;
         while (m_sentHead < m_sent.size() && m_sent[m_sentHead].end <= e.ack()) {
             const Sent& s = m_sent[m_sentHead++];
             rttNs = s.resent ? -1 : e.senderTimeNs - s.timeNs;
+            if (first && m_ns3Stack && !s.resent)
+                ns3RttNs = e.hasTimestamps && e.tsEcr != 0 && m_flow.tsClockKnown
+                               ? e.senderTimeNs - m_flow.tsTickStartNs(e.tsEcr)
+                               : e.senderTimeNs - s.timeNs;
+            first = false;
         }
         if (m_sentHead > 4096 && m_sentHead * 2 > m_sent.size()) {
             m_sent.erase(m_sent.begin(), m_sent.begin() + static_cast<std::ptrdiff_t>(m_sentHead));
@@ -283,9 +305,9 @@ void Replayer::onAck(const FlowEvent& e)
     const AckEvent ack{.nowNs = e.senderTimeNs,
                        .ackedSegments = delivered,
                        .ackedBytes = deliveredBytes,
-                       .rttNs = m_congestionRtt.onAck(m_state, rttNs)};
-    if (rttNs > 0)
-        m_rto.addSample(rttNs);
+                       .rttNs = m_congestionRtt.onAck(m_state, m_ns3Stack ? ns3RttNs : rttNs)};
+    if (const std::int64_t sample = m_ns3Stack ? ns3RttNs : rttNs; sample > 0)
+        m_rto.addSample(sample);
     if (unaAdvanced || delivered)
         m_model->pktsAcked(m_state, ack);
 
@@ -315,7 +337,7 @@ void Replayer::onData(const FlowEvent& e, bool burstEnd)
 {
     if (!m_started) {
         m_started = true;
-        m_unaAdvancedNs = e.senderTimeNs;
+        m_unaAdvancedNs = m_timerStartNs = e.senderTimeNs;
         m_state.sndUna = m_state.sndNxt = e.seq();
         m_cwndUsageSeq = e.seq();
         m_board.reset(e.seq());
@@ -332,7 +354,14 @@ void Replayer::onData(const FlowEvent& e, bool burstEnd)
             // Re-sending the oldest hole a timeout after SND.UNA last moved is the timer
             // too: fast recovery re-sent it at once, and that copy was lost before a
             // capture past the bottleneck queue could see it.
-            timeout |= e.seq() <= m_state.sndUna && e.senderTimeNs - m_unaAdvancedNs >= kMinRtoNs;
+            const bool headResent = e.seq() <= m_state.sndUna;
+            timeout |= headResent && e.senderTimeNs - m_unaAdvancedNs >= kMinRtoNs;
+            // ns-3's timer runs from the recovery's first partial ACK: a head re-sent an
+            // RTO after that is the timer's, unless it left within a tick of the latest
+            // partial ACK (TcpSocketBase re-sends the new head at once, DoRetransmit()).
+            timeout |= m_ns3Stack && headResent && e.senderTimeNs - m_unaAdvancedNs > kTsTickNs &&
+                       static_cast<double>(e.senderTimeNs - m_timerStartNs) >=
+                           kTimerSlack * static_cast<double>(m_rto.timeoutThresholdNs(kMinRtoNs, 1));
         }
         if (m_state.state == CaState::Open || m_state.state == CaState::Disorder || timeout)
             m_resentAt.clear();
