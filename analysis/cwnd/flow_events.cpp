@@ -347,7 +347,7 @@ FlowEvents collectFlowEvents(const dissect::CaptureTables& tables, const TcpAnal
     // A re-send is at least a round trip after the segments above it; that shows in
     // the TSvals only where the round trip spans a tick (Linux and ns-3: 1 ms).
     const bool roundTripSpansTick = out.vantage.upstreamRttNs > 0 && out.vantage.downstreamRttNs >= 0 &&
-                                    out.vantage.upstreamRttNs + out.vantage.downstreamRttNs > 2 * kMs;
+                                    out.vantage.upstreamRttNs + out.vantage.downstreamRttNs > 2 * kTsValTickNs;
     out.events.reserve(rows.size());
     // The rows to come are known: their cache lines are requested a few rows ahead,
     // so that the misses overlap instead of stalling one after another.
@@ -385,7 +385,7 @@ FlowEvents collectFlowEvents(const dissect::CaptureTables& tables, const TcpAnal
             if (dataRows == 0)
                 firstDataTs = tsVal;
             const std::int64_t off =
-                time - static_cast<std::int64_t>(static_cast<std::uint32_t>(tsVal - firstDataTs)) * kMs;
+                time - static_cast<std::int64_t>(static_cast<std::uint32_t>(tsVal - firstDataTs)) * kTsValTickNs;
             if (dataRows == 0 || off < minOffset)
                 minOffset = off;
             largest = std::max(largest, payload);
@@ -462,7 +462,7 @@ FlowEvents collectFlowEvents(const dissect::CaptureTables& tables, const TcpAnal
     // sender had already answered. There a whole tick is taken off, so that the
     // truncation alone never moves a segment seen next to its sender.
     const bool useTimestamps = anyTimestamps && dataRows > 0;
-    const std::int64_t tickSlackNs = kMs;
+    const std::int64_t tickSlackNs = kTsValTickNs;
     if (useTimestamps)
         out.vantage.queueingFromTimestamps = true;
     bool firstTsSet = false;
@@ -478,7 +478,7 @@ FlowEvents collectFlowEvents(const dissect::CaptureTables& tables, const TcpAnal
                 firstTsSet = true;
             }
             const std::int64_t off =
-                time - static_cast<std::int64_t>(static_cast<std::uint32_t>(e.tsVal - firstTs)) * kMs;
+                time - static_cast<std::int64_t>(static_cast<std::uint32_t>(e.tsVal - firstTs)) * kTsValTickNs;
             queueing = std::max<std::int64_t>(0, off - minOffset - tickSlackNs);
         }
         e.senderTimeNs = time - out.vantage.oneWayShiftNs - queueing;

@@ -33,6 +33,10 @@ struct Vantage
     bool queueingFromTimestamps = false;
 };
 
+// The TSval clock's tick, Linux's and ns-3's (1 ms), which the send times rebuilt from
+// TSvals are known to.
+inline constexpr std::int64_t kTsValTickNs = 1'000'000;
+
 // A FlowEvent::flags bit of this module's own, beyond analysis::segment_flag's: data
 // below the highest sequence sent whose TSval is no newer than the TSval of the first
 // segment seen above it. A re-send leaves the sender at least a round trip after the
@@ -85,7 +89,7 @@ struct FlowEvents
     std::int64_t tsTickBaseNs = 0;
     std::int64_t tsTickStartNs(std::uint32_t ts) const
     {
-        return tsTickBaseNs + static_cast<std::int64_t>(static_cast<std::int32_t>(ts - tsTickBase)) * 1'000'000;
+        return tsTickBaseNs + static_cast<std::int64_t>(static_cast<std::int32_t>(ts - tsTickBase)) * kTsValTickNs;
     }
     std::vector<FlowEvent> events;    // sorted by senderTimeNs
     std::vector<std::int64_t> sackEdges; // the ACKs' SACK block edges, relative

@@ -2,7 +2,6 @@
 #include "model_fit.h"
 
 #include "analysis/sender/loss_recovery.h"
-#include "analysis/tcp/rtt_tracker.h"
 
 #include <algorithm>
 #include <cmath>
@@ -112,16 +111,14 @@ private:
     // resetRTO = m_isFirstPartialAck), so a recovery that drags on times out.
     std::int64_t m_timerStartNs = 0;
     bool m_firstPartialAck = true;
-    // The previous data segment's send time and RFC 6298's estimator over the replay's
-    // RTT samples: the timer's first timeout, for the timeouts a capture away from the
-    // sender did not see.
+    // The previous data segment's send time (the timer's first timeout, from
+    // m_congestionRtt's estimator, for the timeouts a capture away from the sender did
+    // not see).
     std::int64_t m_lastSendNs = 0;
     bool m_lastSendFull = false;
-    detail::RtoEstimator m_rto;
 };
 
 constexpr std::int64_t kMinRtoNs = 200'000'000; // Linux TCP_RTO_MIN, ns-3 MinRto here
-constexpr std::int64_t kTsTickNs = 1'000'000;    // TSval tick of Linux and ns-3
 
 double Replayer::costSoFar() const
 {
@@ -204,10 +201,10 @@ constexpr double kTimerSlack = 0.95;
 // capture saw was sent since the timer last restarted (SND.UNA advanced); 0 otherwise.
 double Replayer::unseenTimerRtos(const FlowEvent& e) const
 {
-    if (m_flow.vantage.point == VantagePoint::Sender || !m_rto.hasSample() || m_lastSendNs > m_unaAdvancedNs)
+    if (m_flow.vantage.point == VantagePoint::Sender || !m_congestionRtt.estimator().hasSample() || m_lastSendNs > m_unaAdvancedNs)
         return 0;
     return static_cast<double>(e.senderTimeNs - m_unaAdvancedNs) /
-           static_cast<double>(m_rto.timeoutThresholdNs(kMinRtoNs, 1));
+           static_cast<double>(m_congestionRtt.estimator().timeoutThresholdNs(kMinRtoNs, 1));
 }
 
 // Away from the sender, a timer that ran while nothing reached the capture (the
@@ -306,8 +303,6 @@ void Replayer::onAck(const FlowEvent& e)
                        .ackedSegments = delivered,
                        .ackedBytes = deliveredBytes,
                        .rttNs = m_congestionRtt.onAck(m_state, m_ns3Stack ? ns3RttNs : rttNs)};
-    if (const std::int64_t sample = m_ns3Stack ? ns3RttNs : rttNs; sample > 0)
-        m_rto.addSample(sample);
     if (unaAdvanced || delivered)
         m_model->pktsAcked(m_state, ack);
 
@@ -317,7 +312,8 @@ void Replayer::onAck(const FlowEvent& e)
             leaveRecovery(e);
             break;
         }
-        m_recovery.prrStep(m_state, pipeSegments(), delivered, unaAdvanced);
+        // The pipe was counted above, after this ACK's SACKs.
+        m_recovery.prrStep(m_state, segments(m_state.pipeBytes), delivered, unaAdvanced);
         return;
     case CaState::Loss:
         if (m_state.sndUna >= m_state.recoveryPoint)
@@ -359,9 +355,9 @@ void Replayer::onData(const FlowEvent& e, bool burstEnd)
             // ns-3's timer runs from the recovery's first partial ACK: a head re-sent an
             // RTO after that is the timer's, unless it left within a tick of the latest
             // partial ACK (TcpSocketBase re-sends the new head at once, DoRetransmit()).
-            timeout |= m_ns3Stack && headResent && e.senderTimeNs - m_unaAdvancedNs > kTsTickNs &&
+            timeout |= m_ns3Stack && headResent && e.senderTimeNs - m_unaAdvancedNs > kTsValTickNs &&
                        static_cast<double>(e.senderTimeNs - m_timerStartNs) >=
-                           kTimerSlack * static_cast<double>(m_rto.timeoutThresholdNs(kMinRtoNs, 1));
+                           kTimerSlack * static_cast<double>(m_congestionRtt.estimator().timeoutThresholdNs(kMinRtoNs, 1));
         }
         if (m_state.state == CaState::Open || m_state.state == CaState::Disorder || timeout)
             m_resentAt.clear();

@@ -10,6 +10,7 @@
 // scenario derivation ask about (ModelTraits). One model per file; makeCongestionModel()
 // picks one by name from the registry (model_registry.cpp).
 
+#include "analysis/tcp/rtt_tracker.h"
 #include "sender_state.h"
 
 #include <memory>
@@ -118,11 +119,12 @@ std::unique_ptr<CongestionModel> makeCongestionModel(std::string_view name, Mode
 ModelStack modelStackOf(const CongestionModel& model);
 
 // The RTT a stack hands its congestion control with an ACK (pkts_acked / PktsAcked) and
-// the minimum it keeps (SenderState::minRttNs). Linux: the ACK's own sample (tcp_ack()'s
-// ca_rtt_us) and the least of those. ns-3: its smoothed estimate, on every ACK once there
-// is one (TcpSocketBase::EstimateRtt() sets m_lastRtt to RttMeanDeviation's estimate,
-// RFC 6298's alpha 1/8 from the first sample, and m_minRtt to the least of those), so
-// ns-3's Westwood+ takes its ssthresh from the least smoothed RTT, not the least sample.
+// the minimum it keeps (SenderState::minRttNs), with RFC 6298's estimator over the
+// samples it takes (the sender's RTO). Linux: the ACK's own sample and the least of
+// those. ns-3: its smoothed estimate, on every ACK once there is one
+// (TcpSocketBase::EstimateRtt() sets m_lastRtt to RttMeanDeviation's estimate, RFC
+// 6298's alpha 1/8 from the first sample, and m_minRtt to the least of those), so ns-3's
+// Westwood+ takes its ssthresh from the least smoothed RTT, not the least sample.
 class CongestionRtt
 {
 public:
@@ -138,23 +140,20 @@ public:
     // the RTT for the model's AckEvent (-1 none).
     std::int64_t onAck(SenderState& state, std::int64_t sampleNs)
     {
-        if (m_stack == ModelStack::Linux) {
-            if (sampleNs > 0 && (state.minRttNs < 0 || sampleNs < state.minRttNs))
-                state.minRttNs = sampleNs;
-            return sampleNs;
-        }
-        if (sampleNs > 0) {
-            m_srttNs = m_srttNs < 0 ? static_cast<double>(sampleNs) : 0.875 * m_srttNs + 0.125 * static_cast<double>(sampleNs);
-            const auto srtt = static_cast<std::int64_t>(m_srttNs);
-            if (state.minRttNs < 0 || srtt < state.minRttNs)
-                state.minRttNs = srtt;
-        }
-        return m_srttNs < 0 ? -1 : static_cast<std::int64_t>(m_srttNs);
+        if (sampleNs > 0)
+            m_estimator.addSample(sampleNs);
+        const std::int64_t modelRtt = m_stack == ModelStack::Linux || !m_estimator.hasSample()
+                                          ? sampleNs
+                                          : static_cast<std::int64_t>(m_estimator.srttNs());
+        if (sampleNs > 0 && (state.minRttNs < 0 || modelRtt < state.minRttNs))
+            state.minRttNs = modelRtt;
+        return modelRtt;
     }
+    const detail::RtoEstimator& estimator() const { return m_estimator; }
 
 private:
     ModelStack m_stack;
-    double m_srttNs = -1;
+    detail::RtoEstimator m_estimator;
 };
 
 // The models inference tries, in the order it tries them.
