@@ -89,6 +89,7 @@ private:
     bool m_started = false;
     // Delivered bytes not yet a whole segment (Linux counts packets, we see bytes).
     std::uint64_t m_deliveredCarry = 0;
+    std::uint64_t m_ns3AckedCarry = 0;
     std::uint32_t m_lastDelivered = 0;
     bool m_lastUnaAdvanced = false;
     // tcp_cwnd_validate(): is_cwnd_limited, max_packets_out, cwnd_usage_seq.
@@ -257,10 +258,17 @@ void Replayer::onAck(const FlowEvent& e)
     const bool unaAdvanced = e.ack() > m_state.sndUna;
     std::uint64_t deliveredBytes = 0;
     std::int64_t rttNs = -1, ns3RttNs = -1;
+    const bool firstPartialAck = m_firstPartialAck;
+    // ns-3 grows by the segments SND.UNA moved over, SACKed before or not, whole ones,
+    // the rest carried (TcpSocketBase::ProcessAck(), m_bytesAckedNotProcessed).
+    std::uint32_t ns3SegmentsAcked = 0;
+    if (unaAdvanced && m_ns3Stack) {
+        m_ns3AckedCarry += static_cast<std::uint64_t>(e.ack() - m_state.sndUna);
+        ns3SegmentsAcked = static_cast<std::uint32_t>(m_ns3AckedCarry / m_state.mss);
+        m_ns3AckedCarry %= m_state.mss;
+    }
     if (unaAdvanced) {
         m_unaAdvancedNs = e.senderTimeNs;
-        if (!m_ns3Stack || m_state.state != CaState::Recovery || m_firstPartialAck)
-            m_timerStartNs = e.senderTimeNs;
         if (m_state.state == CaState::Recovery && e.ack() < m_state.recoveryPoint)
             m_firstPartialAck = false;
         else
@@ -286,12 +294,23 @@ void Replayer::onAck(const FlowEvent& e)
             m_sentHead = 0;
         }
     }
+    // ns-3 counts an ACK that SACKs new data as a duplicate even when it also advances
+    // SND.UNA (RFC 6675 2's definition, TcpSocketBase::ProcessAck()); out of recovery
+    // such an ACK keeps the sender in CA_DISORDER, where ns-3 neither restarts its timer
+    // (NewAck()) nor grows the window (IncreaseWindow()): both happen in CA_OPEN only.
+    std::uint64_t sackedBytes = 0;
     for (int i = 0; i < e.sackCount; ++i) {
         bool dsack = false;
-        deliveredBytes += m_board.sack(m_flow.sackEdge(e, 2 * i), m_flow.sackEdge(e, 2 * i + 1), m_state.sndNxt, dsack);
+        sackedBytes += m_board.sack(m_flow.sackEdge(e, 2 * i), m_flow.sackEdge(e, 2 * i + 1), m_state.sndNxt, dsack);
         if (dsack && i == 0)
             m_recovery.onDsack();
     }
+    const bool ns3HeldInDisorder = m_ns3Stack && sackedBytes > 0 &&
+                                   (m_state.state == CaState::Open || m_state.state == CaState::Disorder);
+    if (unaAdvanced &&
+        (!m_ns3Stack || (m_state.state == CaState::Recovery ? firstPartialAck : !ns3HeldInDisorder)))
+        m_timerStartNs = e.senderTimeNs;
+    deliveredBytes += sackedBytes;
     m_deliveredCarry += deliveredBytes;
     const auto delivered = static_cast<std::uint32_t>(m_deliveredCarry / m_state.mss);
     m_deliveredCarry %= m_state.mss;
@@ -325,7 +344,13 @@ void Replayer::onAck(const FlowEvent& e)
     }
     // tcp_cong_control(): grow only on an ACK that advanced SND.UNA
     // (tcp_may_raise_cwnd(), FLAG_DATA_ACKED), by everything it delivered.
-    if (unaAdvanced && delivered)
+    // ns-3 in CA_OPEN (and CA_LOSS) only, by the segments SND.UNA moved over.
+    if (m_ns3Stack && unaAdvanced && ns3SegmentsAcked && !ns3HeldInDisorder)
+        m_model->increaseWindow(m_state, AckEvent{.nowNs = ack.nowNs,
+                                                  .ackedSegments = ns3SegmentsAcked,
+                                                  .ackedBytes = std::uint64_t{ns3SegmentsAcked} * m_state.mss,
+                                                  .rttNs = ack.rttNs});
+    else if (!m_ns3Stack && unaAdvanced && delivered)
         m_model->increaseWindow(m_state, ack);
 }
 

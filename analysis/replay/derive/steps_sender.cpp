@@ -46,6 +46,16 @@ RtoRuleReading readRtoRule(const DerivationInput& in, double minRtoMs)
         if (tcp.segments.connection[r.dataRow()] == in.connection && tcp.directionOf(tables, r.dataRow()) == in.sender)
             samples.emplace_back(t.timeNs[r.ackRow()], static_cast<double>(r.rttNs(t)) / 1e6);
     std::sort(samples.begin(), samples.end());
+    // Timeouts the capture's own analysis cannot tell from a fast re-send (a timer that
+    // ran out in recovery, re-sending the head a second time) but the cwnd inference's
+    // stack rules did: the segments that took its sender into the loss state.
+    std::vector<std::uint64_t> inferredTimeoutRows;
+    if (in.inference)
+        for (std::size_t i = 0; i < in.inference->series.size(); ++i)
+            if (in.inference->series[i].phase == cwnd::SenderPhase::Loss &&
+                (i == 0 || in.inference->series[i - 1].phase != cwnd::SenderPhase::Loss))
+                inferredTimeoutRows.push_back(in.inference->series[i].row);
+    std::sort(inferredTimeoutRows.begin(), inferredTimeoutRows.end());
     std::size_t nextSample = 0;
     double srtt = -1, rttvar = 0;
     bool anyAck = false;
@@ -77,7 +87,8 @@ RtoRuleReading readRtoRule(const DerivationInput& in, double minRtoMs)
         if (t.payloadLength[row] == 0)
             continue;
         const std::int64_t seq = tcp.relativeSeq(t, row);
-        const bool timeout = tcp.segments.flags[row] & segment_flag::kRtoTimeout;
+        const bool timeout = (tcp.segments.flags[row] & segment_flag::kRtoTimeout) ||
+                             std::binary_search(inferredTimeoutRows.begin(), inferredTimeoutRows.end(), row);
         auto it = findSend(seq);
         const bool sentBefore = it != lastSend.end() && it->first == seq;
         if (timeout && srtt > 0 && !(sentBefore && it->second.second)) {

@@ -32,6 +32,7 @@ TcpSender::TcpSender(EventQueue& queue, const SenderParams& params, std::uint64_
       m_rtoTimer(queue, [this] { onRtoTimer(); }), m_persistTimer(queue, [this] { onPersistTimer(); }),
       m_rackTimer(queue, [this] { onRackTimer(); }), m_tlpTimer(queue, [this] { onLossProbeTimer(); })
 {
+    m_ns3Timer = cwnd::modelStackOf(*m_model) == cwnd::ModelStack::Ns3;
     m_state.mss = params.mss;
     m_state.cwnd = static_cast<std::uint64_t>(params.initialWindowSegments) * params.mss;
     m_model->init(m_state);
@@ -340,6 +341,17 @@ std::uint32_t TcpSender::processSackBlocks(const Packet& ack, std::int64_t ackSe
 bool TcpSender::processCumulativeAck(const Packet& ack, std::int64_t ackSeg, std::uint32_t& delivered)
 {
     const std::int64_t now = m_state.nowNs;
+    // What the SACK blocks of this ACK delivered (processSackBlocks()): ns-3 takes the
+    // ACK for a duplicate then, and stays out of CA_OPEN.
+    const bool sackedNew = delivered > 0;
+    const bool ns3InDisorder = m_ns3Timer && sackedNew && m_state.state != cwnd::CaState::Recovery &&
+                               m_state.state != cwnd::CaState::Loss;
+    const bool partialInRecovery =
+        m_state.state == cwnd::CaState::Recovery && ackSeg * m_state.mss < m_state.recoveryPoint;
+    const bool restartTimer = !m_ns3Timer || (partialInRecovery ? m_firstPartialAck : !ns3InDisorder);
+    m_firstPartialAck = !partialInRecovery;
+    // ns-3 grows by the segments SND.UNA moved over, SACKed before or not.
+    const auto segmentsUnaMoved = static_cast<std::uint32_t>(ackSeg - m_una);
     std::int64_t rtt = -1;
     const Segment& newest = m_segments[static_cast<std::size_t>(ackSeg - 1)];
     // Karn's rule unless the ACK echoes a timestamp (RFC 7323 4.1).
@@ -365,10 +377,10 @@ bool TcpSender::processCumulativeAck(const Packet& ack, std::int64_t ackSeg, std
     m_backoff = 0;
     rttSample(rtt);
     const std::int64_t modelRtt = m_congestionRtt.onAck(m_state, rtt);
-    if (m_una < m_nxt)
-        armRto();
-    else
+    if (m_una >= m_nxt)
         m_rtoTimer.cancel();
+    else if (restartTimer || !m_rtoTimer.armed())
+        armRto();
     const bool recovering = m_state.state == cwnd::CaState::Recovery || m_state.state == cwnd::CaState::Loss;
     if (recovering && m_una * m_state.mss >= m_state.recoveryPoint) {
         // The simulated path neither reorders nor duplicates, and its receiver sends no
@@ -388,8 +400,15 @@ bool TcpSender::processCumulativeAck(const Packet& ack, std::int64_t ackSeg, std
     m_state.sndNxt = m_nxt * m_state.mss;
     m_state.pipeBytes = static_cast<std::uint64_t>(m_pipe) * m_state.mss;
     m_model->pktsAcked(m_state, event);
-    if (m_state.state != cwnd::CaState::Recovery || m_model->traits().rateBased)
+    if (m_ns3Timer && !m_model->traits().rateBased) {
+        if (m_state.state != cwnd::CaState::Recovery && !ns3InDisorder)
+            m_model->increaseWindow(m_state, cwnd::AckEvent{.nowNs = now,
+                                                            .ackedSegments = segmentsUnaMoved,
+                                                            .ackedBytes = std::uint64_t{segmentsUnaMoved} * m_state.mss,
+                                                            .rttNs = modelRtt});
+    } else if (m_state.state != cwnd::CaState::Recovery || m_model->traits().rateBased) {
         m_model->increaseWindow(m_state, event);
+    }
     if (m_una >= m_nxt && !moreNewData()) {
         m_done = true;
         m_doneNs = now;

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// A retransmission timer that runs out in fast recovery, seen at an ns-3 sender. An ACK
+// that advances SND.UNA and SACKs new data keeps ns-3 in CA_DISORDER, where its
+// TcpSocketBase neither restarts the timer nor grows the window; the fast retransmit
+// then waits behind a deep queue and the timer, running since the ACK before, fires
+// 200 ms after that one: the head goes out a second time and the sender is in CA_LOSS.
+// The fixture is the server of an ns-3 lab run (tests/data/MANIFEST.md), cut at 2.3 s.
+
+#include "analysis/replay/derive/derive_scenario.h"
+#include "lab_connection.h"
+#include "test_support.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+
+namespace windscope::analysis {
+namespace {
+
+// The run's trace: CA_RECOVERY at 1.498465 s, CA_LOSS at 1.682421 s (183.956 ms later)
+// with 133,216 bytes in flight, so ssthresh max(2 MSS, flight / 2).
+constexpr double kTimeoutAfterFastRetransmitNs = 183'956'000;
+constexpr std::uint64_t kSsthreshAfterTimeout = 66'608;
+
+} // namespace
+
+TEST(RtoInRecovery, Ns3TimerRunsFromTheAckBeforeTheDisorder)
+{
+    test::LabConnection lab;
+    std::string error;
+    ASSERT_TRUE(test::openLab(test::testData("lab-a-rto-in-recovery-server.pcap.gz"), lab, error)) << error;
+    cwnd::CwndOptions options;
+    options.model = "newreno";
+    cwnd::CwndInference inf;
+    ASSERT_TRUE(cwnd::inferCwnd(lab.pipeline->tables(), lab.pipeline->tcp(), lab.connection, lab.sender, options,
+                                inf, error))
+        << error;
+    EXPECT_EQ(inf.vantage.point, cwnd::VantagePoint::Sender);
+    ASSERT_FALSE(inf.fits.empty());
+    // The fast recovery and the timeout inside it; the timer restarted at the ACK that
+    // moved the sender into CA_DISORDER had run 186 ms only.
+    EXPECT_EQ(inf.fits.front().lossEpisodes, 2u);
+    const cwnd::CwndSample *firstRecovery = nullptr, *firstLoss = nullptr;
+    for (const cwnd::CwndSample& s : inf.series) {
+        if (!firstRecovery && s.phase == cwnd::SenderPhase::FastRecovery)
+            firstRecovery = &s;
+        if (!firstLoss && s.phase == cwnd::SenderPhase::Loss)
+            firstLoss = &s;
+    }
+    ASSERT_NE(firstRecovery, nullptr);
+    ASSERT_NE(firstLoss, nullptr);
+    const auto& timeNs = lab.pipeline->tables().tcp.timeNs;
+    // The capture's clock ticks in microseconds.
+    EXPECT_NEAR(static_cast<double>(timeNs[firstLoss->row] - timeNs[firstRecovery->row]),
+                kTimeoutAfterFastRetransmitNs, 1e3);
+    EXPECT_EQ(firstLoss->ssthreshBytes, kSsthreshAfterTimeout);
+
+    // The derivation reads the timeout from the inference: 184 ms after the timer's
+    // start as the capture times it, under Linux's bound (SRTT + 200 ms), so RFC 6298's.
+    const replay::DerivedScenario d = replay::deriveScenario(lab.input());
+    EXPECT_TRUE(d.scenario.sender.rtoRfc6298);
+    EXPECT_LE(d.scenario.sender.minRtoMs, 200.0);
+}
+
+} // namespace windscope::analysis
