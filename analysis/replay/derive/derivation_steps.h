@@ -74,6 +74,8 @@ struct DerivationContext
     // dispersion of packet trains (path_dispersion.h), which set it where the sender
     // never filled the path.
     double rateMbps = 0;
+    // Downstream, the delivered rate over the stretches the queue stood (0 unread).
+    double standingStretchesMbps = 0;
     DispersionCapacity dispersion;
     bool rateFromDispersion = false;
     // What the SACK scoreboard (or downstream, the holes) showed (deriveQueue()).

@@ -241,6 +241,51 @@ StandingQueueRate standingQueueRate(const std::vector<std::pair<std::int64_t, st
     return out;
 }
 
+// Downstream of the bottleneck, the same rate over the standing stretches as a whole
+// (runs of consecutive RTT samples all above the rise, each at least a window long):
+// bytes delivered over their time. A radio after the queue that leaves periodically
+// (a scanning station) delivers in bursts, nothing while away and its held data at the
+// air's rate on return, and windows of 20 ms with samples in them see only the bursts;
+// the queue's link served throughout, so the whole stretch reads its rate. A silence
+// the sender's retransmission timer outlasts (its 200 ms minimum, Linux's TCP_RTO_MIN)
+// ends the stretch: the sender timed out and the queue drained (a handoff, not a hold).
+StandingQueueRate standingQueueMeanRate(const std::vector<std::pair<std::int64_t, std::int64_t>>& ackProgress,
+                                        const std::vector<std::pair<std::int64_t, double>>& rttByAck,
+                                        double rttMinMs, double riseMs)
+{
+    constexpr std::int64_t kWindowNs = 20'000'000;
+    constexpr std::size_t kMinWindows = 10;
+    constexpr std::int64_t kTimerOutlastsNs = 200'000'000;
+    // Bytes delivered by a time: the progress of the last ACK at or before it.
+    const auto deliveredBy = [&](std::int64_t ns) -> std::int64_t {
+        const auto it = std::upper_bound(ackProgress.begin(), ackProgress.end(), ns,
+                                         [](std::int64_t v, const auto& p) { return v < p.first; });
+        return it == ackProgress.begin() ? 0 : std::prev(it)->second;
+    };
+    StandingQueueRate out;
+    double bytes = 0, ns = 0;
+    for (std::size_t i = 0; i < rttByAck.size();) {
+        if (rttByAck[i].second - rttMinMs <= riseMs) {
+            ++i;
+            continue;
+        }
+        std::size_t j = i;
+        while (j + 1 < rttByAck.size() && rttByAck[j + 1].second - rttMinMs > riseMs &&
+               rttByAck[j + 1].first - rttByAck[j].first < kTimerOutlastsNs)
+            ++j;
+        const std::int64_t spanNs = rttByAck[j].first - rttByAck[i].first;
+        if (spanNs >= kWindowNs) {
+            bytes += static_cast<double>(deliveredBy(rttByAck[j].first) - deliveredBy(rttByAck[i].first));
+            ns += static_cast<double>(spanNs);
+            out.windows += static_cast<std::size_t>(spanNs / kWindowNs);
+        }
+        i = j + 1;
+    }
+    if (out.windows >= kMinWindows && bytes > 0)
+        out.mbps = bytes * 8 / (ns / 1e9) / 1e6;
+    return out;
+}
+
 // The deliveries packet-train dispersion is read from (path_dispersion.h). At the
 // sender, its ACKs: what each acknowledged (SACKed data counted) and when the last
 // byte it acknowledged was sent. Elsewhere (downstream of the bottleneck), the
@@ -583,29 +628,50 @@ void deriveBottleneck(const DerivationInput& in, DerivationContext& ctx, Derived
     // Where the RTT shows the queue standing long enough, its delivery rate instead: a
     // quarter of the largest sustained rise above the minimum is well clear of the
     // path's own delay variation and of a queue only passing through.
+    // Downstream the capture's own data-to-ACK time is only the last hop's: the whole
+    // round trips (the receiver's ACK to the data it released) tell of the queue, and
+    // the data they time reached the capture with the ACKs that delivered it.
     std::vector<std::pair<std::int64_t, double>> rttByAck;
-    for (const RttSample& r : tcp.rtt)
-        if (tcp.segments.connection[r.dataRow()] == in.connection && tcp.directionOf(tables, r.dataRow()) == in.sender)
-            rttByAck.emplace_back(t.timeNs[r.ackRow()], static_cast<double>(r.rttNs(t)) / 1e6);
+    if (ctx.downstream.downstream)
+        for (const SenderRtt& r : ctx.senderRtt)
+            rttByAck.emplace_back(r.dataNs, r.ms);
+    else
+        for (const RttSample& r : tcp.rtt)
+            if (tcp.segments.connection[r.dataRow()] == in.connection && tcp.directionOf(tables, r.dataRow()) == in.sender)
+                rttByAck.emplace_back(t.timeNs[r.ackRow()], static_cast<double>(r.rttNs(t)) / 1e6);
     std::sort(rttByAck.begin(), rttByAck.end());
     const double standingRiseMs = std::max(1.0, (rttSustainedMax - rttMin) / 4);
-    const StandingQueueRate standing = standingQueueRate(ackProgress, rttByAck, rttMin, standingRiseMs);
+    // Downstream the windows' median reads a radio that leaves in bursts; the rate over
+    // the stretches is kept for the held releases' test (deriveHeldReleases()), which
+    // tells a radio's absences from the queue's link.
+    const StandingQueueRate standing = ctx.downstream.downstream
+                                           ? StandingQueueRate{}
+                                           : standingQueueRate(ackProgress, rttByAck, rttMin, standingRiseMs);
+    if (ctx.downstream.downstream)
+        ctx.standingStretchesMbps = standingQueueMeanRate(ackProgress, rttByAck, rttMin, standingRiseMs).mbps;
     // A constant-rate link (a tbf, a serialising link) reads about the same both ways,
     // and the percentile stays. Above the standing rate by more than 5%, the percentile
     // read the fast tail of a variable service; below it, the flow filled the path for
-    // only a part of the run. A busy bottleneck delivers at least the goodput: a lower
+    // only a part of the run. A busy bottleneck delivers at least the goodput (within
+    // the same 5 %: a path busy throughout reads its goodput both ways): a lower
     // reading is windows of loss recovery, not a queue.
-    const bool standingReadable = standing.mbps > 0 && standing.mbps * 1e6 >= data.goodputBps;
-    if (standingReadable && (rateMbps > 1.05 * standing.mbps || rateMbps < standing.mbps)) {
-        out.notes.push_back(format("path.bottleneck: delivered rate %.3f Mb/s payload while the queue stood (median of "
-                                   "%.0f windows of 20 ms with every RTT over %.1f ms above the minimum)",
-                                   standing.mbps, static_cast<double>(standing.windows), standingRiseMs) +
-                            format(", not the percentile's %.3f", rateMbps));
+    constexpr double kSameRate = 1.05;
+    bool rateFromStandingQueue = false;
+    const bool standingReadable = standing.mbps > 0 && kSameRate * standing.mbps * 1e6 >= data.goodputBps;
+    if (standingReadable && (rateMbps > kSameRate * standing.mbps || rateMbps < standing.mbps)) {
+        out.notes.push_back(format("path.bottleneck: delivered rate %.3f Mb/s payload while the queue stood (",
+                                   standing.mbps) +
+                            format("median of %.0f windows of 20 ms, every RTT over %.1f ms above the minimum), ",
+                                   static_cast<double>(standing.windows), standingRiseMs) +
+                            format("not the percentile's %.3f",
+                                   standingRiseMs, rateMbps));
         rateMbps = standing.mbps;
+        rateFromStandingQueue = true;
     } else if (standingReadable) {
-        out.notes.push_back(format("path.bottleneck: the delivered rate while the queue stood, %.3f Mb/s payload "
-                                   "(median of %.0f windows of 20 ms), agrees with the percentile",
-                                   standing.mbps, static_cast<double>(standing.windows)));
+        out.notes.push_back(format("path.bottleneck: the delivered rate while the queue stood, %.3f Mb/s payload (",
+                                   standing.mbps) +
+                            format("median of %.0f windows of 20 ms), agrees with the percentile",
+                                   static_cast<double>(standing.windows)));
     }
     // The rate is payload; the bottleneck serialises headers too.
     const double headerShare = static_cast<double>(s.sender.mss + 52) / s.sender.mss;
@@ -670,6 +736,9 @@ void deriveBottleneck(const DerivationInput& in, DerivationContext& ctx, Derived
                                    s.path.bottleneckMbps, rateMbps));
     else if (ctx.rateFromDispersion)
         out.notes.push_back(format("path.bottleneck_mbps %.3f: packet-train dispersion (%.3f Mb/s payload)",
+                                   s.path.bottleneckMbps, rateMbps));
+    else if (rateFromStandingQueue)
+        out.notes.push_back(format("path.bottleneck_mbps %.3f: delivered rate while the queue stood (%.3f Mb/s payload)",
                                    s.path.bottleneckMbps, rateMbps));
     else
         out.notes.push_back(format("path.bottleneck_mbps %.3f: delivered rate (%.3f Mb/s payload), the higher of the "

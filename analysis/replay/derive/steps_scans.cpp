@@ -519,18 +519,22 @@ void deriveHeldReleases(const DerivationInput& in, DerivationContext& ctx, Deriv
     }
     if (deliveries.size() < 2)
         return;
-    const double bytesPerNs = ctx.rateMbps * 1e6 / 8 / 1e9;
     const double aheadNeeded = static_cast<double>(s.path.burstBytes) + kMinReleasedAheadSegments * s.sender.mss;
     std::vector<double> intervalBytes, intervalNs;
     for (std::size_t i = 1; i < deliveries.size(); ++i) {
         intervalBytes.push_back(static_cast<double>(deliveries[i].second - deliveries[i - 1].second));
         intervalNs.push_back(static_cast<double>(deliveries[i].first - deliveries[i - 1].first));
     }
-    // The interval the silences are measured against: downstream the bottleneck's time
-    // for one delivery's bytes; at the sender, where the rate is what the releases
-    // inflate, the ACKs' own median spacing.
-    const double deliveryNs =
-        downstream ? percentile(intervalBytes, 0.5) / bytesPerNs : percentile(intervalNs, 0.5);
+    // The rate the releases are tested against, and the interval the silences are
+    // measured against: downstream the bottleneck's time for one delivery's bytes; at
+    // the sender, where the rate is what the releases inflate, the ACKs' own median
+    // spacing.
+    double bytesPerNs = 0, deliveryNs = 0;
+    const auto boundBy = [&](double mbps) {
+        bytesPerNs = mbps * 1e6 / 8 / 1e9;
+        deliveryNs = downstream ? percentile(intervalBytes, 0.5) / bytesPerNs : percentile(intervalNs, 0.5);
+    };
+    boundBy(ctx.rateMbps);
     // A window-limited sender's silences are its own: it sends its window and waits for
     // the ACKs, which then come back at the bottleneck's pace whatever else held them.
     // So is one whose flight reached the receiver's largest window (within two segments:
@@ -543,23 +547,43 @@ void deriveHeldReleases(const DerivationInput& in, DerivationContext& ctx, Deriv
         return;
     }
     std::vector<Hold> holds;
-    if (!downstream)
-        holds = heldAckSilences(deliveries, ctx.senderRtt, deliveryNs);
-    for (std::size_t i = 1; downstream && i < deliveries.size(); ++i) {
-        const std::int64_t silenceNs = deliveries[i].first - deliveries[i - 1].first;
-        if (silenceNs < kMinHeldSilenceNs || static_cast<double>(silenceNs) < 2 * deliveryNs)
-            continue;
-        if (releasedAhead(deliveries, i, bytesPerNs, deliveryNs, aheadNeeded))
-            holds.push_back({deliveries[i - 1].first, deliveries[i].first});
+    std::vector<double> timesS;
+    PeriodFit fit;
+    const auto findHolds = [&] {
+        holds.clear();
+        if (!downstream)
+            holds = heldAckSilences(deliveries, ctx.senderRtt, deliveryNs);
+        for (std::size_t i = 1; downstream && i < deliveries.size(); ++i) {
+            const std::int64_t silenceNs = deliveries[i].first - deliveries[i - 1].first;
+            if (silenceNs < kMinHeldSilenceNs || static_cast<double>(silenceNs) < 2 * deliveryNs)
+                continue;
+            if (releasedAhead(deliveries, i, bytesPerNs, deliveryNs, aheadNeeded))
+                holds.push_back({deliveries[i - 1].first, deliveries[i].first});
+        }
+        std::vector<std::int64_t> holdStarts;
+        for (const Hold& h : holds)
+            holdStarts.push_back(h.startNs);
+        timesS = secondsFromFirst(holdStarts);
+        fit = holds.size() < kMinAbsences ? PeriodFit{} : searchPeriod(timesS);
+        wholeMultipleOfPeriod(timesS, fit);
+    };
+    findHolds();
+    // Downstream, a rate read from windows that held the releases (a radio that left
+    // often enough that most windows saw one) hides them: where the queue's link
+    // delivered less over its standing stretches (deriveBottleneck()), by more than the
+    // 5 % two readings of one rate differ by, the releases are tested against that.
+    constexpr double kSameRate = 1.05;
+    if (downstream && !fit.found && ctx.standingStretchesMbps > 0 &&
+        kSameRate * ctx.standingStretchesMbps < ctx.rateMbps) {
+        boundBy(ctx.standingStretchesMbps);
+        findHolds();
+        if (!fit.found) {
+            boundBy(ctx.rateMbps);
+            findHolds();
+        }
     }
     if (holds.size() < kMinAbsences)
         return;
-    std::vector<std::int64_t> holdStarts;
-    for (const Hold& h : holds)
-        holdStarts.push_back(h.startNs);
-    const std::vector<double> timesS = secondsFromFirst(holdStarts);
-    PeriodFit fit = searchPeriod(timesS);
-    wholeMultipleOfPeriod(timesS, fit);
     const double n = static_cast<double>(timesS.size());
     if (!fit.found) {
         out.notes.push_back(format(downstream ? "held releases: %.0f silences ended by more data than the bottleneck "
@@ -607,7 +631,8 @@ void deriveHeldReleases(const DerivationInput& in, DerivationContext& ctx, Deriv
     // the releases were then the path's own pace.
     // At the sender the holds were found by the round trips, without the rate: there a
     // faster reading says only that the rate stands.
-    if (downstream && reread * kRateAgreement > ctx.rateMbps) {
+    const double boundMbps = bytesPerNs * 8e3;
+    if (downstream && reread * kRateAgreement > boundMbps) {
         out.notes.push_back(format("held releases: %.0f silences fold at %.2f ms, but the deliveries outside them run "
                                    "at %.3f Mb/s, above the rate they were measured against: no periodic scan",
                                    n, fit.periodS * 1000, reread));
@@ -655,7 +680,7 @@ void deriveHeldReleases(const DerivationInput& in, DerivationContext& ctx, Deriv
     if (downstream)
         std::snprintf(evidence, sizeof evidence,
                       "silences in the data's arrivals ended by more data than the bottleneck carries (%.2f Mb/s)",
-                      ctx.rateMbps);
+                      bytesPerNs * 8e3);
     else
         std::snprintf(evidence, sizeof evidence,
                       "silences in the ACKs ended by a round trip longer by half the silence or more (data held "
