@@ -303,17 +303,6 @@ bool inferCwndOnRows(const dissect::CaptureTables& tables, const TcpAnalysis& an
     const double ns3Before = bestBefore[static_cast<int>(ModelStack::Ns3)];
     const bool tryLinux = linuxBefore <= ns3Before + kTie * std::max(1.0, ns3Before);
     const bool tryNs3 = ns3Before <= linuxBefore + kTie * std::max(1.0, linuxBefore);
-    // Westwood+ and Veno differ from Reno/NewReno by their loss rules alone, which read
-    // the sender's own ACK clock (Westwood+'s bandwidth samples, one per RTT) and RTT
-    // (Veno's backlog). Away from the sender the ACKs reach the capture a one-way delay
-    // before the sender: the same spacing, shifted, so Westwood+'s RTT-long samples
-    // are the sender's and it is tried at every capture point. A backlog of a few
-    // segments is not: the sender's RTT is rebuilt there from TSval ticks of 1 ms and a
-    // one-way shift, so such a model is tried only at the sender (unless asked for).
-    if (flow.vantage.point != VantagePoint::Sender)
-        std::erase_if(twoStack, [&](std::string_view name) {
-            return !named(name) && stacksOf(name).linuxTraits.lossRuleReadsSenderQueue;
-        });
     // Their loss rules are evidence only where a window explains the sender at all: on
     // a sender that exceeds every one-stack model's window on most of its sends, the
     // window after a loss tells nothing, and they are not tried either.
@@ -350,10 +339,14 @@ bool inferCwndOnRows(const dissect::CaptureTables& tables, const TcpAnalysis& an
         }
     }
     // Away from the sender, a send beyond a window is also the capture's rebuilt clock
-    // putting an ACK after the data it released (TSval ticks of 1 ms), while what a loss
-    // rule sets -- the window the bursts fill after a loss -- is seen as well as at the
-    // sender. A loss-rule variant stands there only when its window is nearer the
-    // bursts' ends than every window of the models its rule departs from.
+    // putting an ACK after the data it released (TSval ticks of 1 ms), and the RTT a loss
+    // rule reads (Westwood+'s bandwidth samples, Veno's backlog of a few segments) is
+    // rebuilt from those ticks and a one-way shift, while what a loss rule sets -- the
+    // window the bursts fill after a loss -- is seen as well as at the sender. A
+    // loss-rule variant stands there only when its window is nearer the bursts' ends
+    // than every window of the models its rule departs from, or when it set the same
+    // windows as its growth model (below): then the capture cannot tell the two apart,
+    // and says so (a tie), as at the sender.
     std::vector<std::size_t> order;
     double ownGrowthGap = std::numeric_limits<double>::max();
     for (const CandidateResult& r : results)
@@ -380,7 +373,8 @@ bool inferCwndOnRows(const dissect::CaptureTables& tables, const TcpAnalysis& an
     }
     for (std::size_t i = 0; i < results.size(); ++i) {
         if (growsAsReno(results[i].fit.model) && flow.vantage.point != VantagePoint::Sender &&
-            !named(results[i].fit.model) && results[i].fit.meanGap >= ownGrowthGap)
+            !named(results[i].fit.model) && results[i].fit.meanGap >= ownGrowthGap &&
+            !results[i].fit.standsAtGrowthFit)
             continue;
         order.push_back(i);
     }

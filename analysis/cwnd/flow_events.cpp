@@ -257,6 +257,7 @@ void addMissedAcks(FlowEvents& flow, const Less& bySenderTime)
         FlowEvent a;
         a.row = e.row;
         a.kind = FlowEvent::Kind::Ack;
+        a.flags = kRebuiltAck;
         a.seqOrAck = ack;
         a.lengthOrWindow = static_cast<std::uint32_t>(window);
         a.tsVal = e.tsEcr;

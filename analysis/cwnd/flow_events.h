@@ -44,6 +44,10 @@ inline constexpr std::int64_t kTsValTickNs = 1'000'000;
 // round trip spans a TSval tick this is the original, delayed on its way to the
 // capture (an 802.11 retransmission of a frame the capture missed, reordering).
 inline constexpr std::uint32_t kDelayedOriginal = 1u << 31;
+// An ACK the capture never saw, rebuilt from the TSecr of the data it released
+// (addMissedAcks()): when it came is known to a round trip's accuracy, what it
+// acknowledged only as the highest data sent a round trip before.
+inline constexpr std::uint32_t kRebuiltAck = 1u << 30;
 
 struct FlowEvent
 {

@@ -261,11 +261,18 @@ void Replayer::onAck(const FlowEvent& e)
     const bool firstPartialAck = m_firstPartialAck;
     // ns-3 grows by the segments SND.UNA moved over, SACKed before or not, whole ones,
     // the rest carried (TcpSocketBase::ProcessAck(), m_bytesAckedNotProcessed).
+    // Leaving CA_LOSS it counts only what lies above the recovery point: the data the
+    // timeout went back over was counted when it was first sent. (An ACK rebuilt from
+    // the sender's TSecr is known by the highest data sent a round trip before, not by
+    // its edge: which side of the recovery point what it covered lay is not known, and
+    // all of it counts.)
     std::uint32_t ns3SegmentsAcked = 0;
     if (unaAdvanced && m_ns3Stack) {
         m_ns3AckedCarry += static_cast<std::uint64_t>(e.ack() - m_state.sndUna);
         ns3SegmentsAcked = static_cast<std::uint32_t>(m_ns3AckedCarry / m_state.mss);
         m_ns3AckedCarry %= m_state.mss;
+        if (m_state.state == CaState::Loss && e.ack() >= m_state.recoveryPoint && !(e.flags & kRebuiltAck))
+            ns3SegmentsAcked = static_cast<std::uint32_t>((e.ack() - m_state.recoveryPoint) / m_state.mss);
     }
     if (unaAdvanced) {
         m_unaAdvancedNs = e.senderTimeNs;

@@ -58,10 +58,6 @@ struct ModelTraits
     // retransmission: Linux tcp_try_undo_recovery()/tcp_try_undo_loss()) is undone.
     // RFC 6582 and ns-3's TcpSocketBase have no undo.
     bool undoesSpuriousReductions = true;
-    // Whether the loss rule reads a queue of a few segments from the sender's RTT
-    // (Veno's backlog beta = 3 segments: a fraction of a millisecond at tens of Mb/s),
-    // finer than a capture away from the sender rebuilds the sender's RTT.
-    bool lossRuleReadsSenderQueue = false;
     // Whether the model grows as Reno/NewReno and departs from it only in its loss rule
     // (Westwood+, Veno): evidence for it lies in the windows after losses alone.
     bool growsAsReno = false;

@@ -26,9 +26,9 @@ public:
     {
         if (m_stack == ModelStack::Ns3)
             return {.cwndLimited = CwndLimitedRule::EveryAck, .rtoResetsSsthresh = true,
-                    .undoesSpuriousReductions = false, .lossRuleReadsSenderQueue = true, .growsAsReno = true,
+                    .undoesSpuriousReductions = false, .growsAsReno = true,
                     .growthOf = "newreno", .slowStartOneSmssPerAck = true};
-        return {.lossRuleReadsSenderQueue = true, .growsAsReno = true};
+        return {.growsAsReno = true};
     }
     // tcp_veno_cong_avoid() / TcpVeno::IncreaseWindow().
     void increaseWindow(SenderState& state, const AckEvent& ack) override;

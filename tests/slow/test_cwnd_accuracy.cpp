@@ -287,10 +287,12 @@ constexpr Level kLevels[] = {
     {"ns3/E-slowrx-r512/wifi-ap.pcap", 0.10, kNoSamples},
     {"ns3/E-slowrx-r512/wifi-sta.pcap", 0.02, kNoSamples},
 };
-// Of 42, named right at least 29; with the ties that hold the run's model, 41 (the
+// Of 42, named right at least 28; with the ties that hold the run's model, 41 (the
 // issue asks for 90%, 38, indistinguishable pairs counted apart). The ties: every ns-3
 // NewReno run that lost segments lost them behind a full queue, where Veno halves as
-// NewReno does (the lab's D-wan-veno-2m and D-wan-newreno-2m are the same run); the
+// NewReno does (the lab's D-wan-veno-2m and D-wan-newreno-2m are the same run), at the
+// sender and, since Veno is tried at every capture point, at ns3/B-handoff-zwa-hold's
+// station, where its windows are NewReno's after every loss (it was named NewReno); the
 // ns-3 runs without loss (C one hop, E at the server) where Westwood+ and Veno grow as
 // NewReno; ns3/D-wan-cubic-16k, a 16 KB window that caps the sender below every
 // model's cwnd after its first round trip. No tie misses the run's model.
@@ -299,7 +301,7 @@ constexpr Level kLevels[] = {
 // so most of the ACK clock is rebuilt from the sender's TSecr; Westwood+ fits it 8 %
 // better than NewReno (the baseline run's first AP, without the hold, was Westwood+
 // before the ACKs were rebuilt and is NewReno now).
-constexpr std::size_t kIdentifiedAtLeast = 29;
+constexpr std::size_t kIdentifiedAtLeast = 28;
 constexpr std::size_t kIdentifiedOrTiedAtLeast = 41;
 constexpr std::size_t kTiedWithoutItAtMost = 0;
 constexpr const char* kNamedWrongly[] = {"ns3/B-handoff-zwa-hold/wifi-ap1.pcap"};

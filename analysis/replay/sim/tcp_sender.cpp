@@ -350,8 +350,11 @@ bool TcpSender::processCumulativeAck(const Packet& ack, std::int64_t ackSeg, std
         m_state.state == cwnd::CaState::Recovery && ackSeg * m_state.mss < m_state.recoveryPoint;
     const bool restartTimer = !m_ns3Timer || (partialInRecovery ? m_firstPartialAck : !ns3InDisorder);
     m_firstPartialAck = !partialInRecovery;
-    // ns-3 grows by the segments SND.UNA moved over, SACKed before or not.
-    const auto segmentsUnaMoved = static_cast<std::uint32_t>(ackSeg - m_una);
+    // ns-3 grows by the segments SND.UNA moved over, SACKed before or not; leaving
+    // CA_LOSS by those above the recovery point only.
+    const std::int64_t recoverySeg = static_cast<std::int64_t>(m_state.recoveryPoint / m_state.mss);
+    const auto segmentsUnaMoved = static_cast<std::uint32_t>(
+        m_state.state == cwnd::CaState::Loss && ackSeg >= recoverySeg ? ackSeg - recoverySeg : ackSeg - m_una);
     std::int64_t rtt = -1;
     const Segment& newest = m_segments[static_cast<std::size_t>(ackSeg - 1)];
     // Karn's rule unless the ACK echoes a timestamp (RFC 7323 4.1).
