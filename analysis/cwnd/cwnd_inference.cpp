@@ -165,6 +165,7 @@ const char* modelUndeterminedName(ModelUndetermined u)
     switch (u) {
     case ModelUndetermined::None: return "";
     case ModelUndetermined::FitsTie: return "fits_tie";
+    case ModelUndetermined::NoWindowExplains: return "no_window_explains";
     }
     return "";
 }
@@ -177,6 +178,10 @@ const char* modelUndeterminedText(ModelUndetermined u)
         return "the candidate models explain the capture equally well: they set the same window wherever "
                "the window limited the sender (no loss, or only losses where their rules agree, as Veno's "
                "and NewReno's halving behind a queue; or a receive window or send buffer below their windows)";
+    case ModelUndetermined::NoWindowExplains:
+        return "no model's window explains the capture: at the ends of the sender's bursts its flight stayed "
+               "further from the best model's window than the smallest cut any of them makes at a loss (CUBIC's "
+               "0.3), so the windows after losses, where the models differ, are not seen";
     }
     return "";
 }
@@ -184,11 +189,11 @@ const char* modelUndeterminedText(ModelUndetermined u)
 std::vector<std::string_view> tiedModels(const CwndInference& inference)
 {
     std::vector<std::string_view> out;
-    if (inference.undetermined != ModelUndetermined::FitsTie || inference.fits.empty())
+    if (inference.undetermined == ModelUndetermined::None || inference.fits.empty())
         return out;
     const double best = inference.fits.front().cost();
     for (const ModelFit& f : inference.fits)
-        if (f.cost() - best <= kTie * std::max(1.0, best))
+        if (inference.undetermined == ModelUndetermined::NoWindowExplains || f.cost() - best <= kTie * std::max(1.0, best))
             out.push_back(f.model);
     return out;
 }
@@ -405,6 +410,12 @@ bool inferCwndOnRows(const dissect::CaptureTables& tables, const TcpAnalysis& an
     // capture holds no evidence for one model over the other, so none is named.
     if (!forced && out.fits.size() > 1 && second - best <= kTie * std::max(1.0, best))
         out.undetermined = ModelUndetermined::FitsTie;
+    // The models differ in the windows they set after losses; where even the best
+    // window stays further from the flight at the bursts' ends than the smallest cut
+    // any of them makes there, those differences are below what the capture shows, and
+    // none is named (the rate-based test above uses the same bound).
+    else if (!forced && out.fits.size() > 1 && out.fits.front().meanGap > kSmallestLossCut)
+        out.undetermined = ModelUndetermined::NoWindowExplains;
     out.series = std::move(results[chosen].samples);
     return true;
 }

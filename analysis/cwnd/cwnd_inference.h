@@ -30,8 +30,8 @@ const char* notFollowedReasonName(NotFollowedReason r); // "", "no_data", "missi
 const char* notFollowedReasonText(NotFollowedReason r); // a sentence for people
 
 // Why the congestion-control model is not named although the cwnd is followed.
-enum class ModelUndetermined : std::uint8_t { None, FitsTie };
-const char* modelUndeterminedName(ModelUndetermined u); // "", "fits_tie"
+enum class ModelUndetermined : std::uint8_t { None, FitsTie, NoWindowExplains };
+const char* modelUndeterminedName(ModelUndetermined u); // "", "fits_tie", "no_window_explains"
 const char* modelUndeterminedText(ModelUndetermined u); // a sentence for people
 
 struct RateBasedEvidence

@@ -287,7 +287,7 @@ constexpr Level kLevels[] = {
     {"ns3/E-slowrx-r512/wifi-ap.pcap", 0.10, kNoSamples},
     {"ns3/E-slowrx-r512/wifi-sta.pcap", 0.02, kNoSamples},
 };
-// Of 42, named right at least 28; with the ties that hold the run's model, 41 (the
+// Of 42, named right at least 27; with the ties that hold the run's model, all 42 (the
 // issue asks for 90%, 38, indistinguishable pairs counted apart). The ties: every ns-3
 // NewReno run that lost segments lost them behind a full queue, where Veno halves as
 // NewReno does (the lab's D-wan-veno-2m and D-wan-newreno-2m are the same run), at the
@@ -295,16 +295,14 @@ constexpr Level kLevels[] = {
 // station, where its windows are NewReno's after every loss (it was named NewReno); the
 // ns-3 runs without loss (C one hop, E at the server) where Westwood+ and Veno grow as
 // NewReno; ns3/D-wan-cubic-16k, a 16 KB window that caps the sender below every
-// model's cwnd after its first round trip. No tie misses the run's model.
-// One model is named wrongly: ns3/B-handoff-zwa-hold/wifi-ap1.pcap, where the sniffer
-// missed nearly half the station's frames and the station then left for the other AP,
-// so most of the ACK clock is rebuilt from the sender's TSecr; Westwood+ fits it 8 %
-// better than NewReno (the baseline run's first AP, without the hold, was Westwood+
-// before the ACKs were rebuilt and is NewReno now).
-constexpr std::size_t kIdentifiedAtLeast = 28;
-constexpr std::size_t kIdentifiedOrTiedAtLeast = 41;
+// model's cwnd after its first round trip; and the first AP of both handoff runs, which
+// sees the transfer only until the station leaves and then the AP's retries to it, so
+// no model's window explains its flight (no_window_explains: the baseline run's was
+// named NewReno, the hold run's Westwood+, wrongly, most of its ACK clock rebuilt from
+// the sender's TSecr). No tie misses the run's model; none is named wrongly.
+constexpr std::size_t kIdentifiedAtLeast = 27;
+constexpr std::size_t kIdentifiedOrTiedAtLeast = 42;
 constexpr std::size_t kTiedWithoutItAtMost = 0;
-constexpr const char* kNamedWrongly[] = {"ns3/B-handoff-zwa-hold/wifi-ap1.pcap"};
 
 std::string percent(double v)
 {
@@ -326,7 +324,7 @@ TEST(CwndAccuracy, LabGroundTruth)
 
     std::printf("\n%-44s %-6s %-8s %-12s %5s %8s %8s %8s %8s %8s %s\n", "capture", "side", "expected", "model",
                 "conf", "samples", "est", "flight", "loss est", "loss flt", "not followed / why");
-    std::size_t identified = 0, undetermined = 0, tiedWithout = 0, wrong = 0, knownWrong = 0, connections = 0;
+    std::size_t identified = 0, undetermined = 0, tiedWithout = 0, wrong = 0, connections = 0;
     for (const Score& s : scores) {
         std::string note = s.reason;
         if (!s.undetermined.empty()) {
@@ -346,14 +344,12 @@ TEST(CwndAccuracy, LabGroundTruth)
             ++tiedWithout;
         else if (s.model == s.expected)
             ++identified;
-        else if (std::find(std::begin(kNamedWrongly), std::end(kNamedWrongly), s.capture) != std::end(kNamedWrongly))
-            ++knownWrong;
         else
             ++wrong;
     }
     std::printf("model identified for %zu of %zu connections (%zu tied with the right one among them, %zu tied "
-                "without it, %zu wrong, %zu of them known)\n",
-                identified, connections, undetermined, tiedWithout, wrong + knownWrong, knownWrong);
+                "without it, %zu wrong)\n",
+                identified, connections, undetermined, tiedWithout, wrong);
 
     for (const Score& s : scores) {
         const Level* level = nullptr;
@@ -367,6 +363,10 @@ TEST(CwndAccuracy, LabGroundTruth)
         if (level->loss != kNoSamples) {
             EXPECT_LE(s.loss, level->loss) << s.capture << " in loss episodes";
         }
+        // The first AP of a handoff run sees the flight only until the station leaves.
+        if (s.capture.ends_with("/wifi-ap1.pcap")) {
+            EXPECT_EQ(s.undetermined, "no_window_explains") << s.capture;
+        }
         // BBR is declined with the reason; no loss-based sender is taken for it.
         if (s.expected == "bbr")
             EXPECT_EQ(s.reason, "rate_based_sender") << s.capture;
@@ -377,7 +377,6 @@ TEST(CwndAccuracy, LabGroundTruth)
     EXPECT_GE(identified + undetermined, kIdentifiedOrTiedAtLeast);
     EXPECT_LE(tiedWithout, kTiedWithoutItAtMost);
     EXPECT_EQ(wrong, 0u);
-    EXPECT_LE(knownWrong, std::size(kNamedWrongly));
 }
 
 namespace {
