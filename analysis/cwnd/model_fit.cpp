@@ -20,7 +20,8 @@ class Replayer
 public:
     Replayer(const FlowEvents& flow, const CongestionModel& model, bool keepSamples, ReplayScratch& scratch)
         : m_flow(flow), m_model(model.clone()), m_recovery(*m_model, kFollowPolicy),
-          m_congestionRtt(modelStackOf(model)), m_ns3Stack(modelStackOf(model) == ModelStack::Ns3),
+          m_congestionRtt(modelStackOf(model)), m_ackRule(modelStackOf(model)),
+          m_ns3Stack(modelStackOf(model) == ModelStack::Ns3),
           m_keep(keepSamples),
           m_sent(scratch.sent), m_resentAt(scratch.resentAt)
     {
@@ -80,6 +81,7 @@ private:
     std::unique_ptr<CongestionModel> m_model;
     LossRecovery m_recovery;
     CongestionRtt m_congestionRtt;
+    StackAckRule m_ackRule;
     bool m_ns3Stack;
     bool m_keep;
     SenderState m_state;
@@ -89,7 +91,6 @@ private:
     bool m_started = false;
     // Delivered bytes not yet a whole segment (Linux counts packets, we see bytes).
     std::uint64_t m_deliveredCarry = 0;
-    std::uint64_t m_ns3AckedCarry = 0;
     std::uint32_t m_lastDelivered = 0;
     bool m_lastUnaAdvanced = false;
     // tcp_cwnd_validate(): is_cwnd_limited, max_packets_out, cwnd_usage_seq.
@@ -106,12 +107,10 @@ private:
     std::unordered_map<std::int64_t, std::int64_t>& m_resentAt;
     // When SND.UNA last advanced: the retransmission timer restarts then (RFC 6298 5.3).
     std::int64_t m_unaAdvancedNs = 0;
-    // When the sender's timer last restarted. Linux rearms it on every ACK that
-    // acknowledges data (tcp_rearm_rto()); ns-3 in fast recovery on the first partial
-    // ACK alone (RFC 6582 4.1's "Impatient" variant: TcpSocketBase calls NewAck() with
-    // resetRTO = m_isFirstPartialAck), so a recovery that drags on times out.
+    // When the sender's timer last restarted, as its stack restarts it (m_ackRule): a
+    // recovery that drags on times out in ns-3, which restarts it at the first partial
+    // ACK alone.
     std::int64_t m_timerStartNs = 0;
-    bool m_firstPartialAck = true;
     // The previous data segment's send time (the timer's first timeout, from
     // m_congestionRtt's estimator, for the timeouts a capture away from the sender did
     // not see).
@@ -258,28 +257,9 @@ void Replayer::onAck(const FlowEvent& e)
     const bool unaAdvanced = e.ack() > m_state.sndUna;
     std::uint64_t deliveredBytes = 0;
     std::int64_t rttNs = -1, ns3RttNs = -1;
-    const bool firstPartialAck = m_firstPartialAck;
-    // ns-3 grows by the segments SND.UNA moved over, SACKed before or not, whole ones,
-    // the rest carried (TcpSocketBase::ProcessAck(), m_bytesAckedNotProcessed).
-    // Leaving CA_LOSS it counts only what lies above the recovery point: the data the
-    // timeout went back over was counted when it was first sent. (An ACK rebuilt from
-    // the sender's TSecr is known by the highest data sent a round trip before, not by
-    // its edge: which side of the recovery point what it covered lay is not known, and
-    // all of it counts.)
-    std::uint32_t ns3SegmentsAcked = 0;
-    if (unaAdvanced && m_ns3Stack) {
-        m_ns3AckedCarry += static_cast<std::uint64_t>(e.ack() - m_state.sndUna);
-        ns3SegmentsAcked = static_cast<std::uint32_t>(m_ns3AckedCarry / m_state.mss);
-        m_ns3AckedCarry %= m_state.mss;
-        if (m_state.state == CaState::Loss && e.ack() >= m_state.recoveryPoint && !(e.flags & kRebuiltAck))
-            ns3SegmentsAcked = static_cast<std::uint32_t>((e.ack() - m_state.recoveryPoint) / m_state.mss);
-    }
+    const std::int64_t oldUna = m_state.sndUna;
     if (unaAdvanced) {
         m_unaAdvancedNs = e.senderTimeNs;
-        if (m_state.state == CaState::Recovery && e.ack() < m_state.recoveryPoint)
-            m_firstPartialAck = false;
-        else
-            m_firstPartialAck = true;
         deliveredBytes += m_board.advance(e.ack());
         m_state.sndUna = e.ack();
         // Linux ca_rtt_us: the newest segment this ACK covers, unless re-sent. ns-3's
@@ -301,10 +281,6 @@ void Replayer::onAck(const FlowEvent& e)
             m_sentHead = 0;
         }
     }
-    // ns-3 counts an ACK that SACKs new data as a duplicate even when it also advances
-    // SND.UNA (RFC 6675 2's definition, TcpSocketBase::ProcessAck()); out of recovery
-    // such an ACK keeps the sender in CA_DISORDER, where ns-3 neither restarts its timer
-    // (NewAck()) nor grows the window (IncreaseWindow()): both happen in CA_OPEN only.
     std::uint64_t sackedBytes = 0;
     for (int i = 0; i < e.sackCount; ++i) {
         bool dsack = false;
@@ -312,10 +288,12 @@ void Replayer::onAck(const FlowEvent& e)
         if (dsack && i == 0)
             m_recovery.onDsack();
     }
-    const bool ns3HeldInDisorder = m_ns3Stack && sackedBytes > 0 &&
-                                   (m_state.state == CaState::Open || m_state.state == CaState::Disorder);
-    if (unaAdvanced &&
-        (!m_ns3Stack || (m_state.state == CaState::Recovery ? firstPartialAck : !ns3HeldInDisorder)))
+    // The timer and the growth as the stack has them (an ACK rebuilt from the sender's
+    // TSecr is known by the data sent a round trip before, not by its edge).
+    StackAckRule::Outcome rule;
+    if (unaAdvanced)
+        rule = m_ackRule.onUnaAdvance(m_state, oldUna, e.ack(), sackedBytes > 0, !(e.flags & kRebuiltAck));
+    if (unaAdvanced && rule.restartTimer)
         m_timerStartNs = e.senderTimeNs;
     deliveredBytes += sackedBytes;
     m_deliveredCarry += deliveredBytes;
@@ -352,10 +330,10 @@ void Replayer::onAck(const FlowEvent& e)
     // tcp_cong_control(): grow only on an ACK that advanced SND.UNA
     // (tcp_may_raise_cwnd(), FLAG_DATA_ACKED), by everything it delivered.
     // ns-3 in CA_OPEN (and CA_LOSS) only, by the segments SND.UNA moved over.
-    if (m_ns3Stack && unaAdvanced && ns3SegmentsAcked && !ns3HeldInDisorder)
+    if (m_ns3Stack && unaAdvanced && rule.ns3Segments && rule.grows)
         m_model->increaseWindow(m_state, AckEvent{.nowNs = ack.nowNs,
-                                                  .ackedSegments = ns3SegmentsAcked,
-                                                  .ackedBytes = std::uint64_t{ns3SegmentsAcked} * m_state.mss,
+                                                  .ackedSegments = rule.ns3Segments,
+                                                  .ackedBytes = std::uint64_t{rule.ns3Segments} * m_state.mss,
                                                   .rttNs = ack.rttNs});
     else if (!m_ns3Stack && unaAdvanced && delivered)
         m_model->increaseWindow(m_state, ack);

@@ -152,6 +152,55 @@ private:
     detail::RtoEstimator m_estimator;
 };
 
+// What an ACK that moved SND.UNA does to a stack's retransmission timer and growth,
+// beyond what it delivered. Linux (tcp_ack()) rearms the timer on every such ACK and
+// grows by what it delivered. ns-3 (TcpSocketBase::ProcessAck()) takes an ACK that
+// SACKs new data for a duplicate even when it also advances SND.UNA (RFC 6675 2): out of
+// recovery it stays in CA_DISORDER, where it neither restarts the timer (NewAck()) nor
+// grows (IncreaseWindow()); in fast recovery it restarts the timer at the first partial
+// ACK only (RFC 6582 4.1's "Impatient" variant); it grows by the whole segments SND.UNA
+// moved over, SACKed before or not, the rest carried (m_bytesAckedNotProcessed), and
+// leaving CA_LOSS by those above the recovery point only (the data the timeout went back
+// over was counted when first sent).
+class StackAckRule
+{
+public:
+    explicit StackAckRule(ModelStack stack) : m_stack(stack) {}
+    struct Outcome
+    {
+        bool restartTimer = true;
+        bool grows = true;                 // the stack's growth runs on this ACK
+        std::uint32_t ns3Segments = 0;     // ns-3: the segments it grows by
+    };
+    // state as before the ACK (its CA state, recovery point, MSS), SND.UNA moving from
+    // oldUna to ack; sackedNew: its SACK blocks reported new data; exactEdge false where
+    // the ACK's value is an estimate (rebuilt from the sender's TSecr), which side of the
+    // recovery point it covered then unknown: all of it counts leaving CA_LOSS.
+    Outcome onUnaAdvance(const SenderState& state, std::int64_t oldUna, std::int64_t ack, bool sackedNew,
+                         bool exactEdge = true)
+    {
+        Outcome out;
+        if (m_stack != ModelStack::Ns3)
+            return out;
+        const bool partialInRecovery = state.state == CaState::Recovery && ack < state.recoveryPoint;
+        const bool inDisorder = sackedNew && (state.state == CaState::Open || state.state == CaState::Disorder);
+        out.restartTimer = partialInRecovery ? m_firstPartialAck : !inDisorder;
+        out.grows = !inDisorder;
+        m_firstPartialAck = !partialInRecovery;
+        m_ackedCarry += static_cast<std::uint64_t>(ack - oldUna);
+        out.ns3Segments = static_cast<std::uint32_t>(m_ackedCarry / state.mss);
+        m_ackedCarry %= state.mss;
+        if (state.state == CaState::Loss && ack >= state.recoveryPoint && exactEdge)
+            out.ns3Segments = static_cast<std::uint32_t>((ack - state.recoveryPoint) / state.mss);
+        return out;
+    }
+
+private:
+    ModelStack m_stack;
+    bool m_firstPartialAck = true;
+    std::uint64_t m_ackedCarry = 0;
+};
+
 // The models inference tries, in the order it tries them.
 const std::vector<std::string_view>& congestionModelNames();
 // Every name makeCongestionModel() accepts (the inference candidates first).

@@ -8,6 +8,12 @@
 
 namespace windscope::analysis::replay::derive {
 
+namespace {
+// Windows of 20 ms, the bottleneck step's, and at least ten of them (200 ms of queue).
+constexpr std::int64_t kWindowNs = 20'000'000;
+constexpr std::size_t kMinWindows = 10;
+} // namespace
+
 // The bottleneck's rate while its queue stood: over windows of 20 ms in which every RTT
 // sample (by the time its ACK came back) stayed above the minimum by more than
 // riseMs, the bottleneck never idled, so what the ACKs delivered is its service rate.
@@ -20,8 +26,6 @@ StandingQueueRate standingQueueRate(const std::vector<std::pair<std::int64_t, st
                                     const std::vector<std::pair<std::int64_t, double>>& rttByAck, double rttMinMs,
                                     double riseMs)
 {
-    constexpr std::int64_t kWindowNs = 20'000'000;
-    constexpr std::size_t kMinWindows = 10;
     StandingQueueRate out;
     std::vector<double> rates;
     std::size_t j = 0, r = 0;
@@ -68,8 +72,6 @@ StandingQueueRate standingQueueMeanRate(const std::vector<std::pair<std::int64_t
                                         const std::vector<std::pair<std::int64_t, double>>& rttByAck,
                                         double rttMinMs, double riseMs)
 {
-    constexpr std::int64_t kWindowNs = 20'000'000;
-    constexpr std::size_t kMinWindows = 10;
     constexpr std::int64_t kTimerOutlastsNs = 200'000'000;
     // Bytes delivered by a time: the progress of the last ACK at or before it.
     const auto deliveredBy = [&](std::int64_t ns) -> std::int64_t {

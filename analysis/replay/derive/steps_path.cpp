@@ -557,10 +557,9 @@ void deriveBottleneck(const DerivationInput& in, DerivationContext& ctx, Derived
     // only a part of the run. A busy bottleneck delivers at least the goodput (within
     // the same 5 %: a path busy throughout reads its goodput both ways): a lower
     // reading is windows of loss recovery, not a queue.
-    constexpr double kSameRate = 1.05;
     bool rateFromStandingQueue = false;
-    const bool standingReadable = standing.mbps > 0 && kSameRate * standing.mbps * 1e6 >= data.goodputBps;
-    if (standingReadable && (rateMbps > kSameRate * standing.mbps || rateMbps < standing.mbps)) {
+    const bool standingReadable = standing.mbps > 0 && kSameRateBand * standing.mbps * 1e6 >= data.goodputBps;
+    if (standingReadable && (rateMbps > kSameRateBand * standing.mbps || rateMbps < standing.mbps)) {
         out.notes.push_back(format("path.bottleneck: delivered rate %.3f Mb/s payload while the queue stood (",
                                    standing.mbps) +
                             format("median of %.0f windows of 20 ms, every RTT over %.1f ms above the minimum), ",

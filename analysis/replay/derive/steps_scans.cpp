@@ -525,16 +525,6 @@ void deriveHeldReleases(const DerivationInput& in, DerivationContext& ctx, Deriv
         intervalBytes.push_back(static_cast<double>(deliveries[i].second - deliveries[i - 1].second));
         intervalNs.push_back(static_cast<double>(deliveries[i].first - deliveries[i - 1].first));
     }
-    // The rate the releases are tested against, and the interval the silences are
-    // measured against: downstream the bottleneck's time for one delivery's bytes; at
-    // the sender, where the rate is what the releases inflate, the ACKs' own median
-    // spacing.
-    double bytesPerNs = 0, deliveryNs = 0;
-    const auto boundBy = [&](double mbps) {
-        bytesPerNs = mbps * 1e6 / 8 / 1e9;
-        deliveryNs = downstream ? percentile(intervalBytes, 0.5) / bytesPerNs : percentile(intervalNs, 0.5);
-    };
-    boundBy(ctx.rateMbps);
     // A window-limited sender's silences are its own: it sends its window and waits for
     // the ACKs, which then come back at the bottleneck's pace whatever else held them.
     // So is one whose flight reached the receiver's largest window (within two segments:
@@ -546,42 +536,54 @@ void deriveHeldReleases(const DerivationInput& in, DerivationContext& ctx, Deriv
                             "its own");
         return;
     }
-    std::vector<Hold> holds;
-    std::vector<double> timesS;
-    PeriodFit fit;
-    const auto findHolds = [&] {
-        holds.clear();
+    // The holds against a rate: the releases are tested against it, and the silences
+    // measured against an interval -- downstream the bottleneck's time for one
+    // delivery's bytes; at the sender, where the rate is what the releases inflate, the
+    // ACKs' own median spacing.
+    struct HoldSearch
+    {
+        double bytesPerNs = 0, deliveryNs = 0;
+        std::vector<Hold> holds;
+        std::vector<double> timesS;
+        PeriodFit fit;
+    };
+    const auto searchHolds = [&](double mbps) {
+        HoldSearch h;
+        h.bytesPerNs = mbps * 1e6 / 8 / 1e9;
+        h.deliveryNs = downstream ? percentile(intervalBytes, 0.5) / h.bytesPerNs : percentile(intervalNs, 0.5);
         if (!downstream)
-            holds = heldAckSilences(deliveries, ctx.senderRtt, deliveryNs);
+            h.holds = heldAckSilences(deliveries, ctx.senderRtt, h.deliveryNs);
         for (std::size_t i = 1; downstream && i < deliveries.size(); ++i) {
             const std::int64_t silenceNs = deliveries[i].first - deliveries[i - 1].first;
-            if (silenceNs < kMinHeldSilenceNs || static_cast<double>(silenceNs) < 2 * deliveryNs)
+            if (silenceNs < kMinHeldSilenceNs || static_cast<double>(silenceNs) < 2 * h.deliveryNs)
                 continue;
-            if (releasedAhead(deliveries, i, bytesPerNs, deliveryNs, aheadNeeded))
-                holds.push_back({deliveries[i - 1].first, deliveries[i].first});
+            if (releasedAhead(deliveries, i, h.bytesPerNs, h.deliveryNs, aheadNeeded))
+                h.holds.push_back({deliveries[i - 1].first, deliveries[i].first});
         }
         std::vector<std::int64_t> holdStarts;
-        for (const Hold& h : holds)
-            holdStarts.push_back(h.startNs);
-        timesS = secondsFromFirst(holdStarts);
-        fit = holds.size() < kMinAbsences ? PeriodFit{} : searchPeriod(timesS);
-        wholeMultipleOfPeriod(timesS, fit);
+        for (const Hold& hold : h.holds)
+            holdStarts.push_back(hold.startNs);
+        h.timesS = secondsFromFirst(holdStarts);
+        if (h.holds.size() >= kMinAbsences)
+            h.fit = searchPeriod(h.timesS);
+        wholeMultipleOfPeriod(h.timesS, h.fit);
+        return h;
     };
-    findHolds();
+    HoldSearch search = searchHolds(ctx.rateMbps);
     // Downstream, a rate read from windows that held the releases (a radio that left
     // often enough that most windows saw one) hides them: where the queue's link
-    // delivered less over its standing stretches (deriveBottleneck()), by more than the
-    // 5 % two readings of one rate differ by, the releases are tested against that.
-    constexpr double kSameRate = 1.05;
-    if (downstream && !fit.found && ctx.standingStretchesMbps > 0 &&
-        kSameRate * ctx.standingStretchesMbps < ctx.rateMbps) {
-        boundBy(ctx.standingStretchesMbps);
-        findHolds();
-        if (!fit.found) {
-            boundBy(ctx.rateMbps);
-            findHolds();
-        }
+    // delivered less over its standing stretches (deriveBottleneck()), by more than two
+    // readings of one rate differ by, the releases are tested against that.
+    if (downstream && !search.fit.found && ctx.standingStretchesMbps > 0 &&
+        kSameRateBand * ctx.standingStretchesMbps < ctx.rateMbps) {
+        HoldSearch slower = searchHolds(ctx.standingStretchesMbps);
+        if (slower.fit.found)
+            search = std::move(slower);
     }
+    const double bytesPerNs = search.bytesPerNs, deliveryNs = search.deliveryNs;
+    const std::vector<Hold>& holds = search.holds;
+    const std::vector<double>& timesS = search.timesS;
+    const PeriodFit& fit = search.fit;
     if (holds.size() < kMinAbsences)
         return;
     const double n = static_cast<double>(timesS.size());

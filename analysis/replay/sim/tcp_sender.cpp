@@ -27,12 +27,13 @@ TcpSender::TcpSender(EventQueue& queue, const SenderParams& params, std::uint64_
                      Output output)
     : m_queue(queue), m_params(params), m_total(totalSegments), m_stopNs(stopNs), m_model(std::move(model)),
       m_recovery(*m_model, recoveryPolicy(params)), m_congestionRtt(cwnd::modelStackOf(*m_model)),
+      m_ackRule(cwnd::modelStackOf(*m_model)),
       m_output(std::move(output)), m_rwnd(initialRwnd),
       m_rtoNs(static_cast<std::int64_t>(params.initialRtoMs * kMs)),
       m_rtoTimer(queue, [this] { onRtoTimer(); }), m_persistTimer(queue, [this] { onPersistTimer(); }),
       m_rackTimer(queue, [this] { onRackTimer(); }), m_tlpTimer(queue, [this] { onLossProbeTimer(); })
 {
-    m_ns3Timer = cwnd::modelStackOf(*m_model) == cwnd::ModelStack::Ns3;
+    m_ns3Stack = cwnd::modelStackOf(*m_model) == cwnd::ModelStack::Ns3;
     m_state.mss = params.mss;
     m_state.cwnd = static_cast<std::uint64_t>(params.initialWindowSegments) * params.mss;
     m_model->init(m_state);
@@ -341,20 +342,10 @@ std::uint32_t TcpSender::processSackBlocks(const Packet& ack, std::int64_t ackSe
 bool TcpSender::processCumulativeAck(const Packet& ack, std::int64_t ackSeg, std::uint32_t& delivered)
 {
     const std::int64_t now = m_state.nowNs;
-    // What the SACK blocks of this ACK delivered (processSackBlocks()): ns-3 takes the
-    // ACK for a duplicate then, and stays out of CA_OPEN.
-    const bool sackedNew = delivered > 0;
-    const bool ns3InDisorder = m_ns3Timer && sackedNew && m_state.state != cwnd::CaState::Recovery &&
-                               m_state.state != cwnd::CaState::Loss;
-    const bool partialInRecovery =
-        m_state.state == cwnd::CaState::Recovery && ackSeg * m_state.mss < m_state.recoveryPoint;
-    const bool restartTimer = !m_ns3Timer || (partialInRecovery ? m_firstPartialAck : !ns3InDisorder);
-    m_firstPartialAck = !partialInRecovery;
-    // ns-3 grows by the segments SND.UNA moved over, SACKed before or not; leaving
-    // CA_LOSS by those above the recovery point only.
-    const std::int64_t recoverySeg = static_cast<std::int64_t>(m_state.recoveryPoint / m_state.mss);
-    const auto segmentsUnaMoved = static_cast<std::uint32_t>(
-        m_state.state == cwnd::CaState::Loss && ackSeg >= recoverySeg ? ackSeg - recoverySeg : ackSeg - m_una);
+    // The timer and the growth as the stack has them; what the SACK blocks of this ACK
+    // delivered is processSackBlocks()'s count.
+    const cwnd::StackAckRule::Outcome rule =
+        m_ackRule.onUnaAdvance(m_state, m_una * m_state.mss, ackSeg * m_state.mss, delivered > 0);
     std::int64_t rtt = -1;
     const Segment& newest = m_segments[static_cast<std::size_t>(ackSeg - 1)];
     // Karn's rule unless the ACK echoes a timestamp (RFC 7323 4.1).
@@ -382,7 +373,7 @@ bool TcpSender::processCumulativeAck(const Packet& ack, std::int64_t ackSeg, std
     const std::int64_t modelRtt = m_congestionRtt.onAck(m_state, rtt);
     if (m_una >= m_nxt)
         m_rtoTimer.cancel();
-    else if (restartTimer || !m_rtoTimer.armed())
+    else if (rule.restartTimer || !m_rtoTimer.armed())
         armRto();
     const bool recovering = m_state.state == cwnd::CaState::Recovery || m_state.state == cwnd::CaState::Loss;
     if (recovering && m_una * m_state.mss >= m_state.recoveryPoint) {
@@ -403,11 +394,11 @@ bool TcpSender::processCumulativeAck(const Packet& ack, std::int64_t ackSeg, std
     m_state.sndNxt = m_nxt * m_state.mss;
     m_state.pipeBytes = static_cast<std::uint64_t>(m_pipe) * m_state.mss;
     m_model->pktsAcked(m_state, event);
-    if (m_ns3Timer && !m_model->traits().rateBased) {
-        if (m_state.state != cwnd::CaState::Recovery && !ns3InDisorder)
+    if (m_ns3Stack && !m_model->traits().rateBased) {
+        if (m_state.state != cwnd::CaState::Recovery && rule.grows)
             m_model->increaseWindow(m_state, cwnd::AckEvent{.nowNs = now,
-                                                            .ackedSegments = segmentsUnaMoved,
-                                                            .ackedBytes = std::uint64_t{segmentsUnaMoved} * m_state.mss,
+                                                            .ackedSegments = rule.ns3Segments,
+                                                            .ackedBytes = std::uint64_t{rule.ns3Segments} * m_state.mss,
                                                             .rttNs = modelRtt});
     } else if (m_state.state != cwnd::CaState::Recovery || m_model->traits().rateBased) {
         m_model->increaseWindow(m_state, event);

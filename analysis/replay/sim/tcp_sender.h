@@ -126,6 +126,7 @@ private:
     std::unique_ptr<cwnd::CongestionModel> m_model;
     cwnd::LossRecovery m_recovery;
     cwnd::CongestionRtt m_congestionRtt;
+    cwnd::StackAckRule m_ackRule;
     Output m_output;
     cwnd::SenderState m_state;
 
@@ -138,12 +139,8 @@ private:
     std::uint32_t m_dupAcks = 0;
     std::uint32_t m_dupCredit = 0;        // RFC 6582 window inflation, no SACK
     std::int64_t m_highRxt = -1;          // RFC 6675 HighRxt: the highest segment resent in this recovery
-    // ns-3's TcpSocketBase restarts its timer in fast recovery on the first partial ACK
-    // only (RFC 6582 4.1's "Impatient" variant), and neither restarts it nor grows the
-    // window on an ACK that SACKs new data out of recovery (CA_DISORDER); Linux does
-    // both on every ACK that acknowledges data.
-    bool m_ns3Timer = false;
-    bool m_firstPartialAck = true;
+    // The model's stack: ns-3's grows by the segments SND.UNA moved over (m_ackRule).
+    bool m_ns3Stack = false;
     bool m_fastRetransmitDue = false;     // RFC 6675 4.3: the recovery's first retransmission, whatever the pipe
     std::uint64_t m_rwnd;
     std::int64_t m_srttNs = -1, m_rttvarNs = 0, m_rtoNs;
