@@ -427,3 +427,72 @@ TEST(DerivationSteps, HeldReleasesReadAPeriodicScanFromTheDataArrivals)
     deriveHeldReleases(in.input(), ctx, upstream);
     EXPECT_EQ(upstream.scenario.periodicScan.intervalMs, 0);
 }
+
+namespace {
+
+// An 802.11 capture of a data exchange: data frames at dataMbps, each answered by an
+// ACK at ackMbps (0: the radio header gives no rate), 1 ms apart.
+void addExchanges(dissect::WlanColumns& w, double dataMbps, double ackMbps, int count)
+{
+    const std::uint32_t set = w.addressSets.intern({{{1, 2, 3}}});
+    for (int i = 0; i < 2 * count; ++i) {
+        const bool data = i % 2 == 0;
+        w.frame.push_back(static_cast<std::uint64_t>(w.frame.size() + 1));
+        w.timeNs.push_back(static_cast<std::int64_t>(i) * 500'000);
+        w.frameControl.push_back(data ? 0x0208 : 0x00d4); // from DS data; ACK
+        w.sequenceControl.push_back(data ? static_cast<std::uint16_t>(i << 3) : 0xffff);
+        w.duration.push_back(0);
+        w.addresses.push_back(set);
+        w.signalDbm.push_back(-40);
+        w.radioFlags.push_back(0);
+        w.mcs.push_back(0xff);
+        w.dataRateKbps.push_back(static_cast<std::uint32_t>((data ? dataMbps : ackMbps) * 1000));
+        w.channelFreqMhz.push_back(data && dataMbps <= 11 ? 2412 : 5180);
+        w.ampduReference.push_back(0);
+        w.status.push_back(0);
+    }
+}
+
+} // namespace
+
+// The air's timing follows the PHY the frames show: 6 and 9 Mb/s are OFDM rates
+// (802.11a/g: 20 us preamble, 9 us slots, CWmin 15), not DSSS ones; control frames go
+// at the rate the capture shows them at, else at the highest mandatory rate of the
+// modulation at or below the data's. A rate the air nearly reaches makes the air the
+// bottleneck, so the MAC model runs.
+TEST(DerivationSteps, RadioTimingFollowsThePhyTheFramesShow)
+{
+    struct Case
+    {
+        double dataMbps, ackMbps;
+        double preambleUs, slotUs, basicMbps;
+        std::uint32_t cwMin;
+    };
+    const Case cases[] = {
+        {6, 6, 20, 9, 6, 15},    // 802.11a at its lowest rate: OFDM
+        {9, 0, 20, 9, 6, 15},    // no ACK rate shown: 6, the mandatory rate below 9
+        {24, 0, 20, 9, 24, 15},  // 24 is itself mandatory
+        {36, 12, 20, 9, 12, 15}, // the ACKs' own rate
+        {11, 2, 192, 20, 2, 31}, // 802.11b: DSSS, long preamble
+    };
+    for (const Case& c : cases) {
+        Synthetic in;
+        in.tables.conversations.emplace_back(); // the connection's, with no relayed copies
+        addExchanges(in.tables.wlan, c.dataMbps, c.ackMbps, 20);
+        DerivationContext ctx;
+        // A delivered rate above 80 % of what the air carries for TCP at that rate (0.6 to
+        // 0.8 of it) names the air the bottleneck.
+        ctx.rateMbps = 0.7 * c.dataMbps;
+        DerivedScenario out;
+        out.scenario.sender.mss = kMss;
+        deriveMac(in.input(), ctx, out);
+        const MacParams& mac = out.scenario.mac;
+        ASSERT_TRUE(mac.enabled) << c.dataMbps << (out.notes.empty() ? "" : ": " + out.notes.back());
+        EXPECT_EQ(mac.phyRateMbps, c.dataMbps);
+        EXPECT_EQ(mac.preambleUs, c.preambleUs) << c.dataMbps;
+        EXPECT_EQ(mac.slotUs, c.slotUs) << c.dataMbps;
+        EXPECT_EQ(mac.cwMin, c.cwMin) << c.dataMbps;
+        EXPECT_EQ(mac.basicRateMbps, c.basicMbps) << c.dataMbps;
+        EXPECT_EQ(mac.symbolUs, c.preambleUs == 20 ? 4 : 0) << c.dataMbps;
+    }
+}

@@ -8,10 +8,51 @@
 #include "sample_statistics.h"
 
 #include <algorithm>
+#include <array>
+#include <span>
 
 namespace windscope::analysis::replay::derive {
 
 namespace {
+
+// The radio's PHY as its frames show it: DSSS/HR-DSSS carries only 1, 2, 5.5 and 11
+// Mb/s (IEEE 802.11-2020 Clauses 15, 16); any other legacy rate, and every MCS, is
+// OFDM (Clauses 17-19), whose PPDUs are whole 4 us symbols, an HT one with 36 us of
+// preamble in mixed format (19.3.2). Control frames (ACK, Block Ack, RTS, CTS) go at a
+// basic rate (10.6.6.5): the one the frames show where the radio header gives it, else
+// the highest mandatory rate of the modulation at or below the data's (OFDM 6, 12, 24;
+// DSSS 1, 2).
+MacParams radioMac(const dissect::WlanColumns& w, double phyRateMbps)
+{
+    bool dsss = true, ht = false;
+    std::vector<double> control;
+    for (std::size_t i = 0; i < w.size(); ++i) {
+        const std::uint16_t fc = w.frameControl[i];
+        const double mbps = w.dataRateKbps[i] / 1000.0;
+        if ((fc & 0x0c) == 0x08) {
+            ht = ht || w.mcs[i] != 0xff;
+            if (mbps > 0 && mbps != 1 && mbps != 2 && mbps != 5.5 && mbps != 11)
+                dsss = false;
+        } else if ((fc & 0x0c) == 0x04 && mbps > 0) {
+            control.push_back(mbps);
+        }
+    }
+    dsss = dsss && !ht;
+    static constexpr std::array<double, 2> kDsssMandatory{1, 2};
+    static constexpr std::array<double, 3> kOfdmMandatory{6, 12, 24};
+    double basic = 0;
+    for (const double mandatory : dsss ? std::span<const double>(kDsssMandatory) : std::span<const double>(kOfdmMandatory))
+        if (mandatory <= phyRateMbps || basic == 0)
+            basic = mandatory;
+    if (!control.empty())
+        basic = percentile(control, 0.5);
+    MacParams mac = dsss ? dsssMac(phyRateMbps, basic) : ofdmMac(phyRateMbps, basic);
+    if (!dsss) {
+        mac.symbolUs = 4;
+        mac.dataPreambleUs = ht ? 36 : 0;
+    }
+    return mac;
+}
 
 // The MAC of a multi-hop chain (relay_chain.h): its length, where the capture stands,
 // the rates and aggregation the frames show, and who hears whom.
@@ -19,27 +60,9 @@ void deriveChainMac(const DerivationInput& in, const RelayChain& chain, MacParam
 {
     Scenario& s = out.scenario;
     const dissect::WlanColumns& w = in.tables->wlan;
-    // Control frames (ACK, Block Ack, RTS, CTS) go at a basic rate (802.11-2020
-    // 10.6.6.5); the one the frames show, where the radio header gives it.
-    std::vector<double> control;
     bool rts = false;
     for (std::size_t i = 0; i < w.size(); ++i)
-        if ((w.frameControl[i] & 0x0c) == 0x04) {
-            if (w.dataRateKbps[i] > 0)
-                control.push_back(w.dataRateKbps[i] / 1000.0);
-            rts = rts || (w.frameControl[i] & 0xf0) == 0xb0;
-        }
-    if (!control.empty())
-        mac.basicRateMbps = percentile(control, 0.5);
-    // Data frames with an MCS are HT PPDUs (mixed format, one spatial stream: 36 us of
-    // preamble), control frames legacy OFDM ones; both in 4 us symbols (19.4.3, 17.4.3).
-    bool ht = false;
-    for (std::size_t i = 0; i < w.size() && !ht; ++i)
-        ht = (w.frameControl[i] & 0x0c) == 0x08 && w.mcs[i] != 0xff;
-    if (mac.preambleUs == 20) {
-        mac.symbolUs = 4;
-        mac.dataPreambleUs = ht ? 36 : 0;
-    }
+        rts = rts || (w.frameControl[i] & 0xfc) == 0xb4;
     mac.hops = chain.hops;
     mac.ampduMax = std::min<std::uint32_t>(std::max(mac.ampduMax, chain.relayAmpduMax), 64);
     mac.rtsCts = rts;
@@ -117,8 +140,7 @@ void deriveMac(const DerivationInput& in, DerivationContext& ctx, DerivedScenari
             inLargest += a == ampdu ? a : 0;
         }
         const bool aggregatesBelowLimit = ampdu > 1 && 2 * inLargest < aggregatedFrames;
-        MacParams mac = phyRate <= 11 ? dsssMac(phyRate, std::min(2.0, phyRate))
-                                      : ofdmMac(phyRate, std::min(24.0, phyRate / 2));
+        MacParams mac = radioMac(tables.wlan, phyRate);
         mac.ampduMax = std::min<std::uint32_t>(ampdu, 64);
         // Relayed frames: the capture stands on a chain of 802.11 hops, whose air is the
         // path (every hop shares one channel), whatever the rates say.
