@@ -74,4 +74,24 @@ TEST(BunchedAcks, StandingStretchesGiveTheWiredRateAndTheScansBehindLongDwells)
     EXPECT_LT(std::abs(report.calibration->goodput), 0.10);
 }
 
+// A radio that is itself the bottleneck (tests/data/MANIFEST.md: 18 ms scans every 56 ms,
+// 6 Mb/s 802.11a, the station's capture): the AP holds what arrives while the station is
+// away and sends it at the air's own pace when it is back, no faster than the path, and
+// retries nothing (the hold is announced). What tells the scans is the data after each
+// silence: on the sender's clock (its TSvals) it waited through the silence, where data
+// after a sender's own pause did not.
+TEST(BunchedAcks, SilencesTheDataWaitedThroughAtARadioThatIsTheBottleneck)
+{
+    const auto file = test::testData("lab-a-scan56-6mbps-sta.pcap.gz");
+    test::LabConnection lab;
+    std::string error;
+    ASSERT_TRUE(test::openLab(file, lab, error)) << error;
+    const DerivedScenario d = deriveScenario(lab.input());
+    constexpr double kLabIntervalMs = 56, kLabDwellMs = 18;
+    EXPECT_NEAR(d.scenario.periodicScan.intervalMs, kLabIntervalMs, 0.02 * kLabIntervalMs);
+    EXPECT_NEAR(d.scenario.periodicScan.dwellMs, kLabDwellMs, 0.10 * kLabDwellMs);
+    EXPECT_EQ(d.scenario.periodicScan.mode, OutageMode::PsAnnounced);
+    EXPECT_TRUE(hasNoteWith(d, "or by data that waited through them fold at that period"));
+}
+
 } // namespace windscope::analysis::replay

@@ -412,18 +412,18 @@ std::vector<StationAbsence> stationAbsences(const DerivationInput& in, const Dow
     return out;
 }
 
-bool heldThrough(const DerivationInput& in, const DownstreamView& view, std::int64_t fromNs, std::int64_t toNs)
+std::vector<DataWait> senderDataWaits(const DerivationInput& in, const DownstreamView& view)
 {
-    if (!view.downstream || view.upstreamRttNs <= 0 || toNs <= fromNs)
-        return false;
+    std::vector<DataWait> out;
+    if (!view.downstream)
+        return out;
     const dissect::CaptureTables& tables = *in.tables;
     const TcpAnalysis& tcp = *in.tcp;
     const auto& t = tables.tcp;
-    // The sender's data on its TSval clock: (capture ns, ticks since the first, first seen).
+    // The sender's data on its TSval clock: (capture ns, ticks since the first).
     struct Data
     {
         std::int64_t timeNs, tsVal;
-        bool firstSeen;
     };
     std::vector<Data> data;
     std::optional<std::uint32_t> first;
@@ -433,20 +433,29 @@ bool heldThrough(const DerivationInput& in, const DownstreamView& view, std::int
             t.payloadLength[row] == 0)
             continue;
         if (!(t.flags[row] & dissect::TcpColumns::kHasTimestamps))
-            return false;
+            return {};
         if (!first)
             first = t.tsVal[row];
         const std::int64_t end = tcp.relativeSeq(t, row) + static_cast<std::int64_t>(t.payloadLength[row]);
-        data.push_back({t.timeNs[row], static_cast<std::int32_t>(t.tsVal[row] - *first), end > highestEnd});
+        data.push_back({t.timeNs[row], static_cast<std::int32_t>(t.tsVal[row] - *first)});
+        out.push_back({t.timeNs[row], 0, end > highestEnd});
         highestEnd = std::max(highestEnd, end);
     }
     const TsClock clock = readTsClock(data);
     if (!clock.valid())
+        return {};
+    for (std::size_t i = 0; i < data.size(); ++i)
+        out[i].waitMs = (static_cast<double>(data[i].timeNs) - clock.at(data[i].tsVal)) / 1e6;
+    return out;
+}
+
+bool heldThrough(const DerivationInput& in, const DownstreamView& view, std::int64_t fromNs, std::int64_t toNs)
+{
+    if (!view.downstream || view.upstreamRttNs <= 0 || toNs <= fromNs)
         return false;
-    const double halfOutage = static_cast<double>(toNs - fromNs) / 2;
-    for (const Data& d : data)
-        if (d.firstSeen && d.timeNs >= toNs && d.timeNs < toNs + view.upstreamRttNs &&
-            static_cast<double>(d.timeNs) - clock.at(d.tsVal) > halfOutage)
+    const double halfOutageMs = static_cast<double>(toNs - fromNs) / 2e6;
+    for (const DataWait& d : senderDataWaits(in, view))
+        if (d.firstSeen && d.timeNs >= toNs && d.timeNs < toNs + view.upstreamRttNs && d.waitMs > halfOutageMs)
             return true;
     return false;
 }

@@ -116,6 +116,17 @@ std::vector<StationAbsence> stationAbsences(const DerivationInput& input,
 // reads it); data the sender sent again after the outage arrive on time.
 bool heldThrough(const DerivationInput& input, const DownstreamView& view, std::int64_t fromNs, std::int64_t toNs);
 
+// What each of the sender's data segments waited on the path beyond its least delay:
+// its capture time less its send time on the sender's TSval clock (RFC 7323: the clock
+// when sent), less the least such difference. Empty without timestamps or downstream.
+struct DataWait
+{
+    std::int64_t timeNs = 0; // capture time
+    double waitMs = 0;
+    bool firstSeen = false;  // new data, not a resend
+};
+std::vector<DataWait> senderDataWaits(const DerivationInput& input, const DownstreamView& view);
+
 // The sender's retransmission timeouts as a capture downstream shows them, for the RTO
 // rule (derive_scenario.cpp): a resend of the sender's head (the highest cumulative ACK
 // that had reached it) at least the minimum RTO (within 5 %, the error of the clock read

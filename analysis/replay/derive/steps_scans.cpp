@@ -134,6 +134,9 @@ std::vector<double> secondsFromFirst(const std::vector<std::int64_t>& ns)
 struct Hold
 {
     std::int64_t startNs, endNs;
+    // Told by the sender's clock (the data after it waited through it), not by a release
+    // faster than the bottleneck's rate.
+    bool byWait = false;
 };
 
 // At the sender a hold shows in its ACKs: they stop, and the first round trip that
@@ -246,6 +249,25 @@ bool releasedAhead(const std::vector<std::pair<std::int64_t, std::int64_t>>& del
                                     sinceNs * bytesPerNs);
     }
     return ahead >= std::max(aheadNeeded, heldBytes / 2);
+}
+
+// A silence the data after it waited through: the first new segment after it had
+// waited on the path longer than the last one before it, by half the silence or more
+// (on the sender's TSval clock). Its own silence -- a flight's ACKs on their way --
+// ends in data sent after it began, which waited no longer than the data before; a
+// queue grows only while it is fed, by far less than the silence.
+bool waitedThrough(const std::vector<DataWait>& waits, std::int64_t fromNs, std::int64_t toNs)
+{
+    // Delivery times are rebuilt from seconds: within a microsecond of the arrival.
+    constexpr std::int64_t kSameArrivalNs = 1'000;
+    const auto after = std::lower_bound(waits.begin(), waits.end(), toNs - kSameArrivalNs,
+                                        [](const DataWait& w, std::int64_t ns) { return w.timeNs < ns; });
+    if (after == waits.begin() || after == waits.end() || !after->firstSeen || after->timeNs > toNs + kSameArrivalNs)
+        return false;
+    auto before = std::prev(after);
+    if (before->timeNs > fromNs + kSameArrivalNs)
+        return false;
+    return after->waitMs - before->waitMs >= static_cast<double>(toNs - fromNs) / 2e6;
 }
 
 } // namespace
@@ -547,6 +569,9 @@ void deriveHeldReleases(const DerivationInput& in, DerivationContext& ctx, Deriv
         std::vector<double> timesS;
         PeriodFit fit;
     };
+    // Downstream, the sender's send times (its TSvals) tell a hold where the releases
+    // cannot: at a radio that is itself the bottleneck they leave at its own pace.
+    const std::vector<DataWait> waits = downstream ? senderDataWaits(in, ctx.downstream) : std::vector<DataWait>{};
     const auto searchHolds = [&](double mbps) {
         HoldSearch h;
         h.bytesPerNs = mbps * 1e6 / 8 / 1e9;
@@ -559,6 +584,8 @@ void deriveHeldReleases(const DerivationInput& in, DerivationContext& ctx, Deriv
                 continue;
             if (releasedAhead(deliveries, i, h.bytesPerNs, h.deliveryNs, aheadNeeded))
                 h.holds.push_back({deliveries[i - 1].first, deliveries[i].first});
+            else if (waitedThrough(waits, deliveries[i - 1].first, deliveries[i].first))
+                h.holds.push_back({deliveries[i - 1].first, deliveries[i].first, true});
         }
         std::vector<std::int64_t> holdStarts;
         for (const Hold& hold : h.holds)
@@ -573,8 +600,13 @@ void deriveHeldReleases(const DerivationInput& in, DerivationContext& ctx, Deriv
     // Downstream, a rate read from windows that held the releases (a radio that left
     // often enough that most windows saw one) hides them: where the queue's link
     // delivered less over its standing stretches (deriveBottleneck()), by more than two
-    // readings of one rate differ by, the releases are tested against that.
-    if (downstream && !search.fit.found && ctx.standingStretchesMbps > 0 &&
+    // readings of one rate differ by, the releases are tested against that -- also
+    // where the holds were found by the data's waits alone, which do not test the rate.
+    const auto holdsByWait = [](const HoldSearch& h) {
+        return std::count_if(h.holds.begin(), h.holds.end(), [](const Hold& hold) { return hold.byWait; });
+    };
+    const bool releasesUnseen = !search.fit.found || 2 * holdsByWait(search) > std::ssize(search.holds);
+    if (downstream && releasesUnseen && ctx.standingStretchesMbps > 0 &&
         kSameRateBand * ctx.standingStretchesMbps < ctx.rateMbps) {
         HoldSearch slower = searchHolds(ctx.standingStretchesMbps);
         if (slower.fit.found)
@@ -589,7 +621,8 @@ void deriveHeldReleases(const DerivationInput& in, DerivationContext& ctx, Deriv
     const double n = static_cast<double>(timesS.size());
     if (!fit.found) {
         out.notes.push_back(format(downstream ? "held releases: %.0f silences ended by more data than the bottleneck "
-                                                "carries; no period concentrates them (R %.2f, Rayleigh Z %.1f)"
+                                                "carries or by data that waited through them; no period "
+                                                "concentrates them (R %.2f, Rayleigh Z %.1f)"
                                               : "held releases: %.0f silences in the ACKs ended by a round trip longer "
                                                 "by half the silence; no period concentrates them (R %.2f, Rayleigh "
                                                 "Z %.1f)",
@@ -602,7 +635,7 @@ void deriveHeldReleases(const DerivationInput& in, DerivationContext& ctx, Deriv
     // is read again without (below).
     std::vector<double> dwellsMs, startsS;
     std::vector<std::pair<std::int64_t, std::int64_t>> heldSpans;
-    std::size_t releasedAtOnce = 0;
+    std::size_t releasedAtOnce = 0, byWait = 0;
     for (std::size_t i = 0; i < holds.size(); ++i)
         if (std::abs(deviations[i]) <= fit.periodS / 8) {
             if (!downstream) {
@@ -612,6 +645,7 @@ void deriveHeldReleases(const DerivationInput& in, DerivationContext& ctx, Deriv
                 releasedAtOnce += index > 0 && index < deliveries.size() &&
                                   releasedAhead(deliveries, index, bytesPerNs, deliveryNs, aheadNeeded);
             }
+            byWait += holds[i].byWait;
             const std::int64_t silenceNs = holds[i].endNs - holds[i].startNs;
             dwellsMs.push_back(std::max(0.0, static_cast<double>(silenceNs) - deliveryNs / 2) / 1e6);
             startsS.push_back(static_cast<double>(holds[i].startNs - out.firstDataNs) / 1e9 + deliveryNs / 2e9);
@@ -631,10 +665,11 @@ void deriveHeldReleases(const DerivationInput& in, DerivationContext& ctx, Deriv
     // Deliveries outside the releases that run faster than the rate say it is no bound
     // (a rate read low, e.g. from trains spaced by something slower than the path):
     // the releases were then the path's own pace.
-    // At the sender the holds were found by the round trips, without the rate: there a
-    // faster reading says only that the rate stands.
+    // At the sender the holds were found by the round trips, without the rate, and so
+    // downstream were those the data's waits told: there a faster reading says only that
+    // the rate stands.
     const double boundMbps = bytesPerNs * 8e3;
-    if (downstream && reread * kRateAgreement > boundMbps) {
+    if (downstream && reread * kRateAgreement > boundMbps && 2 * byWait < dwellsMs.size()) {
         out.notes.push_back(format("held releases: %.0f silences fold at %.2f ms, but the deliveries outside them run "
                                    "at %.3f Mb/s, above the rate they were measured against: no periodic scan",
                                    n, fit.periodS * 1000, reread));
@@ -681,7 +716,8 @@ void deriveHeldReleases(const DerivationInput& in, DerivationContext& ctx, Deriv
     char evidence[160];
     if (downstream)
         std::snprintf(evidence, sizeof evidence,
-                      "silences in the data's arrivals ended by more data than the bottleneck carries (%.2f Mb/s)",
+                      "silences in the data's arrivals ended by more data than the bottleneck carries (%.2f Mb/s) "
+                      "or by data that waited through them",
                       bytesPerNs * 8e3);
     else
         std::snprintf(evidence, sizeof evidence,
