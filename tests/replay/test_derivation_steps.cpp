@@ -356,6 +356,19 @@ std::vector<TransmissionTime> arrivalsWithAbsences(double holdMs, bool heldRelea
     return out;
 }
 
+// The receiver's answer to each arrival, 0.1 ms later (capture ns, bytes delivered):
+// the station is there; none after untilS.
+std::vector<std::pair<std::int64_t, std::int64_t>> receiverAcks(const std::vector<TransmissionTime>& arrivals,
+                                                                 double untilS = 1e9)
+{
+    std::vector<std::pair<std::int64_t, std::int64_t>> acks;
+    std::int64_t delivered = 0;
+    for (const TransmissionTime& a : arrivals)
+        if (a.timeS < untilS)
+            acks.emplace_back(static_cast<std::int64_t>((a.timeS + 1e-4) * 1e9), delivered += kMss);
+    return acks;
+}
+
 // Data released faster than the bottleneck after silences that repeat: a periodic scan
 // the AP held frames through, read in power-save-announced mode: every 200 ms, the
 // dwell from the silences less half a delivery interval, the first one moved by the
@@ -367,6 +380,7 @@ TEST(DerivationSteps, HeldReleasesReadAPeriodicScanFromTheDataArrivals)
     ctx.rateMbps = 1;
     ctx.downstream.downstream = true;
     ctx.downstream.arrivals = arrivalsWithAbsences(50, true);
+    ctx.ackProgress = receiverAcks(ctx.downstream.arrivals);
     DerivedScenario out;
     out.scenario.sender.mss = kMss;
     out.scenario.path.wiredDelayMs = 20;
@@ -405,6 +419,7 @@ TEST(DerivationSteps, HeldReleasesReadAPeriodicScanFromTheDataArrivals)
 
     // The same silences ended at the bottleneck's pace (the sender paused): no hold.
     ctx.downstream.arrivals = arrivalsWithAbsences(50, false);
+    ctx.ackProgress = receiverAcks(ctx.downstream.arrivals);
     DerivedScenario paused;
     paused.scenario.sender.mss = kMss;
     deriveHeldReleases(in.input(), ctx, paused);
@@ -413,14 +428,24 @@ TEST(DerivationSteps, HeldReleasesReadAPeriodicScanFromTheDataArrivals)
     // Absences of 8 ms: shorter than two of the longest 802.11n PPDUs, not told from
     // an aggregate's airtime.
     ctx.downstream.arrivals = arrivalsWithAbsences(8, true);
+    ctx.ackProgress = receiverAcks(ctx.downstream.arrivals);
     DerivedScenario shortHolds;
     shortHolds.scenario.sender.mss = kMss;
     deriveHeldReleases(in.input(), ctx, shortHolds);
     EXPECT_EQ(shortHolds.scenario.periodicScan.intervalMs, 0);
 
+    // The station gone before the first silence (a handoff away from this AP): nothing
+    // the AP sends after it is answered, and its silences are no holds.
+    ctx.downstream.arrivals = arrivalsWithAbsences(50, true);
+    ctx.ackProgress = receiverAcks(ctx.downstream.arrivals, 0.3);
+    DerivedScenario gone;
+    gone.scenario.sender.mss = kMss;
+    deriveHeldReleases(in.input(), ctx, gone);
+    EXPECT_EQ(gone.scenario.periodicScan.intervalMs, 0);
+
     // Upstream of the radio the ACKs cross the 802.11 uplink: without round trips that
     // show the data waiting, nothing is read from their silences.
-    ctx.downstream.arrivals = arrivalsWithAbsences(50, true);
+    ctx.ackProgress = receiverAcks(ctx.downstream.arrivals);
     ctx.downstream.downstream = false;
     DerivedScenario upstream;
     upstream.scenario.sender.mss = kMss;

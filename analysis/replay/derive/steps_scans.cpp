@@ -251,6 +251,15 @@ bool releasedAhead(const std::vector<std::pair<std::int64_t, std::int64_t>>& del
     return ahead >= std::max(aheadNeeded, heldBytes / 2);
 }
 
+// Whether the receiver sent an ACK (seen in the capture) within withinNs from fromNs.
+bool answeredWithin(const std::vector<std::pair<std::int64_t, std::int64_t>>& receiverAcks, std::int64_t fromNs,
+                    std::int64_t withinNs)
+{
+    const auto it = std::lower_bound(receiverAcks.begin(), receiverAcks.end(), fromNs,
+                                     [](const auto& a, std::int64_t ns) { return a.first < ns; });
+    return it != receiverAcks.end() && it->first <= fromNs + withinNs;
+}
+
 // A silence the data after it waited through: the first new segment after it had
 // waited on the path longer than the last one before it, by half the silence or more
 // (on the sender's TSval clock). Its own silence -- a flight's ACKs on their way --
@@ -581,6 +590,10 @@ void deriveHeldReleases(const DerivationInput& in, DerivationContext& ctx, Deriv
         for (std::size_t i = 1; downstream && i < deliveries.size(); ++i) {
             const std::int64_t silenceNs = deliveries[i].first - deliveries[i - 1].first;
             if (silenceNs < kMinHeldSilenceNs || static_cast<double>(silenceNs) < 2 * h.deliveryNs)
+                continue;
+            // A hold ends when the station is back: it answers what the AP releases. After
+            // it left for good (a handoff away from this AP) the AP's queue only grows.
+            if (!answeredWithin(ctx.ackProgress, deliveries[i].first, silenceNs))
                 continue;
             if (releasedAhead(deliveries, i, h.bytesPerNs, h.deliveryNs, aheadNeeded))
                 h.holds.push_back({deliveries[i - 1].first, deliveries[i].first});
