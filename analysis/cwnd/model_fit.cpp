@@ -37,6 +37,7 @@ public:
         m_rwnd = flow.initialRwndBytes;
         m_result.fit.model = model.name();
         m_result.fit.growthOf = model.traits().growthOf;
+        m_result.fit.stack = modelStackOf(model);
     }
 
     ReplayResult run();

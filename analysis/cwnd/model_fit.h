@@ -53,6 +53,9 @@ struct CwndSample
 struct ModelFit
 {
     std::string_view model;
+    // The stack whose code the model was replayed as (a model both stacks implement is
+    // tried as each where its slow start allows).
+    ModelStack stack = ModelStack::Linux;
     // Sends that put more in flight than the model's cwnd allows, out of all sends.
     std::uint64_t sends = 0, violations = 0;
     // At the end of each burst while cwnd-limited: |pipe - cwnd| / cwnd, averaged.

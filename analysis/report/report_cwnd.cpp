@@ -78,6 +78,7 @@ void writeCwndJson(std::ostream& out, const dissect::CaptureTables& tables, cons
     for (const cwnd::ModelFit& f : inf.fits) {
         w.beginObject();
         w.field("model", f.model);
+        w.field("stack", cwnd::modelStackName(f.stack));
         w.field("cost", f.cost());
         w.field("sends", f.sends);
         w.field("violations", f.violations);

@@ -113,6 +113,9 @@ std::unique_ptr<CongestionModel> makeCongestionModel(std::string_view name, Mode
 // The stack a model's growth rule comes from: ns-3's grows on every ACK, Linux's only
 // while cwnd-limited.
 ModelStack modelStackOf(const CongestionModel& model);
+// A stack's name where one is written ("linux", "ns-3"), and back; false for another name.
+std::string_view modelStackName(ModelStack stack);
+bool parseModelStack(std::string_view name, ModelStack& stack);
 
 // The RTT a stack hands its congestion control with an ACK (pkts_acked / PktsAcked) and
 // the minimum it keeps (SenderState::minRttNs), with RFC 6298's estimator over the

@@ -82,6 +82,21 @@ ModelStack modelStackOf(const CongestionModel& model)
     return model.traits().cwndLimited == CwndLimitedRule::EveryAck ? ModelStack::Ns3 : ModelStack::Linux;
 }
 
+std::string_view modelStackName(ModelStack stack)
+{
+    return stack == ModelStack::Ns3 ? "ns-3" : "linux";
+}
+
+bool parseModelStack(std::string_view name, ModelStack& stack)
+{
+    for (const ModelStack s : {ModelStack::Linux, ModelStack::Ns3})
+        if (name == modelStackName(s)) {
+            stack = s;
+            return true;
+        }
+    return false;
+}
+
 const std::vector<std::string_view>& congestionModelNames()
 {
     static const std::vector<std::string_view> names = [] {

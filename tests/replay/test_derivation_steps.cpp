@@ -262,6 +262,45 @@ TEST(DerivationSteps, CongestionControlFollowsTheInference)
         EXPECT_FALSE(out.scenario.sender.rackTlp); // written after its paper and ns-3
         EXPECT_EQ(out.notes.back(), "sender.cc westwood-plus: model the cwnd inference chose");
     }
+    // Reno fitted best as ns-3 implements it: the replay runs ns-3's Reno, which recovers
+    // with PRR and without RACK-TLP (ns-3.37's default recovery).
+    in.inference.model = "reno";
+    cwnd::ModelFit renoFit;
+    renoFit.model = "reno";
+    renoFit.stack = cwnd::ModelStack::Ns3;
+    in.inference.fits.push_back(renoFit);
+    {
+        DerivedScenario out;
+        out.scenario.sender.sack = true;
+        deriveCongestionControl(in.input(), ctx, out);
+        EXPECT_EQ(out.scenario.sender.cc, "reno");
+        EXPECT_EQ(out.scenario.sender.stack, "ns-3");
+        EXPECT_FALSE(out.scenario.sender.rackTlp);
+        EXPECT_TRUE(out.scenario.sender.prr);
+        EXPECT_TRUE(hasNoteStarting(out, "sender.stack ns-3: "));
+    }
+    // As Linux has it: Linux's recovery.
+    in.inference.fits.back().stack = cwnd::ModelStack::Linux;
+    {
+        DerivedScenario out;
+        out.scenario.sender.sack = true;
+        deriveCongestionControl(in.input(), ctx, out);
+        EXPECT_EQ(out.scenario.sender.stack, "linux");
+        EXPECT_TRUE(out.scenario.sender.rackTlp);
+        EXPECT_TRUE(out.scenario.sender.prr);
+    }
+    // NewReno is ns-3's alone, whatever stack its fit names; without SACK there is no PRR.
+    in.inference.model = "newreno";
+    in.inference.fits.back() = cwnd::ModelFit{};
+    in.inference.fits.back().model = "newreno";
+    {
+        DerivedScenario out;
+        out.scenario.sender.sack = false;
+        deriveCongestionControl(in.input(), ctx, out);
+        EXPECT_EQ(out.scenario.sender.stack, "ns-3");
+        EXPECT_FALSE(out.scenario.sender.prr);
+    }
+    in.inference.fits.clear();
     in.inference.rateEvidence.rateBased = true;
     in.inference.rateEvidence.unclockedSends = 0.8;
     {

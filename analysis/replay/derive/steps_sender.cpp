@@ -258,10 +258,25 @@ void deriveCongestionControl(const DerivationInput& in, DerivationContext& ctx, 
             out.notes.push_back(note);
         }
     }
+    // The stack the inference replayed the model as, where both implement it: its fit.
+    cwnd::ModelStack fitStack = cwnd::ModelStack::Linux;
+    if (in.inference)
+        for (const cwnd::ModelFit& fit : in.inference->fits)
+            if (fit.model == s.sender.cc) {
+                fitStack = fit.stack;
+                break;
+            }
+    const auto model = cwnd::makeCongestionModel(s.sender.cc, fitStack);
+    const bool ns3 = cwnd::modelStackOf(*model) == cwnd::ModelStack::Ns3;
+    s.sender.stack = cwnd::modelStackName(cwnd::modelStackOf(*model));
     // The Linux models recover as Linux does; NewReno, Westwood+ and Veno are written
-    // after their papers and ns-3, which have no RACK-TLP.
-    s.sender.rackTlp = s.sender.sack && cwnd::makeCongestionModel(s.sender.cc)->traits().rackTlpByDefault;
-    s.sender.prr = s.sender.rackTlp;
+    // after their papers and ns-3, which have no RACK-TLP. ns-3 (3.37) recovers with
+    // PRR by default (TcpL4Protocol's RecoveryType, TcpPrrRecovery).
+    s.sender.rackTlp = s.sender.sack && model->traits().rackTlpByDefault;
+    s.sender.prr = s.sender.sack && (s.sender.rackTlp || ns3);
+    if (ns3 && cwnd::makeCongestionModel(s.sender.cc, cwnd::ModelStack::Linux)->traits().rackTlpByDefault)
+        out.notes.push_back("sender.stack ns-3: the inference's " + s.sender.cc + " fitted best as ns-3 implements "
+                            "it (its window growth and ACK rules); recovery with PRR and without RACK-TLP, as ns-3's");
 }
 
 void deriveRtoRule(const DerivationInput& in, DerivationContext& ctx, DerivedScenario& out)

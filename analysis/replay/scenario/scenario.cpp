@@ -92,6 +92,10 @@ std::string Scenario::validate() const
     if (!cwnd::makeCongestionModel(sender.cc))
         return "sender.cc '" + sender.cc + "' is not a known congestion control (" +
                cwnd::congestionModelNameList(", ") + ")";
+    if (cwnd::ModelStack stack; !cwnd::parseModelStack(sender.stack, stack))
+        return "sender.stack '" + sender.stack + "' is not " +
+               std::string(cwnd::modelStackName(cwnd::ModelStack::Linux)) + " or " +
+               std::string(cwnd::modelStackName(cwnd::ModelStack::Ns3));
     if (durationS <= 0 && bytes == 0)
         return "give duration_s or bytes";
     if (path.bottleneckMbps <= 0)

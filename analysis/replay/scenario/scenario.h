@@ -138,6 +138,10 @@ struct ReceiverParams
 struct SenderParams
 {
     std::string cc = "newreno";    // one of cwnd::allCongestionModelNames()
+    // The stack whose implementation of cc runs, cwnd::modelStackName(): where Linux and
+    // ns-3 part ways on one algorithm (cwnd::ModelStack); a model only one of them has
+    // runs as written whatever this says.
+    std::string stack = "linux";
     std::uint32_t mss = 1448;
     std::uint32_t initialWindowSegments = 10; // RFC 6928
     std::uint64_t maxWindowBytes = 0;  // send buffer / window clamp; 0: no limit

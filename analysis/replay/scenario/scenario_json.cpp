@@ -75,6 +75,7 @@ void visitScenario(V& v, S& s)
     });
     v.section("sender", [&] {
         v.field("cc", s.sender.cc);
+        v.field("stack", s.sender.stack);
         v.field("mss", s.sender.mss);
         v.field("initial_window_segments", s.sender.initialWindowSegments);
         v.field("max_window_bytes", s.sender.maxWindowBytes);

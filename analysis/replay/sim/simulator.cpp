@@ -15,6 +15,13 @@ namespace windscope::analysis::replay {
 
 namespace {
 
+cwnd::ModelStack modelStack(const SenderParams& sender)
+{
+    cwnd::ModelStack stack = cwnd::ModelStack::Linux;
+    cwnd::parseModelStack(sender.stack, stack); // validated with the scenario
+    return stack;
+}
+
 constexpr std::int64_t kMs = 1'000'000;
 
 std::int64_t msToNs(double ms)
@@ -99,7 +106,7 @@ public:
         m_receiver = std::make_unique<TcpReceiver>(m_queue, s.receiver, mss,
                                                    [this](const Packet& a) { fromReceiver(a); });
         m_sender = std::make_unique<TcpSender>(m_queue, s.sender, total, stopNs,
-                                               m_receiver->advertisedWindow(), cwnd::makeCongestionModel(s.sender.cc),
+                                               m_receiver->advertisedWindow(), cwnd::makeCongestionModel(s.sender.cc, modelStack(s.sender)),
                                                [this](const Packet& p) { fromSender(p); });
         if (s.mac.enabled)
             m_chain = std::make_unique<WifiChain>(
