@@ -22,6 +22,7 @@ TEST(ScenarioJson, RoundTripKeepsEveryField)
     s.mac.longRetryLimit = 3;
     s.receiver.appReadBytes = 512;
     s.sender.cc = "westwood-plus";
+    s.sender.stack = "ns-3";
     s.periodicScan = {200, 10, 1.5, 9, OutageMode::PsAnnounced};
     s.fixes = {"ap-zero-window-ack", "tx-inter-packet-delay=5"};
     s.path.lostSegments = {2123, 40000};
@@ -35,6 +36,11 @@ TEST(ScenarioJson, RoundTripKeepsEveryField)
     EXPECT_EQ(back.outageList[1].kind, OutageKind::Handoff);
     EXPECT_DOUBLE_EQ(back.outageList[1].startS, 7.0);
     EXPECT_EQ(back.sender.cc, "westwood-plus");
+    EXPECT_EQ(back.sender.stack, "ns-3");
+    EXPECT_EQ(back.validate(), "");
+    // A stack the simulator does not implement is refused by name.
+    back.sender.stack = "bsd";
+    EXPECT_EQ(back.validate(), "sender.stack 'bsd' is not linux or ns-3");
     EXPECT_EQ(back.mac.longRetryLimit, 3u);
     EXPECT_EQ(back.description, s.description);
     EXPECT_EQ(back.fixes, s.fixes);
