@@ -1491,6 +1491,47 @@ TEST(LabCalibration, EveryLabCaptureWithinTenPercent)
     std::printf("%zu of %zu lab captures within 10 %%\n", within, files.size());
 }
 
+// The replay's sender runs the stack the lab's sender was: every Linux run's captures
+// Linux's (with RACK-TLP for its Reno and CUBIC), every ns-3 run's whose model the
+// inference names ns-3's (PRR, no RACK-TLP). A capture whose model is undetermined runs
+// a stand-in, whose stack says nothing.
+TEST(LabCalibration, SenderRunsTheStackOfTheLabsSender)
+{
+    const std::filesystem::path lab = test::labDir("");
+    if (!std::filesystem::exists(lab))
+        GTEST_SKIP() << "needs " << lab << " (shared test material is absent)";
+    std::vector<std::filesystem::path> files;
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(lab))
+        if (entry.is_regular_file() && entry.path().extension() == ".pcap")
+            files.push_back(entry.path());
+    std::sort(files.begin(), files.end());
+    std::size_t linuxRuns = 0, ns3Named = 0;
+    for (const auto& file : files) {
+        const std::string name = std::filesystem::relative(file, lab).generic_string();
+        test::LabConnection connection;
+        std::string error;
+        ASSERT_TRUE(test::openLab(file, connection, error)) << name << ": " << error;
+        const DerivationInput in = connection.input();
+        const DerivedScenario d = deriveScenario(in);
+        const SenderParams& sender = d.scenario.sender;
+        if (name.starts_with("linux/")) {
+            ++linuxRuns;
+            EXPECT_EQ(sender.stack, "linux") << name;
+            if (sender.cc == "reno" || sender.cc == "cubic") {
+                EXPECT_TRUE(sender.rackTlp) << name;
+            }
+        } else if (in.inference->undetermined == analysis::cwnd::ModelUndetermined::None &&
+                   in.inference->notFollowed == analysis::cwnd::NotFollowedReason::None) {
+            ++ns3Named;
+            EXPECT_EQ(sender.stack, "ns-3") << name << " (" << sender.cc << ")";
+            EXPECT_FALSE(sender.rackTlp) << name;
+            EXPECT_EQ(sender.prr, sender.sack) << name;
+        }
+    }
+    EXPECT_GE(linuxRuns, 16u);
+    EXPECT_GE(ns3Named, 8u);
+}
+
 namespace {
 
 // The rows of a ground-truth CSV (header skipped), split at the commas.
