@@ -236,6 +236,46 @@ TEST(DerivationSteps, ReceiverSlowReaderFromAWindowHeldBelowHalf)
     EXPECT_EQ(keepsUp.notes.back(), "receiver: the application keeps up (few zero or low windows)");
 }
 
+// A reader that lags without holding the window below half: the window hovers 4
+// segments under a 46 kB buffer (the harness's run of a 5.9 kB reader, whose sender
+// lost nothing). Lossless, the window was the only limit, and what stayed unread is the
+// reader's. With losses, or less than a delayed ACK's two segments unread, it kept up.
+TEST(DerivationSteps, ReceiverSlowReaderFromAWindowBelowItsLargest)
+{
+    Synthetic in;
+    in.acks().maxWindowBytes = 46'039;
+    in.data().goodputBps = 1.9e6;
+    DerivationContext ctx;
+    ctx.lastDataNs = 8'000'000'000;
+    const auto windowsBelow = [&](std::uint64_t unread) {
+        std::vector<std::pair<std::int64_t, std::uint64_t>> windows{{0, 46'039}};
+        for (std::int64_t t = 100'000'000; t <= ctx.lastDataNs; t += 5'000'000)
+            windows.emplace_back(t, 46'039 - unread);
+        return windows;
+    };
+    ctx.advertisedWindows = windowsBelow(4 * kMss); // 5792 B unread over 7.9 of the 8 s: 5720 B on average
+    DerivedScenario out;
+    out.scenario.sender.mss = kMss;
+    deriveReceiver(in.input(), ctx, out);
+    EXPECT_EQ(out.scenario.receiver.appReadBytes, kMss);
+    EXPECT_TRUE(hasNoteStarting(out, "receiver: with no loss, the window stayed 5720 B below the largest offered"))
+        << out.notes.back();
+
+    in.data().retransmissions = 3;
+    DerivedScenario lossy;
+    lossy.scenario.sender.mss = kMss;
+    deriveReceiver(in.input(), ctx, lossy);
+    EXPECT_EQ(lossy.scenario.receiver.appReadBytes, 0u);
+
+    in.data().retransmissions = 0;
+    ctx.advertisedWindows = windowsBelow(kMss);
+    DerivedScenario keepsUp;
+    keepsUp.scenario.sender.mss = kMss;
+    deriveReceiver(in.input(), ctx, keepsUp);
+    EXPECT_EQ(keepsUp.scenario.receiver.appReadBytes, 0u);
+    EXPECT_EQ(keepsUp.notes.back(), "receiver: the application keeps up (few zero or low windows)");
+}
+
 // The congestion-control model: the inference's when the simulator has it, BBR for a
 // rate-based sender, CUBIC (Linux's default) without an inference; RACK-TLP and PRR
 // go with the Linux models when SACK is on.

@@ -148,6 +148,25 @@ double readerHeldShare(const std::vector<std::pair<std::int64_t, std::uint64_t>>
     return static_cast<double>(heldNs) / static_cast<double>(lastNs - firstNs);
 }
 
+// Time-weighted mean of how far the advertised window stayed below the largest
+// advertised up to then, over [firstNs, lastNs]: what the reader left unread.
+double meanWindowShortfall(const std::vector<std::pair<std::int64_t, std::uint64_t>>& windows, std::int64_t firstNs,
+                           std::int64_t lastNs)
+{
+    if (lastNs <= firstNs)
+        return 0;
+    std::uint64_t largest = 0;
+    double sum = 0;
+    for (std::size_t i = 0; i < windows.size(); ++i) {
+        largest = std::max(largest, windows[i].second);
+        const std::int64_t from = std::max(windows[i].first, firstNs);
+        const std::int64_t to = std::min(i + 1 < windows.size() ? windows[i + 1].first : lastNs, lastNs);
+        if (to > from)
+            sum += static_cast<double>(largest - windows[i].second) * static_cast<double>(to - from);
+    }
+    return sum / static_cast<double>(lastNs - firstNs);
+}
+
 } // namespace
 
 void deriveReceiver(const DerivationInput& in, DerivationContext& ctx, DerivedScenario& out)
@@ -170,12 +189,22 @@ void deriveReceiver(const DerivationInput& in, DerivationContext& ctx, DerivedSc
     // buffer unread than free -- for most of the transfer, closed or not.
     const double heldShare = readerHeldShare(ctx.advertisedWindows, out.firstDataNs, lastData);
     const bool readerHolds = heldShare > 0.5;
-    if ((acks.zeroWindows + acks.lowWindows > static_cast<std::uint64_t>(activeS) || readerHolds) &&
+    // Where the sender lost nothing (no loss cut its window), a window below the largest
+    // offered by more than a delayed ACK's two segments on average is the reader's: it
+    // leaves that much unread, and the sender, held to the window, sends no faster than
+    // it reads.
+    const double shortfall = meanWindowShortfall(ctx.advertisedWindows, out.firstDataNs, lastData);
+    const bool readerLags = !readerHolds && data.retransmissions == 0 && shortfall > 2.0 * s.sender.mss;
+    if ((acks.zeroWindows + acks.lowWindows > static_cast<std::uint64_t>(activeS) || readerHolds || readerLags) &&
         data.goodputBps > 0) {
         if (readerHolds)
             out.notes.push_back(format("receiver: the window stayed below half the largest offered before it for "
                                        "%.0f %% of the transfer: the application reads slower than the data comes",
                                        heldShare * 100));
+        if (readerLags)
+            out.notes.push_back(format("receiver: with no loss, the window stayed %.0f B below the largest offered "
+                                       "on average (more than two segments): the application leaves that much unread",
+                                       shortfall));
         // The capture shows the drain rate and, through the window updates, the reader's
         // rhythm: an update goes out after a read, so the times between updates are
         // whole numbers of read periods. Two or more distinct intervals (5 and 6 reads
