@@ -31,6 +31,9 @@ namespace windscope::analysis::replay::derive {
 
 namespace {
 
+// Capture times rebuilt from milliseconds or seconds (an RTT sample's ACK, a delivery
+// relative to the first data) are within this of the packet they stand for.
+constexpr std::int64_t kRebuiltTimeSlackNs = 1'000;
 // Fewer absences than this leave the period to chance.
 constexpr std::size_t kMinAbsences = 8;
 // Family-wise false-detection rate of the period search (as periodic_outages.h).
@@ -159,24 +162,21 @@ std::vector<Hold> heldAckSilences(const std::vector<std::pair<std::int64_t, std:
     for (const SenderRtt& r : senderRtt)
         samples.push_back({r.dataNs + static_cast<std::int64_t>(std::llround(r.ms * 1e6)), r.dataNs, r.ms});
     std::sort(samples.begin(), samples.end(), [](const Sample& a, const Sample& b) { return a.ackNs < b.ackNs; });
-    // The samples' ACK times are rebuilt from milliseconds: within a microsecond of the
-    // delivery they belong to.
-    constexpr std::int64_t kSameAckNs = 1'000;
     std::vector<Hold> holds;
     for (std::size_t i = 1; i < deliveries.size(); ++i) {
         const std::int64_t fromNs = deliveries[i - 1].first, toNs = deliveries[i].first;
         const std::int64_t silenceNs = toNs - fromNs;
         if (silenceNs < kMinHeldSilenceNs || static_cast<double>(silenceNs) < 2 * deliveryNs)
             continue;
-        const auto after = std::lower_bound(samples.begin(), samples.end(), toNs - kSameAckNs,
+        const auto after = std::lower_bound(samples.begin(), samples.end(), toNs - kRebuiltTimeSlackNs,
                                             [](const Sample& s, std::int64_t ns) { return s.ackNs < ns; });
         if (after == samples.begin() || after == samples.end() || after->ackNs > toNs + silenceNs / 2 ||
             after->dataNs >= fromNs)
             continue;
         auto before = after;
-        while (before != samples.begin() && before->ackNs > fromNs + kSameAckNs)
+        while (before != samples.begin() && before->ackNs > fromNs + kRebuiltTimeSlackNs)
             --before;
-        if (before->ackNs > fromNs + kSameAckNs)
+        if (before->ackNs > fromNs + kRebuiltTimeSlackNs)
             continue;
         if ((after->ms - before->ms) * 1e6 >= static_cast<double>(silenceNs) / 2)
             holds.push_back({fromNs, toNs});
@@ -267,14 +267,12 @@ bool answeredWithin(const std::vector<std::pair<std::int64_t, std::int64_t>>& re
 // queue grows only while it is fed, by far less than the silence.
 bool waitedThrough(const std::vector<DataWait>& waits, std::int64_t fromNs, std::int64_t toNs)
 {
-    // Delivery times are rebuilt from seconds: within a microsecond of the arrival.
-    constexpr std::int64_t kSameArrivalNs = 1'000;
-    const auto after = std::lower_bound(waits.begin(), waits.end(), toNs - kSameArrivalNs,
+    const auto after = std::lower_bound(waits.begin(), waits.end(), toNs - kRebuiltTimeSlackNs,
                                         [](const DataWait& w, std::int64_t ns) { return w.timeNs < ns; });
-    if (after == waits.begin() || after == waits.end() || !after->firstSeen || after->timeNs > toNs + kSameArrivalNs)
+    if (after == waits.begin() || after == waits.end() || !after->firstSeen || after->timeNs > toNs + kRebuiltTimeSlackNs)
         return false;
     auto before = std::prev(after);
-    if (before->timeNs > fromNs + kSameArrivalNs)
+    if (before->timeNs > fromNs + kRebuiltTimeSlackNs)
         return false;
     return after->waitMs - before->waitMs >= static_cast<double>(toNs - fromNs) / 2e6;
 }

@@ -129,42 +129,37 @@ RtoRuleReading readDownstreamRtoRule(const DerivationInput& in, const Downstream
     return out;
 }
 
-// Share of [firstNs, lastNs] during which the advertised window was below half the
-// largest advertised up to then.
-double readerHeldShare(const std::vector<std::pair<std::int64_t, std::uint64_t>>& windows, std::int64_t firstNs,
-                       std::int64_t lastNs)
+// What the advertised windows say of the reader over [firstNs, lastNs], each against the
+// largest advertised up to then (autotuning only raises it): the share of the time the
+// window was below half of it, and by how much it fell short of it on average
+// (time-weighted), the bytes left unread.
+struct WindowHold
 {
+    double heldShare = 0, meanShortfallBytes = 0;
+};
+WindowHold readWindowHold(const std::vector<std::pair<std::int64_t, std::uint64_t>>& windows, std::int64_t firstNs,
+                          std::int64_t lastNs)
+{
+    WindowHold out;
     if (lastNs <= firstNs)
-        return 0;
+        return out;
     std::uint64_t largest = 0;
     std::int64_t heldNs = 0;
+    double shortfall = 0;
     for (std::size_t i = 0; i < windows.size(); ++i) {
         largest = std::max(largest, windows[i].second);
         const std::int64_t from = std::max(windows[i].first, firstNs);
         const std::int64_t to = std::min(i + 1 < windows.size() ? windows[i + 1].first : lastNs, lastNs);
-        if (to > from && 2 * windows[i].second < largest)
+        if (to <= from)
+            continue;
+        if (2 * windows[i].second < largest)
             heldNs += to - from;
+        shortfall += static_cast<double>(largest - windows[i].second) * static_cast<double>(to - from);
     }
-    return static_cast<double>(heldNs) / static_cast<double>(lastNs - firstNs);
-}
-
-// Time-weighted mean of how far the advertised window stayed below the largest
-// advertised up to then, over [firstNs, lastNs]: what the reader left unread.
-double meanWindowShortfall(const std::vector<std::pair<std::int64_t, std::uint64_t>>& windows, std::int64_t firstNs,
-                           std::int64_t lastNs)
-{
-    if (lastNs <= firstNs)
-        return 0;
-    std::uint64_t largest = 0;
-    double sum = 0;
-    for (std::size_t i = 0; i < windows.size(); ++i) {
-        largest = std::max(largest, windows[i].second);
-        const std::int64_t from = std::max(windows[i].first, firstNs);
-        const std::int64_t to = std::min(i + 1 < windows.size() ? windows[i + 1].first : lastNs, lastNs);
-        if (to > from)
-            sum += static_cast<double>(largest - windows[i].second) * static_cast<double>(to - from);
-    }
-    return sum / static_cast<double>(lastNs - firstNs);
+    const auto spanNs = static_cast<double>(lastNs - firstNs);
+    out.heldShare = static_cast<double>(heldNs) / spanNs;
+    out.meanShortfallBytes = shortfall / spanNs;
+    return out;
 }
 
 } // namespace
@@ -187,13 +182,13 @@ void deriveReceiver(const DerivationInput& in, DerivationContext& ctx, DerivedSc
     // keeps up leaves the window near the largest it has offered (which autotuning
     // only raises); one that falls behind holds it below half of that -- more of its
     // buffer unread than free -- for most of the transfer, closed or not.
-    const double heldShare = readerHeldShare(ctx.advertisedWindows, out.firstDataNs, lastData);
+    const WindowHold hold = readWindowHold(ctx.advertisedWindows, out.firstDataNs, lastData);
+    const double heldShare = hold.heldShare, shortfall = hold.meanShortfallBytes;
     const bool readerHolds = heldShare > 0.5;
     // Where the sender lost nothing (no loss cut its window), a window below the largest
     // offered by more than a delayed ACK's two segments on average is the reader's: it
     // leaves that much unread, and the sender, held to the window, sends no faster than
     // it reads.
-    const double shortfall = meanWindowShortfall(ctx.advertisedWindows, out.firstDataNs, lastData);
     const bool readerLags = !readerHolds && data.retransmissions == 0 && shortfall > 2.0 * s.sender.mss;
     if ((acks.zeroWindows + acks.lowWindows > static_cast<std::uint64_t>(activeS) || readerHolds || readerLags) &&
         data.goodputBps > 0) {
@@ -296,8 +291,9 @@ void deriveCongestionControl(const DerivationInput& in, DerivationContext& ctx, 
                 break;
             }
     const auto model = cwnd::makeCongestionModel(s.sender.cc, fitStack);
-    const bool ns3 = cwnd::modelStackOf(*model) == cwnd::ModelStack::Ns3;
-    s.sender.stack = cwnd::modelStackName(cwnd::modelStackOf(*model));
+    const cwnd::ModelStack stack = cwnd::modelStackOf(*model);
+    const bool ns3 = stack == cwnd::ModelStack::Ns3;
+    s.sender.stack = cwnd::modelStackName(stack);
     // The Linux models recover as Linux does; NewReno, Westwood+ and Veno are written
     // after their papers and ns-3, which have no RACK-TLP. ns-3 (3.37) recovers with
     // PRR by default (TcpL4Protocol's RecoveryType, TcpPrrRecovery).
