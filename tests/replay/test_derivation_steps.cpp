@@ -536,14 +536,14 @@ namespace {
 
 // An 802.11 capture of a data exchange: data frames at dataMbps, each answered by an
 // ACK at ackMbps (0: the radio header gives no rate), 1 ms apart.
-void addExchanges(dissect::WlanColumns& w, double dataMbps, double ackMbps, int count)
+void addExchanges(dissect::WlanColumns& w, double dataMbps, double ackMbps, int count, bool qos = false)
 {
     const std::uint32_t set = w.addressSets.intern({{{1, 2, 3}}});
     for (int i = 0; i < 2 * count; ++i) {
         const bool data = i % 2 == 0;
         w.frame.push_back(static_cast<std::uint64_t>(w.frame.size() + 1));
         w.timeNs.push_back(static_cast<std::int64_t>(i) * 500'000);
-        w.frameControl.push_back(data ? 0x0208 : 0x00d4); // from DS data; ACK
+        w.frameControl.push_back(data ? (qos ? 0x0288 : 0x0208) : 0x00d4); // from DS (QoS) data; ACK
         w.sequenceControl.push_back(data ? static_cast<std::uint16_t>(i << 3) : 0xffff);
         w.duration.push_back(0);
         w.addresses.push_back(set);
@@ -598,5 +598,26 @@ TEST(DerivationSteps, RadioTimingFollowsThePhyTheFramesShow)
         EXPECT_EQ(mac.cwMin, c.cwMin) << c.dataMbps;
         EXPECT_EQ(mac.basicRateMbps, c.basicMbps) << c.dataMbps;
         EXPECT_EQ(mac.symbolUs, c.preambleUs == 20 ? 4 : 0) << c.dataMbps;
+        // Data frames without QoS: DCF's DIFS (SIFS + 2 slots) and a 24-byte header.
+        EXPECT_EQ(mac.aifsSlots, 2u) << c.dataMbps;
+        EXPECT_EQ(mac.macOverheadBytes, 36u) << c.dataMbps;
     }
+}
+
+// QoS Data frames: the stations contend with EDCA, best effort's AIFSN of 3 slots, and
+// carry the 2-byte QoS Control field.
+TEST(DerivationSteps, QosDataFramesContendWithEdcaBestEffort)
+{
+    Synthetic in;
+    in.tables.conversations.emplace_back();
+    addExchanges(in.tables.wlan, 24, 24, 20, true);
+    DerivationContext ctx;
+    ctx.rateMbps = 0.7 * 24;
+    DerivedScenario out;
+    out.scenario.sender.mss = kMss;
+    deriveMac(in.input(), ctx, out);
+    ASSERT_TRUE(out.scenario.mac.enabled);
+    EXPECT_EQ(out.scenario.mac.aifsSlots, 3u);
+    EXPECT_EQ(out.scenario.mac.macOverheadBytes, 38u);
+    EXPECT_TRUE(hasNoteStarting(out, "mac: 802.11 model at 24.0 Mb/s (median data-frame rate), A-MPDU of 1, EDCA"));
 }

@@ -91,16 +91,28 @@ TEST(PublishedEffects, ScanIntervalsOrderedAndNearPublishedRatios)
     }
 }
 
-// Paper 004's second path (52/74/77%): an AP whose retry chain (4 retries) does not
-// outlast the 10 ms absence drops what it had queued; the scan-aware AP keeps it.
+// Paper 004's second path (52/74/77%): a window-limited long path whose windows the AP
+// is still sending when a scan comes, and an AP whose retry chain (4 retries) does not
+// outlast the 10 ms absence drops what it had handed to its radio; the scan-aware AP
+// keeps it. Where a scan meets a window turns on the seed (the backoffs), so each
+// ratio is a mean over seeds.
 TEST(PublishedEffects, ShortRetryChainScansNearSecondPathAndScanAwareApRecovers)
 {
-    const double none = run("scan-004-r4-none").m.goodputBps;
+    const auto meanGoodput = [](const char* preset) {
+        constexpr int kSeeds = 6;
+        double sum = 0;
+        for (std::uint64_t seed = 1; seed <= kSeeds; ++seed)
+            sum += run(preset, {}, seed).m.goodputBps;
+        return sum / kSeeds;
+    };
+    const double none = meanGoodput("scan-004-r4-none");
+    std::printf("scan-004-r4-none: %.3f Mb/s (published 1.94 on path 2)\n", none / 1e6);
+    EXPECT_NEAR(none / 1e6, 1.94, 0.3);
     const double published[] = {0.52, 0.74, 0.77};
     const char* presets[] = {"scan-004-r4-T100", "scan-004-r4-T200", "scan-004-r4-T300"};
     double previous = 0;
     for (int i = 0; i < 3; ++i) {
-        const double ratio = run(presets[i]).m.goodputBps / none;
+        const double ratio = meanGoodput(presets[i]) / none;
         std::printf("%s: %.1f%% of no-scan (published %.1f%% on path 2)\n", presets[i], ratio * 100,
                     published[i] * 100);
         EXPECT_GT(ratio, previous) << presets[i];

@@ -20,6 +20,7 @@ TEST(ScenarioJson, RoundTripKeepsEveryField)
     s.path.jitterMs = 0.25;
     s.mac.ampduMax = 8;
     s.mac.longRetryLimit = 3;
+    s.mac.aifsSlots = 2;
     s.receiver.appReadBytes = 512;
     s.sender.cc = "westwood-plus";
     s.sender.stack = "ns-3";
@@ -42,6 +43,11 @@ TEST(ScenarioJson, RoundTripKeepsEveryField)
     back.sender.stack = "bsd";
     EXPECT_EQ(back.validate(), "sender.stack 'bsd' is not linux or ns-3");
     EXPECT_EQ(back.mac.longRetryLimit, 3u);
+    EXPECT_EQ(back.mac.aifsSlots, 2u);
+    back.sender.stack = "ns-3";
+    back.mac.aifsSlots = 0;
+    EXPECT_EQ(back.validate(), "mac.aifs_slots must be within 1..15");
+    back.mac.aifsSlots = 2;
     EXPECT_EQ(back.description, s.description);
     EXPECT_EQ(back.fixes, s.fixes);
     EXPECT_EQ(back.path.lostSegments, s.path.lostSegments);

@@ -25,11 +25,14 @@ namespace {
 MacParams radioMac(const dissect::WlanColumns& w, double phyRateMbps)
 {
     bool dsss = true, ht = false;
+    std::size_t dataFrames = 0, qosDataFrames = 0;
     std::vector<double> control;
     for (std::size_t i = 0; i < w.size(); ++i) {
         const std::uint16_t fc = w.frameControl[i];
         const double mbps = w.dataRateKbps[i] / 1000.0;
         if ((fc & 0x0c) == 0x08) {
+            ++dataFrames;
+            qosDataFrames += (fc & 0x80) != 0; // subtypes 8-15 are QoS (Table 9-1)
             ht = ht || w.mcs[i] != 0xff;
             if (mbps > 0 && mbps != 1 && mbps != 2 && mbps != 5.5 && mbps != 11)
                 dsss = false;
@@ -51,6 +54,11 @@ MacParams radioMac(const dissect::WlanColumns& w, double phyRateMbps)
         mac.symbolUs = 4;
         mac.dataPreambleUs = ht ? 36 : 0;
     }
+    // Stations that send QoS Data contend with EDCA (best effort: AIFSN 3) and carry a
+    // 2-byte QoS Control field; the others with DCF's DIFS (AIFSN 2).
+    const bool qos = 2 * qosDataFrames > dataFrames;
+    mac.aifsSlots = qos ? 3 : 2;
+    mac.macOverheadBytes = qos ? 38 : 36;
     return mac;
 }
 
@@ -150,11 +158,13 @@ void deriveMac(const DerivationInput& in, DerivationContext& ctx, DerivedScenari
             return;
         }
         // What the air can carry for this flow: data frames of one MSS and, every
-        // second one, a TCP ACK, each after DIFS and an average backoff.
-        const double frameUs = static_cast<double>(mac.preambleUs) + (mac.sifsUs + 3 * mac.slotUs) +
+        // second one, a TCP ACK, each after DIFS (or AIFS) and an average backoff.
+        const double frameUs = static_cast<double>(mac.preambleUs) + (mac.sifsUs + mac.aifsSlots * mac.slotUs) +
                                mac.cwMin / 2.0 * mac.slotUs;
-        const double dataUs = frameUs / mac.ampduMax + (s.sender.mss + 88) * 8 / phyRate + mac.preambleUs + 14 * 8 / mac.basicRateMbps;
-        const double ackUs = frameUs + 88 * 8 / phyRate + mac.preambleUs + 14 * 8 / mac.basicRateMbps;
+        const double headerBytes = mac.ipTcpHeaderBytes + mac.macOverheadBytes;
+        const double dataUs = frameUs / mac.ampduMax + (s.sender.mss + headerBytes) * 8 / phyRate + mac.preambleUs +
+                              14 * 8 / mac.basicRateMbps;
+        const double ackUs = frameUs + headerBytes * 8 / phyRate + mac.preambleUs + 14 * 8 / mac.basicRateMbps;
         const double capacityMbps = phyRate > 0 ? s.sender.mss * 8 / (dataUs + ackUs / 2) : 0;
         // Within 80% of that the air is what limits the flow; below, the path does.
         if (phyRate > 0 && rateMbps > 0.8 * capacityMbps && aggregatesBelowLimit) {
@@ -171,9 +181,10 @@ void deriveMac(const DerivationInput& in, DerivationContext& ctx, DerivedScenari
             // The queue that fills is the AP's; the wired link in front of it must not
             // drop what the window lets through.
             s.path.queueBytes = std::max(s.path.queueBytes, s.receiver.bufferBytes * (s.sender.mss + 52) / s.sender.mss);
-            out.notes.push_back(format("mac: 802.11 model at %.1f Mb/s (median data-frame rate), A-MPDU of %.0f; the "
-                                       "air (about %.1f Mb/s for TCP) is the bottleneck",
-                                       phyRate, mac.ampduMax, capacityMbps));
+            out.notes.push_back(format("mac: 802.11 model at %.1f Mb/s (median data-frame rate), A-MPDU of %.0f, ",
+                                       phyRate, mac.ampduMax) +
+                                (mac.aifsSlots == 2 ? "DCF (data frames without QoS)" : "EDCA best effort (QoS Data)") +
+                                format("; the air (about %.1f Mb/s for TCP) is the bottleneck", capacityMbps));
         } else if (phyRate > 0) {
             out.notes.push_back(format("mac: off; the air (about %.1f Mb/s for TCP at %.1f Mb/s) is well above the "
                                        "path's rate",

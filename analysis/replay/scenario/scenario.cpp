@@ -106,6 +106,8 @@ std::string Scenario::validate() const
         return "mac.hops must be within 1..16";
     if (mac.longRetryLimit < 1)
         return "mac.long_retry_limit must be at least 1";
+    if (mac.aifsSlots < 1 || mac.aifsSlots > 15) // AIFSN is a 4-bit field (9.4.2.28)
+        return "mac.aifs_slots must be within 1..15";
     if (mac.ampduMax < 1 || mac.ampduMax > 256)
         return "mac.ampdu_max must be within 1..256";
     if (receiver.bufferBytes < sender.mss)

@@ -93,6 +93,10 @@ struct MacParams
     double symbolUs = 0;
     double slotUs = 9;
     double sifsUs = 16;
+    // The wait after the medium goes idle: SIFS + aifsSlots slots. 2 is DCF's DIFS
+    // (10.3.2.3.4), for stations without QoS; 3 is EDCA's best effort (AIFSN 3, Table
+    // 9-155), where data frames are QoS Data.
+    std::uint32_t aifsSlots = 3;
     std::uint32_t cwMin = 15, cwMax = 1023;
     std::uint32_t retryLimit = 7;   // attempts after the first
     // With RTS/CTS, a frame is also dropped once this many PPDUs carrying it were lost
@@ -110,7 +114,7 @@ struct MacParams
     // that the sender cannot sense corrupts the reception (hidden terminal).
     std::uint32_t senseHops = 1;
     std::uint32_t interferenceHops = 1;
-    std::uint32_t macOverheadBytes = 36; // QoS data header + FCS + LLC/SNAP
+    std::uint32_t macOverheadBytes = 36; // data header (24, QoS 26) + FCS + LLC/SNAP
     std::uint32_t ipTcpHeaderBytes = 52; // IPv4 + TCP with timestamps
     std::uint32_t apQueueFrames = 100;   // qdisc in front of the AP radio
     std::uint32_t hwQueueFrames = 32;    // frames already handed to the radio

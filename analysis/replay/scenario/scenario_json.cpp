@@ -48,6 +48,7 @@ void visitScenario(V& v, S& s)
         v.field("symbol_us", s.mac.symbolUs);
         v.field("slot_us", s.mac.slotUs);
         v.field("sifs_us", s.mac.sifsUs);
+        v.field("aifs_slots", s.mac.aifsSlots);
         v.field("cw_min", s.mac.cwMin);
         v.field("cw_max", s.mac.cwMax);
         v.field("retry_limit", s.mac.retryLimit);

@@ -12,6 +12,7 @@ constexpr std::uint32_t kRtsBytes = 20;
 constexpr std::uint32_t kBlockAckBytes = 32;  // compressed Block Ack (9.3.1.8)
 constexpr std::uint32_t kDelimiterBytes = 4;  // A-MPDU subframe delimiter + padding
 constexpr std::uint32_t kBlockAckWindow = 64; // MPDUs a compressed Block Ack covers (10.25.6.3)
+constexpr std::uint32_t kNullFrameBytes = 28;  // Null data frame: MAC header and FCS, no body (9.3.2.1)
 } // namespace
 
 WifiChain::WifiChain(EventQueue& queue, const MacParams& params, std::uint64_t seed, Deliver deliver,
@@ -23,8 +24,7 @@ WifiChain::WifiChain(EventQueue& queue, const MacParams& params, std::uint64_t s
         n.cw = params.cwMin;
     m_slotNs = static_cast<std::int64_t>(params.slotUs * 1000);
     m_sifsNs = static_cast<std::int64_t>(params.sifsUs * 1000);
-    m_difsNs = m_sifsNs + 2 * m_slotNs; // DIFS = SIFS + 2 slots (AIFSN 3 for BE adds one slot)
-    m_difsNs += m_slotNs;               // AIFS[BE] with AIFSN 3 (10.22.2.4)
+    m_difsNs = m_sifsNs + params.aifsSlots * m_slotNs; // DIFS, or AIFS[BE] (10.22.2.4)
     const double pre = params.preambleUs, basic = params.basicRateMbps;
     m_rtsNs = usToNs(ppduUs(kRtsBytes, basic, pre));
     m_ctsNs = usToNs(ppduUs(kAckBytes, basic, pre));
@@ -42,6 +42,11 @@ std::uint32_t WifiChain::wireBytes(const Packet& p) const
     else if (p.kind == Packet::Kind::Ack && p.sackCount > 0)
         bytes += 2 + 8u * p.sackCount; // SACK option
     return bytes;
+}
+
+std::uint32_t WifiChain::wireBytes(const Frame& f) const
+{
+    return f.announcement ? kNullFrameBytes : wireBytes(f.packet);
 }
 
 std::int64_t WifiChain::exchangeNs(std::uint32_t bytes, std::uint32_t count) const
@@ -141,6 +146,23 @@ bool WifiChain::eligible(std::uint32_t node, const Frame& f) const
 
 void WifiChain::stationAway(const Outage& outage)
 {
+    if (outage.mode != OutageMode::PsAnnounced) {
+        leave(outage);
+        return;
+    }
+    // The announcement goes first in the station's queue and contends as any frame.
+    const auto station = static_cast<std::uint32_t>(m_nodes.size() - 1);
+    m_announcing = true;
+    m_announced = outage;
+    Frame null;
+    null.downlink = false;
+    null.announcement = true;
+    enqueue(station, null, true);
+}
+
+void WifiChain::leave(const Outage& outage)
+{
+    m_announcing = false;
     m_away = true;
     m_awayMode = outage.mode;
     const auto station = static_cast<std::uint32_t>(m_nodes.size() - 1);
@@ -157,13 +179,18 @@ void WifiChain::stationAway(const Outage& outage)
     if (outage.kind == OutageKind::Handoff) {
         // StaWifiMac leaves the BSS and flushes its queue.
         for (const Frame& f : m_nodes[station].queue)
-            m_dropped(f.packet, f.downlink, true);
+            if (!f.announcement)
+                m_dropped(f.packet, f.downlink, true);
         m_nodes[station].queue.clear();
     }
 }
 
 void WifiChain::stationBack()
 {
+    // An announcement not yet through (the station never left) or not yet acknowledged
+    // is over.
+    m_announcing = false;
+    std::erase_if(m_nodes.back().queue, [](const Frame& f) { return f.announcement; });
     m_away = false;
     for (Node& n : m_nodes)
         for (Frame& f : n.queue)
@@ -242,11 +269,13 @@ void WifiChain::attempt(std::uint32_t node, std::uint64_t token)
             continue;
         if (picked.empty())
             to = receiverOf(node, f);
-        else if (receiverOf(node, f) != to)
+        else if (receiverOf(node, f) != to || f.announcement)
             continue;
         if (!fitsAggregate(aggregateBytes, f.packet, picked.empty()))
             break;
         picked.push_back(i);
+        if (f.announcement)
+            break; // a Null frame goes alone
     }
     n.contending = false;
     n.counting = false;
@@ -255,7 +284,7 @@ void WifiChain::attempt(std::uint32_t node, std::uint64_t token)
     n.transmitting = true;
     std::uint32_t maxBytes = 0;
     for (std::size_t i : picked)
-        maxBytes = std::max(maxBytes, wireBytes(n.queue[i].packet));
+        maxBytes = std::max(maxBytes, wireBytes(n.queue[i]));
     const auto count = static_cast<std::uint32_t>(picked.size());
     const bool aggregate = m_params.ampduMax > 1;
     Exchange& ex = n.ex; // reused: its vectors keep their capacity
@@ -426,7 +455,12 @@ void WifiChain::finish(std::uint32_t node, bool acked)
             // Out of the queue before anyone is told: a fix may put frames back in it.
             const Frame gone = std::move(f);
             n.queue.erase(found);
-            if (!gone.received)
+            if (gone.announcement && m_announcing) {
+                // Never had by the AP: the station goes all the same, unannounced.
+                Outage unannounced = m_announced;
+                unannounced.mode = OutageMode::Drop;
+                leave(unannounced);
+            } else if (!gone.received && !gone.announcement)
                 m_dropped(gone.packet, gone.downlink, m_away && ex.to == m_nodes.size() - 1);
         }
     }
@@ -440,6 +474,11 @@ void WifiChain::finish(std::uint32_t node, bool acked)
         n.cw = m_params.cwMin; // the retry chain ended with the frame (10.3.4.4)
     const auto last = static_cast<std::uint32_t>(m_nodes.size() - 1);
     for (const Frame& f : delivered) {
+        if (f.announcement) {
+            if (m_announcing)
+                leave(m_announced); // the AP has it: it holds from now, the station goes
+            continue;
+        }
         ++m_counters.mpdusDelivered;
         if ((f.downlink && ex.to == last) || (!f.downlink && ex.to == 0))
             m_deliver(f.packet, f.downlink);

@@ -28,7 +28,11 @@
 // sense each other and pick the same slot collide.
 //
 // The station (node H) can be away (scan, power save, handoff); what the node before
-// it does with frames for it is the outage's mode (scenario.h).
+// it does with frames for it is the outage's mode (scenario.h). A station that
+// announces its absence (power save) does so in a frame exchange of its own, a Null
+// frame with the PM bit (802.11-2020 11.2.3.2), which contends like any frame: it
+// leaves when the AP has it, so an exchange under way ends first, and only what the AP
+// has handed to its radio by then is sent after it left.
 
 #include "event_queue.h"
 #include "packet.h"
@@ -62,6 +66,8 @@ public:
     // Puts a packet at the head of node 0's queue (a local retransmission).
     void requeueDownlinkFront(const Packet& p);
 
+    // Announced absences (OutageMode::PsAnnounced) begin when the AP has the
+    // announcement; the others at once.
     void stationAway(const Outage& outage);
     void stationBack();
 
@@ -79,6 +85,7 @@ private:
         std::uint64_t tag = 0;  // unique in the chain, to find the frame after its exchange
         std::uint32_t longRetries = 0; // PPDUs lost after a CTS
         bool received = false;  // the next node has it (its ACK was lost): not delivered twice
+        bool announcement = false; // the station's Null frame announcing its doze
     };
     // One exchange in progress, kept by its sender.
     struct Exchange
@@ -117,6 +124,7 @@ private:
     };
 
     void enqueue(std::uint32_t node, const Frame& frame, bool front = false);
+    void leave(const Outage& outage);
     void contend(std::uint32_t node);
     void resume(std::uint32_t node);
     void freeze(std::uint32_t node, std::int64_t busyFromNs);
@@ -145,6 +153,7 @@ private:
     bool decodes(std::uint32_t a, std::uint32_t b) const { return distance(a, b) <= 1; }
     bool disturbs(std::uint32_t a, std::uint32_t b) const { return distance(a, b) <= m_params.interferenceHops; }
     std::uint32_t wireBytes(const Packet& p) const;
+    std::uint32_t wireBytes(const Frame& f) const;
     static std::int64_t usToNs(double us) { return static_cast<std::int64_t>(us * 1000); }
 
     EventQueue& m_queue;
@@ -158,6 +167,8 @@ private:
     std::vector<Frame> m_delivered;     // scratch of finish()
     std::uint64_t m_tags = 0, m_frames = 0;
     bool m_away = false;
+    bool m_announcing = false;          // the station's announcement is queued, not yet had
+    Outage m_announced;                 // the absence it announces
     OutageMode m_awayMode = OutageMode::Drop;
     MacCounters m_counters;
     std::int64_t m_difsNs, m_eifsNs, m_slotNs, m_sifsNs;
