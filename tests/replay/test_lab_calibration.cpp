@@ -1274,11 +1274,12 @@ TEST(PeriodicOutages, SilenceIsAFlightLostWholeOneRoundTripAfterItsStart)
 
 // The RTO rule read from the sender's own timeouts: ns-3 bounds its RTO as RFC 6298
 // does (max(min RTO, SRTT + 4 RTTVAR); meta.json's min_rto_s), and its timeouts inside
-// a loss recovery (A, D) ran out a few milliseconds above the RTT; Linux's never ran
-// less than its minimum above the SRTT (srtt + max(4 rttvar, 200 ms)).
+// a loss recovery (A, D) ran out a few milliseconds above the RTT, B's handoff timers
+// at the minimum, 200 ms at an SRTT of 28 ms; Linux's never ran less than its minimum
+// above the SRTT (srtt + max(4 rttvar, 200 ms)).
 TEST(LabCalibration, RtoRuleFromTheSendersTimeouts)
 {
-    for (const char* run : {"D-wan-newreno-2m", "A-scan-none", "A-scan-T200"}) {
+    for (const char* run : {"D-wan-newreno-2m", "A-scan-none", "A-scan-T200", "B-handoff-baseline"}) {
         const auto dir = test::labDir("ns3/" + std::string(run));
         WINDSCOPE_REQUIRE_FILE(dir / "wired-server.pcap");
         const JsonValue meta = labMeta(dir);

@@ -384,14 +384,22 @@ void deriveOutages(const DerivationInput& in, DerivationContext& ctx, DerivedSce
             std::int64_t endNs = e.endNs;
             if (e.kind == WlanEventKind::OutageInferred) {
                 // The ACK silence outlasts the outage by the RTO backoff: the path was
-                // back somewhere between the last two retransmissions of the gap (the
-                // earlier was lost, the later got through). Take the midpoint.
+                // back somewhere between the last two retransmissions of the head in the
+                // gap (the earlier was lost, the later got through). Take the midpoint.
+                // The head's only: the ACK that ends the gap releases the next segments
+                // at once, within the capture's clock of it.
                 std::vector<std::int64_t> retx;
+                std::optional<std::int64_t> head;
                 for (std::size_t row = 0; row < t.size(); ++row)
                     if (tcp.segments.connection[row] == in.connection && t.timeNs[row] >= e.startNs &&
                         t.timeNs[row] <= e.endNs && tcp.directionOf(tables, row) == in.sender &&
-                        (tcp.segments.flags[row] & segment_flag::kRetransmission))
-                        retx.push_back(t.timeNs[row]);
+                        (tcp.segments.flags[row] & segment_flag::kRetransmission)) {
+                        const std::int64_t seq = tcp.relativeSeq(t, row);
+                        if (!head)
+                            head = seq;
+                        if (seq == *head)
+                            retx.push_back(t.timeNs[row]);
+                    }
                 if (retx.size() >= 2)
                     endNs = (retx[retx.size() - 2] + retx.back()) / 2;
             } else if (departed && e.openEnded) {

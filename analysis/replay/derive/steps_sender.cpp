@@ -20,12 +20,18 @@ namespace {
 // (an ACK advancing the head, or the head's previous transmission, RFC 6298 5.3 and
 // 5.5) to the timeout, against the smoothed RTT the capture's samples give at that
 // moment. Linux bounds the RTO below by SRTT + the minimum (__tcp_set_rto()); RFC 6298
-// (ns-3, the BSDs) by the minimum alone, max(min RTO, SRTT + 4 RTTVAR), so a timer
-// that ran out more than a quarter of the minimum under Linux's bound is RFC 6298's
-// (Linux's own timers, read so, sit 6-40 ms above the bound; at an SRTT near a third of
-// the minimum, RFC 6298's minimum is within half of it, B-handoff's station). The
-// shortest such timer bounds the minimum RTO from above.
-constexpr double kLinuxBoundMargin = 0.75; // of the minimum RTO above the SRTT
+// (ns-3, the BSDs) by the minimum alone, max(min RTO, SRTT + 4 RTTVAR). A timer runs
+// out late, never early, so one that ran out under Linux's bound is RFC 6298's (Linux's
+// own timers, read so, sit 6-40 ms above it); the bound is taken with a quarter off the
+// SRTT, which the capture's samples estimate, not the sender's own (at an SRTT of 22 ms
+// RFC 6298's 200 ms minimum is only 22 ms under Linux's bound). The shortest such timer
+// bounds the minimum RTO from above.
+constexpr double kSrttShareOfBound = 0.75; // of the capture's SRTT in Linux's bound
+// A timer that ran out under Linux's bound, srtt + min RTO.
+bool underLinuxBound(double timerMs, double srttMs, double minRtoMs)
+{
+    return timerMs < kSrttShareOfBound * srttMs + minRtoMs;
+}
 struct RtoRuleReading
 {
     std::size_t timeouts = 0;    // first timeouts of their chains, with an RTT before them
@@ -99,7 +105,7 @@ RtoRuleReading readRtoRule(const DerivationInput& in, double minRtoMs)
                 out.srttAtShortestMs = srtt;
             }
             ++out.timeouts;
-            out.underLinuxBound += timerMs < srtt + minRtoMs * kLinuxBoundMargin ? 1 : 0;
+            out.underLinuxBound += underLinuxBound(timerMs, srtt, minRtoMs) ? 1 : 0;
         }
         if (sentBefore)
             it->second = {now, timeout};
@@ -124,7 +130,7 @@ RtoRuleReading readDownstreamRtoRule(const DerivationInput& in, const Downstream
             out.srttAtShortestMs = d.srttMs;
         }
         ++out.timeouts;
-        out.underLinuxBound += d.timerMs < d.srttMs + minRtoMs * kLinuxBoundMargin ? 1 : 0;
+        out.underLinuxBound += underLinuxBound(d.timerMs, d.srttMs, minRtoMs) ? 1 : 0;
     }
     return out;
 }
@@ -317,7 +323,7 @@ void deriveRtoRule(const DerivationInput& in, DerivationContext& ctx, DerivedSce
     }
     if (r.underLinuxBound < r.timeouts) {
         out.notes.push_back(format("sender.rto: Linux's bound, srtt + max(4 rttvar, min_rto): %.0f of the capture's "
-                                   "%.0f first timeouts ran at least half the minimum above the SRTT",
+                                   "%.0f first timeouts ran out at or above it",
                                    static_cast<double>(r.timeouts - r.underLinuxBound),
                                    static_cast<double>(r.timeouts)) +
                             format(" (shortest %.1f ms at an SRTT of %.1f ms)", r.shortestTimerMs,
