@@ -97,4 +97,27 @@ TEST(RtoRule, TimerAtTheMinimumOnAShortPathIsRfc6298s)
     EXPECT_LT(r.calibration->goodput, 0.10) << r.baseline.goodputBps << " vs " << r.capture->goodputBps;
 }
 
+// A 2 Mb/s slow start's overflow, seen at the sender (tests/data/MANIFEST.md, the
+// server of an ns-3 scan run cut at 5 s): the queue dropped every other segment of one
+// flight, a packet time or two apart, and the sender's one timeout ran 852 ms. Neither
+// is what the capture's own reading had made of it: a resend 45.5 ms after the timer's
+// apparent start at an SRTT of 101 ms, taken for an RFC 6298 timer with a 46 ms
+// minimum, and the 26 lost sends, folded as 26 independent events, a 156 ms "scan" in
+// drop mode every 507 ms. The replay then lost a flight a window and ran 19 % slow.
+TEST(RtoRule, OneOverflowIsNeitherAShortTimerNorAScan)
+{
+    test::LabConnection lab;
+    std::string error;
+    ASSERT_TRUE(test::openLab(test::testData("lab-a-overflow-2mbps-server.pcap.gz"), lab, error)) << error;
+    const replay::DerivedScenario d = replay::deriveScenario(lab.input());
+    // Both RTO rules keep the timer above the SRTT: a resend sooner is not read.
+    EXPECT_FALSE(d.scenario.sender.rtoRfc6298);
+    EXPECT_EQ(d.scenario.sender.minRtoMs, 200.0);
+    // Its windows would hold 2 loss episodes, too few for the test's independence.
+    EXPECT_FALSE(d.scenario.periodicScan.intervalMs > 0 && d.scenario.periodicScan.mode == replay::OutageMode::Drop);
+    const replay::ReplayReport r = replay::replayCapture(lab.input(), {});
+    ASSERT_TRUE(r.capture && r.calibration);
+    EXPECT_LT(r.calibration->goodput, 0.10) << r.baseline.goodputBps << " vs " << r.capture->goodputBps;
+}
+
 } // namespace windscope::analysis

@@ -106,6 +106,19 @@ void findPeriodicOutages(const DerivationInput& in, DerivedScenario& out, double
         episodeExplained = episodeExplained || fit.covers(resends[i].second, 0.0005);
     }
     explained += episodeExplained ? 1 : 0;
+    // The Rayleigh test counts bursts as independent events, but the bursts of one loss
+    // episode (one flight's overflow at a slow link, its lost sends a packet time or two
+    // apart) are one: a pattern whose windows hold fewer episodes than the events the
+    // test asks for rests on too few to stand (a 2 Mb/s slow start's overflow, 26
+    // bursts in 2 episodes, made a 156 ms "scan" every 504 ms).
+    if (explained < options.minExplainedEvents) {
+        out.notes.push_back(format("periodic outages: none (%.0f loss bursts fold at %.1f ms, but its windows hold ",
+                                   static_cast<double>(fit.events), fit.periodS * 1000) +
+                            format("%.0f loss episodes of %.0f, fewer than %.0f: the bursts were not independent)",
+                                   static_cast<double>(explained), static_cast<double>(episodes),
+                                   static_cast<double>(options.minExplainedEvents)));
+        return;
+    }
     // The windows are where the sends were lost; the outage is where they met the
     // radio: one wired one-way delay later, plus the queue they waited in (the median
     // RTT rise of the sends around the windows).

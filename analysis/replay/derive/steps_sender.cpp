@@ -25,12 +25,19 @@ namespace {
 // own timers, read so, sit 6-40 ms above it); the bound is taken with a quarter off the
 // SRTT, which the capture's samples estimate, not the sender's own (at an SRTT of 22 ms
 // RFC 6298's 200 ms minimum is only 22 ms under Linux's bound). The shortest such timer
-// bounds the minimum RTO from above.
+// bounds the minimum RTO from above. Both rules keep the RTO above the SRTT, so at the
+// sender a resend after less than that share of it was no timer running out (its start
+// misread) and is not read.
 constexpr double kSrttShareOfBound = 0.75; // of the capture's SRTT in Linux's bound
 // A timer that ran out under Linux's bound, srtt + min RTO.
 bool underLinuxBound(double timerMs, double srttMs, double minRtoMs)
 {
     return timerMs < kSrttShareOfBound * srttMs + minRtoMs;
+}
+// A timer no RTO rule allows: shorter than the SRTT (with the estimate's share).
+bool shorterThanAnyRto(double timerMs, double srttMs)
+{
+    return timerMs < kSrttShareOfBound * srttMs;
 }
 struct RtoRuleReading
 {
@@ -100,12 +107,14 @@ RtoRuleReading readRtoRule(const DerivationInput& in, double minRtoMs)
         if (timeout && srtt > 0 && !(sentBefore && it->second.second)) {
             const std::int64_t startNs = sentBefore ? std::max(timerStartNs, it->second.first) : timerStartNs;
             const double timerMs = static_cast<double>(now - startNs) / 1e6;
-            if (out.timeouts == 0 || timerMs < out.shortestTimerMs) {
-                out.shortestTimerMs = timerMs;
-                out.srttAtShortestMs = srtt;
+            if (!shorterThanAnyRto(timerMs, srtt)) {
+                if (out.timeouts == 0 || timerMs < out.shortestTimerMs) {
+                    out.shortestTimerMs = timerMs;
+                    out.srttAtShortestMs = srtt;
+                }
+                ++out.timeouts;
+                out.underLinuxBound += underLinuxBound(timerMs, srtt, minRtoMs) ? 1 : 0;
             }
-            ++out.timeouts;
-            out.underLinuxBound += underLinuxBound(timerMs, srtt, minRtoMs) ? 1 : 0;
         }
         if (sentBefore)
             it->second = {now, timeout};
@@ -124,6 +133,9 @@ RtoRuleReading readRtoRule(const DerivationInput& in, double minRtoMs)
 RtoRuleReading readDownstreamRtoRule(const DerivationInput& in, const DownstreamView& downstream, double minRtoMs)
 {
     RtoRuleReading out;
+    // Not filtered by shorterThanAnyRto(): downstream, the SRTT is the round trip from
+    // the receiver's ACKs to the data they released, which can run well above the
+    // sender's own (a B handoff run: 298 ms timers at 1,009 ms), not an estimate of it.
     for (const DownstreamTimeout& d : downstreamTimeouts(in, downstream, minRtoMs)) {
         if (out.timeouts == 0 || d.timerMs < out.shortestTimerMs) {
             out.shortestTimerMs = d.timerMs;
