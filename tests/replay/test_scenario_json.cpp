@@ -21,6 +21,7 @@ TEST(ScenarioJson, RoundTripKeepsEveryField)
     s.mac.ampduMax = 8;
     s.mac.longRetryLimit = 3;
     s.mac.aifsSlots = 2;
+    s.mac.ampduBlockAck = false;
     s.receiver.appReadBytes = 512;
     s.sender.cc = "westwood-plus";
     s.sender.stack = "ns-3";
@@ -44,6 +45,7 @@ TEST(ScenarioJson, RoundTripKeepsEveryField)
     EXPECT_EQ(back.validate(), "sender.stack 'bsd' is not linux or ns-3");
     EXPECT_EQ(back.mac.longRetryLimit, 3u);
     EXPECT_EQ(back.mac.aifsSlots, 2u);
+    EXPECT_FALSE(back.mac.ampduBlockAck);
     back.sender.stack = "ns-3";
     back.mac.aifsSlots = 0;
     EXPECT_EQ(back.validate(), "mac.aifs_slots must be within 1..15");

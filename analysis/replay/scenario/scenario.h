@@ -108,6 +108,11 @@ struct MacParams
     // bytes (a full-sized data MPDU), so more of a flow's small TCP ACKs fit in one, up
     // to the Block Ack window of 64 MPDUs (10.25.6.3).
     std::uint32_t ampduSubframeBytes = 0;
+    // 802.11n's Block Ack (10.25): each MPDU of an A-MPDU is acknowledged on its own, so
+    // an interferer or a frame error costs the MPDUs it hit. false: the aggregate is
+    // acknowledged by one ACK as a whole (paper 003's QualNet implementation), so any
+    // MPDU lost loses the PPDU.
+    bool ampduBlockAck = true;
     bool rtsCts = false;
     // Ad hoc string geometry in hops: a node defers to transmitters and receivers within
     // senseHops (carrier sense, NAV); a transmitter within interferenceHops of a receiver

@@ -22,6 +22,8 @@ WifiChain::WifiChain(EventQueue& queue, const MacParams& params, std::uint64_t s
 {
     for (Node& n : m_nodes)
         n.cw = params.cwMin;
+    for (auto& r : m_reorder)
+        r.resize(m_nodes.size());
     m_slotNs = static_cast<std::int64_t>(params.slotUs * 1000);
     m_sifsNs = static_cast<std::int64_t>(params.sifsUs * 1000);
     m_difsNs = m_sifsNs + params.aifsSlots * m_slotNs; // DIFS, or AIFS[BE] (10.22.2.4)
@@ -55,7 +57,7 @@ std::int64_t WifiChain::exchangeNs(std::uint32_t bytes, std::uint32_t count) con
     const double pre = m_params.preambleUs;
     const bool aggregate = m_params.ampduMax > 1;
     double us = ppduUs((static_cast<double>(bytes) + (aggregate ? kDelimiterBytes : 0)) * count, phy, dataPreamble());
-    us += m_params.sifsUs + ppduUs(aggregate ? kBlockAckBytes : kAckBytes, basic, pre);
+    us += m_params.sifsUs + ppduUs(aggregate && m_params.ampduBlockAck ? kBlockAckBytes : kAckBytes, basic, pre);
     if (m_params.rtsCts)
         us += ppduUs(kRtsBytes, basic, pre) + m_params.sifsUs + ppduUs(kAckBytes, basic, pre) + m_params.sifsUs;
     return static_cast<std::int64_t>(us * 1000);
@@ -99,11 +101,66 @@ void WifiChain::enqueue(std::uint32_t node, const Frame& frame, bool front)
         m_dropped(frame.packet, frame.downlink, false);
         return;
     }
+    if (!tagged.announcement)
+        tagged.seq = n.nextSeq[tagged.downlink ? 1 : 0]++;
     if (front)
         n.queue.push_front(tagged);
     else
         n.queue.push_back(tagged);
     contend(node);
+}
+
+void WifiChain::handOver(std::uint32_t node, const Frame& frame)
+{
+    const auto last = static_cast<std::uint32_t>(m_nodes.size() - 1);
+    if ((frame.downlink && node == last) || (!frame.downlink && node == 0))
+        m_deliver(frame.packet, frame.downlink);
+    else
+        enqueue(node, Frame{frame.packet, frame.downlink, 0, false});
+}
+
+void WifiChain::reorderReceived(std::uint32_t node, const Frame& frame)
+{
+    // Without aggregation a sender retries its head until it is had or given up, so
+    // its frames arrive in order.
+    if (m_params.ampduMax <= 1) {
+        handOver(node, frame);
+        return;
+    }
+    Reorder& r = m_reorder[frame.downlink ? 1 : 0][node];
+    if (frame.seq < r.expected)
+        return;
+    r.held.emplace(frame.seq, frame);
+    reorderRelease(node, frame.downlink);
+}
+
+void WifiChain::reorderGivenUp(std::uint32_t sender, const Frame& frame)
+{
+    if (m_params.ampduMax <= 1)
+        return;
+    const std::uint32_t node = receiverOf(sender, frame);
+    Reorder& r = m_reorder[frame.downlink ? 1 : 0][node];
+    if (frame.seq < r.expected)
+        return;
+    r.skipped.insert(frame.seq);
+    reorderRelease(node, frame.downlink);
+}
+
+void WifiChain::reorderRelease(std::uint32_t node, bool downlink)
+{
+    Reorder& r = m_reorder[downlink ? 1 : 0][node];
+    for (;;) {
+        if (const auto h = r.held.find(r.expected); h != r.held.end()) {
+            const Frame up = std::move(h->second);
+            r.held.erase(h);
+            ++r.expected;
+            handOver(node, up);
+        } else if (r.skipped.erase(r.expected) > 0) {
+            ++r.expected;
+        } else {
+            return;
+        }
+    }
 }
 
 void WifiChain::sendDownlink(const Packet& p)
@@ -179,8 +236,10 @@ void WifiChain::leave(const Outage& outage)
     if (outage.kind == OutageKind::Handoff) {
         // StaWifiMac leaves the BSS and flushes its queue.
         for (const Frame& f : m_nodes[station].queue)
-            if (!f.announcement)
+            if (!f.announcement) {
+                reorderGivenUp(station, f);
                 m_dropped(f.packet, f.downlink, true);
+            }
         m_nodes[station].queue.clear();
     }
 }
@@ -295,7 +354,8 @@ void WifiChain::attempt(std::uint32_t node, std::uint64_t token)
     ex.startNs = now;
     ex.dataNs = usToNs(ppduUs((static_cast<double>(maxBytes) + (aggregate ? kDelimiterBytes : 0)) * count,
                               m_params.phyRateMbps, dataPreamble()));
-    ex.ackNs = usToNs(ppduUs(aggregate ? kBlockAckBytes : kAckBytes, m_params.basicRateMbps, m_params.preambleUs));
+    ex.ackNs = usToNs(ppduUs(aggregate && m_params.ampduBlockAck ? kBlockAckBytes : kAckBytes, m_params.basicRateMbps,
+                             m_params.preambleUs));
     const std::int64_t handshake = m_params.rtsCts ? m_rtsNs + m_sifsNs + m_ctsNs + m_sifsNs : 0;
     ex.endNs = now + handshake + ex.dataNs + m_sifsNs + ex.ackNs;
     for (std::size_t i : picked) {
@@ -314,13 +374,15 @@ void WifiChain::attempt(std::uint32_t node, std::uint64_t token)
 void WifiChain::transmit(Kind kind, std::uint32_t from, std::uint32_t to, std::uint32_t exchange,
                          std::int64_t startNs, std::int64_t durationNs, std::int64_t navEndNs)
 {
-    OnAir f{++m_frames, kind, from, to, exchange, startNs, startNs + durationNs, navEndNs, 0};
+    OnAir f{++m_frames, kind, from, to, exchange, startNs, startNs + durationNs, navEndNs, 0, {}};
     // Overlaps are recorded both ways when the later frame is put on the air; whether
     // they cost a reception is decided at its end, by where the other transmitter is.
     for (OnAir& g : m_air)
         if (g.startNs < f.endNs && f.startNs < g.endNs) {
             g.overlappers |= 1u << from;
             f.overlappers |= 1u << g.from;
+            g.overlaps.push_back({from, f.startNs, f.endNs});
+            f.overlaps.push_back({g.from, g.startNs, g.endNs});
         }
     m_air.push_back(f);
     m_queue.at(f.endNs, [this, id = f.id] { frameEnd(id); });
@@ -333,6 +395,32 @@ bool WifiChain::receives(const OnAir& f, std::uint32_t node) const
     for (std::uint32_t bits = f.overlappers, b = 0; bits != 0; bits >>= 1, ++b)
         if ((bits & 1u) && disturbs(b, node))
             return false;
+    return true;
+}
+
+bool WifiChain::receiveMpdus(const OnAir& f, std::vector<bool>& mpduOk) const
+{
+    if (m_away && f.to == m_nodes.size() - 1)
+        return false;
+    // The MPDUs of an A-MPDU follow the PHY header back to back, each with its own FCS
+    // (9.7.1): a transmission that overlaps the header loses the PPDU, one that starts
+    // later only the MPDUs it overlaps (ns-3's InterferenceHelper, per MPDU). A receiver
+    // that transmits itself receives nothing (half duplex).
+    const std::int64_t headerEndNs = f.startNs + usToNs(dataPreamble());
+    const auto count = static_cast<std::int64_t>(mpduOk.size());
+    const std::int64_t mpduNs = std::max<std::int64_t>(1, (f.endNs - headerEndNs) / std::max<std::int64_t>(1, count));
+    for (const OnAir::Overlap& o : f.overlaps) {
+        if (!disturbs(o.from, f.to))
+            continue;
+        if (o.from == f.to || o.startNs < headerEndNs)
+            return false;
+        if (!m_params.ampduBlockAck)
+            return false; // one ACK for the whole aggregate: none of it is had
+        const std::int64_t first = (o.startNs - headerEndNs) / mpduNs;
+        const std::int64_t last = std::min(count - 1, (o.endNs - headerEndNs) / mpduNs);
+        for (std::int64_t k = std::max<std::int64_t>(0, first); k <= last; ++k)
+            mpduOk[static_cast<std::size_t>(k)] = false;
+    }
     return true;
 }
 
@@ -387,8 +475,10 @@ void WifiChain::afterFrame(const OnAir& f, bool received)
         }
         return;
     case Kind::Data:
-        ex.received = received;
-        if (!received || std::none_of(ex.mpduOk.begin(), ex.mpduOk.end(), [](bool ok) { return ok; }))
+        ex.received = receiveMpdus(f, ex.mpduOk);
+        if (!m_params.ampduBlockAck && std::find(ex.mpduOk.begin(), ex.mpduOk.end(), false) != ex.mpduOk.end())
+            std::fill(ex.mpduOk.begin(), ex.mpduOk.end(), false);
+        if (!ex.received || std::none_of(ex.mpduOk.begin(), ex.mpduOk.end(), [](bool ok) { return ok; }))
             failExchange(node, f, false);
         else
             transmit(Kind::Ack, ex.to, node, node, next, ex.ackNs, 0);
@@ -428,6 +518,7 @@ void WifiChain::finish(std::uint32_t node, bool acked)
     n.transmitting = false;
     m_counters.airtimeNs += m_queue.now() - ex.startNs;
     bool anyFailed = !acked, anyDropped = false;
+    const bool blockAck = m_params.ampduMax > 1 && m_params.ampduBlockAck;
     std::vector<Frame>& delivered = m_delivered;
     delivered.clear();
     for (std::size_t k = 0; k < ex.tags.size(); ++k) {
@@ -446,6 +537,14 @@ void WifiChain::finish(std::uint32_t node, bool acked)
             n.queue.erase(found);
             continue;
         }
+        // An MPDU a Block Ack left out of an exchange that got its answer stays for the
+        // next A-MPDU without a retry counted, and the exchange succeeded (CW reset): the
+        // retry limits count exchanges that failed (ns-3's station retry counters;
+        // mac80211's aggregates retry 30 times in software), else an MPDU at an
+        // aggregate's head, where a hidden node's frame keeps landing, is dropped though
+        // every exchange succeeds.
+        if (acked && blockAck)
+            continue;
         anyFailed = true;
         // A PPDU lost after its CTS also counts against the long retry limit (10.23.2.12).
         const bool longDone = ex.protectedData && ++f.longRetries >= m_params.longRetryLimit;
@@ -460,8 +559,10 @@ void WifiChain::finish(std::uint32_t node, bool acked)
                 Outage unannounced = m_announced;
                 unannounced.mode = OutageMode::Drop;
                 leave(unannounced);
-            } else if (!gone.received && !gone.announcement)
+            } else if (!gone.received && !gone.announcement) {
+                reorderGivenUp(node, gone);
                 m_dropped(gone.packet, gone.downlink, m_away && ex.to == m_nodes.size() - 1);
+            }
         }
     }
     if (anyFailed) {
@@ -472,7 +573,6 @@ void WifiChain::finish(std::uint32_t node, bool acked)
     }
     if (anyDropped)
         n.cw = m_params.cwMin; // the retry chain ended with the frame (10.3.4.4)
-    const auto last = static_cast<std::uint32_t>(m_nodes.size() - 1);
     for (const Frame& f : delivered) {
         if (f.announcement) {
             if (m_announcing)
@@ -480,10 +580,7 @@ void WifiChain::finish(std::uint32_t node, bool acked)
             continue;
         }
         ++m_counters.mpdusDelivered;
-        if ((f.downlink && ex.to == last) || (!f.downlink && ex.to == 0))
-            m_deliver(f.packet, f.downlink);
-        else
-            enqueue(ex.to, Frame{f.packet, f.downlink, 0, false});
+        reorderReceived(ex.to, f);
     }
     contend(node);
     // Nodes that stopped contending because nothing was eligible may have work now.

@@ -41,6 +41,8 @@
 
 #include <deque>
 #include <functional>
+#include <map>
+#include <set>
 #include <vector>
 
 namespace windscope::analysis::replay {
@@ -86,6 +88,7 @@ private:
         std::uint32_t longRetries = 0; // PPDUs lost after a CTS
         bool received = false;  // the next node has it (its ACK was lost): not delivered twice
         bool announcement = false; // the station's Null frame announcing its doze
+        std::uint64_t seq = 0;  // sequence number on its link, from its sender's queue
     };
     // One exchange in progress, kept by its sender.
     struct Exchange
@@ -110,6 +113,16 @@ private:
         std::int64_t quietNs = 0;       // end of the last frame sensed + AIFS, or EIFS if not decoded
         std::int64_t navNs = 0;         // virtual carrier sense
         Exchange ex;
+        std::uint64_t nextSeq[2] = {0, 0}; // per direction (uplink, downlink) it sends in
+    };
+    // Block Ack's receive reordering at a node, per direction (10.25.4): MPDUs go up in
+    // their sequence order; one received ahead of a missing one waits until that one
+    // arrives or its sender gives it up (a Block Ack Request moves the window on).
+    struct Reorder
+    {
+        std::uint64_t expected = 0;
+        std::map<std::uint64_t, Frame> held;
+        std::set<std::uint64_t> skipped;
     };
     enum class Kind : std::uint8_t { Rts, Cts, Data, Ack };
     struct OnAir
@@ -121,9 +134,22 @@ private:
         std::int64_t startNs = 0, endNs = 0;
         std::int64_t navEndNs = 0;      // its Duration field, for those who decode it
         std::uint32_t overlappers = 0;  // a bit per node that transmitted while it was on air
+        // Where each of them was on air, for a PPDU's MPDUs one by one (dataMpdusLost()).
+        struct Overlap
+        {
+            std::uint32_t from = 0;
+            std::int64_t startNs = 0, endNs = 0;
+        };
+        std::vector<Overlap> overlaps;
     };
 
     void enqueue(std::uint32_t node, const Frame& frame, bool front = false);
+    // A frame the next node has: up to the host at the chain's end, else into its queue.
+    void handOver(std::uint32_t node, const Frame& frame);
+    // Through the receiver's reordering (received, or given up by the sender).
+    void reorderReceived(std::uint32_t node, const Frame& frame);
+    void reorderGivenUp(std::uint32_t sender, const Frame& frame);
+    void reorderRelease(std::uint32_t node, bool downlink);
     void leave(const Outage& outage);
     void contend(std::uint32_t node);
     void resume(std::uint32_t node);
@@ -139,6 +165,10 @@ private:
     void failExchange(std::uint32_t node, const OnAir& lost, bool blocked);
     void finish(std::uint32_t node, bool acked);
     bool receives(const OnAir& f, std::uint32_t node) const;
+    // A data PPDU at its receiver: false when it was not received at all (away, its PHY
+    // header disturbed, the receiver itself transmitting); else clears mpduOk of the
+    // MPDUs another transmission overlapped in time.
+    bool receiveMpdus(const OnAir& f, std::vector<bool>& mpduOk) const;
     bool eligible(std::uint32_t node, const Frame& f) const;
     // The A-MPDU limit (MacParams::ampduSubframeBytes): the most MPDUs, and whether the
     // next one still fits in the bytes picked so far (the first always does).
@@ -162,6 +192,7 @@ private:
     Deliver m_deliver;
     Dropped m_dropped;
     std::vector<Node> m_nodes;
+    std::vector<Reorder> m_reorder[2]; // per receiving node, per direction (uplink, downlink)
     std::vector<OnAir> m_air;           // frames on air, or starting within a SIFS
     std::vector<std::size_t> m_picked;  // scratch of attempt()
     std::vector<Frame> m_delivered;     // scratch of finish()
