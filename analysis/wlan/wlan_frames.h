@@ -20,7 +20,7 @@ namespace subtype {
 inline constexpr std::uint8_t kAssocRequest = 0, kAssocResponse = 1, kReassocRequest = 2,
                               kReassocResponse = 3, kProbeRequest = 4, kProbeResponse = 5,
                               kBeacon = 8, kDisassoc = 10, kAuth = 11, kDeauth = 12, kAction = 13;
-inline constexpr std::uint8_t kBlockAckRequest = 8, kBlockAck = 9, kPsPoll = 10, kAck = 13;
+inline constexpr std::uint8_t kBlockAckRequest = 8, kBlockAck = 9, kPsPoll = 10, kRts = 11, kAck = 13;
 inline constexpr std::uint8_t kNull = 4, kQosNull = 12;
 } // namespace subtype
 
@@ -39,6 +39,8 @@ inline bool isNullData(std::uint16_t fc)
     const std::uint8_t s = frameSubtype(fc);
     return frameType(fc) == kData && (s == subtype::kNull || s == subtype::kQosNull);
 }
+// QoS Data and its kin, subtypes 8-15 (Table 9-1): sent with EDCA, a QoS Control field.
+inline bool isQosData(std::uint16_t fc) { return frameType(fc) == kData && (frameSubtype(fc) & 8); }
 inline bool isManagement(std::uint16_t fc, std::uint8_t sub)
 {
     return frameType(fc) == kManagement && frameSubtype(fc) == sub;

@@ -349,7 +349,6 @@ void deriveOutages(const DerivationInput& in, DerivationContext& ctx, DerivedSce
     const dissect::CaptureTables& tables = *in.tables;
     const TcpAnalysis& tcp = *in.tcp;
     const DirectionStats& acks = tcp.connections[in.connection].direction[1 - in.sender];
-    const auto& t = tables.tcp;
     const DownstreamView& downstream = ctx.downstream;
     // Outages: 802.11 events of the station, else TCP-inferred ones. Simulated time 0
     // is the first data segment leaving the sender; an event seen at the radio is one
@@ -397,24 +396,11 @@ void deriveOutages(const DerivationInput& in, DerivationContext& ctx, DerivedSce
             std::int64_t endNs = e.endNs;
             if (e.kind == WlanEventKind::OutageInferred) {
                 // The ACK silence outlasts the outage by the RTO backoff: the path was
-                // back somewhere between the last two retransmissions of the head in the
-                // gap (the earlier was lost, the later got through). Take the midpoint.
-                // The head's only: the ACK that ends the gap releases the next segments
-                // at once, within the capture's clock of it.
-                std::vector<std::int64_t> retx;
-                std::optional<std::int64_t> head;
-                for (std::size_t row = 0; row < t.size(); ++row)
-                    if (tcp.segments.connection[row] == in.connection && t.timeNs[row] >= e.startNs &&
-                        t.timeNs[row] <= e.endNs && tcp.directionOf(tables, row) == in.sender &&
-                        (tcp.segments.flags[row] & segment_flag::kRetransmission)) {
-                        const std::int64_t seq = tcp.relativeSeq(t, row);
-                        if (!head)
-                            head = seq;
-                        if (seq == *head)
-                            retx.push_back(t.timeNs[row]);
-                    }
-                if (retx.size() >= 2)
-                    endNs = (retx[retx.size() - 2] + retx.back()) / 2;
+                // back between the head's last two sends in the gap, the earlier lost,
+                // the later through (backThroughTimeouts(); the head's, not the segments
+                // the ACK that ends the gap releases at once).
+                if (const std::optional<std::int64_t> back = backThroughTimeouts(in, e.startNs, e.endNs))
+                    endNs = *back;
             } else if (departed && e.openEnded) {
                 std::optional<std::int64_t> back = backThroughTimeouts(in, e.startNs);
                 if (!back)

@@ -4,6 +4,7 @@
 #include "derivation_steps.h"
 
 #include "analysis/replay/scenario/presets.h"
+#include "analysis/wlan/wlan_frames.h"
 #include "relay_chain.h"
 #include "sample_statistics.h"
 
@@ -30,13 +31,13 @@ MacParams radioMac(const dissect::WlanColumns& w, double phyRateMbps)
     for (std::size_t i = 0; i < w.size(); ++i) {
         const std::uint16_t fc = w.frameControl[i];
         const double mbps = w.dataRateKbps[i] / 1000.0;
-        if ((fc & 0x0c) == 0x08) {
+        if (wlan::frameType(fc) == wlan::kData) {
             ++dataFrames;
-            qosDataFrames += (fc & 0x80) != 0; // subtypes 8-15 are QoS (Table 9-1)
+            qosDataFrames += wlan::isQosData(fc) ? 1 : 0;
             ht = ht || w.mcs[i] != 0xff;
             if (mbps > 0 && mbps != 1 && mbps != 2 && mbps != 5.5 && mbps != 11)
                 dsss = false;
-        } else if ((fc & 0x0c) == 0x04 && mbps > 0) {
+        } else if (wlan::frameType(fc) == wlan::kControl && mbps > 0) {
             control.push_back(mbps);
         }
     }
@@ -70,7 +71,7 @@ void deriveChainMac(const DerivationInput& in, const RelayChain& chain, MacParam
     const dissect::WlanColumns& w = in.tables->wlan;
     bool rts = false;
     for (std::size_t i = 0; i < w.size(); ++i)
-        rts = rts || (w.frameControl[i] & 0xfc) == 0xb4;
+        rts = rts || wlan::isControl(w.frameControl[i], wlan::subtype::kRts);
     mac.hops = chain.hops;
     mac.ampduMax = std::min<std::uint32_t>(std::max(mac.ampduMax, chain.relayAmpduMax), 64);
     mac.rtsCts = rts;
@@ -111,7 +112,7 @@ void deriveMac(const DerivationInput& in, DerivationContext& ctx, DerivedScenari
     if (!tables.wlan.frame.empty()) {
         std::vector<double> phy;
         for (std::size_t i = 0; i < tables.wlan.size(); ++i)
-            if (tables.wlan.dataRateKbps[i] > 0 && (tables.wlan.frameControl[i] & 0x0c) == 0x08)
+            if (tables.wlan.dataRateKbps[i] > 0 && wlan::frameType(tables.wlan.frameControl[i]) == wlan::kData)
                 phy.push_back(tables.wlan.dataRateKbps[i] / 1000.0);
         const double phyRate = percentile(phy, 0.5);
         // A-MPDU size: the most of the sender's data MPDUs seen under one radiotap

@@ -57,7 +57,7 @@ std::int64_t WifiChain::exchangeNs(std::uint32_t bytes, std::uint32_t count) con
     const double pre = m_params.preambleUs;
     const bool aggregate = m_params.ampduMax > 1;
     double us = ppduUs((static_cast<double>(bytes) + (aggregate ? kDelimiterBytes : 0)) * count, phy, dataPreamble());
-    us += m_params.sifsUs + ppduUs(aggregate && m_params.ampduBlockAck ? kBlockAckBytes : kAckBytes, basic, pre);
+    us += m_params.sifsUs + ppduUs(blockAck() ? kBlockAckBytes : kAckBytes, basic, pre);
     if (m_params.rtsCts)
         us += ppduUs(kRtsBytes, basic, pre) + m_params.sifsUs + ppduUs(kAckBytes, basic, pre) + m_params.sifsUs;
     return static_cast<std::int64_t>(us * 1000);
@@ -121,9 +121,9 @@ void WifiChain::handOver(std::uint32_t node, const Frame& frame)
 
 void WifiChain::reorderReceived(std::uint32_t node, const Frame& frame)
 {
-    // Without aggregation a sender retries its head until it is had or given up, so
-    // its frames arrive in order.
-    if (m_params.ampduMax <= 1) {
+    // Without a Block Ack a sender's frames are had in order: it retries its head (or
+    // its whole aggregate) until it is had or given up.
+    if (!blockAck()) {
         handOver(node, frame);
         return;
     }
@@ -136,7 +136,7 @@ void WifiChain::reorderReceived(std::uint32_t node, const Frame& frame)
 
 void WifiChain::reorderGivenUp(std::uint32_t sender, const Frame& frame)
 {
-    if (m_params.ampduMax <= 1)
+    if (!blockAck())
         return;
     const std::uint32_t node = receiverOf(sender, frame);
     Reorder& r = m_reorder[frame.downlink ? 1 : 0][node];
@@ -354,8 +354,7 @@ void WifiChain::attempt(std::uint32_t node, std::uint64_t token)
     ex.startNs = now;
     ex.dataNs = usToNs(ppduUs((static_cast<double>(maxBytes) + (aggregate ? kDelimiterBytes : 0)) * count,
                               m_params.phyRateMbps, dataPreamble()));
-    ex.ackNs = usToNs(ppduUs(aggregate && m_params.ampduBlockAck ? kBlockAckBytes : kAckBytes, m_params.basicRateMbps,
-                             m_params.preambleUs));
+    ex.ackNs = usToNs(ppduUs(blockAck() ? kBlockAckBytes : kAckBytes, m_params.basicRateMbps, m_params.preambleUs));
     const std::int64_t handshake = m_params.rtsCts ? m_rtsNs + m_sifsNs + m_ctsNs + m_sifsNs : 0;
     ex.endNs = now + handshake + ex.dataNs + m_sifsNs + ex.ackNs;
     for (std::size_t i : picked) {
@@ -374,13 +373,11 @@ void WifiChain::attempt(std::uint32_t node, std::uint64_t token)
 void WifiChain::transmit(Kind kind, std::uint32_t from, std::uint32_t to, std::uint32_t exchange,
                          std::int64_t startNs, std::int64_t durationNs, std::int64_t navEndNs)
 {
-    OnAir f{++m_frames, kind, from, to, exchange, startNs, startNs + durationNs, navEndNs, 0, {}};
+    OnAir f{++m_frames, kind, from, to, exchange, startNs, startNs + durationNs, navEndNs, {}};
     // Overlaps are recorded both ways when the later frame is put on the air; whether
     // they cost a reception is decided at its end, by where the other transmitter is.
     for (OnAir& g : m_air)
         if (g.startNs < f.endNs && f.startNs < g.endNs) {
-            g.overlappers |= 1u << from;
-            f.overlappers |= 1u << g.from;
             g.overlaps.push_back({from, f.startNs, f.endNs});
             f.overlaps.push_back({g.from, g.startNs, g.endNs});
         }
@@ -392,10 +389,8 @@ bool WifiChain::receives(const OnAir& f, std::uint32_t node) const
 {
     if (m_away && node == m_nodes.size() - 1)
         return false;
-    for (std::uint32_t bits = f.overlappers, b = 0; bits != 0; bits >>= 1, ++b)
-        if ((bits & 1u) && disturbs(b, node))
-            return false;
-    return true;
+    return std::none_of(f.overlaps.begin(), f.overlaps.end(),
+                        [&](const OnAir::Overlap& o) { return disturbs(o.from, node); });
 }
 
 bool WifiChain::receiveMpdus(const OnAir& f, std::vector<bool>& mpduOk) const
@@ -414,13 +409,15 @@ bool WifiChain::receiveMpdus(const OnAir& f, std::vector<bool>& mpduOk) const
             continue;
         if (o.from == f.to || o.startNs < headerEndNs)
             return false;
-        if (!m_params.ampduBlockAck)
-            return false; // one ACK for the whole aggregate: none of it is had
         const std::int64_t first = (o.startNs - headerEndNs) / mpduNs;
         const std::int64_t last = std::min(count - 1, (o.endNs - headerEndNs) / mpduNs);
         for (std::int64_t k = std::max<std::int64_t>(0, first); k <= last; ++k)
             mpduOk[static_cast<std::size_t>(k)] = false;
     }
+    // One ACK for a whole aggregate (no Block Ack): an MPDU lost, by an overlap or a
+    // frame error, loses all of it.
+    if (!blockAck() && std::find(mpduOk.begin(), mpduOk.end(), false) != mpduOk.end())
+        std::fill(mpduOk.begin(), mpduOk.end(), false);
     return true;
 }
 
@@ -476,8 +473,6 @@ void WifiChain::afterFrame(const OnAir& f, bool received)
         return;
     case Kind::Data:
         ex.received = receiveMpdus(f, ex.mpduOk);
-        if (!m_params.ampduBlockAck && std::find(ex.mpduOk.begin(), ex.mpduOk.end(), false) != ex.mpduOk.end())
-            std::fill(ex.mpduOk.begin(), ex.mpduOk.end(), false);
         if (!ex.received || std::none_of(ex.mpduOk.begin(), ex.mpduOk.end(), [](bool ok) { return ok; }))
             failExchange(node, f, false);
         else
@@ -497,8 +492,9 @@ void WifiChain::failExchange(std::uint32_t node, const OnAir& lost, bool blocked
     const auto station = static_cast<std::uint32_t>(m_nodes.size() - 1);
     bool hidden = blocked;
     if (!blocked)
-        for (std::uint32_t bits = lost.overlappers, b = 0; bits != 0; bits >>= 1, ++b)
-            hidden = hidden || ((bits & 1u) && disturbs(b, lost.to) && !hears(node, b));
+        hidden = std::any_of(lost.overlaps.begin(), lost.overlaps.end(), [&](const OnAir::Overlap& o) {
+            return disturbs(o.from, lost.to) && !hears(node, o.from);
+        });
     if (m_away && lost.to == station)
         ++m_counters.absentFailures;
     else if (hidden)
@@ -518,7 +514,6 @@ void WifiChain::finish(std::uint32_t node, bool acked)
     n.transmitting = false;
     m_counters.airtimeNs += m_queue.now() - ex.startNs;
     bool anyFailed = !acked, anyDropped = false;
-    const bool blockAck = m_params.ampduMax > 1 && m_params.ampduBlockAck;
     std::vector<Frame>& delivered = m_delivered;
     delivered.clear();
     for (std::size_t k = 0; k < ex.tags.size(); ++k) {
@@ -543,7 +538,7 @@ void WifiChain::finish(std::uint32_t node, bool acked)
         // mac80211's aggregates retry 30 times in software), else an MPDU at an
         // aggregate's head, where a hidden node's frame keeps landing, is dropped though
         // every exchange succeeds.
-        if (acked && blockAck)
+        if (acked && blockAck())
             continue;
         anyFailed = true;
         // A PPDU lost after its CTS also counts against the long retry limit (10.23.2.12).

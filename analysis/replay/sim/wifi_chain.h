@@ -133,8 +133,8 @@ private:
         std::uint32_t exchange = 0;     // the node whose exchange it belongs to
         std::int64_t startNs = 0, endNs = 0;
         std::int64_t navEndNs = 0;      // its Duration field, for those who decode it
-        std::uint32_t overlappers = 0;  // a bit per node that transmitted while it was on air
-        // Where each of them was on air, for a PPDU's MPDUs one by one (dataMpdusLost()).
+        // Every transmission while it was on air: who, and when (for a PPDU's MPDUs one
+        // by one, receiveMpdus()).
         struct Overlap
         {
             std::uint32_t from = 0;
@@ -169,6 +169,8 @@ private:
     // header disturbed, the receiver itself transmitting); else clears mpduOk of the
     // MPDUs another transmission overlapped in time.
     bool receiveMpdus(const OnAir& f, std::vector<bool>& mpduOk) const;
+    // A-MPDUs acknowledged MPDU by MPDU (MacParams::ampduBlockAck), not as a whole.
+    bool blockAck() const { return m_params.ampduMax > 1 && m_params.ampduBlockAck; }
     bool eligible(std::uint32_t node, const Frame& f) const;
     // The A-MPDU limit (MacParams::ampduSubframeBytes): the most MPDUs, and whether the
     // next one still fits in the bytes picked so far (the first always does).
