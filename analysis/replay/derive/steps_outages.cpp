@@ -302,6 +302,40 @@ std::optional<std::int64_t> backThroughTimeouts(const DerivationInput& in, std::
     return (previous + last) / 2;
 }
 
+// An ACK silence seen at the sender, dated at the radio: it began between the arrival
+// there of the last data the ACK before it (at lastAckNs) acknowledged and that of the
+// first data sent after it that this ACK did not, their midpoint; each arrived one forward delay after it
+// was sent, the last one's round trip less the ACK's way back (reverseNs). Without those
+// sends, one way back before the ACK.
+std::int64_t silenceStartAtRadio(const DerivationInput& in, std::int64_t lastAckNs, std::int64_t reverseNs)
+{
+    const dissect::CaptureTables& tables = *in.tables;
+    const TcpAnalysis& tcp = *in.tcp;
+    const auto& t = tables.tcp;
+    std::int64_t ack = -1;
+    for (std::size_t row = 0; row < t.size() && t.timeNs[row] <= lastAckNs; ++row)
+        if (tcp.segments.connection[row] == in.connection && tcp.directionOf(tables, row) != in.sender &&
+            (t.tcpFlags(row) & 0x010))
+            ack = std::max(ack, tcp.relativeAck(t, row));
+    std::int64_t lastDeliveredNs = -1, firstLostNs = -1;
+    for (std::size_t row = 0; row < t.size() && t.timeNs[row] <= lastAckNs && ack >= 0; ++row) {
+        if (tcp.segments.connection[row] != in.connection || tcp.directionOf(tables, row) != in.sender ||
+            t.payloadLength[row] == 0)
+            continue;
+        const std::int64_t seq = tcp.relativeSeq(t, row);
+        if (seq + static_cast<std::int64_t>(t.payloadLength[row]) <= ack) {
+            lastDeliveredNs = t.timeNs[row];
+            firstLostNs = -1;
+        } else if (seq >= ack && firstLostNs < 0) {
+            firstLostNs = t.timeNs[row];
+        }
+    }
+    if (lastDeliveredNs < 0 || firstLostNs < 0)
+        return lastAckNs - reverseNs;
+    const std::int64_t forwardNs = std::max<std::int64_t>(0, lastAckNs - lastDeliveredNs - reverseNs);
+    return (lastDeliveredNs + firstLostNs) / 2 + forwardNs;
+}
+
 // The station's last frame heard before its departure: nothing went to it unanswered
 // between then and the AP's first unanswered attempt because nothing was sent (a
 // sender held back, e.g. by a base station's zero-window ACKs), so from the path's side
@@ -313,6 +347,24 @@ std::int64_t lastHeardBefore(const dissect::WlanColumns& w, std::uint32_t statio
         if (!wlan::badFcs(w, row) && wlan::namesTransmitter(w.frameControl[row]) && w.addr2(row) == station)
             last = w.timeNs[row];
     return last;
+}
+
+// The first frame the station sent in (afterNs, untilNs] that this radio heard, untilNs
+// if none: the station back in this BSS (its probe requests only search for one). Its
+// station: the transmitter of the frame at untilNs (its first ACK here again).
+std::int64_t firstHeardBetween(const dissect::WlanColumns& w, std::int64_t afterNs, std::int64_t untilNs)
+{
+    const auto at = std::lower_bound(w.timeNs.begin(), w.timeNs.end(), untilNs);
+    std::size_t row = static_cast<std::size_t>(at - w.timeNs.begin());
+    if (row >= w.size() || w.timeNs[row] != untilNs || !wlan::namesTransmitter(w.frameControl[row]))
+        return untilNs;
+    const std::uint32_t station = w.addr2(row);
+    const auto from = std::upper_bound(w.timeNs.begin(), w.timeNs.end(), afterNs);
+    for (row = static_cast<std::size_t>(from - w.timeNs.begin()); row < w.size() && w.timeNs[row] < untilNs; ++row)
+        if (!wlan::badFcs(w, row) && wlan::namesTransmitter(w.frameControl[row]) && w.addr2(row) == station &&
+            !wlan::isManagement(w.frameControl[row], wlan::subtype::kProbeRequest))
+            return w.timeNs[row];
+    return untilNs;
 }
 
 // Without timeouts (a sender that sat the absence out, e.g. in persist behind a base
@@ -354,6 +406,7 @@ void deriveOutages(const DerivationInput& in, DerivationContext& ctx, DerivedSce
     // is the first data segment leaving the sender; an event seen at the radio is one
     // wired one-way delay after the sender.
     const double radioShiftS = (s.path.wiredDelayMs) / 1000;
+    const double reverseShiftS = (s.path.reverseDelayMs >= 0 ? s.path.reverseDelayMs : s.path.wiredDelayMs) / 1000;
     std::uint32_t scans = 0, handoffs = 0, other = 0;
     std::vector<InferredOutage>& inferred = ctx.inferred;
     // A station that went to another AP and came back: two handoffs, and what the radio
@@ -391,16 +444,26 @@ void deriveOutages(const DerivationInput& in, DerivationContext& ctx, DerivedSce
                 o.mode = OutageMode::Hold;
             // Downstream of the path the capture sees the outage where the radio did.
             const double shift = wlan || downstream.downstream ? radioShiftS : 0;
-            const std::int64_t startNs = departed ? lastHeardBefore(tables.wlan, e.station, e.startNs) : e.startNs;
-            o.startS = std::max(0.0, static_cast<double>(startNs - out.firstDataNs) / 1e9 + shift);
+            // At the sender an ACK silence begins and ends one (reverse) wired delay after
+            // it did at the radio, where the simulator has its outages, and a resend
+            // reaches the radio one wired delay after it was sent.
+            const bool silenceAtSender = e.kind == WlanEventKind::OutageInferred && !wlan && !downstream.downstream;
+            double startShift = silenceAtSender ? 0 : shift, endShift = startShift;
+            const std::int64_t startNs =
+                departed          ? lastHeardBefore(tables.wlan, e.station, e.startNs)
+                : silenceAtSender ? silenceStartAtRadio(in, e.startNs, static_cast<std::int64_t>(reverseShiftS * 1e9))
+                                  : e.startNs;
             std::int64_t endNs = e.endNs;
             if (e.kind == WlanEventKind::OutageInferred) {
                 // The ACK silence outlasts the outage by the RTO backoff: the path was
                 // back between the head's last two sends in the gap, the earlier lost,
                 // the later through (backThroughTimeouts(); the head's, not the segments
                 // the ACK that ends the gap releases at once).
-                if (const std::optional<std::int64_t> back = backThroughTimeouts(in, e.startNs, e.endNs))
+                if (const std::optional<std::int64_t> back = backThroughTimeouts(in, e.startNs, e.endNs)) {
                     endNs = *back;
+                    if (silenceAtSender)
+                        endShift = radioShiftS;
+                }
             } else if (departed && e.openEnded) {
                 std::optional<std::int64_t> back = backThroughTimeouts(in, e.startNs);
                 if (!back)
@@ -408,7 +471,8 @@ void deriveOutages(const DerivationInput& in, DerivationContext& ctx, DerivedSce
                 if (back)
                     endNs = std::min(endNs, *back);
             }
-            o.durationS = std::max(0.0, static_cast<double>(endNs - startNs) / 1e9);
+            o.startS = std::max(0.0, static_cast<double>(startNs - out.firstDataNs) / 1e9 + startShift);
+            o.durationS = std::max(0.0, static_cast<double>(endNs - out.firstDataNs) / 1e9 + endShift - o.startS);
             if (o.durationS <= 0)
                 continue;
             if (e.kind == WlanEventKind::OutageInferred)
@@ -463,10 +527,10 @@ void deriveOutages(const DerivationInput& in, DerivationContext& ctx, DerivedSce
         std::int64_t backElsewhereNs = a.backElsewhereNs;
         if (const std::optional<std::int64_t> byTimeouts = backThroughTimeouts(in, a.leftNs, a.backElsewhereNs))
             backElsewhereNs = std::clamp(*byTimeouts, a.leftNs, a.backElsewhereNs);
-        // Its return here stays at its first ACK here: dated by the timeouts instead, the
-        // lab's handoff run came out 13 % fast (the replay's timer after it does not
-        // follow the sender's).
-        const std::int64_t returnedNs = a.returnedNs;
+        // Its return here: the first frame this radio heard from it again (its probes and
+        // association), not its first ACK, which waits for the data the sender's next
+        // timeout resends; a replay whose resend came a little earlier would lose it.
+        const std::int64_t returnedNs = firstHeardBetween(tables.wlan, a.leftElsewhereNs, a.returnedNs);
         for (const auto& [from, to] : {std::pair{a.leftNs, backElsewhereNs}, std::pair{a.leftElsewhereNs, returnedNs}}) {
             Outage o;
             o.kind = OutageKind::Handoff;
@@ -500,7 +564,6 @@ void deriveOutages(const DerivationInput& in, DerivationContext& ctx, DerivedSce
         Outage o;
         o.kind = OutageKind::Handoff;
         o.mode = OutageMode::Drop; // what the old AP still had is lost
-        const double reverseShiftS = s.path.wiredDelayMs / 1000;
         o.startS = std::max(0.0, static_cast<double>(h.closeNs - out.firstDataNs) / 1e9 - reverseShiftS);
         o.durationS = static_cast<double>(h.reopenNs - h.closeNs) / 1e9;
         s.outageList.push_back(o);

@@ -648,6 +648,39 @@ void deriveBottleneck(const DerivationInput& in, DerivationContext& ctx, Derived
                             format(" (%.3f)", windowed.rate5));
 }
 
+namespace {
+
+// Whether a drop-tail queue at the bottleneck overflowed in the capture: a resend of the
+// sender's data within two round trips at the fullest queue of round trips that saw the
+// queue over half its fullest (a queue drops when full; the segments sent just before
+// its drops are acknowledged one such round trip after them, before the sender can learn
+// of the loss; a radio's losses come at any level). Round trips as TCP timed them, with
+// the wait on the sender's host before the capture.
+bool overflowSeen(const DerivationInput& in, const DerivationContext& ctx)
+{
+    const double riseMs = ctx.rttSustainedMax - ctx.rttMin;
+    const auto lookBackNs = static_cast<std::int64_t>(2 * (ctx.rttMin + riseMs) * 1e6);
+    std::vector<std::int64_t> halfFullAckNs; // when an ACK timed a round trip over half the rise
+    for (const SenderRtt& r : ctx.senderRtt)
+        if (r.ms + r.waitBeforeCaptureMs - ctx.rttMin >= riseMs / 2)
+            halfFullAckNs.push_back(r.dataNs + static_cast<std::int64_t>(r.ms * 1e6));
+    std::sort(halfFullAckNs.begin(), halfFullAckNs.end());
+    const dissect::CaptureTables& tables = *in.tables;
+    const TcpAnalysis& tcp = *in.tcp;
+    const auto& t = tables.tcp;
+    for (std::size_t row = 0; row < t.size(); ++row) {
+        if (tcp.segments.connection[row] != in.connection || t.payloadLength[row] == 0 ||
+            !(tcp.segments.flags[row] & segment_flag::kRetransmission) || tcp.directionOf(tables, row) != in.sender)
+            continue;
+        const auto it = std::upper_bound(halfFullAckNs.begin(), halfFullAckNs.end(), t.timeNs[row]);
+        if (it != halfFullAckNs.begin() && *std::prev(it) >= t.timeNs[row] - lookBackNs)
+            return true;
+    }
+    return false;
+}
+
+} // namespace
+
 void deriveQueue(const DerivationInput& in, DerivationContext& ctx, DerivedScenario& out)
 {
     Scenario& s = out.scenario;
@@ -677,17 +710,23 @@ void deriveQueue(const DerivationInput& in, DerivationContext& ctx, DerivedScena
     out.notes.push_back(format("path.queue_bytes %.0f: RTT rise %.3f ms (largest median of %.0f consecutive samples, "
                                "over the minimum) at the bottleneck rate",
                                static_cast<double>(s.path.queueBytes), queueMs, static_cast<double>(kSustainedSamples)));
-    if (ctx.rateFromDispersion) {
-        // A window-limited sender never filled the queue, so its rise says nothing of
-        // the queue's size: one bandwidth-delay product, the sizing rule for a router
-        // buffer (Villamizar and Song 1994), at the rate read from the trains.
-        const auto bdp = static_cast<std::uint64_t>(rttMin / 1000 * s.path.bottleneckMbps * 1e6 / 8);
-        if (bdp > s.path.queueBytes) {
-            s.path.queueBytes = bdp;
-            out.notes.push_back(format("path.queue_bytes %.0f: one BDP (%.3f Mb/s over %.1f ms); the window-limited "
-                                       "sender never filled the queue",
-                                       static_cast<double>(bdp), s.path.bottleneckMbps, rttMin));
-        }
+    // A queue the capture never saw overflow holds more than its fullest reading, by
+    // how much the capture cannot say: one bandwidth-delay product, the sizing rule for
+    // a router buffer (Villamizar and Song 1994). Sized to the reading itself, the
+    // replay's own slow start, which peaks where the capture's did, overflows it.
+    // Downstream a hole shows right after its drop, with the queue the drop met
+    // (holeEpisodes()).
+    const bool overflowed =
+        downstream.downstream ? out.holeEpisodes > out.holeEpisodesOffQueue : overflowSeen(in, ctx);
+    const bool neverFilled = ctx.rateFromDispersion || !overflowed;
+    const auto bdp = static_cast<std::uint64_t>(rttMin / 1000 * s.path.bottleneckMbps * 1e6 / 8);
+    if (neverFilled && bdp > s.path.queueBytes) {
+        s.path.queueBytes = bdp;
+        out.notes.push_back(format("path.queue_bytes %.0f: one BDP (%.3f Mb/s over %.1f ms); ",
+                                   static_cast<double>(bdp), s.path.bottleneckMbps, rttMin) +
+                            (ctx.rateFromDispersion ? "the window-limited sender never filled the queue"
+                                                    : "no loss began while the queue stood over half its fullest, "
+                                                      "so it never overflowed"));
     }
     s.path.jitterMs = 0;
 }

@@ -328,6 +328,18 @@ void deriveRtoRule(const DerivationInput& in, DerivationContext& ctx, DerivedSce
     Scenario& s = out.scenario;
     const RtoRuleReading r = downstream.downstream ? readDownstreamRtoRule(in, downstream, s.sender.minRtoMs)
                                                    : readRtoRule(in, s.sender.minRtoMs);
+    // The stack the inference chose has one rule where it is ns-3's (TcpSocketBase):
+    // timers read at or above Linux's bound there were backed off from a start the
+    // capture did not see.
+    const bool ns3 = s.sender.stack == cwnd::modelStackName(cwnd::ModelStack::Ns3);
+    if (ns3 && (r.timeouts == 0 || r.underLinuxBound < r.timeouts)) {
+        s.sender.rtoRfc6298 = true;
+        out.notes.push_back(format("sender.rto_rfc6298 on: ns-3's bound, max(min_rto, srtt + 4 rttvar) as RFC 6298, "
+                                   "the only rule of the stack the inference chose (%.0f of the capture's %.0f first "
+                                   "timeouts ran out under Linux's bound)",
+                                   static_cast<double>(r.underLinuxBound), static_cast<double>(r.timeouts)));
+        return;
+    }
     if (r.timeouts == 0) {
         out.notes.push_back("sender.rto: Linux's bound, srtt + max(4 rttvar, min_rto) (no timeout in the capture to "
                             "read it from)");

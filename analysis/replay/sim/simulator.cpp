@@ -94,7 +94,7 @@ public:
           m_wiredRev(m_queue, msToNs(s.path.reverseDelayMs >= 0 ? s.path.reverseDelayMs : s.path.wiredDelayMs),
                      msToNs(s.path.jitterMs), m_jitterRng),
           m_radioFwd(m_queue, msToNs(s.path.wirelessDelayMs), 0, m_jitterRng),
-          m_radioRev(m_queue, msToNs(s.path.wirelessDelayMs), 0, m_jitterRng)
+          m_radioRev(m_queue, msToNs(s.path.wirelessDelayMs), 0, m_jitterRng), m_radioBacklog(m_queue, 0, 0, m_jitterRng)
     {
         const std::uint32_t mss = s.sender.mss;
         std::uint64_t total = 0;
@@ -123,6 +123,7 @@ public:
         m_wiredFwd.setSink([this](const Packet& p) { atBaseStation(p); });
         m_wiredRev.setSink([this](const Packet& a) { toSender(a); });
         m_radioFwd.setSink([this](const Packet& p) { m_receiver->arrive(p); });
+        m_radioBacklog.setSink([this](const Packet& p) { relayRadio(p); });
         if (m_chain)
             m_radioRev.setSink([this](const Packet& a) { m_chain->sendUplink(a); });
         else
@@ -205,7 +206,7 @@ public:
         std::deque<Packet> held;
         held.swap(m_bsHeld);
         for (const Packet& p : held)
-            toRadio(p);
+            toRadio(p, true);
     }
     void freezeReceiver(bool frozen) override { m_receiver->freeze(frozen); }
     void retransmitFromAp(const Packet& data) override
@@ -297,7 +298,8 @@ private:
         toRadio(p);
     }
 
-    void toRadio(const Packet& p)
+    // backlog: the packet comes out of a hold, with others released at the same instant.
+    void toRadio(const Packet& p, bool backlog = false)
     {
         if (p.kind == Packet::Kind::Data && !p.retransmission &&
             std::binary_search(m_s.path.lostSegments.begin(), m_s.path.lostSegments.end(), p.segment)) {
@@ -311,7 +313,24 @@ private:
             m_chain->sendDownlink(p);
             return;
         }
-        // Relay radio (the lab's): frames judged as they leave the bottleneck.
+        // Without the 802.11 model a held backlog still leaves the radio one frame at a
+        // time: at the bottleneck's rate, the least the radio carried before the hold (a
+        // backlog delivered at once would return its ACKs as one burst). Packets behind
+        // a backlog wait for it, in order.
+        const std::int64_t now = m_queue.now();
+        if (backlog || m_radioBacklogFreeNs > now) {
+            const auto serialise = static_cast<std::int64_t>(
+                (p.length + m_s.mac.ipTcpHeaderBytes) * 8.0 / (m_s.path.bottleneckMbps * 1e6) * 1e9);
+            m_radioBacklogFreeNs = std::max(m_radioBacklogFreeNs, now) + serialise;
+            m_radioBacklog.pushFrom(m_radioBacklogFreeNs, p);
+            return;
+        }
+        relayRadio(p);
+    }
+
+    // Relay radio (the lab's): frames judged as they leave the bottleneck.
+    void relayRadio(const Packet& p)
+    {
         if (m_outage) {
             if (m_outage->mode == OutageMode::Drop) {
                 ++m_result.path.outageDrops;
@@ -413,6 +432,8 @@ private:
     EventQueue m_queue;
     Rng m_rng, m_jitterRng;
     DelayLine m_wiredFwd, m_wiredRev, m_radioFwd, m_radioRev;
+    DelayLine m_radioBacklog;              // a released hold leaving the radio (no 802.11 model)
+    std::int64_t m_radioBacklogFreeNs = 0; // when its last packet has left
     std::unique_ptr<TcpReceiver> m_receiver;
     std::unique_ptr<TcpSender> m_sender;
     std::unique_ptr<WifiChain> m_chain;

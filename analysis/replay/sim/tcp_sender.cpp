@@ -10,14 +10,17 @@ constexpr std::uint32_t kDupThresh = 3; // RFC 6675 DupThresh / RFC 5681 3.2
 constexpr std::int64_t kMs = 1'000'000;
 constexpr std::uint32_t kIpTcpHeaderBytes = 52; // IPv4 and TCP with timestamps
 
-cwnd::RecoveryPolicy recoveryPolicy(const SenderParams& params)
+cwnd::RecoveryPolicy recoveryPolicy(const SenderParams& params, bool ns3Stack)
 {
     // PRR needs SACK's delivered count; without it the window is cut at once. The RTO
     // rule and the kept snd_cwnd_cnt are the simulator's calibrated choices: with the
     // fit's (Linux's) the lab baselines drift, cubic-wifi 1.9 -> 9.5 % and ns-3's
-    // B-handoff-zwa-hold AP 2 past 10 % (docs/replay.md, "One sender engine").
+    // B-handoff-zwa-hold AP 2 past 10 % (docs/replay.md, "One sender engine"). ns-3's
+    // TcpSocketBase::ReTxTimeout() sets ssthresh at every timeout, a backed-off one too,
+    // from the bytes in flight then: after a first timeout the one segment it resent,
+    // so 2 MSS (the model's rule, with that flight: onRtoTimer()).
     return {.window = params.prr && params.sack ? cwnd::RecoveryWindow::Prr : cwnd::RecoveryWindow::Classic,
-            .rto = cwnd::RtoSsthresh::EachEntry,
+            .rto = ns3Stack ? cwnd::RtoSsthresh::ModelRule : cwnd::RtoSsthresh::EachEntry,
             .clearCwndCountAtEntry = false};
 }
 } // namespace
@@ -26,7 +29,7 @@ TcpSender::TcpSender(EventQueue& queue, const SenderParams& params, std::uint64_
                      std::int64_t stopNs, std::uint64_t initialRwnd, std::unique_ptr<cwnd::CongestionModel> model,
                      Output output)
     : m_queue(queue), m_params(params), m_total(totalSegments), m_stopNs(stopNs), m_model(std::move(model)),
-      m_recovery(*m_model, recoveryPolicy(params)), m_congestionRtt(cwnd::modelStackOf(*m_model)),
+      m_recovery(*m_model, recoveryPolicy(params, cwnd::modelStackOf(*m_model) == cwnd::ModelStack::Ns3)), m_congestionRtt(cwnd::modelStackOf(*m_model)),
       m_ackRule(cwnd::modelStackOf(*m_model)),
       m_output(std::move(output)), m_rwnd(initialRwnd),
       m_rtoNs(static_cast<std::int64_t>(params.initialRtoMs * kMs)),
@@ -269,6 +272,10 @@ void TcpSender::onAck(const Packet& ack)
     if (m_rwnd > 0 && m_persistTimer.armed()) {
         m_persistTimer.cancel();
         m_backoff = 0;
+        // ns-3 stopped the retransmission timer under the zero window; what is still
+        // outstanding has one again.
+        if (m_una < m_nxt && !m_rtoTimer.armed())
+            armRto();
     }
     const std::int64_t ackSeg = std::min(ack.ackSegment, m_nxt);
     const bool unaAdvanced = ackSeg > m_una;
@@ -296,6 +303,15 @@ void TcpSender::onAck(const Packet& ack)
     // Linux tcp_ack() re-arms the probe timer on every ACK, whether or not it sent.
     sendWhatFits();
     scheduleLossProbe();
+    // ns-3 TcpSocketBase::DoForwardUp(): a zero window stops the retransmission timer,
+    // data outstanding or not, and the persist timer probes instead. Linux keeps it
+    // running (onRtoTimer()).
+    if (m_ns3Stack && m_rwnd == 0 && m_una < m_nxt && !m_persistTimer.armed()) {
+        m_rtoTimer.cancel();
+        m_tlpTimer.cancel();
+        m_persistTimer.arm(std::min<std::int64_t>(m_rtoNs << std::min<std::uint32_t>(m_backoff, 20),
+                                                  static_cast<std::int64_t>(m_params.maxRtoMs * kMs)));
+    }
 }
 
 void TcpSender::rackAdvance(std::int64_t index)
@@ -608,7 +624,7 @@ void TcpSender::onRtoTimer()
     // ns-3 TcpSocketBase::ReTxTimeout() halves what RFC 6675 counts in the pipe (after
     // a PRR recovery about cwnd); else RFC 5681 (4)'s FlightSize, all outstanding data.
     const std::uint64_t flight =
-        m_params.rtoRfc6298 ? static_cast<std::uint64_t>(m_pipe) * m_state.mss : flightBytes();
+        m_ns3Stack || m_params.rtoRfc6298 ? static_cast<std::uint64_t>(m_pipe) * m_state.mss : flightBytes();
     m_recovery.enterLoss(m_state,
                          {.flightBytes = flight, .flightInRecoveryBytes = flight, .recoveryPoint = m_nxt * m_state.mss});
     m_fastRetransmitDue = false;
