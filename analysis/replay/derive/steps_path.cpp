@@ -8,6 +8,7 @@
 #include "standing_queue.h"
 
 #include <algorithm>
+#include <array>
 #include <limits>
 #include <cmath>
 
@@ -650,30 +651,75 @@ void deriveBottleneck(const DerivationInput& in, DerivationContext& ctx, Derived
 
 namespace {
 
-// Whether a drop-tail queue at the bottleneck overflowed in the capture: a resend of the
-// sender's data within two round trips at the fullest queue of round trips that saw the
-// queue over half its fullest (a queue drops when full; the segments sent just before
-// its drops are acknowledged one such round trip after them, before the sender can learn
-// of the loss; a radio's losses come at any level). Round trips as TCP timed them, with
-// the wait on the sender's host before the capture.
-bool overflowSeen(const DerivationInput& in, const DerivationContext& ctx)
+// Whether a drop-tail queue at the bottleneck overflowed in the capture: a loss episode
+// (its first resend after a round trip without one; a resend soon after new data is
+// flagged out of order, as Wireshark does, and counts as one) within two round trips at the
+// fullest queue of ACKs that timed the queue over half its fullest (a queue drops when
+// full; the segments sent just before its drops are acknowledged one such round trip
+// after them, before the sender can learn of the loss; a radio's losses come at any
+// level), while the flight grew: a queue that held a flight without loss holds it
+// again, so a loss at a flight held flat by a window (a queue standing behind it) is
+// not the queue's. Round trips as TCP timed them, with the wait on the sender's host
+// before the capture.
+bool overflowSeen(const DerivationInput& in, const DerivationContext& ctx, double rateMbps)
 {
     const double riseMs = ctx.rttSustainedMax - ctx.rttMin;
-    const auto lookBackNs = static_cast<std::int64_t>(2 * (ctx.rttMin + riseMs) * 1e6);
-    std::vector<std::int64_t> halfFullAckNs; // when an ACK timed a round trip over half the rise
+    const auto roundNs = static_cast<std::int64_t>((ctx.rttMin + riseMs) * 1e6);
+    struct Acked
+    {
+        std::int64_t ackNs = 0, flightBytes = 0;
+        double riseMs = 0;
+        bool halfFull = false;
+    };
+    std::vector<Acked> acked;
     for (const SenderRtt& r : ctx.senderRtt)
-        if (r.ms + r.waitBeforeCaptureMs - ctx.rttMin >= riseMs / 2)
-            halfFullAckNs.push_back(r.dataNs + static_cast<std::int64_t>(r.ms * 1e6));
-    std::sort(halfFullAckNs.begin(), halfFullAckNs.end());
+        acked.push_back({r.dataNs + static_cast<std::int64_t>(r.ms * 1e6), r.flightBytes,
+                         r.ms + r.waitBeforeCaptureMs - ctx.rttMin});
+    std::sort(acked.begin(), acked.end(), [](const Acked& x, const Acked& y) { return x.ackNs < y.ackNs; });
+    // Over half by the median of three neighbours (a delayed ACK adds its timer to one),
+    // and no more than the flight then could fill at the rate: a queue holds only what
+    // is in flight (two segments a delayed ACK held add its timer to both).
+    const double bytesPerMs = rateMbps * 1e3 / 8;
+    for (std::size_t i = 1; i + 1 < acked.size(); ++i) {
+        std::array<double, 3> three{acked[i - 1].riseMs, acked[i].riseMs, acked[i + 1].riseMs};
+        std::sort(three.begin(), three.end());
+        acked[i].halfFull = three[1] >= riseMs / 2 && three[1] * bytesPerMs <= static_cast<double>(acked[i].flightBytes);
+    }
+    const auto window = [&](std::int64_t fromNs, std::int64_t toNs) {
+        const auto lo = std::lower_bound(acked.begin(), acked.end(), fromNs,
+                                         [](const Acked& x, std::int64_t ns) { return x.ackNs < ns; });
+        const auto hi = std::upper_bound(acked.begin(), acked.end(), toNs,
+                                         [](std::int64_t ns, const Acked& x) { return ns < x.ackNs; });
+        return std::pair{lo, hi};
+    };
     const dissect::CaptureTables& tables = *in.tables;
     const TcpAnalysis& tcp = *in.tcp;
     const auto& t = tables.tcp;
+    std::int64_t lastResendNs = std::numeric_limits<std::int64_t>::min() / 2;
     for (std::size_t row = 0; row < t.size(); ++row) {
         if (tcp.segments.connection[row] != in.connection || t.payloadLength[row] == 0 ||
-            !(tcp.segments.flags[row] & segment_flag::kRetransmission) || tcp.directionOf(tables, row) != in.sender)
+            !(tcp.segments.flags[row] & (segment_flag::kRetransmission | segment_flag::kOutOfOrder)) ||
+            tcp.directionOf(tables, row) != in.sender)
             continue;
-        const auto it = std::upper_bound(halfFullAckNs.begin(), halfFullAckNs.end(), t.timeNs[row]);
-        if (it != halfFullAckNs.begin() && *std::prev(it) >= t.timeNs[row] - lookBackNs)
+        const std::int64_t now = t.timeNs[row];
+        const bool episodeStart = now - lastResendNs > roundNs;
+        lastResendNs = now;
+        if (!episodeStart)
+            continue;
+        const auto [lo, hi] = window(now - 2 * roundNs, now);
+        std::int64_t flightThen = 0;
+        bool halfFull = false;
+        for (auto it = lo; it != hi; ++it) {
+            halfFull = halfFull || it->halfFull;
+            flightThen = std::max(flightThen, it->flightBytes);
+        }
+        if (!halfFull)
+            continue;
+        const auto [before, beforeEnd] = window(now - 4 * roundNs, now - 2 * roundNs);
+        std::int64_t flightBefore = 0;
+        for (auto it = before; it != beforeEnd; ++it)
+            flightBefore = std::max(flightBefore, it->flightBytes);
+        if (flightThen > flightBefore)
             return true;
     }
     return false;
@@ -717,7 +763,7 @@ void deriveQueue(const DerivationInput& in, DerivationContext& ctx, DerivedScena
     // Downstream a hole shows right after its drop, with the queue the drop met
     // (holeEpisodes()).
     const bool overflowed =
-        downstream.downstream ? out.holeEpisodes > out.holeEpisodesOffQueue : overflowSeen(in, ctx);
+        downstream.downstream ? out.holeEpisodes > out.holeEpisodesOffQueue : overflowSeen(in, ctx, s.path.bottleneckMbps);
     const bool neverFilled = ctx.rateFromDispersion || !overflowed;
     const auto bdp = static_cast<std::uint64_t>(rttMin / 1000 * s.path.bottleneckMbps * 1e6 / 8);
     if (neverFilled && bdp > s.path.queueBytes) {
@@ -725,8 +771,8 @@ void deriveQueue(const DerivationInput& in, DerivationContext& ctx, DerivedScena
         out.notes.push_back(format("path.queue_bytes %.0f: one BDP (%.3f Mb/s over %.1f ms); ",
                                    static_cast<double>(bdp), s.path.bottleneckMbps, rttMin) +
                             (ctx.rateFromDispersion ? "the window-limited sender never filled the queue"
-                                                    : "no loss began while the queue stood over half its fullest, "
-                                                      "so it never overflowed"));
+                                                    : "no loss began while a growing flight held the queue over half "
+                                                      "its fullest, so it never overflowed"));
     }
     s.path.jitterMs = 0;
 }
