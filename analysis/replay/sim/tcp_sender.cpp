@@ -596,9 +596,11 @@ void TcpSender::onRtoTimer()
     m_state.nowNs = m_queue.now();
     if (m_rwnd == 0) {
         // Linux tcp_retransmit_timer(): "Receiver dastardly shrinks window. Our
-        // retransmits become zero probes" -- the head is resent, the timer backs off,
-        // and tcp_enter_loss() is not called: cwnd and ssthresh survive. This is what
-        // the AP zero-window ACK of paper 001 relies on.
+        // retransmits become zero probes" -- the head is resent and the timer backs
+        // off; the tcp_enter_loss() it also calls is undone once the ACKs show the
+        // original delivered (its timestamp echoed, tcp_try_undo_loss()), so cwnd and
+        // ssthresh come back: kept here. This is what the AP zero-window ACK of paper
+        // 001 relies on. (ns-3's stack has no timer running here: onAck().)
         ++m_counters.zeroWindowProbes;
         ++m_backoff;
         Packet p;

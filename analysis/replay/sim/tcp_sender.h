@@ -10,7 +10,8 @@
 // retransmission timer (RFC 6298 estimators, Linux
 // __tcp_set_rto() bound srtt + max(4 rttvar, rto_min), exponential backoff), the zero
 // window (persist timer, RFC 9293 3.8.6.1; an RTO while the window is zero is a probe
-// that keeps cwnd, Linux tcp_retransmit_timer()), and pacing.
+// that keeps cwnd, Linux tcp_retransmit_timer(), where ns-3 stops the timer and probes
+// on the persist timer alone), and pacing.
 
 #include "analysis/sender/congestion_model.h"
 #include "analysis/sender/loss_recovery.h"
