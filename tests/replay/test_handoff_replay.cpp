@@ -28,12 +28,14 @@ TEST(HandoffReplay, ZeroWindowAckOnALongPathPredictsTheLabsGain)
 {
     test::LabConnection lab;
     std::string error;
-    ASSERT_TRUE(test::openLab(test::testData("lab-b-zwa-long-path-server.pcap.gz"), lab, error)) << error;
+    ASSERT_TRUE(test::openLab(test::testData("lab-b-zwa-long-path-server.pcap.gz"), lab, error))
+        << error;
     const replay::DerivedScenario d = replay::deriveScenario(lab.input());
     // The queue never overflowed before the handoff: the rise read is a floor, and the
     // replay's slow start, which peaks where the lab's did, needs more.
     EXPECT_GE(static_cast<double>(d.scenario.path.queueBytes),
-              d.scenario.path.bottleneckMbps * 1e6 / 8 * 2 * d.scenario.path.wiredDelayMs / 1000 * 0.95);
+              d.scenario.path.bottleneckMbps * 1e6 / 8 * 2 * d.scenario.path.wiredDelayMs / 1000 *
+                  0.95);
     // The silence the sender saw, dated where the station left: at the radio.
     ASSERT_EQ(d.scenario.outageList.size(), 1u);
     const double firstDataS =
@@ -46,8 +48,10 @@ TEST(HandoffReplay, ZeroWindowAckOnALongPathPredictsTheLabsGain)
     replay::ReplayOptions options;
     options.fixes = {"ap-zero-window-ack"};
     const replay::ReplayReport r = replay::replayCapture(lab.input(), options);
-    ASSERT_TRUE(r.capture && r.calibration && r.fixEffect) << (r.notes.empty() ? "" : r.notes.back());
-    EXPECT_LT(r.calibration->goodput, 0.10) << r.baseline.goodputBps << " vs " << r.capture->goodputBps;
+    ASSERT_TRUE(r.capture && r.calibration && r.fixEffect)
+        << (r.notes.empty() ? "" : r.notes.back());
+    EXPECT_LT(r.calibration->goodput, 0.10)
+        << r.baseline.goodputBps << " vs " << r.capture->goodputBps;
     // The baseline loses the flight and times out twice, as the lab's sender did.
     EXPECT_EQ(r.baseline.rtoTimeouts, 2u);
     // The fix: nothing lost, no timeout (ns-3 stops its timer under the zero window,

@@ -25,7 +25,9 @@ TEST(SlowReader, DrainRateIsTheRightEdgesPaceNotTheSendersGoodput)
 {
     test::LabConnection lab;
     std::string error;
-    ASSERT_TRUE(test::openLab(test::testData("lab-e-slow-reader-big-buffer-server.pcap.gz"), lab, error)) << error;
+    ASSERT_TRUE(
+        test::openLab(test::testData("lab-e-slow-reader-big-buffer-server.pcap.gz"), lab, error))
+        << error;
     const replay::DerivedScenario d = replay::deriveScenario(lab.input());
     const replay::ReceiverParams& r = d.scenario.receiver;
     EXPECT_NEAR(static_cast<double>(r.appReadBytes), kLabReadBytes, 0.02 * kLabReadBytes);
@@ -35,8 +37,10 @@ TEST(SlowReader, DrainRateIsTheRightEdgesPaceNotTheSendersGoodput)
     // The replay drains as the lab's reader did: the capture's goodput within 3 %
     // (14 % above it with the goodput taken for the drain rate).
     const replay::ReplayReport report = replay::replayCapture(lab.input(), {});
-    ASSERT_TRUE(report.capture && report.calibration) << (report.notes.empty() ? "" : report.notes.back());
-    EXPECT_LT(report.calibration->goodput, 0.03) << report.baseline.goodputBps << " vs " << report.capture->goodputBps;
+    ASSERT_TRUE(report.capture && report.calibration)
+        << (report.notes.empty() ? "" : report.notes.back());
+    EXPECT_LT(report.calibration->goodput, 0.03)
+        << report.baseline.goodputBps << " vs " << report.capture->goodputBps;
 }
 
 } // namespace windscope::analysis

@@ -304,23 +304,24 @@ std::optional<std::int64_t> backThroughTimeouts(const DerivationInput& in, std::
 
 // An ACK silence seen at the sender, dated at the radio: it began between the arrival
 // there of the last data the ACK before it (at lastAckNs) acknowledged and that of the
-// first data sent after it that this ACK did not, their midpoint; each arrived one forward delay after it
-// was sent, the last one's round trip less the ACK's way back (reverseNs). Without those
-// sends, one way back before the ACK.
-std::int64_t silenceStartAtRadio(const DerivationInput& in, std::int64_t lastAckNs, std::int64_t reverseNs)
+// first data sent after it that this ACK did not, their midpoint. Each arrived one
+// forward delay after it was sent: the last one's round trip less the ACK's way back
+// (reverseNs). Without those sends, one way back before the ACK.
+std::int64_t silenceStartAtRadio(const DerivationInput& in, std::int64_t lastAckNs,
+                                 std::int64_t reverseNs)
 {
     const dissect::CaptureTables& tables = *in.tables;
     const TcpAnalysis& tcp = *in.tcp;
     const auto& t = tables.tcp;
     std::int64_t ack = -1;
     for (std::size_t row = 0; row < t.size() && t.timeNs[row] <= lastAckNs; ++row)
-        if (tcp.segments.connection[row] == in.connection && tcp.directionOf(tables, row) != in.sender &&
-            (t.tcpFlags(row) & 0x010))
+        if (tcp.segments.connection[row] == in.connection &&
+            tcp.directionOf(tables, row) != in.sender && (t.tcpFlags(row) & 0x010))
             ack = std::max(ack, tcp.relativeAck(t, row));
     std::int64_t lastDeliveredNs = -1, firstLostNs = -1;
     for (std::size_t row = 0; row < t.size() && t.timeNs[row] <= lastAckNs && ack >= 0; ++row) {
-        if (tcp.segments.connection[row] != in.connection || tcp.directionOf(tables, row) != in.sender ||
-            t.payloadLength[row] == 0)
+        if (tcp.segments.connection[row] != in.connection ||
+            tcp.directionOf(tables, row) != in.sender || t.payloadLength[row] == 0)
             continue;
         const std::int64_t seq = tcp.relativeSeq(t, row);
         if (seq + static_cast<std::int64_t>(t.payloadLength[row]) <= ack) {
@@ -332,7 +333,8 @@ std::int64_t silenceStartAtRadio(const DerivationInput& in, std::int64_t lastAck
     }
     if (lastDeliveredNs < 0 || firstLostNs < 0)
         return lastAckNs - reverseNs;
-    const std::int64_t forwardNs = std::max<std::int64_t>(0, lastAckNs - lastDeliveredNs - reverseNs);
+    const std::int64_t forwardNs =
+        std::max<std::int64_t>(0, lastAckNs - lastDeliveredNs - reverseNs);
     return (lastDeliveredNs + firstLostNs) / 2 + forwardNs;
 }
 
@@ -352,7 +354,8 @@ std::int64_t lastHeardBefore(const dissect::WlanColumns& w, std::uint32_t statio
 // The first frame the station sent in (afterNs, untilNs] that this radio heard, untilNs
 // if none: the station back in this BSS (its probe requests only search for one). Its
 // station: the transmitter of the frame at untilNs (its first ACK here again).
-std::int64_t firstHeardBetween(const dissect::WlanColumns& w, std::int64_t afterNs, std::int64_t untilNs)
+std::int64_t firstHeardBetween(const dissect::WlanColumns& w, std::int64_t afterNs,
+                               std::int64_t untilNs)
 {
     const auto at = std::lower_bound(w.timeNs.begin(), w.timeNs.end(), untilNs);
     std::size_t row = static_cast<std::size_t>(at - w.timeNs.begin());
@@ -360,8 +363,10 @@ std::int64_t firstHeardBetween(const dissect::WlanColumns& w, std::int64_t after
         return untilNs;
     const std::uint32_t station = w.addr2(row);
     const auto from = std::upper_bound(w.timeNs.begin(), w.timeNs.end(), afterNs);
-    for (row = static_cast<std::size_t>(from - w.timeNs.begin()); row < w.size() && w.timeNs[row] < untilNs; ++row)
-        if (!wlan::badFcs(w, row) && wlan::namesTransmitter(w.frameControl[row]) && w.addr2(row) == station &&
+    for (row = static_cast<std::size_t>(from - w.timeNs.begin());
+         row < w.size() && w.timeNs[row] < untilNs; ++row)
+        if (!wlan::badFcs(w, row) && wlan::namesTransmitter(w.frameControl[row]) &&
+            w.addr2(row) == station &&
             !wlan::isManagement(w.frameControl[row], wlan::subtype::kProbeRequest))
             return w.timeNs[row];
     return untilNs;
@@ -406,7 +411,8 @@ void deriveOutages(const DerivationInput& in, DerivationContext& ctx, DerivedSce
     // is the first data segment leaving the sender; an event seen at the radio is one
     // wired one-way delay after the sender.
     const double radioShiftS = (s.path.wiredDelayMs) / 1000;
-    const double reverseShiftS = (s.path.reverseDelayMs >= 0 ? s.path.reverseDelayMs : s.path.wiredDelayMs) / 1000;
+    const double reverseShiftS =
+        (s.path.reverseDelayMs >= 0 ? s.path.reverseDelayMs : s.path.wiredDelayMs) / 1000;
     std::uint32_t scans = 0, handoffs = 0, other = 0;
     std::vector<InferredOutage>& inferred = ctx.inferred;
     // A station that went to another AP and came back: two handoffs, and what the radio
@@ -444,22 +450,26 @@ void deriveOutages(const DerivationInput& in, DerivationContext& ctx, DerivedSce
                 o.mode = OutageMode::Hold;
             // Downstream of the path the capture sees the outage where the radio did.
             const double shift = wlan || downstream.downstream ? radioShiftS : 0;
-            // At the sender an ACK silence begins and ends one (reverse) wired delay after
-            // it did at the radio, where the simulator has its outages, and a resend
-            // reaches the radio one wired delay after it was sent.
-            const bool silenceAtSender = e.kind == WlanEventKind::OutageInferred && !wlan && !downstream.downstream;
+            // The simulator's outages are the radio's: at the sender an ACK silence is
+            // dated back to it (silenceStartAtRadio()), and a resend reached it one wired
+            // delay after it was sent.
+            const bool silenceAtSender =
+                e.kind == WlanEventKind::OutageInferred && !wlan && !downstream.downstream;
             double startShift = silenceAtSender ? 0 : shift, endShift = startShift;
             const std::int64_t startNs =
-                departed          ? lastHeardBefore(tables.wlan, e.station, e.startNs)
-                : silenceAtSender ? silenceStartAtRadio(in, e.startNs, static_cast<std::int64_t>(reverseShiftS * 1e9))
-                                  : e.startNs;
+                departed ? lastHeardBefore(tables.wlan, e.station, e.startNs)
+                : silenceAtSender
+                    ? silenceStartAtRadio(in, e.startNs,
+                                          static_cast<std::int64_t>(reverseShiftS * 1e9))
+                    : e.startNs;
             std::int64_t endNs = e.endNs;
             if (e.kind == WlanEventKind::OutageInferred) {
                 // The ACK silence outlasts the outage by the RTO backoff: the path was
                 // back between the head's last two sends in the gap, the earlier lost,
                 // the later through (backThroughTimeouts(); the head's, not the segments
                 // the ACK that ends the gap releases at once).
-                if (const std::optional<std::int64_t> back = backThroughTimeouts(in, e.startNs, e.endNs)) {
+                if (const std::optional<std::int64_t> back =
+                        backThroughTimeouts(in, e.startNs, e.endNs)) {
                     endNs = *back;
                     if (silenceAtSender)
                         endShift = radioShiftS;
@@ -471,8 +481,10 @@ void deriveOutages(const DerivationInput& in, DerivationContext& ctx, DerivedSce
                 if (back)
                     endNs = std::min(endNs, *back);
             }
-            o.startS = std::max(0.0, static_cast<double>(startNs - out.firstDataNs) / 1e9 + startShift);
-            o.durationS = std::max(0.0, static_cast<double>(endNs - out.firstDataNs) / 1e9 + endShift - o.startS);
+            o.startS =
+                std::max(0.0, static_cast<double>(startNs - out.firstDataNs) / 1e9 + startShift);
+            o.durationS = std::max(0.0, static_cast<double>(endNs - out.firstDataNs) / 1e9 +
+                                            endShift - o.startS);
             if (o.durationS <= 0)
                 continue;
             if (e.kind == WlanEventKind::OutageInferred)
@@ -530,7 +542,8 @@ void deriveOutages(const DerivationInput& in, DerivationContext& ctx, DerivedSce
         // Its return here: the first frame this radio heard from it again (its probes and
         // association), not its first ACK, which waits for the data the sender's next
         // timeout resends; a replay whose resend came a little earlier would lose it.
-        const std::int64_t returnedNs = firstHeardBetween(tables.wlan, a.leftElsewhereNs, a.returnedNs);
+        const std::int64_t returnedNs =
+            firstHeardBetween(tables.wlan, a.leftElsewhereNs, a.returnedNs);
         for (const auto& [from, to] : {std::pair{a.leftNs, backElsewhereNs}, std::pair{a.leftElsewhereNs, returnedNs}}) {
             Outage o;
             o.kind = OutageKind::Handoff;

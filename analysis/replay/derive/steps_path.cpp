@@ -9,8 +9,8 @@
 
 #include <algorithm>
 #include <array>
-#include <limits>
 #include <cmath>
+#include <limits>
 
 namespace windscope::analysis::replay::derive {
 
@@ -316,7 +316,8 @@ void readConnectionRows(const DerivationInput& in, DerivationContext& ctx, Deriv
             ackProgress.emplace_back(t.timeNs[row], delivered.at(tables, row, ackNow, sndNxt));
             const std::uint64_t windowNow = tcp.windowBytes(t, row);
             ctx.advertisedWindows.emplace_back(t.timeNs[row], windowNow);
-            ctx.rightEdges.emplace_back(t.timeNs[row], ackNow + static_cast<std::int64_t>(windowNow));
+            ctx.rightEdges.emplace_back(t.timeNs[row],
+                                        ackNow + static_cast<std::int64_t>(windowNow));
             if (ackNow == lastAck && windowNow > lastWindow && t.payloadLength[row] == 0)
                 windowUpdates.emplace_back(t.timeNs[row], windowNow - lastWindow);
             lastAck = ackNow;

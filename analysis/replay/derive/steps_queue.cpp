@@ -46,7 +46,8 @@ bool overflowSeen(const DerivationInput& in, const DerivationContext& ctx, doubl
     for (const SenderRtt& r : ctx.senderRtt)
         acked.push_back({r.dataNs + static_cast<std::int64_t>(r.ms * 1e6), r.flightBytes,
                          r.ms + r.waitBeforeCaptureMs - ctx.rttMin});
-    std::sort(acked.begin(), acked.end(), [](const Acked& x, const Acked& y) { return x.ackNs < y.ackNs; });
+    std::sort(acked.begin(), acked.end(),
+              [](const Acked& x, const Acked& y) { return x.ackNs < y.ackNs; });
     // Over half by the median of three neighbours (a delayed ACK adds its timer to one),
     // and no more than the flight then could fill at the rate: a queue holds only what
     // is in flight (two segments a delayed ACK held add its timer to both).
@@ -54,13 +55,16 @@ bool overflowSeen(const DerivationInput& in, const DerivationContext& ctx, doubl
     for (std::size_t i = 1; i + 1 < acked.size(); ++i) {
         std::array<double, 3> three{acked[i - 1].riseMs, acked[i].riseMs, acked[i + 1].riseMs};
         std::sort(three.begin(), three.end());
-        acked[i].halfFull = three[1] >= riseMs / 2 && three[1] * bytesPerMs <= static_cast<double>(acked[i].flightBytes);
+        acked[i].halfFull = three[1] >= riseMs / 2 &&
+                            three[1] * bytesPerMs <= static_cast<double>(acked[i].flightBytes);
     }
     const auto window = [&](std::int64_t fromNs, std::int64_t toNs) {
-        const auto lo = std::lower_bound(acked.begin(), acked.end(), fromNs,
-                                         [](const Acked& x, std::int64_t ns) { return x.ackNs < ns; });
-        const auto hi = std::upper_bound(acked.begin(), acked.end(), toNs,
-                                         [](std::int64_t ns, const Acked& x) { return ns < x.ackNs; });
+        const auto lo =
+            std::lower_bound(acked.begin(), acked.end(), fromNs,
+                             [](const Acked& x, std::int64_t ns) { return x.ackNs < ns; });
+        const auto hi =
+            std::upper_bound(acked.begin(), acked.end(), toNs,
+                             [](std::int64_t ns, const Acked& x) { return ns < x.ackNs; });
         return std::pair{lo, hi};
     };
     const dissect::CaptureTables& tables = *in.tables;
@@ -69,7 +73,8 @@ bool overflowSeen(const DerivationInput& in, const DerivationContext& ctx, doubl
     std::int64_t lastResendNs = std::numeric_limits<std::int64_t>::min() / 2;
     for (std::size_t row = 0; row < t.size(); ++row) {
         if (tcp.segments.connection[row] != in.connection || t.payloadLength[row] == 0 ||
-            !(tcp.segments.flags[row] & (segment_flag::kRetransmission | segment_flag::kOutOfOrder)) ||
+            !(tcp.segments.flags[row] &
+              (segment_flag::kRetransmission | segment_flag::kOutOfOrder)) ||
             tcp.directionOf(tables, row) != in.sender)
             continue;
         const std::int64_t now = t.timeNs[row];
@@ -115,38 +120,42 @@ void deriveQueue(const DerivationInput& in, DerivationContext& ctx, DerivedScena
                            : readSackScoreboard(in, s.sender.mss, rttMin, rttSustainedMax - rttMin);
     const SackReadings& sackReadings = ctx.sackReadings;
     if (sackReadings.sackedRttRiseMs > rttSustainedMax - rttMin)
-        out.notes.push_back(format("path.queue: the SACKs' RTT rises %.3f ms (largest median of %.0f consecutive of "
-                                   "%.0f samples while a lone loss held the cumulative ACK), above the cumulative "
-                                   "ACKs' ",
-                                   sackReadings.sackedRttRiseMs, static_cast<double>(kSustainedSamples),
-                                   static_cast<double>(sackReadings.sackedRttSamples)) +
-                            format("%.3f ms", rttSustainedMax - rttMin));
+        out.notes.push_back(
+            format(
+                "path.queue: the SACKs' RTT rises %.3f ms (largest median of %.0f consecutive of "
+                "%.0f samples while a lone loss held the cumulative ACK), above the cumulative "
+                "ACKs' ",
+                sackReadings.sackedRttRiseMs, static_cast<double>(kSustainedSamples),
+                static_cast<double>(sackReadings.sackedRttSamples)) +
+            format("%.3f ms", rttSustainedMax - rttMin));
     const double queueMs = std::max({0.0, rttSustainedMax - rttMin, sackReadings.sackedRttRiseMs});
-    s.path.queueBytes = std::max<std::uint64_t>(static_cast<std::uint64_t>(queueMs / 1000 * s.path.bottleneckMbps * 1e6 / 8),
-                                                10ull * (s.sender.mss + 52));
-    out.notes.push_back(format("path.queue_bytes %.0f: RTT rise %.3f ms (largest median of %.0f consecutive samples, "
-                               "over the minimum) at the bottleneck rate",
-                               static_cast<double>(s.path.queueBytes), queueMs, static_cast<double>(kSustainedSamples)));
+    s.path.queueBytes = std::max<std::uint64_t>(
+        static_cast<std::uint64_t>(queueMs / 1000 * s.path.bottleneckMbps * 1e6 / 8),
+        10ull * (s.sender.mss + 52));
+    out.notes.push_back(format(
+        "path.queue_bytes %.0f: RTT rise %.3f ms (largest median of %.0f consecutive samples, "
+        "over the minimum) at the bottleneck rate",
+        static_cast<double>(s.path.queueBytes), queueMs, static_cast<double>(kSustainedSamples)));
     // A queue the capture never saw overflow holds more than its fullest reading, by
     // how much the capture cannot say: one bandwidth-delay product, the sizing rule for
     // a router buffer (Villamizar and Song 1994). Sized to the reading itself, the
     // replay's own slow start, which peaks where the capture's did, overflows it.
     // Downstream a hole shows right after its drop, with the queue the drop met
     // (holeEpisodes()).
-    const bool overflowed =
-        downstream.downstream ? out.holeEpisodes > out.holeEpisodesOffQueue : overflowSeen(in, ctx, s.path.bottleneckMbps);
+    const bool overflowed = downstream.downstream ? out.holeEpisodes > out.holeEpisodesOffQueue
+                                                  : overflowSeen(in, ctx, s.path.bottleneckMbps);
     const bool neverFilled = ctx.rateFromDispersion || !overflowed;
     const auto bdp = static_cast<std::uint64_t>(rttMin / 1000 * s.path.bottleneckMbps * 1e6 / 8);
     if (neverFilled && bdp > s.path.queueBytes) {
         s.path.queueBytes = bdp;
         out.notes.push_back(format("path.queue_bytes %.0f: one BDP (%.3f Mb/s over %.1f ms); ",
                                    static_cast<double>(bdp), s.path.bottleneckMbps, rttMin) +
-                            (ctx.rateFromDispersion ? "the window-limited sender never filled the queue"
-                                                    : "no loss began while a growing flight held the queue over half "
-                                                      "its fullest, so it never overflowed"));
+                            (ctx.rateFromDispersion
+                                 ? "the window-limited sender never filled the queue"
+                                 : "no loss began while a growing flight held the queue over half "
+                                   "its fullest, so it never overflowed"));
     }
     s.path.jitterMs = 0;
 }
-
 
 } // namespace windscope::analysis::replay::derive

@@ -184,9 +184,13 @@ WindowHold readWindowHold(const std::vector<std::pair<std::int64_t, std::uint64_
 // offered before it to the last ACK that moved the edge; fallbackBps where that span
 // is shorter than a second or moves nothing.
 double heldDrainBps(const std::vector<std::pair<std::int64_t, std::int64_t>>& rightEdges,
-                    const std::vector<std::pair<std::int64_t, std::uint64_t>>& windows, double fallbackBps)
+                    const std::vector<std::pair<std::int64_t, std::uint64_t>>& windows,
+                    double fallbackBps)
 {
-    constexpr std::int64_t kMinSpanNs = 1'000'000'000; // many read periods of any reader the rule fits
+    // A second: several reads of any reader that holds a window back (a 32 kB read at
+    // 2 Mb/s takes 131 ms), so that where a span starts and ends within a read matters
+    // little.
+    constexpr std::int64_t kMinSpanNs = 1'000'000'000;
     std::uint64_t largest = 0;
     std::size_t first = windows.size();
     for (std::size_t i = 0; i < windows.size(); ++i) {
@@ -261,12 +265,14 @@ void deriveReceiver(const DerivationInput& in, DerivationContext& ctx, DerivedSc
         // faster by the buffer it filled before the reader held it back and left
         // unread at its last send (the lab's 249 kB buffer over a 1.99 MB transfer:
         // 14 %).
-        const double drainBps = readerHolds ? heldDrainBps(ctx.rightEdges, ctx.advertisedWindows, data.goodputBps)
-                                            : data.goodputBps;
+        const double drainBps =
+            readerHolds ? heldDrainBps(ctx.rightEdges, ctx.advertisedWindows, data.goodputBps)
+                        : data.goodputBps;
         if (drainBps != data.goodputBps)
-            out.notes.push_back(format("receiver: the application drains %.3f Mb/s, the right edge's pace while it "
-                                       "held the window (the sender's goodput %.3f Mb/s counts the buffer it filled)",
-                                       drainBps / 1e6, data.goodputBps / 1e6));
+            out.notes.push_back(format(
+                "receiver: the application drains %.3f Mb/s, the right edge's pace while it "
+                "held the window (the sender's goodput %.3f Mb/s counts the buffer it filled)",
+                drainBps / 1e6, data.goodputBps / 1e6));
         const double perMssUs = static_cast<double>(s.sender.mss) * 8 / drainBps * 1e6;
         const double drainBytesPerUs = drainBps / 8 / 1e6;
         const ReadRhythm rhythm = readRhythm(windowUpdates);
@@ -276,17 +282,19 @@ void deriveReceiver(const DerivationInput& in, DerivationContext& ctx, DerivedSc
             const double periodUs = static_cast<double>(s.receiver.appReadBytes) / drainBytesPerUs;
             s.receiver.readFixedUs = std::min(1000.0, periodUs / 2);
             s.receiver.readPerByteUs = (periodUs - s.receiver.readFixedUs) / static_cast<double>(s.receiver.appReadBytes);
-            out.notes.push_back(format("receiver: slow reader reading %.0f B every %.0f us (the rhythm of its window "
-                                       "updates and the drain rate), %.0f us per call + the rest per byte",
-                                       static_cast<double>(s.receiver.appReadBytes), periodUs, s.receiver.readFixedUs));
+            out.notes.push_back(format(
+                "receiver: slow reader reading %.0f B every %.0f us (the rhythm of its window "
+                "updates and the drain rate), %.0f us per call + the rest per byte",
+                static_cast<double>(s.receiver.appReadBytes), periodUs, s.receiver.readFixedUs));
         } else {
             s.receiver.appReadBytes = s.sender.mss;
             s.receiver.readFixedUs = std::min(1000.0, perMssUs / 2);
             s.receiver.readPerByteUs = (perMssUs - s.receiver.readFixedUs) / s.sender.mss;
-            out.notes.push_back(format("receiver: slow reader (%.0f zero and low windows) draining one MSS per "
-                                       "%.0f us (the drain rate): reads of one MSS, %.0f us per call + the rest per byte",
-                                       static_cast<double>(acks.zeroWindows + acks.lowWindows), perMssUs,
-                                       s.receiver.readFixedUs));
+            out.notes.push_back(format(
+                "receiver: slow reader (%.0f zero and low windows) draining one MSS per "
+                "%.0f us (the drain rate): reads of one MSS, %.0f us per call + the rest per byte",
+                static_cast<double>(acks.zeroWindows + acks.lowWindows), perMssUs,
+                s.receiver.readFixedUs));
         }
         // The ACKs pace at the reader, so they do not show the path's rate; the path
         // is taken to be well above what the reader drains.
@@ -374,10 +382,11 @@ void deriveRtoRule(const DerivationInput& in, DerivationContext& ctx, DerivedSce
     const bool ns3 = s.sender.stack == cwnd::modelStackName(cwnd::ModelStack::Ns3);
     if (ns3 && (r.timeouts == 0 || r.underLinuxBound < r.timeouts)) {
         s.sender.rtoRfc6298 = true;
-        out.notes.push_back(format("sender.rto_rfc6298 on: ns-3's bound, max(min_rto, srtt + 4 rttvar) as RFC 6298, "
-                                   "the only rule of the stack the inference chose (%.0f of the capture's %.0f first "
-                                   "timeouts ran out under Linux's bound)",
-                                   static_cast<double>(r.underLinuxBound), static_cast<double>(r.timeouts)));
+        out.notes.push_back(format(
+            "sender.rto_rfc6298 on: ns-3's bound, max(min_rto, srtt + 4 rttvar) as RFC 6298, "
+            "the only rule of the stack the inference chose (%.0f of the capture's %.0f first "
+            "timeouts ran out under Linux's bound)",
+            static_cast<double>(r.underLinuxBound), static_cast<double>(r.timeouts)));
         return;
     }
     if (r.timeouts == 0) {

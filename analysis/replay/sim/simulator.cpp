@@ -91,10 +91,13 @@ public:
     Simulation(const Scenario& s, std::vector<std::unique_ptr<FixAgent>> agents)
         : m_s(s), m_agents(std::move(agents)), m_rng(s.seed, 1), m_jitterRng(s.seed, 2),
           m_wiredFwd(m_queue, msToNs(s.path.wiredDelayMs), msToNs(s.path.jitterMs), m_jitterRng),
-          m_wiredRev(m_queue, msToNs(s.path.reverseDelayMs >= 0 ? s.path.reverseDelayMs : s.path.wiredDelayMs),
-                     msToNs(s.path.jitterMs), m_jitterRng),
+          m_wiredRev(
+              m_queue,
+              msToNs(s.path.reverseDelayMs >= 0 ? s.path.reverseDelayMs : s.path.wiredDelayMs),
+              msToNs(s.path.jitterMs), m_jitterRng),
           m_radioFwd(m_queue, msToNs(s.path.wirelessDelayMs), 0, m_jitterRng),
-          m_radioRev(m_queue, msToNs(s.path.wirelessDelayMs), 0, m_jitterRng), m_radioBacklog(m_queue, 0, 0, m_jitterRng)
+          m_radioRev(m_queue, msToNs(s.path.wirelessDelayMs), 0, m_jitterRng),
+          m_radioBacklog(m_queue, 0, 0, m_jitterRng)
     {
         const std::uint32_t mss = s.sender.mss;
         std::uint64_t total = 0;
@@ -319,8 +322,9 @@ private:
         // a backlog wait for it, in order.
         const std::int64_t now = m_queue.now();
         if (backlog || m_radioBacklogFreeNs > now) {
-            const auto serialise = static_cast<std::int64_t>(
-                (p.length + m_s.mac.ipTcpHeaderBytes) * 8.0 / (m_s.path.bottleneckMbps * 1e6) * 1e9);
+            const auto serialise =
+                static_cast<std::int64_t>((p.length + m_s.mac.ipTcpHeaderBytes) * 8.0 /
+                                          (m_s.path.bottleneckMbps * 1e6) * 1e9);
             m_radioBacklogFreeNs = std::max(m_radioBacklogFreeNs, now) + serialise;
             m_radioBacklog.pushFrom(m_radioBacklogFreeNs, p);
             return;

@@ -19,22 +19,27 @@ cwnd::RecoveryPolicy recoveryPolicy(const SenderParams& params, bool ns3Stack)
     // TcpSocketBase::ReTxTimeout() sets ssthresh at every timeout, a backed-off one too,
     // from the bytes in flight then: after a first timeout the one segment it resent,
     // so 2 MSS (the model's rule, with that flight: onRtoTimer()).
-    return {.window = params.prr && params.sack ? cwnd::RecoveryWindow::Prr : cwnd::RecoveryWindow::Classic,
+    return {.window = params.prr && params.sack ? cwnd::RecoveryWindow::Prr
+                                                : cwnd::RecoveryWindow::Classic,
             .rto = ns3Stack ? cwnd::RtoSsthresh::ModelRule : cwnd::RtoSsthresh::EachEntry,
             .clearCwndCountAtEntry = false};
 }
 } // namespace
 
 TcpSender::TcpSender(EventQueue& queue, const SenderParams& params, std::uint64_t totalSegments,
-                     std::int64_t stopNs, std::uint64_t initialRwnd, std::unique_ptr<cwnd::CongestionModel> model,
-                     Output output)
-    : m_queue(queue), m_params(params), m_total(totalSegments), m_stopNs(stopNs), m_model(std::move(model)),
-      m_recovery(*m_model, recoveryPolicy(params, cwnd::modelStackOf(*m_model) == cwnd::ModelStack::Ns3)), m_congestionRtt(cwnd::modelStackOf(*m_model)),
-      m_ackRule(cwnd::modelStackOf(*m_model)),
+                     std::int64_t stopNs, std::uint64_t initialRwnd,
+                     std::unique_ptr<cwnd::CongestionModel> model, Output output)
+    : m_queue(queue), m_params(params), m_total(totalSegments), m_stopNs(stopNs),
+      m_model(std::move(model)),
+      m_recovery(*m_model,
+                 recoveryPolicy(params, cwnd::modelStackOf(*m_model) == cwnd::ModelStack::Ns3)),
+      m_congestionRtt(cwnd::modelStackOf(*m_model)), m_ackRule(cwnd::modelStackOf(*m_model)),
       m_output(std::move(output)), m_rwnd(initialRwnd),
       m_rtoNs(static_cast<std::int64_t>(params.initialRtoMs * kMs)),
-      m_rtoTimer(queue, [this] { onRtoTimer(); }), m_persistTimer(queue, [this] { onPersistTimer(); }),
-      m_rackTimer(queue, [this] { onRackTimer(); }), m_tlpTimer(queue, [this] { onLossProbeTimer(); })
+      m_rtoTimer(queue, [this] { onRtoTimer(); }),
+      m_persistTimer(queue, [this] { onPersistTimer(); }),
+      m_rackTimer(queue, [this] { onRackTimer(); }),
+      m_tlpTimer(queue, [this] { onLossProbeTimer(); })
 {
     m_ns3Stack = cwnd::modelStackOf(*m_model) == cwnd::ModelStack::Ns3;
     m_state.mss = params.mss;
@@ -273,7 +278,7 @@ void TcpSender::onAck(const Packet& ack)
         m_persistTimer.cancel();
         m_backoff = 0;
         // ns-3 stopped the retransmission timer under the zero window; what is still
-        // outstanding has one again.
+        // outstanding has one again (ns-3 re-arms it with its next send, here at once).
         if (m_una < m_nxt && !m_rtoTimer.armed())
             armRto();
     }
@@ -309,8 +314,9 @@ void TcpSender::onAck(const Packet& ack)
     if (m_ns3Stack && m_rwnd == 0 && m_una < m_nxt && !m_persistTimer.armed()) {
         m_rtoTimer.cancel();
         m_tlpTimer.cancel();
-        m_persistTimer.arm(std::min<std::int64_t>(m_rtoNs << std::min<std::uint32_t>(m_backoff, 20),
-                                                  static_cast<std::int64_t>(m_params.maxRtoMs * kMs)));
+        m_persistTimer.arm(
+            std::min<std::int64_t>(m_rtoNs << std::min<std::uint32_t>(m_backoff, 20),
+                                   static_cast<std::int64_t>(m_params.maxRtoMs * kMs)));
     }
 }
 
@@ -625,8 +631,9 @@ void TcpSender::onRtoTimer()
     m_tlpTimer.cancel();
     // ns-3 TcpSocketBase::ReTxTimeout() halves what RFC 6675 counts in the pipe (after
     // a PRR recovery about cwnd); else RFC 5681 (4)'s FlightSize, all outstanding data.
-    const std::uint64_t flight =
-        m_ns3Stack || m_params.rtoRfc6298 ? static_cast<std::uint64_t>(m_pipe) * m_state.mss : flightBytes();
+    const std::uint64_t flight = m_ns3Stack || m_params.rtoRfc6298
+                                     ? static_cast<std::uint64_t>(m_pipe) * m_state.mss
+                                     : flightBytes();
     m_recovery.enterLoss(m_state,
                          {.flightBytes = flight, .flightInRecoveryBytes = flight, .recoveryPoint = m_nxt * m_state.mss});
     m_fastRetransmitDue = false;

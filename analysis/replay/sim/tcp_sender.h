@@ -5,8 +5,8 @@
 // congestion-control models of analysis/sender and its loss recovery (LossRecovery:
 // recovery entry, PRR, end of recovery, RTO entry), the same classes the cwnd
 // inference's model fit runs, acting on their plain SenderState; this class adds what
-// they leave to the stack: SACK scoreboard and loss marking (RFC 6675 with DupThresh 3, and RACK-TLP of
-// RFC 8985 as Linux runs it), NewReno partial ACKs without SACK (RFC 6582), the
+// they leave to the stack: SACK scoreboard and loss marking (RFC 6675 with DupThresh 3, and
+// RACK-TLP of RFC 8985 as Linux runs it), NewReno partial ACKs without SACK (RFC 6582), the
 // retransmission timer (RFC 6298 estimators, Linux
 // __tcp_set_rto() bound srtt + max(4 rttvar, rto_min), exponential backoff), the zero
 // window (persist timer, RFC 9293 3.8.6.1; an RTO while the window is zero is a probe
