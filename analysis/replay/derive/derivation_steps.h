@@ -65,8 +65,9 @@ struct DerivationContext
     std::vector<std::pair<std::int64_t, std::uint64_t>> windowUpdates;
     // The window each ACK advertised (time, bytes).
     std::vector<std::pair<std::int64_t, std::uint64_t>> advertisedWindows;
-    // Each ACK's right edge, its acknowledgement plus its window (time, relative bytes):
-    // behind a reader that holds the window, it moves as the application reads.
+    // Each ACK's right edge, its acknowledgement plus its window (time, relative bytes;
+    // one per ACK, as advertisedWindows): behind a reader that holds the window, it
+    // moves as the application reads.
     std::vector<std::pair<std::int64_t, std::int64_t>> rightEdges;
     // The round trips (deriveRtt()).
     DownstreamView downstream;

@@ -313,23 +313,29 @@ std::int64_t silenceStartAtRadio(const DerivationInput& in, std::int64_t lastAck
     const dissect::CaptureTables& tables = *in.tables;
     const TcpAnalysis& tcp = *in.tcp;
     const auto& t = tables.tcp;
-    std::int64_t ack = -1;
-    for (std::size_t row = 0; row < t.size() && t.timeNs[row] <= lastAckNs; ++row)
-        if (tcp.segments.connection[row] == in.connection &&
-            tcp.directionOf(tables, row) != in.sender && (t.tcpFlags(row) & 0x010))
-            ack = std::max(ack, tcp.relativeAck(t, row));
-    std::int64_t lastDeliveredNs = -1, firstLostNs = -1;
-    for (std::size_t row = 0; row < t.size() && t.timeNs[row] <= lastAckNs && ack >= 0; ++row) {
-        if (tcp.segments.connection[row] != in.connection ||
-            tcp.directionOf(tables, row) != in.sender || t.payloadLength[row] == 0)
+    // Back from that ACK: its acknowledgement, then the sends back to the last one it
+    // covered (about a flight), the earliest seen of those it did not.
+    std::int64_t ack = -1, lastDeliveredNs = -1, firstLostNs = -1;
+    for (auto row = static_cast<std::size_t>(
+             std::upper_bound(t.timeNs.begin(), t.timeNs.end(), lastAckNs) - t.timeNs.begin());
+         row-- > 0;) {
+        if (tcp.segments.connection[row] != in.connection)
+            continue;
+        const bool fromSender = tcp.directionOf(tables, row) == in.sender;
+        if (ack < 0) {
+            if (!fromSender && (t.tcpFlags(row) & 0x010))
+                ack = tcp.relativeAck(t, row);
+            continue;
+        }
+        if (!fromSender || t.payloadLength[row] == 0)
             continue;
         const std::int64_t seq = tcp.relativeSeq(t, row);
         if (seq + static_cast<std::int64_t>(t.payloadLength[row]) <= ack) {
             lastDeliveredNs = t.timeNs[row];
-            firstLostNs = -1;
-        } else if (seq >= ack && firstLostNs < 0) {
-            firstLostNs = t.timeNs[row];
+            break;
         }
+        if (seq >= ack)
+            firstLostNs = t.timeNs[row];
     }
     if (lastDeliveredNs < 0 || firstLostNs < 0)
         return lastAckNs - reverseNs;

@@ -8,6 +8,7 @@
 #include "sample_statistics.h"
 
 #include <algorithm>
+#include <limits>
 #include <cmath>
 #include <cstdio>
 
@@ -150,10 +151,11 @@ RtoRuleReading readDownstreamRtoRule(const DerivationInput& in, const Downstream
 // What the advertised windows say of the reader over [firstNs, lastNs], each against the
 // largest advertised up to then (autotuning only raises it): the share of the time the
 // window was below half of it, and by how much it fell short of it on average
-// (time-weighted), the bytes left unread.
+// (time-weighted), the bytes left unread; and the first ACK that held it so.
 struct WindowHold
 {
     double heldShare = 0, meanShortfallBytes = 0;
+    std::size_t firstHeld = std::numeric_limits<std::size_t>::max(); // index in the windows
 };
 WindowHold readWindowHold(const std::vector<std::pair<std::int64_t, std::uint64_t>>& windows, std::int64_t firstNs,
                           std::int64_t lastNs)
@@ -170,8 +172,10 @@ WindowHold readWindowHold(const std::vector<std::pair<std::int64_t, std::uint64_
         const std::int64_t to = std::min(i + 1 < windows.size() ? windows[i + 1].first : lastNs, lastNs);
         if (to <= from)
             continue;
-        if (2 * windows[i].second < largest)
+        if (2 * windows[i].second < largest) {
             heldNs += to - from;
+            out.firstHeld = std::min(out.firstHeld, i);
+        }
         shortfall += static_cast<double>(largest - windows[i].second) * static_cast<double>(to - from);
     }
     const auto spanNs = static_cast<double>(lastNs - firstNs);
@@ -180,34 +184,24 @@ WindowHold readWindowHold(const std::vector<std::pair<std::int64_t, std::uint64_
     return out;
 }
 
-// The right edge's pace from the first ACK that held the window below half the largest
-// offered before it to the last ACK that moved the edge; fallbackBps where that span
-// is shorter than a second or moves nothing.
+// The right edge's pace from the first ACK that held the window (WindowHold::firstHeld,
+// an index in the same ACKs) to the last ACK that moved the edge; fallbackBps where that
+// span is shorter than a second or moves nothing.
 double heldDrainBps(const std::vector<std::pair<std::int64_t, std::int64_t>>& rightEdges,
-                    const std::vector<std::pair<std::int64_t, std::uint64_t>>& windows,
-                    double fallbackBps)
+                    std::size_t firstHeld, double fallbackBps)
 {
     // A second: several reads of any reader that holds a window back (a 32 kB read at
     // 2 Mb/s takes 131 ms), so that where a span starts and ends within a read matters
     // little.
     constexpr std::int64_t kMinSpanNs = 1'000'000'000;
-    std::uint64_t largest = 0;
-    std::size_t first = windows.size();
-    for (std::size_t i = 0; i < windows.size(); ++i) {
-        largest = std::max(largest, windows[i].second);
-        if (2 * windows[i].second < largest) {
-            first = i;
-            break;
-        }
-    }
-    if (first >= rightEdges.size())
+    if (firstHeld >= rightEdges.size())
         return fallbackBps;
-    std::size_t last = first;
-    for (std::size_t i = first + 1; i < rightEdges.size(); ++i)
+    std::size_t last = firstHeld;
+    for (std::size_t i = firstHeld + 1; i < rightEdges.size(); ++i)
         if (rightEdges[i].second > rightEdges[last].second)
             last = i;
-    const std::int64_t spanNs = rightEdges[last].first - rightEdges[first].first;
-    const std::int64_t movedBytes = rightEdges[last].second - rightEdges[first].second;
+    const std::int64_t spanNs = rightEdges[last].first - rightEdges[firstHeld].first;
+    const std::int64_t movedBytes = rightEdges[last].second - rightEdges[firstHeld].second;
     if (spanNs < kMinSpanNs || movedBytes <= 0)
         return fallbackBps;
     return static_cast<double>(movedBytes) * 8 / (static_cast<double>(spanNs) / 1e9);
@@ -266,7 +260,7 @@ void deriveReceiver(const DerivationInput& in, DerivationContext& ctx, DerivedSc
         // unread at its last send (the lab's 249 kB buffer over a 1.99 MB transfer:
         // 14 %).
         const double drainBps =
-            readerHolds ? heldDrainBps(ctx.rightEdges, ctx.advertisedWindows, data.goodputBps)
+            readerHolds ? heldDrainBps(ctx.rightEdges, hold.firstHeld, data.goodputBps)
                         : data.goodputBps;
         if (drainBps != data.goodputBps)
             out.notes.push_back(format(

@@ -255,7 +255,7 @@ private:
         }
         const double bytesPerNs = m_s.path.bottleneckMbps * 1e6 / 8 / 1e9;
         if (m_s.path.burstBytes == 0) {
-            const auto serialise = static_cast<std::int64_t>(size * 8.0 / (m_s.path.bottleneckMbps * 1e6) * 1e9);
+            const std::int64_t serialise = serialiseNs(size);
             m_linkFreeNs = afterRadioPauses(std::max(m_linkFreeNs, now), serialise) + serialise;
         } else {
             // Token bucket (Linux tbf): in order, each packet leaves as soon as the
@@ -276,6 +276,12 @@ private:
         m_inQueue.emplace_back(m_linkFreeNs, size);
         m_queuedBytes += size;
         m_wiredFwd.pushFrom(m_linkFreeNs, p);
+    }
+
+    // A packet's time on the bottleneck link at its rate.
+    std::int64_t serialiseNs(std::uint32_t bytes) const
+    {
+        return static_cast<std::int64_t>(bytes * 8.0 / (m_s.path.bottleneckMbps * 1e6) * 1e9);
     }
 
     // The first time from startNs that a transmission of durationNs neither starts nor
@@ -322,9 +328,7 @@ private:
         // a backlog wait for it, in order.
         const std::int64_t now = m_queue.now();
         if (backlog || m_radioBacklogFreeNs > now) {
-            const auto serialise =
-                static_cast<std::int64_t>((p.length + m_s.mac.ipTcpHeaderBytes) * 8.0 /
-                                          (m_s.path.bottleneckMbps * 1e6) * 1e9);
+            const std::int64_t serialise = serialiseNs(p.length + m_s.mac.ipTcpHeaderBytes);
             m_radioBacklogFreeNs = std::max(m_radioBacklogFreeNs, now) + serialise;
             m_radioBacklog.pushFrom(m_radioBacklogFreeNs, p);
             return;

@@ -206,8 +206,7 @@ void TcpSender::sendWhatFits()
             // Receiver-limited. With nothing in flight a zero window needs the persist
             // timer (RFC 9293 3.8.6.1), or the transfer would wait forever for an update.
             if (m_nxt == m_una && !m_persistTimer.armed())
-                m_persistTimer.arm(std::min<std::int64_t>(m_rtoNs << m_backoff,
-                                                          static_cast<std::int64_t>(m_params.maxRtoMs * kMs)));
+                m_persistTimer.arm(backedOffRtoNs());
             m_state.cwndLimited = false;
             return;
         }
@@ -224,12 +223,15 @@ void TcpSender::sendWhatFits()
     }
 }
 
+std::int64_t TcpSender::backedOffRtoNs() const
+{
+    return std::min<std::int64_t>(m_rtoNs << std::min<std::uint32_t>(m_backoff, 20),
+                                  static_cast<std::int64_t>(m_params.maxRtoMs * kMs));
+}
+
 void TcpSender::armRto()
 {
-    const std::int64_t rto =
-        std::min<std::int64_t>(m_rtoNs << std::min<std::uint32_t>(m_backoff, 20),
-                               static_cast<std::int64_t>(m_params.maxRtoMs * kMs));
-    m_rtoTimer.arm(rto);
+    m_rtoTimer.arm(backedOffRtoNs());
 }
 
 void TcpSender::rttSample(std::int64_t rttNs)
@@ -314,9 +316,7 @@ void TcpSender::onAck(const Packet& ack)
     if (m_ns3Stack && m_rwnd == 0 && m_una < m_nxt && !m_persistTimer.armed()) {
         m_rtoTimer.cancel();
         m_tlpTimer.cancel();
-        m_persistTimer.arm(
-            std::min<std::int64_t>(m_rtoNs << std::min<std::uint32_t>(m_backoff, 20),
-                                   static_cast<std::int64_t>(m_params.maxRtoMs * kMs)));
+        m_persistTimer.arm(backedOffRtoNs());
     }
 }
 
@@ -665,8 +665,7 @@ void TcpSender::onPersistTimer()
     }
     sendProbe();
     ++m_backoff;
-    m_persistTimer.arm(std::min<std::int64_t>(m_rtoNs << std::min<std::uint32_t>(m_backoff, 20),
-                                              static_cast<std::int64_t>(m_params.maxRtoMs * kMs)));
+    m_persistTimer.arm(backedOffRtoNs());
 }
 
 } // namespace windscope::analysis::replay

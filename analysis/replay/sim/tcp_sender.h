@@ -98,6 +98,9 @@ private:
     void onLossProbeTimer();
     bool rackTlp() const { return m_params.rackTlp && m_params.sack; }
     bool prr() const { return m_params.prr && m_params.sack; }
+    // The RTO doubled by the backoff (RFC 6298 5.5), at most max_rto: the
+    // retransmission and the persist timers' interval.
+    std::int64_t backedOffRtoNs() const;
     void armRto();
     void rttSample(std::int64_t rttNs);
     void enterRecovery();
