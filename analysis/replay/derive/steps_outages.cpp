@@ -457,11 +457,13 @@ void deriveOutages(const DerivationInput& in, DerivationContext& ctx, DerivedSce
             // Downstream of the path the capture sees the outage where the radio did.
             const double shift = wlan || downstream.downstream ? radioShiftS : 0;
             // The simulator's outages are the radio's: at the sender an ACK silence is
-            // dated back to it (silenceStartAtRadio()), and a resend reached it one wired
-            // delay after it was sent.
+            // dated back to it (silenceStartAtRadio()); the ACK that ended it left the
+            // radio one way back before, and a resend reached it one wired delay after
+            // it was sent.
             const bool silenceAtSender =
                 e.kind == WlanEventKind::OutageInferred && !wlan && !downstream.downstream;
-            double startShift = silenceAtSender ? 0 : shift, endShift = startShift;
+            const double startShift = silenceAtSender ? 0 : shift;
+            double endShift = silenceAtSender ? -reverseShiftS : shift;
             const std::int64_t startNs =
                 departed ? lastHeardBefore(tables.wlan, e.station, e.startNs)
                 : silenceAtSender
