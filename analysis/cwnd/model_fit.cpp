@@ -108,6 +108,8 @@ private:
     std::unordered_map<std::int64_t, std::int64_t>& m_resentAt;
     // When SND.UNA last advanced: the retransmission timer restarts then (RFC 6298 5.3).
     std::int64_t m_unaAdvancedNs = 0;
+    // Duplicate ACKs since then: a fast retransmit needs them (or a SACK).
+    std::uint32_t m_dupAcksSinceAdvance = 0;
     // When the sender's timer last restarted, as its stack restarts it (m_ackRule): a
     // recovery that drags on times out in ns-3, which restarts it at the first partial
     // ACK alone.
@@ -259,8 +261,11 @@ void Replayer::onAck(const FlowEvent& e)
     std::uint64_t deliveredBytes = 0;
     std::int64_t rttNs = -1, ns3RttNs = -1;
     const std::int64_t oldUna = m_state.sndUna;
+    if (!unaAdvanced && e.ack() == m_state.sndUna && m_state.sndNxt > m_state.sndUna)
+        ++m_dupAcksSinceAdvance;
     if (unaAdvanced) {
         m_unaAdvancedNs = e.senderTimeNs;
+        m_dupAcksSinceAdvance = 0;
         deliveredBytes += m_board.advance(e.ack());
         m_state.sndUna = e.ack();
         // Linux ca_rtt_us: the newest segment this ACK covers, unless re-sent. ns-3's
@@ -370,6 +375,22 @@ void Replayer::onData(const FlowEvent& e, bool burstEnd)
                        static_cast<double>(e.senderTimeNs - m_timerStartNs) >=
                            kTimerSlack * static_cast<double>(m_congestionRtt.estimator().timeoutThresholdNs(kMinRtoNs, 1));
         }
+        // The head re-sent with neither a duplicate ACK nor a SACK since SND.UNA last
+        // moved, a minimum RTO later: no fast retransmit (RFC 5681 3.2, RFC 6675 5,
+        // RACK) has anything to start from, so the timer sent it. Away from the sender a
+        // resend may reach the capture right behind the data it repeats (a radio that
+        // retried them to a departed station), which Wireshark calls out of order and
+        // the silence rule of tcp_measure never sees. With one segment out, Linux's
+        // tail loss probe re-sends the head too, without the timeout's reduction.
+        // In Loss, the head re-sent again so is the timer backed off (its first copy
+        // lost too): the loss state re-sends each segment once. Away from the sender
+        // the two copies may reach the capture closer than the timer ran, the first
+        // held in a queue the second found empty.
+        const bool headUnprompted = e.seq() == m_state.sndUna && m_dupAcksSinceAdvance == 0;
+        timeout |= m_state.state == CaState::Open && headUnprompted &&
+                   m_state.sndNxt - m_state.sndUna > static_cast<std::int64_t>(m_state.mss) &&
+                   static_cast<double>(e.senderTimeNs - m_unaAdvancedNs) >= kTimerSlack * static_cast<double>(kMinRtoNs);
+        timeout |= m_state.state == CaState::Loss && headUnprompted && m_resentAt.contains(e.seq());
         if (m_state.state == CaState::Open || m_state.state == CaState::Disorder || timeout)
             m_resentAt.clear();
         m_resentAt.emplace(e.seq(), e.senderTimeNs);

@@ -4,11 +4,13 @@
 // (max(minOutageNs, outageRttFactor * RTT)) while the sender retransmits into the
 // silence. The gap runs from the receiver's last segment before it to its first one
 // after. A link outage, a handoff and a burst of congestion losses all look like this
-// from the wire, hence "inferred".
+// from the wire, hence "inferred". For a connection 802.11 frames carry, only a
+// silence to the end of the capture that no event of its station covers.
 #include "wlan_event_detectors.h"
 
 #include <algorithm>
 #include <array>
+#include <optional>
 
 namespace windscope::analysis::detail {
 
@@ -33,11 +35,15 @@ void inferOutages(const DetectorContext& context, std::vector<WlanEvent>& events
     std::vector<GapState> state(tcp.connections.size());
     std::vector<std::int8_t> dataDirection(tcp.connections.size(), -1);
     std::vector<std::int64_t> threshold(tcp.connections.size(), o.minOutageNs);
+    // The station of a connection 802.11 frames carry (its MAC id), else none.
+    std::vector<std::optional<std::uint32_t>> carriedBy(tcp.connections.size());
     std::size_t considered = 0;
     for (std::size_t c = 0; c < tcp.connections.size(); ++c) {
         const Connection& conn = tcp.connections[c];
         if (c < context.inventory.connections.size() && context.inventory.connections[c].station >= 0)
-            continue;
+            carriedBy[c] = context.inventory.stations[static_cast<std::size_t>(
+                                                          context.inventory.connections[c].station)]
+                               .mac;
         const int d = conn.direction[1].dataBytes > conn.direction[0].dataBytes ? 1 : 0;
         if (!conn.direction[d].dataBytes)
             continue;
@@ -47,7 +53,7 @@ void inferOutages(const DetectorContext& context, std::vector<WlanEvent>& events
             rttMs = static_cast<double>(conn.handshakeRttNs) / 1e6;
         threshold[c] = std::max<std::int64_t>(o.minOutageNs,
                                               static_cast<std::int64_t>(o.outageRttFactor * rttMs * 1e6));
-        ++considered;
+        considered += carriedBy[c] ? 0 : 1;
     }
     for (std::size_t r = 0; r < rows.size(); ++r) {
         const std::uint32_t c = tcp.segments.connection[r];
@@ -63,7 +69,7 @@ void inferOutages(const DetectorContext& context, std::vector<WlanEvent>& events
             }
             continue;
         }
-        if (g.lastReceiverNs >= 0 && t - g.lastReceiverNs >= threshold[c] && g.retransmissions) {
+        if (!carriedBy[c] && g.lastReceiverNs >= 0 && t - g.lastReceiverNs >= threshold[c] && g.retransmissions) {
             WlanEvent e;
             e.kind = WlanEventKind::OutageInferred;
             e.startNs = g.lastReceiverNs;
@@ -91,6 +97,15 @@ void inferOutages(const DetectorContext& context, std::vector<WlanEvent>& events
         const std::int64_t silentSince = g.lastReceiverNs >= 0 ? g.lastReceiverNs : conn.firstTimeNs;
         const std::uint64_t silentFrame = g.lastReceiverNs >= 0 ? g.lastReceiverFrame : conn.firstFrame;
         if (dataDirection[c] < 0 || !g.retransmissions || conn.lastTimeNs - silentSince < threshold[c])
+            continue;
+        // Over 802.11 the station's own events (scans, power save, handoffs, absences)
+        // stand for its silences, and each of them ends; a silence to the end of the
+        // capture that none of them covers, the sender's timer still re-sending into
+        // it, is the path beyond the radio gone (a relay of a chain that stopped
+        // forwarding), and only TCP shows it.
+        if (carriedBy[c] && std::any_of(events.begin(), events.end(), [&](const WlanEvent& w) {
+                return w.station == *carriedBy[c] && w.startNs < conn.lastTimeNs && w.endNs > silentSince;
+            }))
             continue;
         WlanEvent e;
         e.kind = WlanEventKind::OutageInferred;

@@ -287,3 +287,37 @@ TEST(LabChain, AggregatesOnAStringWithHiddenEndsLoseOnlyWhatWasHit)
     // exchanges than ns-3's), but no longer by a third.
     EXPECT_LT(r.calibration->goodput, 0.25);
 }
+
+// A 5-hop string whose relays stopped forwarding after the first flight (the fixture:
+// the first radio of an ns-3 lab run, tests/data/MANIFEST.md): the far end acknowledged
+// 512 of the 6144 bytes sent, and the sender's timer re-sent the head at 0.4, 0.8, 1.6,
+// 3.2 and 6.4 s (the run's trace) while nothing came back. No 802.11 event of the
+// station covers that silence, and each of them would have ended; it is the path gone
+// beyond the radio, open to the end of the capture. Without it the replay delivered
+// the whole transfer in a round trip (63 times the capture's goodput).
+TEST(LabChain, ARelayThatStopsForwardingIsAnOutageToTheEnd)
+{
+    test::LabConnection c;
+    std::string error;
+    ASSERT_TRUE(test::openLab(test::testData("lab-c-dead-relay-5hops-n0.pcap.gz"), c, error)) << error;
+    const auto& events = c.pipeline->events().events;
+    ASSERT_EQ(events.size(), 1u);
+    EXPECT_EQ(events[0].kind, analysis::WlanEventKind::OutageInferred);
+    EXPECT_TRUE(events[0].openEnded);
+    EXPECT_EQ(events[0].connection, static_cast<std::int32_t>(c.connection));
+
+    const ReplayReport r = replayCapture(c.input(), {});
+    ASSERT_TRUE(r.capture && r.calibration) << (r.notes.empty() ? "" : r.notes.back());
+    ASSERT_EQ(r.scenario.outageList.size(), 1u);
+    const Outage& o = r.scenario.outageList[0];
+    EXPECT_EQ(o.mode, OutageMode::Drop);
+    // The data right behind the first acknowledged segment was lost: the outage began
+    // as that segment reached the far end, one forward delay (about 40 ms) after the
+    // flight left, not at the last ACK the capture saw (50 ms) nor later.
+    EXPECT_GT(o.startS, 0.02);
+    EXPECT_LT(o.startS, 0.05);
+    EXPECT_GT(o.endS(), r.scenario.durationS - 0.1);
+    EXPECT_EQ(r.capture->rtoTimeouts, 5u);
+    EXPECT_EQ(r.baseline.rtoTimeouts, 5u);
+    EXPECT_LT(r.calibration->goodput, 0.10);
+}

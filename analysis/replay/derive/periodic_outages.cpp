@@ -213,10 +213,10 @@ std::vector<TransmissionTime> relocateSilenceLosses(std::vector<TransmissionTime
     return tx;
 }
 
-bool PeriodicOutageFit::covers(double timeS, double marginS) const
+std::int64_t PeriodicOutageFit::windowAt(double timeS, double marginS) const
 {
     if (periodS <= 0)
-        return false;
+        return -1;
     const double rel = timeS - windowStartS;
     const auto k0 = static_cast<std::int64_t>(std::floor(rel / periodS));
     for (std::int64_t k = k0 - 1; k <= k0 + 1; ++k) {
@@ -224,9 +224,9 @@ bool PeriodicOutageFit::covers(double timeS, double marginS) const
             continue;
         const double into = rel - static_cast<double>(k) * periodS;
         if (into >= -marginS && into <= dwellS + marginS)
-            return true;
+            return k;
     }
-    return false;
+    return -1;
 }
 
 PeriodicOutageFit detectPeriodicOutages(const std::vector<TransmissionTime>& tx, const PeriodicOutageOptions& o)

@@ -17,6 +17,7 @@
 // the Rayleigh test but not this one: at that phase most sends got through.
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -72,7 +73,9 @@ struct PeriodicOutageFit
 
     // True when timeS falls in one of the windows from firstCycle to lastCycle,
     // widened by marginS on both sides (the windows as estimated, found or not).
-    bool covers(double timeS, double marginS = 0) const;
+    bool covers(double timeS, double marginS = 0) const { return windowAt(timeS, marginS) >= 0; }
+    // The window k that covers timeS so, or -1.
+    std::int64_t windowAt(double timeS, double marginS = 0) const;
 };
 
 // Downstream, a flight lost whole leaves no hole: the receiver sees nothing until the

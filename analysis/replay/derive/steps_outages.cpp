@@ -12,6 +12,7 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <set>
 
 namespace windscope::analysis::replay::derive {
 
@@ -96,6 +97,7 @@ void findPeriodicOutages(const DerivationInput& in, DerivedScenario& out, double
     std::uint64_t episodes = 0, explained = 0;
     std::int64_t episodeStart = 0;
     bool episodeExplained = false;
+    std::set<std::int64_t> windowsWithLosses; // the windows an explained episode's losses fell in
     for (std::size_t i = 0; i < resends.size(); ++i) {
         if (i == 0 || resends[i].first - episodeStart > episodeNs) {
             explained += episodeExplained ? 1 : 0;
@@ -103,19 +105,26 @@ void findPeriodicOutages(const DerivationInput& in, DerivedScenario& out, double
             episodeStart = resends[i].first;
             episodeExplained = false;
         }
-        episodeExplained = episodeExplained || fit.covers(resends[i].second, 0.0005);
+        const std::int64_t window = fit.windowAt(resends[i].second, 0.0005);
+        episodeExplained = episodeExplained || window >= 0;
+        if (window >= 0)
+            windowsWithLosses.insert(window);
     }
     explained += episodeExplained ? 1 : 0;
     // The Rayleigh test counts bursts as independent events, but the bursts of one loss
     // episode (one flight's overflow at a slow link, its lost sends a packet time or two
-    // apart) are one: a pattern whose windows hold fewer episodes than the events the
-    // test asks for rests on too few to stand (a 2 Mb/s slow start's overflow, 26
-    // bursts in 2 episodes, made a 156 ms "scan" every 504 ms).
-    if (explained < options.minExplainedEvents) {
+    // apart) are one, and so are the episodes of one outage (a handoff's flight resent
+    // over several round trips after its timeout): a pattern whose windows hold fewer
+    // episodes, or episodes in fewer windows, than the events the test asks for rests on
+    // too few to stand (a 2 Mb/s slow start's overflow, 26 bursts in 2 episodes, made a
+    // 156 ms "scan" every 504 ms; a 0.5 s handoff's 13 episodes, all in one window, a
+    // 236 ms one).
+    if (explained < options.minExplainedEvents || windowsWithLosses.size() < options.minExplainedEvents) {
         out.notes.push_back(format("periodic outages: none (%.0f loss bursts fold at %.1f ms, but its windows hold ",
                                    static_cast<double>(fit.events), fit.periodS * 1000) +
-                            format("%.0f loss episodes of %.0f, fewer than %.0f: the bursts were not independent)",
-                                   static_cast<double>(explained), static_cast<double>(episodes),
+                            format("%.0f loss episodes of %.0f, in %.0f windows, ", static_cast<double>(explained),
+                                   static_cast<double>(episodes), static_cast<double>(windowsWithLosses.size())) +
+                            format("fewer than %.0f: the bursts were not independent)",
                                    static_cast<double>(options.minExplainedEvents)));
         return;
     }
@@ -460,13 +469,16 @@ void deriveOutages(const DerivationInput& in, DerivationContext& ctx, DerivedSce
             // dated back to it (silenceStartAtRadio()); the ACK that ended it left the
             // radio one way back before, and a resend reached it one wired delay after
             // it was sent.
+            // Over 802.11 (a path gone beyond the radio: outage_inference.cpp) the
+            // start is read the same way: the data the last ACK left out met the outage.
             const bool silenceAtSender =
                 e.kind == WlanEventKind::OutageInferred && !wlan && !downstream.downstream;
-            const double startShift = silenceAtSender ? 0 : shift;
+            const bool silenceUpstream = e.kind == WlanEventKind::OutageInferred && !downstream.downstream;
+            const double startShift = silenceUpstream ? 0 : shift;
             double endShift = silenceAtSender ? -reverseShiftS : shift;
             const std::int64_t startNs =
                 departed ? lastHeardBefore(tables.wlan, e.station, e.startNs)
-                : silenceAtSender
+                : silenceUpstream
                     ? silenceStartAtRadio(in, e.startNs,
                                           static_cast<std::int64_t>(reverseShiftS * 1e9))
                     : e.startNs;
