@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <optional>
 #include <unordered_map>
 
 namespace windscope::analysis::cwnd {
@@ -110,6 +111,12 @@ private:
     std::int64_t m_unaAdvancedNs = 0;
     // Duplicate ACKs since then: a fast retransmit needs them (or a SACK).
     std::uint32_t m_dupAcksSinceAdvance = 0;
+    // ns-3 counts a duplicate ACK only where it updated the scoreboard (with SACK) and
+    // enters recovery on the DupThresh-th (TcpSocketBase::DupAck()), taking ssthresh
+    // from BytesInFlight() then, not at the re-send the capture sees some ACKs later,
+    // whose SACKs have by then made more holes lost.
+    std::uint32_t m_ns3DupAcks = 0;
+    std::optional<std::uint64_t> m_ns3FlightAtDupThresh;
     // When the sender's timer last restarted, as its stack restarts it (m_ackRule): a
     // recovery that drags on times out in ns-3, which restarts it at the first partial
     // ACK alone.
@@ -159,7 +166,10 @@ void Replayer::enterRecovery(const FlowEvent&)
     // flight there. (Linux's models take cwnd, not the flight.)
     noteFirstLoss();
     ++m_result.fit.lossEpisodes;
-    const std::uint64_t flight = m_ns3Stack ? m_board.pipeNs3(m_state.sndNxt, m_state.mss, true) : pipe();
+    const std::uint64_t flight =
+        m_ns3Stack
+            ? m_ns3FlightAtDupThresh.value_or(m_board.pipeNs3(m_state.sndNxt, m_state.mss, true))
+            : pipe();
     m_recovery.enterRecovery(m_state, {.flightBytes = flight, .recoveryPoint = m_state.sndNxt});
     noteLossWindow();
     // The ACK that triggered the retransmission also ran PRR.
@@ -293,6 +303,14 @@ void Replayer::onAck(const FlowEvent& e)
         sackedBytes += m_board.sack(m_flow.sackEdge(e, 2 * i), m_flow.sackEdge(e, 2 * i + 1), m_state.sndNxt, dsack);
         if (dsack && i == 0)
             m_recovery.onDsack();
+    }
+    if (unaAdvanced) {
+        m_ns3DupAcks = 0;
+        m_ns3FlightAtDupThresh.reset();
+    } else if (m_ns3Stack && e.ack() == m_state.sndUna && m_state.sndNxt > m_state.sndUna &&
+               (m_state.state == CaState::Open || m_state.state == CaState::Disorder) &&
+               (e.sackCount > 0 ? sackedBytes > 0 : true) && ++m_ns3DupAcks == kDupThresh) {
+        m_ns3FlightAtDupThresh = m_board.pipeNs3(m_state.sndNxt, m_state.mss, true);
     }
     // The timer and the growth as the stack has them (an ACK rebuilt from the sender's
     // TSecr is known by the data sent a round trip before, not by its edge).

@@ -155,7 +155,6 @@ std::uint64_t Scoreboard::pipeRfc6675(std::int64_t sndNxt, std::uint32_t smss, b
 {
     if (sndNxt <= m_sndUna)
         return 0;
-    constexpr std::uint64_t kDupThresh = 3;
     // The lowest SACKed byte with more than (DupThresh - 1) * SMSS SACKed bytes at or
     // above it: every hole below it is lost (RFC 6675 IsLost()).
     std::int64_t lostEdge = m_sndUna;

@@ -16,6 +16,8 @@
 
 #include <gtest/gtest.h>
 
+#include <vector>
+
 using namespace windscope;
 using namespace windscope::analysis;
 
@@ -53,4 +55,32 @@ TEST(CwndTimerResends, HeadResentWithoutDuplicateAcksIsTheTimers)
     EXPECT_NEAR(static_cast<double>(firstLossNs) / 1e9, 7.9687, 0.001);
     EXPECT_EQ(firstLossCwnd, kMss);
     EXPECT_EQ(largestLossCwnd, 2 * kMss);
+}
+
+// ns-3 enters recovery on the third duplicate ACK and takes ssthresh from its
+// BytesInFlight() then (TcpSocketBase::DupAck(), EnterRecovery()); the capture sees
+// the re-send a few ACKs later, whose SACKs have by then made more holes lost. The
+// fixture is the server side of an ns-3 lab run (tests/data/MANIFEST.md): Veno behind
+// periodic scans, four fast recoveries before 7.2 s. Read at the re-send, the fourth
+// ssthresh came out 27,801 bytes.
+TEST(CwndTimerResends, Ns3RecoveryTakesTheFlightAtTheThirdDuplicateAck)
+{
+    const auto path = test::testData("lab-a-veno-recoveries-server.pcap.gz");
+    dissect::CaptureTables tables;
+    std::string error;
+    ASSERT_TRUE(dissect::ingestCapture(path.string(), {}, tables, error)) << error;
+    const TcpAnalysis tcp = analyzeTcp(tables);
+    ASSERT_EQ(tcp.connections.size(), 1u);
+    cwnd::CwndInference inf;
+    ASSERT_TRUE(
+        cwnd::inferCwnd(tables, tcp, 0, cwnd::dataSenderOf(tcp.connections[0]), {}, inf, error))
+        << error;
+    EXPECT_EQ(inf.model, "veno");
+    std::vector<std::uint64_t> ssthresh;
+    for (const cwnd::CwndSample& s : inf.series)
+        if (s.phase == cwnd::SenderPhase::FastRecovery &&
+            (ssthresh.empty() || ssthresh.back() != s.ssthreshBytes))
+            ssthresh.push_back(s.ssthreshBytes);
+    // The run's trace (ssthresh.csv): 146,972, 78,916, 38,372, 28,960 bytes.
+    EXPECT_EQ(ssthresh, (std::vector<std::uint64_t>{146'972, 78'916, 38'372, 28'960}));
 }
