@@ -6,9 +6,7 @@
 // (tests/data/MANIFEST.md): NewReno over a 38 Mb/s, 44 ms path to 802.11n with 1 %
 // frame errors, one fast recovery in the sender's own trace.
 
-#include "analysis/cwnd/cwnd_inference.h"
-#include "dissectors/ingest.h"
-#include "test_support.h"
+#include "cwnd_fixture.h"
 
 #include <gtest/gtest.h>
 
@@ -17,14 +15,9 @@ using namespace windscope::analysis;
 
 TEST(CwndDelayedOriginals, LateSubframesAreNotResends)
 {
-    const auto path = test::testData("lab-d-ampdu-sta.pcap.gz");
-    dissect::CaptureTables tables;
-    std::string error;
-    ASSERT_TRUE(dissect::ingestCapture(path.string(), {}, tables, error)) << error;
-    const TcpAnalysis tcp = analyzeTcp(tables);
-    ASSERT_EQ(tcp.connections.size(), 1u);
-    cwnd::CwndInference inf;
-    ASSERT_TRUE(cwnd::inferCwnd(tables, tcp, 0, cwnd::dataSenderOf(tcp.connections[0]), {}, inf, error)) << error;
+    test::InferredFixture f;
+    ASSERT_NO_FATAL_FAILURE(test::inferFixture("lab-d-ampdu-sta.pcap.gz", f));
+    const cwnd::CwndInference& inf = f.inference;
     EXPECT_EQ(inf.vantage.point, cwnd::VantagePoint::Path);
     // The run's trace: one fast recovery, CA_RECOVERY at 0.579 s with ssthresh 76,020
     // bytes, back to CA_OPEN at 0.665 s. Taken for a re-send, a late subframe had

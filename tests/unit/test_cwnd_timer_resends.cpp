@@ -10,9 +10,7 @@
 // from. No duplicate ACK or SACK came before either (the station was away), and
 // nothing but the timer re-sends the head then.
 
-#include "analysis/cwnd/cwnd_inference.h"
-#include "dissectors/ingest.h"
-#include "test_support.h"
+#include "cwnd_fixture.h"
 
 #include <gtest/gtest.h>
 
@@ -23,14 +21,9 @@ using namespace windscope::analysis;
 
 TEST(CwndTimerResends, HeadResentWithoutDuplicateAcksIsTheTimers)
 {
-    const auto path = test::testData("lab-b-handoff-2mbps-ap1.pcap.gz");
-    dissect::CaptureTables tables;
-    std::string error;
-    ASSERT_TRUE(dissect::ingestCapture(path.string(), {}, tables, error)) << error;
-    const TcpAnalysis tcp = analyzeTcp(tables);
-    ASSERT_EQ(tcp.connections.size(), 1u);
-    cwnd::CwndInference inf;
-    ASSERT_TRUE(cwnd::inferCwnd(tables, tcp, 0, cwnd::dataSenderOf(tcp.connections[0]), {}, inf, error)) << error;
+    test::InferredFixture f;
+    ASSERT_NO_FATAL_FAILURE(test::inferFixture("lab-b-handoff-2mbps-ap1.pcap.gz", f));
+    const cwnd::CwndInference& inf = f.inference;
     // Taken for a fast retransmit, the first re-send kept a flight's ssthresh, and the
     // models' windows after it (slow start to it) parted from the sender's 2 MSS: none
     // was named (NewReno, Reno and CUBIC tied, "no window explains").
@@ -41,7 +34,7 @@ TEST(CwndTimerResends, HeadResentWithoutDuplicateAcksIsTheTimers)
     for (const cwnd::CwndSample& s : inf.series) {
         if (s.phase != cwnd::SenderPhase::Loss)
             continue;
-        const std::int64_t t = tables.tcp.timeNs[s.row];
+        const std::int64_t t = f.tables.tcp.timeNs[s.row];
         if (firstLossNs < 0) {
             firstLossNs = t;
             firstLossCwnd = s.cwndBytes;
@@ -65,16 +58,9 @@ TEST(CwndTimerResends, HeadResentWithoutDuplicateAcksIsTheTimers)
 // ssthresh came out 27,801 bytes.
 TEST(CwndTimerResends, Ns3RecoveryTakesTheFlightAtTheThirdDuplicateAck)
 {
-    const auto path = test::testData("lab-a-veno-recoveries-server.pcap.gz");
-    dissect::CaptureTables tables;
-    std::string error;
-    ASSERT_TRUE(dissect::ingestCapture(path.string(), {}, tables, error)) << error;
-    const TcpAnalysis tcp = analyzeTcp(tables);
-    ASSERT_EQ(tcp.connections.size(), 1u);
-    cwnd::CwndInference inf;
-    ASSERT_TRUE(
-        cwnd::inferCwnd(tables, tcp, 0, cwnd::dataSenderOf(tcp.connections[0]), {}, inf, error))
-        << error;
+    test::InferredFixture f;
+    ASSERT_NO_FATAL_FAILURE(test::inferFixture("lab-a-veno-recoveries-server.pcap.gz", f));
+    const cwnd::CwndInference& inf = f.inference;
     EXPECT_EQ(inf.model, "veno");
     std::vector<std::uint64_t> ssthresh;
     for (const cwnd::CwndSample& s : inf.series)
