@@ -109,13 +109,12 @@ private:
     std::unordered_map<std::int64_t, std::int64_t>& m_resentAt;
     // When SND.UNA last advanced: the retransmission timer restarts then (RFC 6298 5.3).
     std::int64_t m_unaAdvancedNs = 0;
-    // Duplicate ACKs since then: a fast retransmit needs them (or a SACK).
+    // Duplicate ACKs since then (RFC 6675 2: with SACK, one that SACKs new data): a
+    // fast retransmit needs them. ns-3 enters recovery on the DupThresh-th
+    // (TcpSocketBase::DupAck()) and takes ssthresh from BytesInFlight() then, not at
+    // the re-send the capture sees some ACKs later, whose SACKs have by then made more
+    // holes lost.
     std::uint32_t m_dupAcksSinceAdvance = 0;
-    // ns-3 counts a duplicate ACK only where it updated the scoreboard (with SACK) and
-    // enters recovery on the DupThresh-th (TcpSocketBase::DupAck()), taking ssthresh
-    // from BytesInFlight() then, not at the re-send the capture sees some ACKs later,
-    // whose SACKs have by then made more holes lost.
-    std::uint32_t m_ns3DupAcks = 0;
     std::optional<std::uint64_t> m_ns3FlightAtDupThresh;
     // When the sender's timer last restarted, as its stack restarts it (m_ackRule): a
     // recovery that drags on times out in ns-3, which restarts it at the first partial
@@ -271,11 +270,8 @@ void Replayer::onAck(const FlowEvent& e)
     std::uint64_t deliveredBytes = 0;
     std::int64_t rttNs = -1, ns3RttNs = -1;
     const std::int64_t oldUna = m_state.sndUna;
-    if (!unaAdvanced && e.ack() == m_state.sndUna && m_state.sndNxt > m_state.sndUna)
-        ++m_dupAcksSinceAdvance;
     if (unaAdvanced) {
         m_unaAdvancedNs = e.senderTimeNs;
-        m_dupAcksSinceAdvance = 0;
         deliveredBytes += m_board.advance(e.ack());
         m_state.sndUna = e.ack();
         // Linux ca_rtt_us: the newest segment this ACK covers, unless re-sent. ns-3's
@@ -305,11 +301,11 @@ void Replayer::onAck(const FlowEvent& e)
             m_recovery.onDsack();
     }
     if (unaAdvanced) {
-        m_ns3DupAcks = 0;
+        m_dupAcksSinceAdvance = 0;
         m_ns3FlightAtDupThresh.reset();
-    } else if (m_ns3Stack && e.ack() == m_state.sndUna && m_state.sndNxt > m_state.sndUna &&
-               (m_state.state == CaState::Open || m_state.state == CaState::Disorder) &&
-               (e.sackCount > 0 ? sackedBytes > 0 : true) && ++m_ns3DupAcks == kDupThresh) {
+    } else if (e.ack() == m_state.sndUna && m_state.sndNxt > m_state.sndUna && (e.sackCount == 0 || sackedBytes > 0) &&
+               ++m_dupAcksSinceAdvance == kDupThresh && m_ns3Stack &&
+               (m_state.state == CaState::Open || m_state.state == CaState::Disorder)) {
         m_ns3FlightAtDupThresh = m_board.pipeNs3(m_state.sndNxt, m_state.mss, true);
     }
     // The timer and the growth as the stack has them (an ACK rebuilt from the sender's

@@ -11,14 +11,12 @@
 // passed; after an RTO everything un-SACKed below the recovery point is lost (Linux
 // tcp_timeout_mark_lost()).
 
+#include "analysis/sender/sender_state.h"
+
 #include <cstdint>
 #include <vector>
 
 namespace windscope::analysis::cwnd {
-
-// Duplicate ACKs (or SACKed segments above a hole) that mean a loss (RFC 5681 3.2,
-// RFC 6675 2; Linux tp->reordering and ns-3 ReTxThreshold start there).
-inline constexpr std::uint32_t kDupThresh = 3;
 
 class Scoreboard
 {

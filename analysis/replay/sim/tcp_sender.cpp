@@ -6,7 +6,7 @@
 namespace windscope::analysis::replay {
 
 namespace {
-constexpr std::uint32_t kDupThresh = 3; // RFC 6675 DupThresh / RFC 5681 3.2
+using cwnd::kDupThresh;
 constexpr std::int64_t kMs = 1'000'000;
 constexpr std::uint32_t kIpTcpHeaderBytes = 52; // IPv4 and TCP with timestamps
 
