@@ -20,6 +20,11 @@
 
 namespace windscope::analysis::replay::derive {
 
+// A path that delivered above this share of what the air can carry for it is taken as
+// limited by the air (deriveMac()): its estimate leaves out collisions and the rate's
+// own spread, and below it the air kept up with a slower link in front.
+constexpr double kAirLimitsShare = 0.8;
+
 // One RTT sample of the sender's data, as the capture shows it (senderRttSamples()).
 struct SenderRtt
 {
@@ -82,6 +87,15 @@ struct DerivationContext
     double standingStretchesMbps = 0;
     DispersionCapacity dispersion;
     bool rateFromDispersion = false;
+    // Where deriveMac() took the air for the bottleneck: what the air carries for TCP,
+    // and the path's link and queue it replaced (a later reading of the rate may put
+    // the bottleneck back in front of the radio, deriveHeldReleases()).
+    double airCapacityMbps = 0;
+    double linkBeforeAirMbps = 0;
+    std::uint64_t queueBeforeAirBytes = 0;
+    // The rate is the sender's own link's, read from its host queue's departures: the
+    // bottleneck lies before the capture, not at the radio.
+    bool rateFromSendersLink = false;
     // What the SACK scoreboard (or downstream, the holes) showed (deriveQueue()).
     SackReadings sackReadings;
     // TCP-inferred outages in the outage list (deriveOutages()).

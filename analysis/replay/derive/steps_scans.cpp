@@ -687,7 +687,29 @@ void deriveHeldReleases(const DerivationInput& in, DerivationContext& ctx, Deriv
         return;
     }
     // A rate read from packet trains did not count the releases: it stands.
-    if (reread > 0 && reread < kRateAgreement * ctx.rateMbps && !ctx.rateFromDispersion) {
+    if (reread > 0 && reread < kRateAgreement * ctx.rateMbps && !ctx.rateFromDispersion &&
+        s.mac.enabled && ctx.airCapacityMbps > 0 &&
+        reread < kAirLimitsShare * ctx.airCapacityMbps) {
+        // The air was taken for the bottleneck on a rate the releases inflated (the
+        // AP's held data at the radio's rate): the path's own rate lies well below what
+        // the air carries, so the link in front of the radio limits the flow, and the
+        // air is off the model as deriveMac() leaves it for such a path.
+        const double scale = reread / ctx.rateMbps;
+        out.notes.push_back(
+            format("path.bottleneck_mbps %.3f: the delivered rate between the holds and their "
+                   "releases (%.3f Mb/s payload, not %.3f)",
+                   ctx.linkBeforeAirMbps * scale, reread, ctx.rateMbps) +
+            format(
+                " is under %.0f %% of what the air carries (about %.1f Mb/s for TCP): the link in "
+                "front of the radio is the bottleneck; mac: off",
+                kAirLimitsShare * 100, ctx.airCapacityMbps));
+        s.mac = MacParams{};
+        s.path.bottleneckMbps = ctx.linkBeforeAirMbps * scale;
+        s.path.queueBytes = static_cast<std::uint64_t>(
+            std::llround(static_cast<double>(ctx.queueBeforeAirBytes) * scale));
+        ctx.rateMbps = reread;
+        ctx.airCapacityMbps = 0;
+    } else if (reread > 0 && reread < kRateAgreement * ctx.rateMbps && !ctx.rateFromDispersion) {
         const double scale = reread / ctx.rateMbps;
         out.notes.push_back(format("path.bottleneck_mbps %.3f: the delivered rate between the holds and their "
                                    "releases (%.3f Mb/s payload, not %.3f)",
@@ -703,7 +725,11 @@ void deriveHeldReleases(const DerivationInput& in, DerivationContext& ctx, Deriv
     // were held at the bottleneck itself: the AP's radio, which then carried nothing
     // through them. Most releases ahead: a slower link in front went on filling the
     // AP's queue.
-    const bool heldAtBottleneck = !downstream && 2 * releasedAtOnce < dwellsMs.size();
+    // Where the sender's own link is the bottleneck (its host queued before the capture)
+    // the radio is not: the releases came at that link's pace because nothing faster
+    // fed the AP.
+    const bool heldAtBottleneck =
+        !downstream && !ctx.rateFromSendersLink && 2 * releasedAtOnce < dwellsMs.size();
     s.path.atRadio = heldAtBottleneck;
     PeriodicScan& scan = s.periodicScan;
     scan.intervalMs = fit.periodS * 1000;
@@ -742,13 +768,18 @@ void deriveHeldReleases(const DerivationInput& in, DerivationContext& ctx, Deriv
                   fit.thresholdZ, dwellsMs.size());
     out.notes.push_back(buf);
     if (!downstream)
-        out.notes.push_back(std::string("path.bottleneck_at_radio ") + (heldAtBottleneck ? "true: " : "false: ") +
-                            format("%.0f of the %.0f holds at the phase released their data ahead of the bottleneck's "
-                                   "rate",
-                                   static_cast<double>(releasedAtOnce), static_cast<double>(dwellsMs.size())) +
-                            (heldAtBottleneck ? " (the rest at its pace: the radio that held is the bottleneck, and "
-                                                "carries nothing while the station is away)"
-                                              : " (a slower link in front fills the AP's queue through them)"));
+        out.notes.push_back(
+            std::string("path.bottleneck_at_radio ") + (heldAtBottleneck ? "true: " : "false: ") +
+            format(
+                "%.0f of the %.0f holds at the phase released their data ahead of the bottleneck's "
+                "rate",
+                static_cast<double>(releasedAtOnce), static_cast<double>(dwellsMs.size())) +
+            (heldAtBottleneck ? " (the rest at its pace: the radio that held is the bottleneck, "
+                                "and carries nothing while the station is away)"
+             : ctx.rateFromSendersLink
+                 ? " (the sender's own link is the bottleneck: nothing faster "
+                   "fed the AP)"
+                 : " (a slower link in front fills the AP's queue through them)"));
 }
 
 } // namespace windscope::analysis::replay::derive

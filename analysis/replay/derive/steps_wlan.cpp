@@ -167,8 +167,8 @@ void deriveMac(const DerivationInput& in, DerivationContext& ctx, DerivedScenari
                               14 * 8 / mac.basicRateMbps;
         const double ackUs = frameUs + headerBytes * 8 / phyRate + mac.preambleUs + 14 * 8 / mac.basicRateMbps;
         const double capacityMbps = phyRate > 0 ? s.sender.mss * 8 / (dataUs + ackUs / 2) : 0;
-        // Within 80% of that the air is what limits the flow; below, the path does.
-        if (phyRate > 0 && rateMbps > 0.8 * capacityMbps && aggregatesBelowLimit) {
+        // Within kAirLimitsShare of that the air is what limits the flow; below, the path does.
+        if (phyRate > 0 && rateMbps > kAirLimitsShare * capacityMbps && aggregatesBelowLimit) {
             out.notes.push_back(format("mac: off; the A-MPDUs of %.0f carry %.1f%% of the aggregated data frames: the "
                                        "AP's queue seldom held a full aggregate, so the air (at least %.1f Mb/s for TCP) "
                                        "kept up and the path's link in front of it is the bottleneck",
@@ -176,8 +176,11 @@ void deriveMac(const DerivationInput& in, DerivationContext& ctx, DerivedScenari
                                        100.0 * static_cast<double>(inLargest) /
                                            static_cast<double>(std::max<std::uint64_t>(1, aggregatedFrames)),
                                        capacityMbps));
-        } else if (phyRate > 0 && rateMbps > 0.8 * capacityMbps) {
+        } else if (phyRate > 0 && rateMbps > kAirLimitsShare * capacityMbps) {
             s.mac = mac;
+            ctx.airCapacityMbps = capacityMbps;
+            ctx.linkBeforeAirMbps = s.path.bottleneckMbps;
+            ctx.queueBeforeAirBytes = s.path.queueBytes;
             s.path.bottleneckMbps = std::max(s.path.bottleneckMbps, 10 * phyRate);
             // The queue that fills is the AP's; the wired link in front of it must not
             // drop what the window lets through.
