@@ -14,6 +14,20 @@
 #include <string>
 
 namespace windscope::analysis {
+namespace {
+
+// The replay of a lab fixture's one connection, with its capture and calibration.
+replay::ReplayReport replayFixture(const char* name)
+{
+    test::LabConnection lab;
+    std::string error;
+    EXPECT_TRUE(test::openLab(test::testData(name), lab, error)) << error;
+    replay::ReplayReport r = replay::replayCapture(lab.input(), {});
+    EXPECT_TRUE(r.capture && r.calibration) << (r.notes.empty() ? "" : r.notes.back());
+    return r;
+}
+
+} // namespace
 
 // Westwood+ behind the server's 1 Mb/s link (5 ms, a 100-packet queue) to an 18 Mb/s
 // 802.11a station that scans 32 ms every 78 ms. At the server the scans show as ACK
@@ -23,16 +37,11 @@ namespace windscope::analysis {
 // for 41 % of the time and the replay ran at half the capture's goodput.
 TEST(ScanHoldBottleneck, TheSendersOwnLinkIsNotTheRadio)
 {
-    test::LabConnection lab;
-    std::string error;
-    ASSERT_TRUE(test::openLab(test::testData("lab-a-scan78-1mbps-server.pcap.gz"), lab, error))
-        << error;
-    const replay::ReplayReport r = replay::replayCapture(lab.input(), {});
-    ASSERT_TRUE(r.capture && r.calibration) << (r.notes.empty() ? "" : r.notes.back());
+    const replay::ReplayReport r = replayFixture("lab-a-scan78-1mbps-server.pcap.gz");
+    ASSERT_TRUE(r.capture && r.calibration);
     const replay::Scenario& s = r.scenario;
     std::printf("1 Mb/s server link, 32 ms scans every 78 ms: every %.2f ms for %.1f ms, "
-                "bottleneck %.3f Mb/s at the "
-                "radio %d; capture %.0f b/s, baseline %.0f b/s\n",
+                "bottleneck %.3f Mb/s at the radio %d; capture %.0f b/s, baseline %.0f b/s\n",
                 s.periodicScan.intervalMs, s.periodicScan.dwellMs, s.path.bottleneckMbps,
                 s.path.atRadio, r.capture->goodputBps, r.baseline.goodputBps);
     EXPECT_NEAR(s.periodicScan.intervalMs, 78.0, 1.0);
@@ -51,12 +60,8 @@ TEST(ScanHoldBottleneck, TheSendersOwnLinkIsNotTheRadio)
 // the wire's full speed and the replay ran at half the capture's goodput.
 TEST(ScanHoldBottleneck, ReleasesBelowTheAirPutTheLinkInFront)
 {
-    test::LabConnection lab;
-    std::string error;
-    ASSERT_TRUE(test::openLab(test::testData("lab-a-scan65-5mbps-ap.pcap.gz"), lab, error))
-        << error;
-    const replay::ReplayReport r = replay::replayCapture(lab.input(), {});
-    ASSERT_TRUE(r.capture && r.calibration) << (r.notes.empty() ? "" : r.notes.back());
+    const replay::ReplayReport r = replayFixture("lab-a-scan65-5mbps-ap.pcap.gz");
+    ASSERT_TRUE(r.capture && r.calibration);
     const replay::Scenario& s = r.scenario;
     std::printf("5 Mb/s wired, 36 Mb/s air, 32 ms scans every 65 ms: every %.2f ms for %.1f ms, "
                 "bottleneck %.3f Mb/s, "
