@@ -687,35 +687,33 @@ void deriveHeldReleases(const DerivationInput& in, DerivationContext& ctx, Deriv
         return;
     }
     // A rate read from packet trains did not count the releases: it stands.
-    if (reread > 0 && reread < kRateAgreement * ctx.rateMbps && !ctx.rateFromDispersion &&
-        s.mac.enabled && ctx.airCapacityMbps > 0 &&
-        reread < kAirLimitsShare * ctx.airCapacityMbps) {
-        // The air was taken for the bottleneck on a rate the releases inflated (the
-        // AP's held data at the radio's rate): the path's own rate lies well below what
-        // the air carries, so the link in front of the radio limits the flow, and the
-        // air is off the model as deriveMac() leaves it for such a path.
+    if (reread > 0 && reread < kRateAgreement * ctx.rateMbps && !ctx.rateFromDispersion) {
         const double scale = reread / ctx.rateMbps;
+        // Where the air was taken for the bottleneck on the rate the releases inflated
+        // (the AP's held data at the radio's rate) and the path's own rate lies well
+        // below what the air carries, the link in front of the radio limits the flow:
+        // it comes back, and the air is off the model as deriveMac() leaves it for
+        // such a path.
+        const bool linkInFront = s.mac.enabled && ctx.airCapacityMbps > 0 &&
+                                 reread < kAirLimitsShare * ctx.airCapacityMbps;
+        const double linkMbps = linkInFront ? ctx.linkBeforeAirMbps : s.path.bottleneckMbps;
+        const std::uint64_t queueBytes = linkInFront ? ctx.queueBeforeAirBytes : s.path.queueBytes;
         out.notes.push_back(
             format("path.bottleneck_mbps %.3f: the delivered rate between the holds and their "
                    "releases (%.3f Mb/s payload, not %.3f)",
-                   ctx.linkBeforeAirMbps * scale, reread, ctx.rateMbps) +
-            format(
-                " is under %.0f %% of what the air carries (about %.1f Mb/s for TCP): the link in "
-                "front of the radio is the bottleneck; mac: off",
-                kAirLimitsShare * 100, ctx.airCapacityMbps));
-        s.mac = MacParams{};
-        s.path.bottleneckMbps = ctx.linkBeforeAirMbps * scale;
-        s.path.queueBytes = static_cast<std::uint64_t>(
-            std::llround(static_cast<double>(ctx.queueBeforeAirBytes) * scale));
-        ctx.rateMbps = reread;
-        ctx.airCapacityMbps = 0;
-    } else if (reread > 0 && reread < kRateAgreement * ctx.rateMbps && !ctx.rateFromDispersion) {
-        const double scale = reread / ctx.rateMbps;
-        out.notes.push_back(format("path.bottleneck_mbps %.3f: the delivered rate between the holds and their "
-                                   "releases (%.3f Mb/s payload, not %.3f)",
-                                   s.path.bottleneckMbps * scale, reread, ctx.rateMbps));
-        s.path.bottleneckMbps *= scale;
-        s.path.queueBytes = static_cast<std::uint64_t>(std::llround(static_cast<double>(s.path.queueBytes) * scale));
+                   linkMbps * scale, reread, ctx.rateMbps) +
+            (linkInFront
+                 ? format(" is under %.0f %% of what the air carries (about %.1f Mb/s for "
+                          "TCP): the link in front of the radio is the bottleneck; mac: off",
+                          kAirLimitsShare * 100, ctx.airCapacityMbps)
+                 : std::string()));
+        if (linkInFront) {
+            s.mac = MacParams{};
+            ctx.airCapacityMbps = 0;
+        }
+        s.path.bottleneckMbps = linkMbps * scale;
+        s.path.queueBytes =
+            static_cast<std::uint64_t>(std::llround(static_cast<double>(queueBytes) * scale));
         ctx.rateMbps = reread;
     }
     // Downstream the capture sees the data one wired delay after the sender sent it; at
