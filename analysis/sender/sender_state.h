@@ -14,10 +14,11 @@ namespace windscope::analysis::cwnd {
 // Linux enum tcp_ca_state (include/net/tcp.h), the states tcp_set_ca_state() reports.
 enum class CaState : std::uint8_t { Open, Disorder, Cwr, Recovery, Loss };
 
-// Linux TCP_INFINITE_SSTHRESH (0x7fffffff segments) kept in bytes.
 // Duplicate ACKs (or SACKed segments above a hole) that mean a loss (RFC 5681 3.2,
 // RFC 6675 2; Linux tp->reordering and ns-3 ReTxThreshold start there).
 inline constexpr std::uint32_t kDupThresh = 3;
+
+// Linux TCP_INFINITE_SSTHRESH (0x7fffffff segments) kept in bytes.
 inline constexpr std::uint64_t kInfiniteSsthresh = std::numeric_limits<std::uint64_t>::max() / 4;
 
 struct SenderState
