@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <array>
+#include <map>
 #include <span>
 
 namespace windscope::analysis::replay::derive {
@@ -61,6 +62,58 @@ MacParams radioMac(const dissect::WlanColumns& w, double phyRateMbps)
     mac.aifsSlots = qos ? 3 : 2;
     mac.macOverheadBytes = qos ? 38 : 36;
     return mac;
+}
+
+// Whether a sender that missed a Block Ack asks with a Block Ack Request before it
+// sends the MPDUs again (MacParams::blockAckRequest), from the capture's exchanges:
+// each A-MPDU or request answered leaves one Block Ack, so those left without are the
+// misses. A sender that asks after every miss sends a request per miss (its requests
+// are missed too, and asked again); one that asks only to move the window past an
+// MPDU it gave up sends one per retry chain it ran out. Half the misses tells the two
+// apart; without misses the capture cannot, and the default stands. Only pairs whose
+// Block Acks the capture hears count: a relay's aggregates to a node out of the
+// capture's reach are answered where it cannot hear.
+void deriveBlockAckRequest(const dissect::WlanColumns& w, MacParams& mac,
+                           std::vector<std::string>& notes)
+{
+    struct Pair
+    {
+        std::uint64_t asked = 0, requests = 0, blockAcks = 0;
+    };
+    std::map<std::pair<std::uint32_t, std::uint32_t>, Pair> pairs; // (originator, recipient)
+    std::uint32_t lastRef = 0;
+    for (std::size_t i = 0; i < w.size(); ++i) {
+        const std::uint16_t fc = w.frameControl[i];
+        const std::uint32_t ref = w.ampduReference[i];
+        if (wlan::frameType(fc) == wlan::kData && ref != 0 && ref != lastRef)
+            ++pairs[{w.addr2(i), w.addr1(i)}].asked;
+        if (ref != 0)
+            lastRef = ref;
+        if (wlan::isControl(fc, wlan::subtype::kBlockAckRequest)) {
+            ++pairs[{w.addr2(i), w.addr1(i)}].asked;
+            ++pairs[{w.addr2(i), w.addr1(i)}].requests;
+        } else if (wlan::isControl(fc, wlan::subtype::kBlockAck)) {
+            ++pairs[{w.addr1(i), w.addr2(i)}].blockAcks;
+        }
+    }
+    std::uint64_t asked = 0, requests = 0, missed = 0;
+    for (const auto& [link, p] : pairs)
+        if (p.blockAcks > 0) {
+            asked += p.asked;
+            requests += p.requests;
+            missed += p.asked > p.blockAcks ? p.asked - p.blockAcks : 0;
+        }
+    if (missed == 0)
+        return;
+    mac.blockAckRequest = 2 * requests >= missed;
+    notes.push_back(
+        std::string(mac.blockAckRequest ? "mac.block_ack_request on: "
+                                        : "mac.block_ack_request off: ") +
+        format("%.0f Block Ack Requests for %.0f Block Acks missed (of %.0f A-MPDUs and requests)",
+               static_cast<double>(requests), static_cast<double>(missed),
+               static_cast<double>(asked)) +
+        (mac.blockAckRequest ? ": the senders ask after a miss"
+                             : ": the senders send again at once"));
 }
 
 // The MAC of a multi-hop chain (relay_chain.h): its length, where the capture stands,
@@ -151,6 +204,7 @@ void deriveMac(const DerivationInput& in, DerivationContext& ctx, DerivedScenari
         const bool aggregatesBelowLimit = ampdu > 1 && 2 * inLargest < aggregatedFrames;
         MacParams mac = radioMac(tables.wlan, phyRate);
         mac.ampduMax = std::min<std::uint32_t>(ampdu, 64);
+        deriveBlockAckRequest(tables.wlan, mac, out.notes);
         // Relayed frames: the capture stands on a chain of 802.11 hops, whose air is the
         // path (every hop shares one channel), whatever the rates say.
         const RelayChain chain = readRelayChain(tables, tcp, in.connection, in.sender);

@@ -113,6 +113,12 @@ struct MacParams
     // acknowledged by one ACK as a whole (paper 003's QualNet implementation), so any
     // MPDU lost loses the PPDU.
     bool ampduBlockAck = true;
+    // With Block Acks: a sender that missed the Block Ack after an A-MPDU does not know
+    // which of its MPDUs arrived, and asks with a Block Ack Request (9.3.1.7) before it
+    // sends them again, as the Block Ack procedure solicits the answer (10.25.2; ns-3's
+    // default). false: it sends the MPDUs again at once, a Block Ack Request only to move
+    // the window past one it gave up (mac80211).
+    bool blockAckRequest = true;
     bool rtsCts = false;
     // Ad hoc string geometry in hops: a node defers to transmitters and receivers within
     // senseHops (carrier sense, NAV); a transmitter within interferenceHops of a receiver

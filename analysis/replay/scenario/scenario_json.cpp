@@ -56,6 +56,7 @@ void visitScenario(V& v, S& s)
         v.field("ampdu_max", s.mac.ampduMax);
         v.field("ampdu_subframe_bytes", s.mac.ampduSubframeBytes);
         v.field("ampdu_block_ack", s.mac.ampduBlockAck);
+        v.field("block_ack_request", s.mac.blockAckRequest);
         v.field("rts_cts", s.mac.rtsCts);
         v.field("sense_hops", s.mac.senseHops);
         v.field("interference_hops", s.mac.interferenceHops);

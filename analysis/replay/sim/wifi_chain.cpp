@@ -9,6 +9,7 @@ namespace windscope::analysis::replay {
 namespace {
 constexpr std::uint32_t kAckBytes = 14;       // ACK / CTS frame (9.3.1.4)
 constexpr std::uint32_t kRtsBytes = 20;
+constexpr std::uint32_t kBlockAckRequestBytes = 24; // compressed Block Ack Request (9.3.1.7)
 constexpr std::uint32_t kBlockAckBytes = 32;  // compressed Block Ack (9.3.1.8)
 constexpr std::uint32_t kDelimiterBytes = 4;  // A-MPDU subframe delimiter + padding
 constexpr std::uint32_t kBlockAckWindow = 64; // MPDUs a compressed Block Ack covers (10.25.6.3)
@@ -55,9 +56,10 @@ std::int64_t WifiChain::exchangeNs(std::uint32_t bytes, std::uint32_t count) con
 {
     const double phy = m_params.phyRateMbps, basic = m_params.basicRateMbps;
     const double pre = m_params.preambleUs;
-    const bool aggregate = m_params.ampduMax > 1;
+    const bool aggregate = m_params.ampduMax > 1 && count > 1;
     double us = ppduUs((static_cast<double>(bytes) + (aggregate ? kDelimiterBytes : 0)) * count, phy, dataPreamble());
-    us += m_params.sifsUs + ppduUs(blockAck() ? kBlockAckBytes : kAckBytes, basic, pre);
+    us +=
+        m_params.sifsUs + ppduUs(aggregate && blockAck() ? kBlockAckBytes : kAckBytes, basic, pre);
     if (m_params.rtsCts)
         us += ppduUs(kRtsBytes, basic, pre) + m_params.sifsUs + ppduUs(kAckBytes, basic, pre) + m_params.sifsUs;
     return static_cast<std::int64_t>(us * 1000);
@@ -317,6 +319,8 @@ void WifiChain::attempt(std::uint32_t node, std::uint64_t token)
         freeze(node, since);
         return;
     }
+    if (startBlockAckRequest(node, now))
+        return;
     // Pick the head eligible frame and, with aggregation, more for the same receiver.
     std::vector<std::size_t>& picked = m_picked;
     picked.clear();
@@ -345,16 +349,20 @@ void WifiChain::attempt(std::uint32_t node, std::uint64_t token)
     for (std::size_t i : picked)
         maxBytes = std::max(maxBytes, wireBytes(n.queue[i]));
     const auto count = static_cast<std::uint32_t>(picked.size());
-    const bool aggregate = m_params.ampduMax > 1;
+    // A lone MPDU goes as a plain MPDU answered by an ACK, under a Block Ack agreement
+    // too (HT has no single-MPDU A-MPDU; ns-3's HtFrameExchangeManager).
+    const bool aggregate = m_params.ampduMax > 1 && count > 1;
     Exchange& ex = n.ex; // reused: its vectors keep their capacity
     ex.tags.clear();
     ex.mpduOk.clear();
-    ex.protectedData = ex.received = false;
+    ex.protectedData = ex.received = ex.blockAckRequest = false;
+    ex.blockAckAnswer = aggregate && blockAck();
     ex.to = to;
     ex.startNs = now;
     ex.dataNs = usToNs(ppduUs((static_cast<double>(maxBytes) + (aggregate ? kDelimiterBytes : 0)) * count,
                               m_params.phyRateMbps, dataPreamble()));
-    ex.ackNs = usToNs(ppduUs(blockAck() ? kBlockAckBytes : kAckBytes, m_params.basicRateMbps, m_params.preambleUs));
+    ex.ackNs = usToNs(ppduUs(ex.blockAckAnswer ? kBlockAckBytes : kAckBytes, m_params.basicRateMbps,
+                             m_params.preambleUs));
     const std::int64_t handshake = m_params.rtsCts ? m_rtsNs + m_sifsNs + m_ctsNs + m_sifsNs : 0;
     ex.endNs = now + handshake + ex.dataNs + m_sifsNs + ex.ackNs;
     for (std::size_t i : picked) {
@@ -368,6 +376,38 @@ void WifiChain::attempt(std::uint32_t node, std::uint64_t token)
         transmit(Kind::Rts, node, to, node, now, m_rtsNs, ex.endNs);
     else
         transmit(Kind::Data, node, to, node, now, ex.dataNs, ex.endNs);
+}
+
+bool WifiChain::startBlockAckRequest(std::uint32_t node, std::int64_t now)
+{
+    Node& n = m_nodes[node];
+    std::erase_if(n.unansweredTags, [&](std::uint64_t tag) {
+        return std::none_of(n.queue.begin(), n.queue.end(),
+                            [&](const Frame& f) { return f.tag == tag; });
+    });
+    if (n.unansweredTags.empty() ||
+        std::none_of(n.queue.begin(), n.queue.end(), [&](const Frame& f) {
+            return eligible(node, f) && std::find(n.unansweredTags.begin(), n.unansweredTags.end(),
+                                                  f.tag) != n.unansweredTags.end();
+        }))
+        return false;
+    n.contending = false;
+    n.counting = false;
+    n.transmitting = true;
+    Exchange& ex = n.ex;
+    ex.tags = n.unansweredTags;
+    ex.mpduOk.assign(ex.tags.size(), true);
+    ex.protectedData = ex.received = false;
+    ex.blockAckAnswer = ex.blockAckRequest = true;
+    ex.to = n.unansweredTo;
+    ex.startNs = now;
+    // A control frame, at a basic rate (10.6.6.2), too short for RTS/CTS.
+    ex.dataNs = usToNs(ppduUs(kBlockAckRequestBytes, m_params.basicRateMbps, m_params.preambleUs));
+    ex.ackNs = usToNs(ppduUs(kBlockAckBytes, m_params.basicRateMbps, m_params.preambleUs));
+    ex.endNs = now + ex.dataNs + m_sifsNs + ex.ackNs;
+    ++m_counters.exchanges;
+    transmit(Kind::Data, node, ex.to, node, now, ex.dataNs, ex.endNs);
+    return true;
 }
 
 void WifiChain::transmit(Kind kind, std::uint32_t from, std::uint32_t to, std::uint32_t exchange,
@@ -473,6 +513,10 @@ void WifiChain::afterFrame(const OnAir& f, bool received)
         return;
     case Kind::Data:
         ex.received = receiveMpdus(f, ex.mpduOk);
+        // A Block Ack Request is one frame: had whole or lost whole.
+        if (ex.blockAckRequest &&
+            std::find(ex.mpduOk.begin(), ex.mpduOk.end(), false) != ex.mpduOk.end())
+            ex.received = false;
         if (!ex.received || std::none_of(ex.mpduOk.begin(), ex.mpduOk.end(), [](bool ok) { return ok; }))
             failExchange(node, f, false);
         else
@@ -521,7 +565,14 @@ void WifiChain::finish(std::uint32_t node, bool acked)
         if (found == n.queue.end())
             continue; // flushed meanwhile (a station leaving its BSS)
         Frame& f = *found;
-        const bool got = ex.received && ex.mpduOk[k];
+        if (ex.blockAckRequest && acked) {
+            // The Block Ack tells which MPDUs the receiver has; the rest go in the next
+            // A-MPDU.
+            if (f.received)
+                n.queue.erase(found);
+            continue;
+        }
+        const bool got = !ex.blockAckRequest && ex.received && ex.mpduOk[k];
         if (got && !f.received) {
             // The next node has it even if its ACK is lost: it forwards it once and
             // drops the retries as duplicates.
@@ -568,6 +619,17 @@ void WifiChain::finish(std::uint32_t node, bool acked)
     }
     if (anyDropped)
         n.cw = m_params.cwMin; // the retry chain ended with the frame (10.3.4.4)
+    // A Block Ack missed after an A-MPDU (or a Block Ack Request) that went out: a
+    // sender that asks first sends a Block Ack Request before the MPDUs go again.
+    n.unansweredTags.clear();
+    if (m_params.blockAckRequest && ex.blockAckAnswer && !acked &&
+        (!m_params.rtsCts || ex.protectedData || ex.blockAckRequest)) {
+        for (const std::uint64_t tag : ex.tags)
+            if (std::any_of(n.queue.begin(), n.queue.end(),
+                            [&](const Frame& f) { return f.tag == tag; }))
+                n.unansweredTags.push_back(tag);
+        n.unansweredTo = ex.to;
+    }
     for (const Frame& f : delivered) {
         if (f.announcement) {
             if (m_announcing)

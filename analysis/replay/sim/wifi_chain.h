@@ -100,11 +100,17 @@ private:
         std::int64_t dataNs = 0, ackNs = 0;
         bool protectedData = false;     // the PPDU went out after a CTS
         bool received = false;          // the PPDU reached the receiver intact
+        bool blockAckAnswer = false;    // an A-MPDU, answered by a Block Ack
+        bool blockAckRequest = false;   // a Block Ack Request for the MPDUs in tags
     };
     struct Node
     {
         std::deque<Frame> queue;
         std::uint32_t cw = 15;
+        // The MPDUs of an A-MPDU whose Block Ack was missed, and their receiver: a Block
+        // Ack Request asks for it before anything else is sent.
+        std::vector<std::uint64_t> unansweredTags;
+        std::uint32_t unansweredTo = 0;
         bool contending = false, transmitting = false;
         bool counting = false;          // backoff counting down (an attempt is scheduled)
         std::uint64_t attemptToken = 0;
@@ -158,6 +164,8 @@ private:
     // before `before`; -1 when none.
     std::int64_t sensedBusySince(std::uint32_t node, std::int64_t before) const;
     void attempt(std::uint32_t node, std::uint64_t token);
+    // A Block Ack Request for the node's unanswered MPDUs, if any is eligible.
+    bool startBlockAckRequest(std::uint32_t node, std::int64_t now);
     void transmit(Kind kind, std::uint32_t from, std::uint32_t to, std::uint32_t exchange, std::int64_t startNs,
                   std::int64_t durationNs, std::int64_t navEndNs);
     void frameEnd(std::uint64_t id);
