@@ -136,6 +136,8 @@ std::string replayJson(const replay::ReplayReport& report, const std::vector<std
     writeMetrics(w, "capture", report.capture ? &*report.capture : nullptr);
     writeMetrics(w, "baseline", &report.baseline);
     writeMetrics(w, "fixed", report.fixed ? &*report.fixed : nullptr);
+    // A capture cut mid-transfer: the baseline over its time, which the fix is against.
+    writeMetrics(w, "fix_baseline", report.fixBaseline ? &*report.fixBaseline : nullptr);
     writeCalibration(w, report);
     writeSeeds(w, report);
     w.key("fixes").beginArray();

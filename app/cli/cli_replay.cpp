@@ -335,6 +335,8 @@ int runReplay(const std::vector<std::string>& args)
     if (report.capture)
         printMetricsRow("capture", *report.capture);
     printMetricsRow("baseline", report.baseline);
+    if (report.fixBaseline)
+        printMetricsRow("base-time", *report.fixBaseline); // the baseline over the capture's time
     if (report.fixed)
         printMetricsRow("fixed", *report.fixed);
     const rp::SeedRuns& seeds = report.baselineSeeds;
@@ -351,6 +353,8 @@ int runReplay(const std::vector<std::string>& args)
             std::printf("fix effect on goodput: %.3fx (ratio of the means), %.3fx to %.3fx per seed\n",
                         report.fixEffect->goodputRatio, report.fixEffect->perSeedRatioMin,
                         report.fixEffect->perSeedRatioMax);
+    } else if (report.fixEffect && report.fixBaseline) {
+        std::printf("fix effect on goodput: %.3fx\n", report.fixEffect->goodputRatio);
     }
     if (report.calibration)
         std::printf("calibration error: goodput %.1f%%, completion %.1f%%, retransmissions %.1f%%, timeouts %.1f%%%s\n",

@@ -318,7 +318,8 @@ def judge_capture(s, cfg, work, cap_name, vantage, tx, fix_dirs):
                 row["baseline_goodput_bps"] = (replay.get("baseline") or {}).get("goodput_bps")
                 # whether the derivation read a periodic scan (steps_scans.cpp) from the capture
                 row["periodic_scan_derived"] = any(n.startswith("periodic_scan:") for n in replay.get("notes", []))
-            base_gp = (replay.get("baseline") or {}).get("goodput_bps")
+            # a capture cut mid-transfer compares the fix with the baseline over its time
+            base_gp = (replay.get("fix_baseline") or replay.get("baseline") or {}).get("goodput_bps")
             fixed_gp = (replay.get("fixed") or {}).get("goodput_bps")
             f["predicted_ratio"] = fixed_gp / base_gp if base_gp and fixed_gp else None
             fix_dir = fix_dirs.get(fx["fix"])

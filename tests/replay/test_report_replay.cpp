@@ -78,9 +78,11 @@ TEST(ReportReplay, ReplayJsonHasTheContractKeys)
     std::vector<std::string> keys;
     for (const auto& [k, v] : j.items())
         keys.push_back(k);
-    EXPECT_EQ(keys, (std::vector<std::string>{"capture", "baseline", "fixed", "calibration_error", "seed_runs",
-                                              "fixes", "warnings", "scenario", "notes"}));
+    EXPECT_EQ(keys, (std::vector<std::string>{"capture", "baseline", "fixed", "fix_baseline",
+                                              "calibration_error", "seed_runs", "fixes", "warnings",
+                                              "scenario", "notes"}));
     EXPECT_TRUE(j["capture"].is_null());
+    EXPECT_TRUE(j["fix_baseline"].is_null()); // a scenario alone, not a capture cut mid-transfer
     EXPECT_TRUE(j["calibration_error"].is_null());
     EXPECT_EQ(j["baseline"]["retransmissions"], 4);
     EXPECT_EQ(j["fixed"]["goodput_bps"], 6e6);

@@ -52,6 +52,7 @@ struct DerivationContext
     std::uint32_t maxPayload = 0;
     std::uint32_t maxFlight = 0;    // most bytes in flight the sender had
     std::int64_t lastDataNs = 0;    // capture time of the sender's last data segment
+    std::int64_t lastNewDataNs = 0; // and of the last that carried data never sent before
     bool carriedBy80211 = false;    // an 802.11 frame of the capture carries the sender's data
     // (time, bytes delivered: the relative ACK and what was SACKed above it), so that
     // a hole filled late does not count its whole window as delivered at that moment.

@@ -40,6 +40,9 @@ struct DerivedScenario
     // Empty when the capture shows the path's rate; else why it does not (a sender held
     // by a fixed window throughout): the derived rate is then a lower bound.
     std::string pathRateUnseen;
+    // The sender was still sending new data when the capture ended: the capture was cut,
+    // not the transfer done, so a fix's effect is what it delivers in the capture's time.
+    bool endedMidTransfer = false;
     // Downstream of the losses (downstream_view.h), the capture's loss episodes as the
     // calibration compares them: counted from its holes, over its mean round trip.
     bool downstream = false;

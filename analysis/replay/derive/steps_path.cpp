@@ -301,7 +301,11 @@ void readConnectionRows(const DerivationInput& in, DerivationContext& ctx, Deriv
             continue;
         const int dir = tcp.directionOf(tables, row);
         if (dir == in.sender && t.payloadLength[row] > 0) {
-            sndNxt = std::max(sndNxt, tcp.relativeSeq(t, row) + static_cast<std::int64_t>(t.payloadLength[row]));
+            const std::int64_t end =
+                tcp.relativeSeq(t, row) + static_cast<std::int64_t>(t.payloadLength[row]);
+            if (end > sndNxt)
+                ctx.lastNewDataNs = t.timeNs[row];
+            sndNxt = std::max(sndNxt, end);
             maxPayload = std::max(maxPayload, t.payloadLength[row]);
             maxFlight = std::max(maxFlight, tcp.segments.bytesInFlight[row]);
             if (firstData < 0)
@@ -649,6 +653,15 @@ void derivePathRateBound(const DerivationInput& in, DerivationContext& ctx, Deri
     const DirectionStats& data = in.tcp->connections[in.connection].direction[in.sender];
     const double rttMin = ctx.rttMin;
     const std::uint32_t maxFlight = ctx.maxFlight;
+    // Still sending when the capture ended (not where the run is longer than the
+    // capture's data, its floor of 1 s): the capture was cut, not the transfer done. A
+    // sender that sent nothing new for longer than RFC 6298's least timer (1 s) had
+    // stalled (a path gone, its timer re-sending) instead.
+    constexpr std::int64_t kStallNs = 1'000'000'000;
+    const double sendingS = static_cast<double>(ctx.lastDataNs - out.firstDataNs) / 1e9;
+    out.endedMidTransfer = data.finCount == 0 && data.rstCount == 0 &&
+                           sendingS >= out.scenario.durationS &&
+                           ctx.lastDataNs - ctx.lastNewDataNs <= kStallNs;
     // A sender held by its window that lost nothing never met the path's limit: the
     // delivered rate is what the window let through, a lower bound, unless the trains'
     // dispersion read the path's rate (deriveBottleneck()). A fix that lifts the window
@@ -659,11 +672,9 @@ void derivePathRateBound(const DerivationInput& in, DerivationContext& ctx, Deri
                                    "over the %.1f ms base RTT); ",
                                    static_cast<double>(maxFlight), windowRateBps / 1e6, rttMin) +
                             "the rate is the path's own, read from the spacing of its packet trains");
-        const double sendingS = static_cast<double>(ctx.lastDataNs - out.firstDataNs) / 1e9;
-        if (data.finCount == 0 && data.rstCount == 0 && sendingS >= out.scenario.durationS) {
-            // Still sending when the capture ended: the runs send for its duration, so a
-            // fix that lifts the window sends more in that time, not the same bytes sooner
-            // (not where the run is longer than the capture's data, its floor of 1 s).
+        if (out.endedMidTransfer) {
+            // The runs send for the capture's duration, so a fix that lifts the window
+            // sends more in that time, not the same bytes sooner.
             out.scenario.bytes = 0;
             out.notes.push_back(format("bytes 0: the window-limited sender had not finished (no FIN) when the "
                                        "capture ended; the runs send for its %.3f s",

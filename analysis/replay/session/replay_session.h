@@ -81,6 +81,10 @@ struct ReplayReport
     std::optional<Metrics> capture;              // absent when run from a scenario alone
     Metrics baseline;                            // the mean over baselineSeeds (one run: that run)
     std::optional<Metrics> fixed;                // absent without fixes; the mean over fixedSeeds
+    // A capture cut mid-transfer (DerivedScenario::endedMidTransfer): the baseline sent
+    // for the capture's time, as the fixed run did; the fix effect is against it. The
+    // baseline above sends the capture's bytes, for the calibration (and its completion).
+    std::optional<Metrics> fixBaseline;
     std::optional<CalibrationError> calibration; // against the baseline's mean
     SeedRuns baselineSeeds;
     std::optional<SeedRuns> fixedSeeds; // the same seeds as baselineSeeds
