@@ -25,6 +25,11 @@ struct LabConnection
         return {&pipeline->tables(), &pipeline->tcp(), connection, sender, &pipeline->events(),
                 &pipeline->cwndOfSender(connection, sender)};
     }
+    // The data sender's goodput as the analysis measures it (a lab pair's runs compare so).
+    double goodputBps() const
+    {
+        return pipeline->tcp().connections[connection].direction[sender].goodputBps;
+    }
 };
 
 inline bool openLab(const std::filesystem::path& file, LabConnection& lab, std::string& error)

@@ -92,9 +92,7 @@ TEST(HandoffReplay, AFixOnACutCaptureIsWhatItDeliversInTheSameTime)
         << r.baseline.goodputBps << " vs " << r.capture->goodputBps;
     // The baseline over the capture's time is the one the fix is measured against.
     EXPECT_NEAR(r.fixEffect->goodputRatio, r.fixed->goodputBps / r.fixBaseline->goodputBps, 1e-9);
-    const double measured =
-        fixed.pipeline->tcp().connections[fixed.connection].direction[fixed.sender].goodputBps /
-        r.capture->goodputBps;
+    const double measured = fixed.goodputBps() / r.capture->goodputBps;
     std::printf("handoff 1.9 s, zero-window ACKs: measured %.3fx, predicted %.3fx\n", measured,
                 r.fixEffect->goodputRatio);
     EXPECT_GT(measured, 3.0);

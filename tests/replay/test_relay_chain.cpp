@@ -248,8 +248,7 @@ TEST(LabChain, AmpduOverThreeHopsPredictsTheLabPair)
         ASSERT_TRUE(report.error.empty()) << p.baseline << ": " << report.error;
         ASSERT_TRUE(report.capture && report.calibration && report.fixed);
         const double capture = report.capture->goodputBps;
-        const double measured = fixed.pipeline->tcp().connections[fixed.connection].direction[fixed.sender].goodputBps /
-                                capture;
+        const double measured = fixed.goodputBps() / capture;
         const double predicted = report.fixed->goodputBps / report.baseline.goodputBps;
         const double diff = std::fabs(predicted - measured) / measured;
         std::printf("%-12s %-12s %7.1f%% %8.3fx %8.3fx %6.1f%%\n", p.baseline, p.fix,
@@ -321,9 +320,7 @@ TEST(LabChain, AggregatesOnAHiddenStringAskBeforeTheyResend)
     EXPECT_EQ(report.scenario.mac.ampduMax, 1u);
     EXPECT_TRUE(
         report.scenario.mac.blockAckRequest); // nothing to read without aggregation: the default
-    const double measured =
-        fixed.pipeline->tcp().connections[fixed.connection].direction[fixed.sender].goodputBps /
-        report.capture->goodputBps;
+    const double measured = fixed.goodputBps() / report.capture->goodputBps;
     const double predicted = report.fixed->goodputBps / report.baseline.goodputBps;
     Scenario resending = report.scenario;
     resending.mac.blockAckRequest = false;
