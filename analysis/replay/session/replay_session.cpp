@@ -146,8 +146,8 @@ void runFixed(ReplayReport& report, const ReplayOptions& options, bool overCaptu
         char buf[200];
         std::snprintf(buf, sizeof buf,
                       "fix effect over the capture's %.3f s: it ended mid-transfer, so the "
-                      "baseline and the fixed "
-                      "run send for that time (the baseline %.0f b/s over it)",
+                      "baseline and the fixed run send for that time (the baseline %.0f b/s "
+                      "over it)",
                       base.durationS, timed.mean.goodputBps);
         report.notes.push_back(buf);
     }
@@ -400,8 +400,7 @@ ReplayReport replayCapture(const DerivationInput& input, const ReplayOptions& op
         char buf[200];
         std::snprintf(buf, sizeof buf,
                       "the fixed run goes %.0f%% faster than the baseline on a path whose rate the "
-                      "capture only "
-                      "bounds from below (%.3f Mb/s assumed): ",
+                      "capture only bounds from below (%.3f Mb/s assumed): ",
                       (report.fixEffect->goodputRatio - 1) * 100,
                       report.scenario.path.bottleneckMbps);
         report.warnings.push_back(buf + derived.pathRateUnseen +
