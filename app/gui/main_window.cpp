@@ -476,7 +476,20 @@ ReplayRunner* MainWindow::compareWithReplay(ReplayRequest request)
                                       .arg(report.fixEffect->perSeedRatioMin, 0, 'f', 3)
                                       .arg(report.fixEffect->perSeedRatioMax, 0, 'f', 3);
                     note += (note.isEmpty() ? QString() : QStringLiteral("<br>")) + spread.toHtmlEscaped();
+                } else if (report.fixEffect) {
+                    note +=
+                        (note.isEmpty() ? QString() : QStringLiteral("<br>")) +
+                        tr("the fix: %1x goodput").arg(report.fixEffect->goodputRatio, 0, 'f', 3);
                 }
+                // A capture cut mid-transfer: the fix is against the baseline run for its
+                // time, not the baseline line drawn (which sends the capture's bytes).
+                if (report.fixEffect && report.fixBaseline)
+                    note += tr(" over the capture's %1 s, against the baseline run for that time "
+                               "(%2 Mb/s): "
+                               "the capture ended mid-transfer")
+                                .arg(report.scenario.durationS, 0, 'f', 1)
+                                .arg(report.fixBaseline->goodputBps / 1e6, 0, 'f', 2)
+                                .toHtmlEscaped();
                 for (const std::string& warning : report.warnings)
                     note += QStringLiteral("<br><span style='color:#b00'>%1</span>")
                                 .arg(QString::fromStdString(warning).toHtmlEscaped());

@@ -939,6 +939,12 @@ private slots:
         const QJsonObject fixed = seedRuns.value(QStringLiteral("fixed")).toObject().value(QStringLiteral("kept")).toObject();
         QVERIFY(!fixed.isEmpty());
         QVERIFY(!json.value(QStringLiteral("fixed")).toObject().isEmpty());
+        // The sample ends mid-transfer: the fix is against the baseline run for its time,
+        // and the note says so (the baseline line drawn sends the capture's bytes).
+        QVERIFY(json.value(QStringLiteral("fix_baseline")).isObject());
+        QVERIFY2(compare->noteLabel()->text().contains(
+                     QStringLiteral("against the baseline run for that time")),
+                 qPrintable(compare->noteLabel()->text()));
         // And the note says which seed it is when the scenario ran over several.
         if (seedRuns.value(QStringLiteral("count")).toInt() > 1)
             QVERIFY2(compare->noteLabel()->text().contains(
