@@ -939,6 +939,15 @@ private slots:
         const QJsonObject fixed = seedRuns.value(QStringLiteral("fixed")).toObject().value(QStringLiteral("kept")).toObject();
         QVERIFY(!fixed.isEmpty());
         QVERIFY(!json.value(QStringLiteral("fixed")).toObject().isEmpty());
+        // The pair drawn is on one seed: the fixed run kept is the baseline's seed.
+        QCOMPARE(seedRuns.value(QStringLiteral("fixed"))
+                     .toObject()
+                     .value(QStringLiteral("kept_seed"))
+                     .toInt(),
+                 seedRuns.value(QStringLiteral("baseline"))
+                     .toObject()
+                     .value(QStringLiteral("kept_seed"))
+                     .toInt());
         // The sample ends mid-transfer: the fix is against the baseline run for its time,
         // and the note says so (the baseline line drawn sends the capture's bytes).
         QVERIFY(json.value(QStringLiteral("fix_baseline")).isObject());

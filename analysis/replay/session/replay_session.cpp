@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <thread>
 
 namespace windscope::analysis::replay {
@@ -100,11 +101,12 @@ Metrics extremeOf(const std::vector<Metrics>& runs, bool pickLarger)
     return out;
 }
 
-// The scenario once per seed; the run closest to the mean kept in `kept`. False with
-// error when a run failed.
+// The scenario once per seed; the run closest to the mean kept in `kept`, or the one of
+// seed index keepIndex where given. False with error when a run failed.
 bool runOverSeeds(const Scenario& scenario, const std::vector<std::uint64_t>& seeds,
                   unsigned threads, SeedRuns& out, SimResult& kept, std::string& error,
-                  bool lossesAtReceiver = false)
+                  bool lossesAtReceiver = false,
+                  std::optional<std::size_t> keepIndex = std::nullopt)
 {
     std::vector<Scenario> runs(seeds.size(), scenario);
     for (std::size_t i = 0; i < seeds.size(); ++i)
@@ -119,6 +121,8 @@ bool runOverSeeds(const Scenario& scenario, const std::vector<std::uint64_t>& se
         perSeed.push_back(o.metrics);
     }
     out = summariseSeedRuns(seeds, std::move(perSeed));
+    if (keepIndex && *keepIndex < done.size())
+        out.kept = *keepIndex;
     kept = std::move(done[out.kept].run);
     return true;
 }
@@ -155,9 +159,11 @@ void runFixed(ReplayReport& report, const ReplayOptions& options, bool overCaptu
     fixed.fixes.insert(fixed.fixes.end(), options.fixes.begin(), options.fixes.end());
     // The baseline's seeds, so that seed k of the fix meets the draws seed k of the
     // baseline met (common random numbers): the pairs differ by the fix, not the luck.
+    // The fixed run kept is the one on the baseline's kept seed, so the two drawn side
+    // by side differ by the fix too.
     SeedRuns runs;
     if (!runOverSeeds(fixed, report.baselineSeeds.seeds, options.threads, runs, report.fixedRun,
-                      report.error))
+                      report.error, false, report.baselineSeeds.kept))
         return;
     FixEffect effect;
     effect.goodputRatio = runs.mean.goodputBps / std::max(1.0, compared->mean.goodputBps);

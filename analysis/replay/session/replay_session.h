@@ -50,8 +50,9 @@ struct SeedRuns
     // and the smallest and largest value of each.
     Metrics mean, min, max;
     // The run whose trace is kept (ReplayReport::baselineRun / fixedRun): the one whose
-    // goodput is closest to the mean, the first such seed on a tie. A real run, not an
-    // average trace.
+    // goodput is closest to the mean, the first such seed on a tie; for the fixed runs
+    // the one on the baseline's kept seed (the pair drawn differs by the fix). A real
+    // run, not an average trace.
     std::size_t kept = 0;
     std::uint64_t keptSeed() const { return seeds.empty() ? 0 : seeds[kept]; }
 };
