@@ -381,25 +381,24 @@ void WifiChain::attempt(std::uint32_t node, std::uint64_t token)
 bool WifiChain::startBlockAckRequest(std::uint32_t node, std::int64_t now)
 {
     Node& n = m_nodes[node];
-    std::erase_if(n.unansweredTags, [&](std::uint64_t tag) {
-        return std::none_of(n.queue.begin(), n.queue.end(),
-                            [&](const Frame& f) { return f.tag == tag; });
-    });
-    if (n.unansweredTags.empty() ||
-        std::none_of(n.queue.begin(), n.queue.end(), [&](const Frame& f) {
-            return eligible(node, f) && std::find(n.unansweredTags.begin(), n.unansweredTags.end(),
-                                                  f.tag) != n.unansweredTags.end();
-        }))
+    Exchange& ex = n.ex;
+    ex.tags.clear();
+    bool anyEligible = false;
+    for (const Frame& f : n.queue)
+        if (f.unanswered) {
+            if (ex.tags.empty())
+                ex.to = receiverOf(node, f);
+            ex.tags.push_back(f.tag);
+            anyEligible = anyEligible || eligible(node, f);
+        }
+    if (!anyEligible)
         return false;
     n.contending = false;
     n.counting = false;
     n.transmitting = true;
-    Exchange& ex = n.ex;
-    ex.tags = n.unansweredTags;
     ex.mpduOk.assign(ex.tags.size(), true);
     ex.protectedData = ex.received = false;
     ex.blockAckAnswer = ex.blockAckRequest = true;
-    ex.to = n.unansweredTo;
     ex.startNs = now;
     // A control frame, at a basic rate (10.6.6.2), too short for RTS/CTS.
     ex.dataNs = usToNs(ppduUs(kBlockAckRequestBytes, m_params.basicRateMbps, m_params.preambleUs));
@@ -558,6 +557,10 @@ void WifiChain::finish(std::uint32_t node, bool acked)
     n.transmitting = false;
     m_counters.airtimeNs += m_queue.now() - ex.startNs;
     bool anyFailed = !acked, anyDropped = false;
+    // A Block Ack missed after an A-MPDU (or a Block Ack Request) that went out: a
+    // sender that asks first sends a Block Ack Request before its MPDUs go again.
+    const bool askAfterMiss = m_params.blockAckRequest && ex.blockAckAnswer && !acked &&
+                              (!m_params.rtsCts || ex.protectedData || ex.blockAckRequest);
     std::vector<Frame>& delivered = m_delivered;
     delivered.clear();
     for (std::size_t k = 0; k < ex.tags.size(); ++k) {
@@ -570,6 +573,8 @@ void WifiChain::finish(std::uint32_t node, bool acked)
             // A-MPDU.
             if (f.received)
                 n.queue.erase(found);
+            else
+                f.unanswered = false;
             continue;
         }
         const bool got = !ex.blockAckRequest && ex.received && ex.mpduOk[k];
@@ -609,6 +614,8 @@ void WifiChain::finish(std::uint32_t node, bool acked)
                 reorderGivenUp(node, gone);
                 m_dropped(gone.packet, gone.downlink, m_away && ex.to == m_nodes.size() - 1);
             }
+        } else {
+            f.unanswered = askAfterMiss;
         }
     }
     if (anyFailed) {
@@ -619,17 +626,6 @@ void WifiChain::finish(std::uint32_t node, bool acked)
     }
     if (anyDropped)
         n.cw = m_params.cwMin; // the retry chain ended with the frame (10.3.4.4)
-    // A Block Ack missed after an A-MPDU (or a Block Ack Request) that went out: a
-    // sender that asks first sends a Block Ack Request before the MPDUs go again.
-    n.unansweredTags.clear();
-    if (m_params.blockAckRequest && ex.blockAckAnswer && !acked &&
-        (!m_params.rtsCts || ex.protectedData || ex.blockAckRequest)) {
-        for (const std::uint64_t tag : ex.tags)
-            if (std::any_of(n.queue.begin(), n.queue.end(),
-                            [&](const Frame& f) { return f.tag == tag; }))
-                n.unansweredTags.push_back(tag);
-        n.unansweredTo = ex.to;
-    }
     for (const Frame& f : delivered) {
         if (f.announcement) {
             if (m_announcing)

@@ -89,6 +89,9 @@ private:
         bool received = false;  // the next node has it (its ACK was lost): not delivered twice
         bool announcement = false; // the station's Null frame announcing its doze
         std::uint64_t seq = 0;  // sequence number on its link, from its sender's queue
+        // In an A-MPDU whose Block Ack was missed: a Block Ack Request asks for it before
+        // anything else is sent (MacParams::blockAckRequest).
+        bool unanswered = false;
     };
     // One exchange in progress, kept by its sender.
     struct Exchange
@@ -107,10 +110,6 @@ private:
     {
         std::deque<Frame> queue;
         std::uint32_t cw = 15;
-        // The MPDUs of an A-MPDU whose Block Ack was missed, and their receiver: a Block
-        // Ack Request asks for it before anything else is sent.
-        std::vector<std::uint64_t> unansweredTags;
-        std::uint32_t unansweredTo = 0;
         bool contending = false, transmitting = false;
         bool counting = false;          // backoff counting down (an attempt is scheduled)
         std::uint64_t attemptToken = 0;
