@@ -4,6 +4,7 @@
 // have read from the rows (ACK progress, window updates, the RTT floor...). Each input
 // is small enough that the expected scenario fields can be worked out by hand.
 #include "analysis/replay/derive/derivation_steps.h"
+#include "analysis/replay/derive/periodic_outages.h"
 
 #include <gtest/gtest.h>
 
@@ -76,6 +77,21 @@ std::vector<std::pair<std::int64_t, std::int64_t>> ackProgress(double rateMbps, 
 
 // The table runs every step once, in the order the notes come: the rows first, the
 // lone losses (which need the whole outage timeline) last.
+// The period tests' p-value (Zar's approximation), worked by hand: ten events at one
+// phase (R = 1) give 21 - sqrt(41) = 14.597, which the large-sample n R^2 (10) puts below
+// a search over a hundred periods or more (ln(100 / 0.01) = 9.2 passes, 200 periods'
+// 9.9 does not); with many events it is n R^2 (1000 events at R 0.1: 2001 -
+// sqrt(3964001) = 10.02 against 10); scattered phases are no evidence.
+TEST(DerivationSteps, RayleighSurpriseIsZarsSmallSampleValue)
+{
+    EXPECT_NEAR(rayleighSurprise(10, 1.0), 21 - std::sqrt(41.0), 1e-9);
+    EXPECT_NEAR(rayleighSurprise(10, 1.0), 14.597, 1e-3);
+    EXPECT_NEAR(rayleighSurprise(1000, 0.1), 10.02, 0.01);
+    EXPECT_NEAR(rayleighSurprise(100, 0.3), 201 - std::sqrt(36801.0), 1e-9);
+    EXPECT_LT(rayleighSurprise(25, 0.0), 0.1);
+    EXPECT_GT(rayleighSurprise(10, 1.0), std::log(200 / 0.01));
+}
+
 TEST(DerivationSteps, TableRunsTheStepsInNoteOrder)
 {
     const auto steps = derivationSteps();

@@ -37,6 +37,10 @@ struct DispersionCapacity
     std::size_t trains = 0;     // trains that qualified
     double agreeing = 0;        // segments of the trains within kDispersionBand of the reading
     std::size_t backToBack = 0; // of them, read at the sender (data sent at least twice as fast as acked)
+
+    // Two trains' worth agreeing (two delayed-ACK pairs, kTrainSegments segments): one
+    // alone could be a run of compressed ACKs or one aggregate.
+    bool read() const;
 };
 
 // Two train estimates within this factor read the same rate: a train of a few segments
@@ -48,6 +52,11 @@ inline constexpr double kDispersionBand = 1.10;
 // A train spans at least this many segments past its first delivery: two delayed ACKs
 // (RFC 1122 4.2.3.2, one ACK per two full segments), so no single ACK's timing makes it.
 inline constexpr int kTrainSegments = 4;
+
+inline bool DispersionCapacity::read() const
+{
+    return mbps > 0 && agreeing >= 2.0 * kTrainSegments;
+}
 
 // Reads the capacity from deliveries in capture order, from trains whose data the
 // sender sent back to back, so that the bottleneck, not the sender, spaced them. At the

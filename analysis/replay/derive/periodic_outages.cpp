@@ -15,7 +15,7 @@ namespace {
 struct Concentration
 {
     double r = 0;     // mean resultant length
-    double z = 0;     // Rayleigh statistic N R^2
+    double z = 0;     // Rayleigh statistic N R^2, to rank the periods
     double phaseS = 0; // mean phase, in [0, period)
 };
 
@@ -229,6 +229,12 @@ std::int64_t PeriodicOutageFit::windowAt(double timeS, double marginS) const
     return -1;
 }
 
+double rayleighSurprise(double n, double r)
+{
+    const double nr = n * r;
+    return (1 + 2 * n) - std::sqrt(1 + 4 * n + 4 * (n * n - nr * nr));
+}
+
 PeriodicOutageFit detectPeriodicOutages(const std::vector<TransmissionTime>& tx, const PeriodicOutageOptions& o)
 {
     PeriodicOutageFit fit;
@@ -258,7 +264,9 @@ PeriodicOutageFit detectPeriodicOutages(const std::vector<TransmissionTime>& tx,
     // Frequencies from 1/maxPeriod to 1/minPeriod, a step an eighth of the spectral
     // resolution 1/span: over the span the phase of a period between two steps drifts
     // by at most 1/16 of a turn. The threshold is Bonferroni's over the independent
-    // frequencies searched, with the Rayleigh test's p = exp(-Z).
+    // frequencies searched, with the Rayleigh test's p (rayleighSurprise()); a period
+    // passing it must still hold the losses in its windows (below), which a sender's own
+    // rhythm does not.
     const double fLow = 1 / o.maxPeriodS, fHigh = 1 / o.minPeriodS;
     const double df = 1 / (8 * spanS);
     const double independent = std::max(1.0, (fHigh - fLow) * spanS);
@@ -295,8 +303,8 @@ PeriodicOutageFit detectPeriodicOutages(const std::vector<TransmissionTime>& tx,
     }
     fit.periodS = 1 / bestF;
     fit.concentration = c.r;
-    fit.rayleighZ = c.z;
-    if (c.z <= fit.thresholdZ) {
+    fit.rayleighZ = rayleighSurprise(static_cast<double>(events.size()), c.r);
+    if (fit.rayleighZ <= fit.thresholdZ) {
         fit.reason = "no period concentrates the losses enough";
         return fit;
     }

@@ -54,6 +54,13 @@ struct PeriodicOutageOptions
     bool placedLosses = false;
 };
 
+// The Rayleigh test's -ln p for n phases of mean resultant length r, by Zar's
+// approximation, p = exp(sqrt(1 + 4n + 4(n^2 - (nr)^2)) - (1 + 2n)) (Biostatistical
+// Analysis, 27.4). The large-sample p = exp(-n r^2) cannot fall below exp(-n): ten
+// absences of a scan every 800 ms in phase to the millisecond would never pass a test
+// over the hundreds of periods searched.
+double rayleighSurprise(double n, double r);
+
 struct PeriodicOutageFit
 {
     bool found = false;
@@ -61,8 +68,8 @@ struct PeriodicOutageFit
     std::size_t events = 0;         // lost bursts tested
     double periodS = 0;
     double concentration = 0;       // mean resultant length R of the events at periodS
-    double rayleighZ = 0;           // N R^2
-    double thresholdZ = 0;          // what Z had to exceed
+    double rayleighZ = 0;           // -ln p of the Rayleigh test (rayleighSurprise())
+    double thresholdZ = 0;          // what it had to exceed
     double windowStartS = 0;        // first window start (times as given)
     double dwellS = 0;
     std::size_t firstCycle = 0, lastCycle = 0; // windows k: windowStartS + k periodS

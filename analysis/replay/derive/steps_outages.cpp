@@ -78,12 +78,13 @@ void findPeriodicOutages(const DerivationInput& in, DerivedScenario& out, double
     const PeriodicOutageFit fit = detectPeriodicOutages(tx, options);
     if (!fit.found) {
         if (fit.periodS > 0)
-            out.notes.push_back(format("periodic outages: none (%.0f loss bursts; the strongest period, %.1f ms, "
-                                       "concentrates them to R %.2f",
-                                       static_cast<double>(fit.events), fit.periodS * 1000, fit.concentration) +
-                                format(", Rayleigh Z %.1f against a threshold of %.1f): ", fit.rayleighZ,
-                                       fit.thresholdZ) +
-                                fit.reason);
+            out.notes.push_back(
+                format("periodic outages: none (%.0f loss bursts; the strongest period, %.1f ms, "
+                       "concentrates them to R %.2f",
+                       static_cast<double>(fit.events), fit.periodS * 1000, fit.concentration) +
+                format(", Rayleigh -ln p %.1f against a threshold of %.1f): ", fit.rayleighZ,
+                       fit.thresholdZ) +
+                fit.reason);
         else
             out.notes.push_back("periodic outages: none (" + fit.reason + ")");
         return;
@@ -193,18 +194,20 @@ void findPeriodicOutages(const DerivationInput& in, DerivedScenario& out, double
     for (auto it = explainedSilences.rbegin(); it != explainedSilences.rend(); ++it)
         s.outageList.erase(s.outageList.begin() + static_cast<std::ptrdiff_t>(*it));
     char buf[900];
-    std::snprintf(buf, sizeof buf,
-                  "periodic_scan: %.1f ms off every %.2f ms from %.2f s (drop), detected in the %s: "
-                  "%zu loss bursts concentrate at one phase of that period (R %.2f, Rayleigh Z %.1f against %.1f "
-                  "for a false detection rate of 1%% over the periods 50-500 ms); its windows, where %.0f%% of "
-                  "the sends were lost, hold %zu of the bursts, %zu of %zu lost sends and %llu of %llu loss "
-                  "episodes; shifted %.1f ms to the radio (wired delay and queue); %zu of the %zu TCP-inferred "
-                  "outages left out (ACK silences after losses in its windows: retransmission timeouts)",
-                  scan.dwellMs, scan.intervalMs, scan.firstS, where, fit.events, fit.concentration, fit.rayleighZ,
-                  fit.thresholdZ, fit.windowLossShare * 100, fit.explainedEvents, fit.explainedLost,
-                  fit.lostTransmissions, static_cast<unsigned long long>(explained),
-                  static_cast<unsigned long long>(episodes), shiftS * 1000, explainedSilences.size(),
-                  inferred.size());
+    std::snprintf(
+        buf, sizeof buf,
+        "periodic_scan: %.1f ms off every %.2f ms from %.2f s (drop), detected in the %s: "
+        "%zu loss bursts concentrate at one phase of that period (R %.2f, Rayleigh -ln p %.1f "
+        "against %.1f for a false detection rate of 1%% over the periods 50-500 ms); its windows, "
+        "where %.0f%% of the sends were lost, hold %zu of the bursts, %zu of %zu lost sends and "
+        "%llu of %llu loss episodes; shifted %.1f ms to the radio (wired delay and queue); %zu of "
+        "the %zu TCP-inferred outages left out (ACK silences after losses in its windows: "
+        "retransmission timeouts)",
+        scan.dwellMs, scan.intervalMs, scan.firstS, where, fit.events, fit.concentration,
+        fit.rayleighZ, fit.thresholdZ, fit.windowLossShare * 100, fit.explainedEvents,
+        fit.explainedLost, fit.lostTransmissions, static_cast<unsigned long long>(explained),
+        static_cast<unsigned long long>(episodes), shiftS * 1000, explainedSilences.size(),
+        inferred.size());
     out.notes.push_back(buf);
 }
 

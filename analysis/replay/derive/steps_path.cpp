@@ -580,10 +580,7 @@ void deriveBottleneck(const DerivationInput& in, DerivationContext& ctx, Derived
                                        : !ctx.downstream.downstream;
     ctx.dispersion = dispersionCapacity(dispersionPoints(in, atSender), s.sender.mss, atSender, data.goodputBps / 1e6);
     const DispersionCapacity& dispersion = ctx.dispersion;
-    // Two trains' worth agreeing (two delayed-ACK pairs, kTrainSegments segments): one
-    // alone could be a run of compressed ACKs or one aggregate.
-    constexpr double kMinAgreeing = 2.0 * kTrainSegments;
-    const bool dispersionRead = dispersion.mbps > 0 && dispersion.agreeing >= kMinAgreeing;
+    const bool dispersionRead = dispersion.read();
     const std::string dispersionText =
         format("packet-train dispersion %.3f Mb/s payload (", dispersion.mbps) +
         (atSender ? "the ACKs' spacing at the sender" : "the data's arrival spacing") +

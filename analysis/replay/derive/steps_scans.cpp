@@ -18,6 +18,7 @@
 #include "derivation_steps.h"
 
 #include "analysis/wlan/wlan_frames.h"
+#include "periodic_outages.h"
 #include "sample_statistics.h"
 
 #include <algorithm>
@@ -83,12 +84,17 @@ std::pair<double, double> fold(const std::vector<double>& timesS, double periodS
 struct PeriodFit
 {
     bool found = false;
-    double periodS = 0, r = 0, thresholdZ = 0;
+    double periodS = 0, r = 0;
+    double z = 0, thresholdZ = 0; // the Rayleigh test's -ln p at the best R, what it had to exceed
 };
 
 // The scan period of times that repeat at it (a scan's start, seen with a frame's jitter):
 // the candidates step so that the phase drifts by at most an eighth of a period over
-// the times; the longest candidate near the best concentration, refined.
+// the times; the longest candidate near the best concentration, refined. The test is
+// Bonferroni's over the candidates: the silences a sender's own rhythms leave (a slow
+// reader's window, a flight a round trip) are not independent events, and folded over
+// hundreds of periods one of them may concentrate past what the independent periods
+// alone would allow.
 PeriodFit searchPeriod(const std::vector<double>& timesS)
 {
     PeriodFit fit;
@@ -104,7 +110,8 @@ PeriodFit searchPeriod(const std::vector<double>& timesS)
     const double n = static_cast<double>(timesS.size());
     fit.thresholdZ = std::log(static_cast<double>(candidates.size()) / kAlpha);
     fit.r = best;
-    if (n * best * best < fit.thresholdZ)
+    fit.z = rayleighSurprise(n, best);
+    if (fit.z < fit.thresholdZ)
         return fit;
     for (const auto& [p, rp] : candidates)
         if (rp >= kHarmonicShare * best)
@@ -119,6 +126,7 @@ PeriodFit searchPeriod(const std::vector<double>& timesS)
             bestP = p;
         }
     fit.periodS = bestP;
+    fit.z = rayleighSurprise(n, fit.r);
     fit.found = true;
     return fit;
 }
@@ -327,9 +335,10 @@ void deriveScanAbsences(const DerivationInput& in, DerivationContext&, DerivedSc
     const PeriodFit fit = searchPeriod(timesS);
     const double n = static_cast<double>(timesS.size());
     if (!fit.found) {
-        out.notes.push_back(format("scan absences: %.0f in the AP's retries, no period concentrates them (R %.2f, "
-                                   "Rayleigh Z %.1f): the scans stay as listed",
-                                   n, fit.r, n * fit.r * fit.r));
+        out.notes.push_back(
+            format("scan absences: %.0f in the AP's retries, no period concentrates them (R %.2f, "
+                   "Rayleigh -ln p %.1f): the scans stay as listed",
+                   n, fit.r, fit.z));
         return;
     }
     const double r = fit.r, thresholdZ = fit.thresholdZ;
@@ -497,13 +506,14 @@ void deriveScanAbsences(const DerivationInput& in, DerivationContext&, DerivedSc
     const std::size_t listed = s.outageList.size();
     std::erase_if(s.outageList, [](const Outage& o) { return o.kind == OutageKind::Scan; });
     char buf[700];
-    std::snprintf(buf, sizeof buf,
-                  "periodic_scan: %.1f ms off every %.2f ms from %.3f s (power save announced): %zu absences in the "
-                  "AP's retries fold at that period (R %.2f, Rayleigh Z %.1f against %.1f); the dwell lies between "
-                  "the last unacknowledged attempt (90th percentile %.1f ms) and the station's answer (10th "
-                  "percentile %.1f ms) over %zu scans; %zu listed scans replaced",
-                  scan.dwellMs, scan.intervalMs, scan.firstS, starts.size(), r, n * r * r, thresholdZ, dwellLow,
-                  dwellHigh, awayMs.size(), listed - s.outageList.size());
+    std::snprintf(
+        buf, sizeof buf,
+        "periodic_scan: %.1f ms off every %.2f ms from %.3f s (power save announced): %zu absences "
+        "in the AP's retries fold at that period (R %.2f, Rayleigh -ln p %.1f against %.1f); the "
+        "dwell lies between the last unacknowledged attempt (90th percentile %.1f ms) and the "
+        "station's answer (10th percentile %.1f ms) over %zu scans; %zu listed scans replaced",
+        scan.dwellMs, scan.intervalMs, scan.firstS, starts.size(), r, fit.z, thresholdZ, dwellLow,
+        dwellHigh, awayMs.size(), listed - s.outageList.size());
     out.notes.push_back(buf);
     out.notes.push_back((chainAttempts > 1 ? format("mac.retry_limit %.0f: %.0f chains the AP gave up after %.0f attempts",
                                                     s.mac.retryLimit, static_cast<double>(chainCount), chainAttempts)
@@ -631,13 +641,31 @@ void deriveHeldReleases(const DerivationInput& in, DerivationContext& ctx, Deriv
         return;
     const double n = static_cast<double>(timesS.size());
     if (!fit.found) {
-        out.notes.push_back(format(downstream ? "held releases: %.0f silences ended by more data than the bottleneck "
-                                                "carries or by data that waited through them; no period "
-                                                "concentrates them (R %.2f, Rayleigh Z %.1f)"
-                                              : "held releases: %.0f silences in the ACKs ended by a round trip longer "
-                                                "by half the silence; no period concentrates them (R %.2f, Rayleigh "
-                                                "Z %.1f)",
-                                   n, fit.r, n * fit.r * fit.r));
+        out.notes.push_back(format(
+            downstream ? "held releases: %.0f silences ended by more data than the bottleneck "
+                         "carries or by data that waited through them; no period "
+                         "concentrates them (R %.2f, Rayleigh -ln p %.1f)"
+                       : "held releases: %.0f silences in the ACKs ended by a round trip longer "
+                         "by half the silence; no period concentrates them (R %.2f, Rayleigh "
+                         "-ln p %.1f)",
+            n, fit.r, fit.z));
+        return;
+    }
+    // At the sender the ACK clock has a rhythm of its own: a flight a round trip, whose
+    // silences fold at the round trip whatever held them, where the round trip holds
+    // steady within the eighth of a period a hold at the phase may deviate by. (Holds
+    // lengthen the round trips of the data they held: where the silences are a scan's,
+    // the round trip spreads over its dwell.)
+    const double periodMs = fit.periodS * 1000;
+    if (!downstream && periodMs >= ctx.rttMin && periodMs <= ctx.rttP95 &&
+        ctx.rttP95 - ctx.rttMin <= periodMs / 8) {
+        out.notes.push_back(
+            format("held releases: %.0f silences in the ACKs fold at %.2f ms (R %.2f, ", n,
+                   periodMs, fit.r) +
+            format("Rayleigh -ln p %.1f), ", fit.z) +
+            format("within the round trip's steady range (%.1f to %.1f ms, its minimum and 95th "
+                   "percentile): the ACK clock's own flights, not a periodic scan",
+                   ctx.rttMin, ctx.rttP95));
         return;
     }
     const double meanPhase = fold(timesS, fit.periodS).second;
@@ -729,6 +757,24 @@ void deriveHeldReleases(const DerivationInput& in, DerivationContext& ctx, Deriv
     const bool heldAtBottleneck =
         !downstream && !ctx.rateFromSendersLink && 2 * releasedAtOnce < dwellsMs.size();
     s.path.atRadio = heldAtBottleneck;
+    // A radio that held is the bottleneck and carried nothing through its holds: a rate
+    // read over windows some of which spanned a hold's silence reads it low. Its back-to-
+    // back trains, timed between the holds, read it as it serialises.
+    // On the wire, with the IP and TCP headers (timestamps on), as deriveBottleneck() sets it.
+    const double trainsMbps =
+        ctx.dispersion.mbps * static_cast<double>(s.sender.mss + 52) / s.sender.mss;
+    if (heldAtBottleneck && !ctx.rateFromDispersion && ctx.dispersion.read() &&
+        ctx.dispersion.mbps > kSameRateBand * ctx.rateMbps && trainsMbps > s.path.bottleneckMbps) {
+        const double scale = trainsMbps / s.path.bottleneckMbps;
+        out.notes.push_back(
+            format("path.bottleneck_mbps %.3f: packet-train dispersion (%.3f Mb/s payload), not "
+                   "the %.3f read over windows the holds left silent",
+                   trainsMbps, ctx.dispersion.mbps, ctx.rateMbps));
+        s.path.bottleneckMbps = trainsMbps;
+        s.path.queueBytes = static_cast<std::uint64_t>(
+            std::llround(static_cast<double>(s.path.queueBytes) * scale));
+        ctx.rateMbps = ctx.dispersion.mbps;
+    }
     PeriodicScan& scan = s.periodicScan;
     scan.intervalMs = fit.periodS * 1000;
     scan.dwellMs = percentile(dwellsMs, 0.5);
@@ -760,9 +806,10 @@ void deriveHeldReleases(const DerivationInput& in, DerivationContext& ctx, Deriv
                       "through it)");
     char buf[500];
     std::snprintf(buf, sizeof buf,
-                  "periodic_scan: %.1f ms off every %.2f ms from %.3f s (power save announced, frames held): %zu %s "
-                  "fold at that period (R %.2f, Rayleigh Z %.1f against %.1f); the %zu at its phase give the dwell",
-                  scan.dwellMs, scan.intervalMs, scan.firstS, holds.size(), evidence, fit.r, n * fit.r * fit.r,
+                  "periodic_scan: %.1f ms off every %.2f ms from %.3f s (power save announced, "
+                  "frames held): %zu %s fold at that period (R %.2f, Rayleigh -ln p %.1f against "
+                  "%.1f); the %zu at its phase give the dwell",
+                  scan.dwellMs, scan.intervalMs, scan.firstS, holds.size(), evidence, fit.r, fit.z,
                   fit.thresholdZ, dwellsMs.size());
     out.notes.push_back(buf);
     if (!downstream)
