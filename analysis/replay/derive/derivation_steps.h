@@ -164,7 +164,7 @@ void placeLoneLosses(const DerivationInput& in, DerivationContext& ctx, DerivedS
 // steps_scans.cpp: a station's periodic scans, the AP's retry limit and hardware queue,
 // from the AP's retries to the absent station.
 void deriveScanAbsences(const DerivationInput& in, DerivationContext& ctx, DerivedScenario& out);
-// ...and, where neither shows them, from the data the AP held through them.
+// steps_held_releases.cpp: where neither shows them, from the data the AP held through them.
 void deriveHeldReleases(const DerivationInput& in, DerivationContext& ctx, DerivedScenario& out);
 
 } // namespace windscope::analysis::replay::derive

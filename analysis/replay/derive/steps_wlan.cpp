@@ -90,8 +90,9 @@ void deriveBlockAckRequest(const dissect::WlanColumns& w, MacParams& mac,
         if (ref != 0)
             lastRef = ref;
         if (wlan::isControl(fc, wlan::subtype::kBlockAckRequest)) {
-            ++pairs[{w.addr2(i), w.addr1(i)}].asked;
-            ++pairs[{w.addr2(i), w.addr1(i)}].requests;
+            Pair& p = pairs[{w.addr2(i), w.addr1(i)}];
+            ++p.asked;
+            ++p.requests;
         } else if (wlan::isControl(fc, wlan::subtype::kBlockAck)) {
             ++pairs[{w.addr1(i), w.addr2(i)}].blockAcks;
         }

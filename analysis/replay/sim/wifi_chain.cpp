@@ -381,6 +381,8 @@ void WifiChain::attempt(std::uint32_t node, std::uint64_t token)
 bool WifiChain::startBlockAckRequest(std::uint32_t node, std::int64_t now)
 {
     Node& n = m_nodes[node];
+    if (!n.mayHaveUnanswered)
+        return false;
     Exchange& ex = n.ex;
     ex.tags.clear();
     bool anyEligible = false;
@@ -391,6 +393,7 @@ bool WifiChain::startBlockAckRequest(std::uint32_t node, std::int64_t now)
             ex.tags.push_back(f.tag);
             anyEligible = anyEligible || eligible(node, f);
         }
+    n.mayHaveUnanswered = !ex.tags.empty();
     if (!anyEligible)
         return false;
     n.contending = false;
@@ -616,6 +619,7 @@ void WifiChain::finish(std::uint32_t node, bool acked)
             }
         } else {
             f.unanswered = askAfterMiss;
+            n.mayHaveUnanswered = n.mayHaveUnanswered || askAfterMiss;
         }
     }
     if (anyFailed) {

@@ -112,6 +112,8 @@ private:
         std::uint32_t cw = 15;
         bool contending = false, transmitting = false;
         bool counting = false;          // backoff counting down (an attempt is scheduled)
+        bool mayHaveUnanswered =
+            false; // a Frame::unanswered may be queued (else no request to look for)
         std::uint64_t attemptToken = 0;
         std::uint32_t backoffSlots = 0;
         std::int64_t countFromNs = 0;   // when the current countdown began

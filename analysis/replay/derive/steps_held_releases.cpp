@@ -1,0 +1,463 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The held-releases step of deriveScenario(). A scan the capture shows neither in power-save frames
+// nor in retries (the AP held the station's frames and none was in flight) still shows in the
+// delivery of the data: a silence, then the frames held through it released faster than the path's
+// bottleneck can deliver them (deriveHeldReleases).
+
+#include "derivation_steps.h"
+
+#include "periodic_outages.h"
+#include "sample_statistics.h"
+#include "scan_period.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace windscope::analysis::replay::derive {
+
+namespace {
+
+// Capture times rebuilt from milliseconds or seconds (an RTT sample's ACK, a delivery
+// relative to the first data) are within this of the packet they stand for.
+constexpr std::int64_t kRebuiltTimeSlackNs = 1'000;
+// A silence no longer than two of the longest 802.11n PPDUs (aPPDUMaxTime 5.484 ms,
+// 802.11-2020 Table 19-25) may be one aggregate's airtime and its backoff, not an
+// absence.
+constexpr std::int64_t kMinHeldSilenceNs = 10'968'000;
+// Released bytes beyond what the bottleneck could have delivered since the silence
+// ended, in segments, for the silence to count as a hold: one segment is a delivery's
+// own size (the bytes arrive at once), a second one the timing of the segment before.
+constexpr double kMinReleasedAheadSegments = 2;
+
+// A silence in the deliveries that a hold explains: from the last delivery before it to
+// the first after it (capture times).
+struct Hold
+{
+    std::int64_t startNs, endNs;
+    // Told by the sender's clock (the data after it waited through it), not by a release
+    // faster than the bottleneck's rate.
+    bool byWait = false;
+};
+
+// At the sender a hold shows in its ACKs: they stop, and the first round trip that
+// comes back after the silence timed data sent before it, longer than the round trip
+// before the silence by at least half the silence (the data waited through most of it
+// at the radio). The ACK clock's own gaps (a window-limited sender waiting for its
+// flight's ACKs) end in a round trip like the ones before; a loss ends in a resend,
+// which times nothing (Karn). No rate is needed: the rate read from ACKs is what the
+// releases after the holds inflate.
+std::vector<Hold>
+heldAckSilences(const std::vector<std::pair<std::int64_t, std::int64_t>>& deliveries,
+                const std::vector<SenderRtt>& senderRtt, double deliveryNs)
+{
+    struct Sample
+    {
+        std::int64_t ackNs, dataNs;
+        double ms;
+    };
+    std::vector<Sample> samples;
+    samples.reserve(senderRtt.size());
+    for (const SenderRtt& r : senderRtt)
+        samples.push_back(
+            {r.dataNs + static_cast<std::int64_t>(std::llround(r.ms * 1e6)), r.dataNs, r.ms});
+    std::sort(samples.begin(), samples.end(),
+              [](const Sample& a, const Sample& b) { return a.ackNs < b.ackNs; });
+    std::vector<Hold> holds;
+    for (std::size_t i = 1; i < deliveries.size(); ++i) {
+        const std::int64_t fromNs = deliveries[i - 1].first, toNs = deliveries[i].first;
+        const std::int64_t silenceNs = toNs - fromNs;
+        if (silenceNs < kMinHeldSilenceNs || static_cast<double>(silenceNs) < 2 * deliveryNs)
+            continue;
+        const auto after =
+            std::lower_bound(samples.begin(), samples.end(), toNs - kRebuiltTimeSlackNs,
+                             [](const Sample& s, std::int64_t ns) { return s.ackNs < ns; });
+        if (after == samples.begin() || after == samples.end() ||
+            after->ackNs > toNs + silenceNs / 2 || after->dataNs >= fromNs)
+            continue;
+        auto before = after;
+        while (before != samples.begin() && before->ackNs > fromNs + kRebuiltTimeSlackNs)
+            --before;
+        if (before->ackNs > fromNs + kRebuiltTimeSlackNs)
+            continue;
+        if ((after->ms - before->ms) * 1e6 >= static_cast<double>(silenceNs) / 2)
+            holds.push_back({fromNs, toNs});
+    }
+    return holds;
+}
+
+// What the bottleneck went on delivering into the AP's queue through a hold (the
+// silence before delivery i) comes out at once when it ends: at least half of it (the
+// sender's flight may have run out during the hold), and the release is over within
+// half the silence (a hold's frames leave at the radio's rate, above the bottleneck's).
+// A silence of the sender's own (its flight waiting for ACKs) ends in data at the
+// bottleneck's pace, or in one aggregate's worth, far less; so does a hold at a radio
+// that is itself the bottleneck.
+bool releasedAhead(const std::vector<std::pair<std::int64_t, std::int64_t>>& deliveries,
+                   std::size_t i, double bytesPerNs, double deliveryNs, double aheadNeeded)
+{
+    const std::int64_t silenceNs = deliveries[i].first - deliveries[i - 1].first;
+    const double heldBytes = bytesPerNs * (static_cast<double>(silenceNs) - deliveryNs);
+    double ahead = 0;
+    for (std::size_t k = i; k < deliveries.size(); ++k) {
+        const double sinceNs = static_cast<double>(deliveries[k].first - deliveries[i].first);
+        if (sinceNs > static_cast<double>(silenceNs) / 2)
+            break;
+        ahead =
+            std::max(ahead, static_cast<double>(deliveries[k].second - deliveries[i - 1].second) -
+                                sinceNs * bytesPerNs);
+    }
+    return ahead >= std::max(aheadNeeded, heldBytes / 2);
+}
+
+// Whether the receiver sent an ACK (seen in the capture) within withinNs from fromNs.
+bool answeredWithin(const std::vector<std::pair<std::int64_t, std::int64_t>>& receiverAcks,
+                    std::int64_t fromNs, std::int64_t withinNs)
+{
+    const auto it = std::lower_bound(receiverAcks.begin(), receiverAcks.end(), fromNs,
+                                     [](const auto& a, std::int64_t ns) { return a.first < ns; });
+    return it != receiverAcks.end() && it->first <= fromNs + withinNs;
+}
+
+// A silence the data after it waited through: the first new segment after it had
+// waited on the path longer than the last one before it, by half the silence or more
+// (on the sender's TSval clock). Its own silence -- a flight's ACKs on their way --
+// ends in data sent after it began, which waited no longer than the data before; a
+// queue grows only while it is fed, by far less than the silence.
+bool waitedThrough(const std::vector<DataWait>& waits, std::int64_t fromNs, std::int64_t toNs)
+{
+    const auto after =
+        std::lower_bound(waits.begin(), waits.end(), toNs - kRebuiltTimeSlackNs,
+                         [](const DataWait& w, std::int64_t ns) { return w.timeNs < ns; });
+    if (after == waits.begin() || after == waits.end() || !after->firstSeen ||
+        after->timeNs > toNs + kRebuiltTimeSlackNs)
+        return false;
+    auto before = std::prev(after);
+    if (before->timeNs > fromNs + kRebuiltTimeSlackNs)
+        return false;
+    return after->waitMs - before->waitMs >= static_cast<double>(toNs - fromNs) / 2e6;
+}
+
+} // namespace
+
+// Holds the capture shows only in the delivery of the data. Downstream of the path
+// (the AP's radio, the receiver): a FIFO bottleneck delivers at most its rate (a token
+// bucket its burst on top), so bytes that arrive faster, right after a silence, were
+// held past it, by the AP while the station was away. At the sender: its ACKs stop,
+// and the first round trip after the silence is longer by most of it
+// (heldAckSilences()). Silences of that kind that repeat at one phase of a period are
+// a periodic scan the AP covered by holding: power-save-announced mode, the dwell the
+// silences' length less half a delivery interval (the station left somewhere in the
+// interval after the last delivery), at the capture's phase moved to the radio's.
+void deriveHeldReleases(const DerivationInput& in, DerivationContext& ctx, DerivedScenario& out)
+{
+    Scenario& s = out.scenario;
+    // The test needs the bottleneck's rate as a bound the deliveries cannot beat: one the
+    // capture bounds only from below (a window-limited sender) is not one.
+    if (s.periodicScan.intervalMs > 0 || ctx.rateMbps <= 0 || !out.pathRateUnseen.empty())
+        return;
+    // (capture ns, bytes delivered so far): downstream the data's arrivals; upstream of
+    // the radio the ACKs' progress, which tells of the same releases but crosses the
+    // 802.11 uplink, whose contention and aggregation bunch the ACKs whatever happened
+    // to the data: there a hold is told by the round trips instead.
+    const bool downstream = ctx.downstream.downstream;
+    std::vector<std::pair<std::int64_t, std::int64_t>> deliveries;
+    if (downstream) {
+        std::int64_t delivered = 0;
+        for (const TransmissionTime& a : ctx.downstream.arrivals)
+            if (!a.lost)
+                deliveries.emplace_back(out.firstDataNs + static_cast<std::int64_t>(a.timeS * 1e9),
+                                        delivered += s.sender.mss);
+    } else {
+        for (const auto& [ns, bytes] : ctx.ackProgress)
+            if (deliveries.empty() || bytes > deliveries.back().second)
+                deliveries.emplace_back(ns, bytes);
+    }
+    if (deliveries.size() < 2)
+        return;
+    const double aheadNeeded =
+        static_cast<double>(s.path.burstBytes) + kMinReleasedAheadSegments * s.sender.mss;
+    std::vector<double> intervalBytes, intervalNs;
+    for (std::size_t i = 1; i < deliveries.size(); ++i) {
+        intervalBytes.push_back(
+            static_cast<double>(deliveries[i].second - deliveries[i - 1].second));
+        intervalNs.push_back(static_cast<double>(deliveries[i].first - deliveries[i - 1].first));
+    }
+    // A window-limited sender's silences are its own: it sends its window and waits for
+    // the ACKs, which then come back at the bottleneck's pace whatever else held them.
+    // So is one whose flight reached the receiver's largest window (within two segments:
+    // the delayed ACK's), which paced it. At the sender such silences are not read as holds.
+    if (!downstream &&
+        (windowLimited(in, ctx) || (s.receiver.bufferBytes > 0 &&
+                                    ctx.maxFlight + 2 * s.sender.mss >= s.receiver.bufferBytes))) {
+        out.notes.push_back(
+            "held releases: not read from the ACKs: the sender was window-limited (its flight "
+            "reached its send buffer or the receiver's largest window), so its ACK silences are "
+            "its own");
+        return;
+    }
+    // The holds against a rate: the releases are tested against it, and the silences
+    // measured against an interval -- downstream the bottleneck's time for one
+    // delivery's bytes; at the sender, where the rate is what the releases inflate, the
+    // ACKs' own median spacing.
+    struct HoldSearch
+    {
+        double bytesPerNs = 0, deliveryNs = 0;
+        std::vector<Hold> holds;
+        std::vector<double> timesS;
+        PeriodFit fit;
+    };
+    // Downstream, the sender's send times (its TSvals) tell a hold where the releases
+    // cannot: at a radio that is itself the bottleneck they leave at its own pace.
+    const std::vector<DataWait> waits =
+        downstream ? senderDataWaits(in, ctx.downstream) : std::vector<DataWait>{};
+    const auto searchHolds = [&](double mbps) {
+        HoldSearch h;
+        h.bytesPerNs = mbps * 1e6 / 8 / 1e9;
+        h.deliveryNs = downstream ? percentile(intervalBytes, 0.5) / h.bytesPerNs
+                                  : percentile(intervalNs, 0.5);
+        if (!downstream)
+            h.holds = heldAckSilences(deliveries, ctx.senderRtt, h.deliveryNs);
+        for (std::size_t i = 1; downstream && i < deliveries.size(); ++i) {
+            const std::int64_t silenceNs = deliveries[i].first - deliveries[i - 1].first;
+            if (silenceNs < kMinHeldSilenceNs || static_cast<double>(silenceNs) < 2 * h.deliveryNs)
+                continue;
+            // A hold ends when the station is back: it answers what the AP releases. After
+            // it left for good (a handoff away from this AP) the AP's queue only grows.
+            if (!answeredWithin(ctx.ackProgress, deliveries[i].first, silenceNs))
+                continue;
+            if (releasedAhead(deliveries, i, h.bytesPerNs, h.deliveryNs, aheadNeeded))
+                h.holds.push_back({deliveries[i - 1].first, deliveries[i].first});
+            else if (waitedThrough(waits, deliveries[i - 1].first, deliveries[i].first))
+                h.holds.push_back({deliveries[i - 1].first, deliveries[i].first, true});
+        }
+        std::vector<std::int64_t> holdStarts;
+        for (const Hold& hold : h.holds)
+            holdStarts.push_back(hold.startNs);
+        h.timesS = secondsFromFirst(holdStarts);
+        if (h.holds.size() >= kMinAbsences)
+            h.fit = searchPeriod(h.timesS);
+        wholeMultipleOfPeriod(h.timesS, h.fit);
+        return h;
+    };
+    HoldSearch search = searchHolds(ctx.rateMbps);
+    // Downstream, a rate read from windows that held the releases (a radio that left
+    // often enough that most windows saw one) hides them: where the queue's link
+    // delivered less over its standing stretches (deriveBottleneck()), by more than two
+    // readings of one rate differ by, the releases are tested against that -- also
+    // where the holds were found by the data's waits alone, which do not test the rate.
+    const auto holdsByWait = [](const HoldSearch& h) {
+        return std::count_if(h.holds.begin(), h.holds.end(),
+                             [](const Hold& hold) { return hold.byWait; });
+    };
+    const bool releasesUnseen =
+        !search.fit.found || 2 * holdsByWait(search) > std::ssize(search.holds);
+    if (downstream && releasesUnseen && ctx.standingStretchesMbps > 0 &&
+        kSameRateBand * ctx.standingStretchesMbps < ctx.rateMbps) {
+        HoldSearch slower = searchHolds(ctx.standingStretchesMbps);
+        if (slower.fit.found)
+            search = std::move(slower);
+    }
+    const double bytesPerNs = search.bytesPerNs, deliveryNs = search.deliveryNs;
+    const std::vector<Hold>& holds = search.holds;
+    const std::vector<double>& timesS = search.timesS;
+    const PeriodFit& fit = search.fit;
+    if (holds.size() < kMinAbsences)
+        return;
+    const double n = static_cast<double>(timesS.size());
+    if (!fit.found) {
+        out.notes.push_back(format(
+            downstream ? "held releases: %.0f silences ended by more data than the bottleneck "
+                         "carries or by data that waited through them; no period "
+                         "concentrates them (R %.2f, Rayleigh -ln p %.1f)"
+                       : "held releases: %.0f silences in the ACKs ended by a round trip longer "
+                         "by half the silence; no period concentrates them (R %.2f, Rayleigh "
+                         "-ln p %.1f)",
+            n, fit.r, fit.z));
+        return;
+    }
+    // At the sender the ACK clock has a rhythm of its own: a flight a round trip, whose
+    // silences fold at the round trip whatever held them, where the round trip holds
+    // steady within the eighth of a period a hold at the phase may deviate by. (Holds
+    // lengthen the round trips of the data they held: where the silences are a scan's,
+    // the round trip spreads over its dwell.)
+    const double periodMs = fit.periodS * 1000;
+    if (!downstream && periodMs >= ctx.rttMin && periodMs <= ctx.rttP95 &&
+        ctx.rttP95 - ctx.rttMin <= periodMs / 8) {
+        out.notes.push_back(
+            format("held releases: %.0f silences in the ACKs fold at %.2f ms (R %.2f, ", n,
+                   periodMs, fit.r) +
+            format("Rayleigh -ln p %.1f), ", fit.z) +
+            format("within the round trip's steady range (%.1f to %.1f ms, its minimum and 95th "
+                   "percentile): the ACK clock's own flights, not a periodic scan",
+                   ctx.rttMin, ctx.rttP95));
+        return;
+    }
+    const double meanPhase = fold(timesS, fit.periodS).second;
+    const std::vector<double> deviations = phaseDeviations(timesS, fit.periodS, meanPhase);
+    // The holds at the pattern's phase: their dwells and starts, and the spans the rate
+    // is read again without (below).
+    std::vector<double> dwellsMs, startsS;
+    std::vector<std::pair<std::int64_t, std::int64_t>> heldSpans;
+    std::size_t releasedAtOnce = 0, byWait = 0;
+    for (std::size_t i = 0; i < holds.size(); ++i)
+        if (std::abs(deviations[i]) <= fit.periodS / 8) {
+            if (!downstream) {
+                const auto end =
+                    std::lower_bound(deliveries.begin(), deliveries.end(), holds[i].endNs,
+                                     [](const auto& d, std::int64_t ns) { return d.first < ns; });
+                const auto index = static_cast<std::size_t>(end - deliveries.begin());
+                releasedAtOnce +=
+                    index > 0 && index < deliveries.size() &&
+                    releasedAhead(deliveries, index, bytesPerNs, deliveryNs, aheadNeeded);
+            }
+            byWait += holds[i].byWait;
+            const std::int64_t silenceNs = holds[i].endNs - holds[i].startNs;
+            dwellsMs.push_back(std::max(0.0, static_cast<double>(silenceNs) - deliveryNs / 2) /
+                               1e6);
+            startsS.push_back(static_cast<double>(holds[i].startNs - out.firstDataNs) / 1e9 +
+                              deliveryNs / 2e9);
+            heldSpans.emplace_back(holds[i].startNs, holds[i].endNs + silenceNs / 2);
+        }
+    if (dwellsMs.size() < kMinAbsences)
+        return;
+    // The bottleneck's rate was read before the holds were known, over windows some of
+    // which held a release (the AP's held data at the radio's rate): read again as the
+    // bottleneck step reads it, without each hold from its silence's start to its
+    // release's end (a window inside a silence reads nothing of the path either), and
+    // with at least as many windows as holds (else the path was seldom seen between
+    // them); a lower reading replaces it and the queue it sized.
+    const double reread = windowedDeliveryRate(deliveries, heldSpans, kMinAbsences).mbps();
+    // Within the two percentiles' own spread the first reading stands.
+    constexpr double kRateAgreement = 0.95;
+    // Deliveries outside the releases that run faster than the rate say it is no bound
+    // (a rate read low, e.g. from trains spaced by something slower than the path):
+    // the releases were then the path's own pace.
+    // At the sender the holds were found by the round trips, without the rate, and so
+    // downstream were those the data's waits told: there a faster reading says only that
+    // the rate stands.
+    const double boundMbps = bytesPerNs * 8e3;
+    if (downstream && reread * kRateAgreement > boundMbps && 2 * byWait < dwellsMs.size()) {
+        out.notes.push_back(format(
+            "held releases: %.0f silences fold at %.2f ms, but the deliveries outside them run "
+            "at %.3f Mb/s, above the rate they were measured against: no periodic scan",
+            n, fit.periodS * 1000, reread));
+        return;
+    }
+    // A rate read from packet trains did not count the releases: it stands.
+    if (reread > 0 && reread < kRateAgreement * ctx.rateMbps && !ctx.rateFromDispersion) {
+        const double scale = reread / ctx.rateMbps;
+        // Where the air was taken for the bottleneck on the rate the releases inflated
+        // (the AP's held data at the radio's rate) and the path's own rate lies well
+        // below what the air carries, the link in front of the radio limits the flow:
+        // it comes back, and the air is off the model as deriveMac() leaves it for
+        // such a path.
+        const bool linkInFront = s.mac.enabled && ctx.airCapacityMbps > 0 &&
+                                 reread < kAirLimitsShare * ctx.airCapacityMbps;
+        const double linkMbps = linkInFront ? ctx.linkBeforeAirMbps : s.path.bottleneckMbps;
+        const std::uint64_t queueBytes = linkInFront ? ctx.queueBeforeAirBytes : s.path.queueBytes;
+        out.notes.push_back(
+            format("path.bottleneck_mbps %.3f: the delivered rate between the holds and their "
+                   "releases (%.3f Mb/s payload, not %.3f)",
+                   linkMbps * scale, reread, ctx.rateMbps) +
+            (linkInFront
+                 ? format(" is under %.0f %% of what the air carries (about %.1f Mb/s for "
+                          "TCP): the link in front of the radio is the bottleneck; mac: off",
+                          kAirLimitsShare * 100, ctx.airCapacityMbps)
+                 : std::string()));
+        if (linkInFront) {
+            s.mac = MacParams{};
+            ctx.airCapacityMbps = 0;
+        }
+        s.path.bottleneckMbps = linkMbps * scale;
+        s.path.queueBytes =
+            static_cast<std::uint64_t>(std::llround(static_cast<double>(queueBytes) * scale));
+        ctx.rateMbps = reread;
+    }
+    // Downstream the capture sees the data one wired delay after the sender sent it; at
+    // the sender the ACKs stop one wired delay after the station left.
+    const double radioShiftS = (downstream ? 1 : -1) * s.path.wiredDelayMs / 1000;
+    // At the sender, holds whose data came back at the bottleneck's pace, not ahead of it,
+    // were held at the bottleneck itself: the AP's radio, which then carried nothing
+    // through them. Most releases ahead: a slower link in front went on filling the
+    // AP's queue.
+    // Where the sender's own link is the bottleneck (its host queued before the capture)
+    // the radio is not: the releases came at that link's pace because nothing faster
+    // fed the AP.
+    const bool heldAtBottleneck =
+        !downstream && !ctx.rateFromSendersLink && 2 * releasedAtOnce < dwellsMs.size();
+    s.path.atRadio = heldAtBottleneck;
+    // A radio that held is the bottleneck and carried nothing through its holds: a rate
+    // read over windows some of which spanned a hold's silence reads it low. Its back-to-
+    // back trains, timed between the holds, read it as it serialises.
+    // On the wire, with the IP and TCP headers (timestamps on), as deriveBottleneck() sets it.
+    const double trainsMbps =
+        ctx.dispersion.mbps * static_cast<double>(s.sender.mss + 52) / s.sender.mss;
+    if (heldAtBottleneck && !ctx.rateFromDispersion && ctx.dispersion.read() &&
+        ctx.dispersion.mbps > kSameRateBand * ctx.rateMbps && trainsMbps > s.path.bottleneckMbps) {
+        const double scale = trainsMbps / s.path.bottleneckMbps;
+        out.notes.push_back(
+            format("path.bottleneck_mbps %.3f: packet-train dispersion (%.3f Mb/s payload), not "
+                   "the %.3f read over windows the holds left silent",
+                   trainsMbps, ctx.dispersion.mbps, ctx.rateMbps));
+        s.path.bottleneckMbps = trainsMbps;
+        s.path.queueBytes = static_cast<std::uint64_t>(
+            std::llround(static_cast<double>(s.path.queueBytes) * scale));
+        ctx.rateMbps = ctx.dispersion.mbps;
+    }
+    PeriodicScan& scan = s.periodicScan;
+    scan.intervalMs = fit.periodS * 1000;
+    scan.dwellMs = percentile(dwellsMs, 0.5);
+    scan.mode = OutageMode::PsAnnounced;
+    // The first scan: the earliest hold at the phase, back by whole periods while no
+    // data was delivered inside the earlier window (a scan there met no backlog to
+    // hold; a delivery inside it says the station was there).
+    double firstS = startsS.front();
+    const auto deliveredIn = [&](double fromS) {
+        const auto fromNs = out.firstDataNs + static_cast<std::int64_t>(fromS * 1e9);
+        const auto toNs = fromNs + static_cast<std::int64_t>(scan.dwellMs * 1e6);
+        const auto next =
+            std::lower_bound(deliveries.begin(), deliveries.end(), fromNs,
+                             [](const auto& d, std::int64_t ns) { return d.first < ns; });
+        return next != deliveries.end() && next->first < toNs;
+    };
+    while (firstS - fit.periodS >= 0 && !deliveredIn(firstS - fit.periodS))
+        firstS -= fit.periodS;
+    scan.firstS = std::max(0.0, firstS + radioShiftS);
+    scan.untilS = 0;
+    char evidence[160];
+    if (downstream)
+        std::snprintf(evidence, sizeof evidence,
+                      "silences in the data's arrivals ended by more data than the bottleneck "
+                      "carries (%.2f Mb/s) "
+                      "or by data that waited through them",
+                      bytesPerNs * 8e3);
+    else
+        std::snprintf(evidence, sizeof evidence,
+                      "silences in the ACKs ended by a round trip longer by half the silence or "
+                      "more (data held "
+                      "through it)");
+    char buf[500];
+    std::snprintf(buf, sizeof buf,
+                  "periodic_scan: %.1f ms off every %.2f ms from %.3f s (power save announced, "
+                  "frames held): %zu %s fold at that period (R %.2f, Rayleigh -ln p %.1f against "
+                  "%.1f); the %zu at its phase give the dwell",
+                  scan.dwellMs, scan.intervalMs, scan.firstS, holds.size(), evidence, fit.r, fit.z,
+                  fit.thresholdZ, dwellsMs.size());
+    out.notes.push_back(buf);
+    if (!downstream)
+        out.notes.push_back(
+            std::string("path.bottleneck_at_radio ") + (heldAtBottleneck ? "true: " : "false: ") +
+            format(
+                "%.0f of the %.0f holds at the phase released their data ahead of the bottleneck's "
+                "rate",
+                static_cast<double>(releasedAtOnce), static_cast<double>(dwellsMs.size())) +
+            (heldAtBottleneck ? " (the rest at its pace: the radio that held is the bottleneck, "
+                                "and carries nothing while the station is away)"
+             : ctx.rateFromSendersLink
+                 ? " (the sender's own link is the bottleneck: nothing faster "
+                   "fed the AP)"
+                 : " (a slower link in front fills the AP's queue through them)"));
+}
+
+} // namespace windscope::analysis::replay::derive
