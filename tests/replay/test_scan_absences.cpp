@@ -131,6 +131,14 @@ TEST(ScanAbsences, LabAPeriodAndDwellFromTheApsRetries)
     // retry-limit drop at most): the retry limit stays the default.
     EXPECT_EQ(s.mac.retryLimit, MacParams{}.retryLimit);
     EXPECT_GE(s.mac.hwQueueFrames, 32u);
+    // No frame carries the Power Management bit (the lab emulates the announcement), so
+    // the station waits for a pause to leave in: the lab radio's is 120 us after its
+    // last frame, and the AP's frames follow an exchange after DIFS (34 us) and whole
+    // 9 us slots, so the pauses stayed through end at 115 us and those gone at begin at
+    // 124 us.
+    std::printf("A-scan-T200 wifi-ap: station leave pause %.1f us\n", s.mac.stationLeavePauseUs);
+    EXPECT_GT(s.mac.stationLeavePauseUs, 115);
+    EXPECT_LE(s.mac.stationLeavePauseUs, 124);
 }
 
 // The cost of the dwell in the MAC model: with seven attempts per frame and a
@@ -185,4 +193,45 @@ TEST(ScanAbsences, AnnouncedScanLeavesAfterTheExchangeUnderWay)
     // The scans still cost the absences: the station sends nothing while away, and the
     // AP's upstream queue holds what arrived.
     EXPECT_GT(r.path.heldPackets + r.mac.absentFailures, 0u);
+}
+
+// A station whose announcement is not on air (the lab's emulation: the AP holds new
+// frames from the scan's start, no Null frame) leaves only at a pause in the frames it
+// hears. Behind a 7 Mb/s wired link the 12 Mb/s air is busy but the AP's queue short:
+// at a scan's start it holds a few frames, each sent DIFS and 0 to CWmin slots after
+// the last exchange. A station that waits 120 us (the lab radio's guard) stays through
+// 10 of those 16 draws, one that waits 170 us (over DIFS + 15 slots, 169 us) through all
+// of them, so it is gone only once the AP's frames are through or after a collision's
+// doubled backoff; one that leaves at its Null frame's ACK leaves the AP's frames to
+// retry into the absence.
+TEST(ScanAbsences, SilentStationLeavesAtThePauseItWaitsFor)
+{
+    const auto run = [](double leavePauseUs) {
+        Scenario s = scenarioA(150, 30);
+        s.bytes = 0;
+        s.durationS = 10;
+        s.path.bottleneckMbps = 7;
+        s.path.queueBytes = 100 * 1500;
+        s.mac.aifsSlots = 2;
+        s.mac.stationLeavePauseUs = leavePauseUs;
+        std::uint64_t absent = 0;
+        double goodput = 0;
+        for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+            s.seed = seed;
+            const SimResult r = simulate(s);
+            EXPECT_TRUE(r.ok()) << r.error;
+            absent += r.mac.absentFailures;
+            goodput += metricsOf(r).goodputBps / 3e6;
+        }
+        std::printf("leave pause %.0f us: %llu attempts to the absent station, %.2f Mb/s\n",
+                    leavePauseUs, static_cast<unsigned long long>(absent), goodput);
+        return std::pair{absent, goodput};
+    };
+    const auto [nullAbsent, nullMbps] = run(0);
+    const auto [labAbsent, labMbps] = run(120);
+    const auto [longAbsent, longMbps] = run(170);
+    EXPECT_GT(nullAbsent, labAbsent);
+    EXPECT_GT(labAbsent, 2 * longAbsent);
+    EXPECT_LT(static_cast<double>(longAbsent), 0.2 * static_cast<double>(nullAbsent));
+    EXPECT_GT(longMbps, 1.1 * nullMbps);
 }

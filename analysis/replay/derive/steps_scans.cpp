@@ -38,7 +38,60 @@ struct Attempt
     std::int64_t ns = 0;
     std::uint16_t sequence = 0;
     bool acked = false;
+    // From the station's ACK of the AP's previous frame to this attempt, as stamped; -1:
+    // the attempt did not follow such an ACK.
+    std::int64_t sinceAnswerNs = -1;
 };
+
+// How long a pause the station waits for to leave, where its power-save announcement is
+// not on air. It leaves only between exchanges, and the AP, holding new frames from the
+// scan's start, sends it what its radio already has: within a scan, the pauses after
+// which the station still answered are shorter than its wait, the pause before the
+// attempt that met it gone at least as long. The wait is the threshold that splits them
+// with fewest exceptions (a collision at the scan's start looks like a departure),
+// midway between the longest pause stayed through and the shortest gone at. Pauses are
+// read from the stamps (start or end of a frame, by capture), so they are put on the
+// medium's clock by the shortest one the AP ever waited after an ACK: a DIFS, with
+// no backoff slot drawn.
+struct LeavePause
+{
+    bool found = false;
+    double us = 0;
+    std::size_t stayed = 0, gone = 0, exceptions = 0;
+    double offsetUs = 0;
+};
+
+LeavePause leavePauseOf(std::vector<std::pair<std::int64_t, bool>> pauses, std::int64_t shortestNs,
+                        double difsUs)
+{
+    LeavePause out;
+    for (const auto& [ns, gone] : pauses)
+        (gone ? out.gone : out.stayed) += 1;
+    if (out.gone == 0 || out.stayed == 0 || shortestNs < 0)
+        return out;
+    std::sort(pauses.begin(), pauses.end());
+    // A threshold between pauses[i - 1] and pauses[i] excepts the stays from i on and
+    // the departures before i.
+    std::size_t stayedAbove = out.stayed, goneBelow = 0, best = pauses.size() + 1;
+    double threshold = 0;
+    for (std::size_t i = 1; i < pauses.size(); ++i) {
+        if (pauses[i - 1].second)
+            ++goneBelow;
+        else
+            --stayedAbove;
+        if (pauses[i].first != pauses[i - 1].first && stayedAbove + goneBelow < best) {
+            best = stayedAbove + goneBelow;
+            threshold = static_cast<double>(pauses[i - 1].first + pauses[i].first) / 2;
+        }
+    }
+    if (best > pauses.size())
+        return out;
+    out.exceptions = best;
+    out.offsetUs = static_cast<double>(shortestNs) / 1e3 - difsUs;
+    out.us = threshold / 1e3 - out.offsetUs;
+    out.found = out.us > difsUs;
+    return out;
+}
 
 } // namespace
 
@@ -152,17 +205,26 @@ void deriveScanAbsences(const DerivationInput& in, DerivationContext&, DerivedSc
     // The AP's attempts to the station and what the station sent (it was there).
     std::vector<Attempt> attempts;
     std::vector<std::int64_t> heard;
+    const auto isAckTo = [&](std::size_t row, std::uint32_t to) {
+        return !wlan::badFcs(w, row) && wlan::frameType(w.frameControl[row]) == wlan::kControl &&
+               wlan::frameSubtype(w.frameControl[row]) == wlan::subtype::kAck && w.addr1(row) == to;
+    };
+    const auto isDataToStation = [&](std::size_t row) {
+        const std::uint16_t fc = w.frameControl[row];
+        return !wlan::badFcs(w, row) && wlan::frameType(fc) == wlan::kData && wlan::fromDs(fc) &&
+               !wlan::toDs(fc) && w.addr1(row) == station;
+    };
     for (std::size_t row = 0; row < w.size(); ++row) {
         if (wlan::badFcs(w, row))
             continue;
         const std::uint16_t fc = w.frameControl[row];
         const std::uint8_t type = wlan::frameType(fc);
-        if (type == wlan::kData && wlan::fromDs(fc) && !wlan::toDs(fc) && w.addr1(row) == station &&
-            w.sequenceControl[row] != 0xffff) {
+        if (isDataToStation(row) && w.sequenceControl[row] != 0xffff) {
             Attempt a{w.timeNs[row], static_cast<std::uint16_t>(w.sequenceControl[row] >> 4), false};
-            if (row + 1 < w.size() && wlan::frameType(w.frameControl[row + 1]) == wlan::kControl &&
-                wlan::frameSubtype(w.frameControl[row + 1]) == wlan::subtype::kAck && w.addr1(row + 1) == w.addr2(row))
+            if (row + 1 < w.size() && isAckTo(row + 1, w.addr2(row)))
                 a.acked = true;
+            if (row >= 2 && isAckTo(row - 1, w.addr2(row)) && isDataToStation(row - 2))
+                a.sinceAnswerNs = w.timeNs[row] - w.timeNs[row - 1];
             attempts.push_back(a);
         } else if (type != wlan::kControl && w.addr2(row) == station) {
             heard.push_back(w.timeNs[row]);
@@ -210,6 +272,29 @@ void deriveScanAbsences(const DerivationInput& in, DerivationContext&, DerivedSc
     }
     if (awayMs.empty() || backMs.empty())
         return;
+    // The pauses the station stayed through after each scan's start, and the one before
+    // the attempt that found it gone.
+    std::vector<std::pair<std::int64_t, bool>> pauses; // (pause as stamped, gone)
+    std::int64_t shortestNs = -1;
+    for (std::size_t i = 0; i < attempts.size(); ++i) {
+        const Attempt& a = attempts[i];
+        if (a.sinceAnswerNs < 0)
+            continue;
+        if (shortestNs < 0 || a.sinceAnswerNs < shortestNs)
+            shortestNs = a.sinceAnswerNs;
+        const std::int64_t k = cycleOf(a.ns);
+        const auto seen = seenStartNs.find(k);
+        if (seen == seenStartNs.end() || a.ns < cycleStartNs(k) || a.ns > seen->second)
+            continue;
+        // The absence's first attempt found the station gone; one unanswered before it
+        // was answered at its retry (a collision): the station was there.
+        if (a.ns == seen->second)
+            pauses.emplace_back(a.sinceAnswerNs, true);
+        else if (a.acked)
+            pauses.emplace_back(a.sinceAnswerNs, false);
+    }
+    const double difsUs = s.mac.sifsUs + s.mac.aifsSlots * s.mac.slotUs;
+    const LeavePause leave = leavePauseOf(std::move(pauses), shortestNs, difsUs);
     const double dwellLow = percentile(awayMs, 0.9), dwellHigh = percentile(backMs, 0.1);
     // Bounds that cross (a scan that began later than its run shows) leave the lower:
     // the station was away that long in most scans.
@@ -243,6 +328,11 @@ void deriveScanAbsences(const DerivationInput& in, DerivationContext&, DerivedSc
     scan.intervalMs = periodS * 1000;
     scan.dwellMs = dwellMs;
     scan.mode = OutageMode::PsAnnounced;
+    // A station whose announcements are not on air (deriveMac()) waits for a pause to
+    // leave in, as long as the scans show it.
+    const bool announcesOnAir = s.mac.stationLeavePauseUs == 0;
+    if (!announcesOnAir && leave.found)
+        s.mac.stationLeavePauseUs = leave.us;
     // Scans before the first one seen met no queued frame, or were not there: the
     // pattern starts at the earliest cycle back to which no frame the station
     // acknowledged or sent falls in a scan's window.
@@ -270,6 +360,24 @@ void deriveScanAbsences(const DerivationInput& in, DerivationContext&, DerivedSc
         scan.dwellMs, scan.intervalMs, scan.firstS, starts.size(), r, fit.z, thresholdZ, dwellLow,
         dwellHigh, awayMs.size(), listed - s.outageList.size());
     out.notes.push_back(buf);
+    if (announcesOnAir)
+        out.notes.push_back(
+            "mac.station_leave_pause_us 0: frames to the AP carry the Power Management bit: the "
+            "station announces its scans on air and leaves once the AP has the announcement");
+    else if (leave.found)
+        out.notes.push_back(
+            format("mac.station_leave_pause_us %.0f: no announcement on air; within the scans the "
+                   "station "
+                   "answered after %.0f pauses shorter and was gone after %.0f longer",
+                   leave.us, static_cast<double>(leave.stayed), static_cast<double>(leave.gone)) +
+            format(" (%.0f exceptions; stamps %.0f us after the medium's clock)",
+                   static_cast<double>(leave.exceptions), leave.offsetUs));
+    else
+        out.notes.push_back(format(
+            "mac.station_leave_pause_us %.0f: no announcement on air, and the scans show %.0f "
+            "pauses stayed through and %.0f gone at: DIFS and CWmin slots, the longest backoff",
+            s.mac.stationLeavePauseUs, static_cast<double>(leave.stayed),
+            static_cast<double>(leave.gone)));
     out.notes.push_back((chainAttempts > 1 ? format("mac.retry_limit %.0f: %.0f chains the AP gave up after %.0f attempts",
                                                     s.mac.retryLimit, static_cast<double>(chainCount), chainAttempts)
                                              : format("mac.retry_limit %.0f: no chain length the AP gave up at repeats",

@@ -26,12 +26,14 @@ namespace {
 // DSSS 1, 2).
 MacParams radioMac(const dissect::WlanColumns& w, double phyRateMbps)
 {
-    bool dsss = true, ht = false;
+    bool dsss = true, ht = false, powerSaveOnAir = false;
     std::size_t dataFrames = 0, qosDataFrames = 0;
     std::vector<double> control;
     for (std::size_t i = 0; i < w.size(); ++i) {
         const std::uint16_t fc = w.frameControl[i];
         const double mbps = w.dataRateKbps[i] / 1000.0;
+        powerSaveOnAir =
+            powerSaveOnAir || (wlan::toDs(fc) && wlan::powerManagement(fc) && !wlan::badFcs(w, i));
         if (wlan::frameType(fc) == wlan::kData) {
             ++dataFrames;
             qosDataFrames += wlan::isQosData(fc) ? 1 : 0;
@@ -61,6 +63,14 @@ MacParams radioMac(const dissect::WlanColumns& w, double phyRateMbps)
     const bool qos = 2 * qosDataFrames > dataFrames;
     mac.aifsSlots = qos ? 3 : 2;
     mac.macOverheadBytes = qos ? 38 : 36;
+    // A station that announces power save does it on air, in a frame to its AP with the
+    // Power Management bit (802.11-2020 11.2.3.2), and leaves when the AP has it. Where
+    // no such frame shows, the announcement is not on air (or there is none); a station
+    // then leaves only between frame exchanges, and a pause longer than the longest
+    // backoff a first attempt draws (DIFS and CWmin slots, 10.3.4.3) says no frame is
+    // coming. The scan step reads the pause where the AP's retries show it.
+    mac.stationLeavePauseUs =
+        powerSaveOnAir ? 0 : mac.sifsUs + (mac.aifsSlots + mac.cwMin) * mac.slotUs;
     return mac;
 }
 
@@ -240,10 +250,17 @@ void deriveMac(const DerivationInput& in, DerivationContext& ctx, DerivedScenari
             // The queue that fills is the AP's; the wired link in front of it must not
             // drop what the window lets through.
             s.path.queueBytes = std::max(s.path.queueBytes, s.receiver.bufferBytes * (s.sender.mss + 52) / s.sender.mss);
-            out.notes.push_back(format("mac: 802.11 model at %.1f Mb/s (median data-frame rate), A-MPDU of %.0f, ",
-                                       phyRate, mac.ampduMax) +
-                                (mac.aifsSlots == 2 ? "DCF (data frames without QoS)" : "EDCA best effort (QoS Data)") +
-                                format("; the air (about %.1f Mb/s for TCP) is the bottleneck", capacityMbps));
+            out.notes.push_back(
+                format("mac: 802.11 model at %.1f Mb/s (median data-frame rate), A-MPDU of %.0f, ",
+                       phyRate, mac.ampduMax) +
+                (mac.aifsSlots == 2 ? "DCF (data frames without QoS)"
+                                    : "EDCA best effort (QoS Data)") +
+                format("; the air (about %.1f Mb/s for TCP) is the bottleneck", capacityMbps) +
+                (mac.stationLeavePauseUs > 0
+                     ? format("; no frame carries the Power Management bit: a station announcing a "
+                              "scan leaves at a pause of %.0f us (DIFS and CWmin slots)",
+                              mac.stationLeavePauseUs)
+                     : std::string("; stations announce power save on air")));
         } else if (phyRate > 0) {
             out.notes.push_back(format("mac: off; the air (about %.1f Mb/s for TCP at %.1f Mb/s) is well above the "
                                        "path's rate",

@@ -129,6 +129,12 @@ struct MacParams
     std::uint32_t ipTcpHeaderBytes = 52; // IPv4 + TCP with timestamps
     std::uint32_t apQueueFrames = 100;   // qdisc in front of the AP radio
     std::uint32_t hwQueueFrames = 32;    // frames already handed to the radio
+    // How a station announcing power save for a scan leaves. 0: it sends a Null frame
+    // with the Power Management bit (802.11-2020 11.2.3.2) and goes once the AP has
+    // acknowledged it. Otherwise its announcement is not on air: the AP holds new frames
+    // from the scan's start, and the station, which leaves only between frame exchanges,
+    // goes at the first pause of this many microseconds in the frames it hears.
+    double stationLeavePauseUs = 0;
     double frameErrorRate = 0;      // per MPDU attempt, hidden from TCP by retries
 };
 

@@ -64,6 +64,7 @@ void visitScenario(V& v, S& s)
         v.field("ip_tcp_header_bytes", s.mac.ipTcpHeaderBytes);
         v.field("ap_queue_frames", s.mac.apQueueFrames);
         v.field("hw_queue_frames", s.mac.hwQueueFrames);
+        v.field("station_leave_pause_us", s.mac.stationLeavePauseUs);
         v.field("frame_error_rate", s.mac.frameErrorRate);
     });
     v.section("receiver", [&] {

@@ -188,13 +188,15 @@ void WifiChain::requeueDownlinkFront(const Packet& p)
 
 bool WifiChain::eligible(std::uint32_t node, const Frame& f) const
 {
-    if (!m_away)
+    if (!m_away && !m_holding)
         return true;
     const auto station = static_cast<std::uint32_t>(m_nodes.size() - 1);
     if (node == station)
-        return false; // the station is off channel and sends nothing
+        return !m_away; // off channel, the station sends nothing
     if (receiverOf(node, f) != station)
         return true;
+    if (!m_away)
+        return f.committed; // the AP holds for a station about to leave
     switch (m_awayMode) {
     case OutageMode::Drop: return true;        // the AP does not know: it transmits
     case OutageMode::Hold: return false;       // power save honoured
@@ -207,6 +209,15 @@ void WifiChain::stationAway(const Outage& outage)
 {
     if (outage.mode != OutageMode::PsAnnounced) {
         leave(outage);
+        return;
+    }
+    if (m_params.stationLeavePauseUs > 0) {
+        // The AP knows of the absence from its start (the announcement is not on air);
+        // the station goes when the medium it hears pauses long enough.
+        m_holding = true;
+        m_announced = outage;
+        commitApFrames();
+        leaveAtPause(++m_leaveToken);
         return;
     }
     // The announcement goes first in the station's queue and contends as any frame.
@@ -225,16 +236,9 @@ void WifiChain::leave(const Outage& outage)
     m_away = true;
     m_awayMode = outage.mode;
     const auto station = static_cast<std::uint32_t>(m_nodes.size() - 1);
-    if (outage.mode == OutageMode::PsAnnounced) {
-        // Frames already handed to the radio (its hardware queue) are still sent.
-        Node& ap = m_nodes[station - 1];
-        std::uint32_t committed = 0;
-        for (Frame& f : ap.queue)
-            if (receiverOf(station - 1, f) == station && committed < m_params.hwQueueFrames) {
-                f.committed = true;
-                ++committed;
-            }
-    }
+    if (outage.mode == OutageMode::PsAnnounced && !m_holding)
+        commitApFrames();
+    m_holding = false;
     if (outage.kind == OutageKind::Handoff) {
         // StaWifiMac leaves the BSS and flushes its queue.
         for (const Frame& f : m_nodes[station].queue)
@@ -246,8 +250,43 @@ void WifiChain::leave(const Outage& outage)
     }
 }
 
+void WifiChain::commitApFrames()
+{
+    // Frames already handed to the radio (its hardware queue) are still sent.
+    const auto station = static_cast<std::uint32_t>(m_nodes.size() - 1);
+    std::uint32_t committed = 0;
+    for (Frame& f : m_nodes[station - 1].queue)
+        if (receiverOf(station - 1, f) == station && committed < m_params.hwQueueFrames) {
+            f.committed = true;
+            ++committed;
+        }
+}
+
+void WifiChain::leaveAtPause(std::uint64_t token)
+{
+    if (token != m_leaveToken || !m_holding)
+        return;
+    const auto station = static_cast<std::uint32_t>(m_nodes.size() - 1);
+    const std::int64_t pauseNs = usToNs(m_params.stationLeavePauseUs);
+    std::int64_t readyNs = std::max(m_queue.now(), m_stationHeardUntilNs + pauseNs);
+    // Not during a frame it sends or hears (nor one due a SIFS after another): the
+    // pause counts from its end.
+    for (const OnAir& f : m_air)
+        if (f.from == station || hears(station, f.from))
+            readyNs = std::max(readyNs, f.endNs + pauseNs);
+    if (m_nodes[station].transmitting)
+        readyNs = std::max(readyNs, m_nodes[station].ex.endNs + pauseNs);
+    if (readyNs > m_queue.now()) {
+        m_queue.at(readyNs, [this, token] { leaveAtPause(token); });
+        return;
+    }
+    leave(m_announced);
+}
+
 void WifiChain::stationBack()
 {
+    ++m_leaveToken; // a departure still waiting for its pause is off
+    m_holding = false;
     // An announcement not yet through (the station never left) or not yet acknowledged
     // is over.
     m_announcing = false;
@@ -469,6 +508,9 @@ void WifiChain::frameEnd(std::uint64_t id)
     const OnAir f = *it;
     m_air.erase(it);
     const std::int64_t now = m_queue.now();
+    const auto station = static_cast<std::uint32_t>(m_nodes.size() - 1);
+    if (f.from == station || hears(station, f.from))
+        m_stationHeardUntilNs = std::max(m_stationHeardUntilNs, f.endNs);
     // Everyone who sensed it: the medium may be idle again for them, after AIFS if they
     // decoded it, EIFS if not; a decoded Duration sets the NAV of third parties.
     for (std::uint32_t i = 0; i < m_nodes.size(); ++i) {

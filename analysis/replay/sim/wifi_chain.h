@@ -158,6 +158,10 @@ private:
     void reorderGivenUp(std::uint32_t sender, const Frame& frame);
     void reorderRelease(std::uint32_t node, bool downlink);
     void leave(const Outage& outage);
+    // Frames already handed to the AP's radio when it starts holding for the station.
+    void commitApFrames();
+    // The station without a frame of its own leaves at the first pause it hears.
+    void leaveAtPause(std::uint64_t token);
     void contend(std::uint32_t node);
     void resume(std::uint32_t node);
     void freeze(std::uint32_t node, std::int64_t busyFromNs);
@@ -210,6 +214,11 @@ private:
     std::uint64_t m_tags = 0, m_frames = 0;
     bool m_away = false;
     bool m_announcing = false;          // the station's announcement is queued, not yet had
+    // An announcement off air (MacParams::stationLeavePauseUs): the AP holds new frames
+    // while the station waits for a pause to leave in.
+    bool m_holding = false;
+    std::uint64_t m_leaveToken = 0;          // the pending check for that pause
+    std::int64_t m_stationHeardUntilNs = -1; // end of the last frame the station sent or heard
     Outage m_announced;                 // the absence it announces
     OutageMode m_awayMode = OutageMode::Drop;
     MacCounters m_counters;
