@@ -6,9 +6,11 @@
 #include "analysis/cwnd/cwnd_inference.h"
 #include "analysis/pipeline/capture_pipeline.h"
 #include "analysis/replay/derive/derive_scenario.h"
+#include "analysis/replay/derive/downstream_view.h"
 #include "analysis/replay/scenario/presets.h"
 #include "analysis/replay/session/metrics.h"
 #include "analysis/replay/sim/simulator.h"
+#include "lab_connection.h"
 #include "test_support.h"
 
 #include <gtest/gtest.h>
@@ -234,4 +236,67 @@ TEST(ScanAbsences, SilentStationLeavesAtThePauseItWaitsFor)
     EXPECT_GT(labAbsent, 2 * longAbsent);
     EXPECT_LT(static_cast<double>(longAbsent), 0.2 * static_cast<double>(nullAbsent));
     EXPECT_GT(longMbps, 1.1 * nullMbps);
+}
+
+// At the AP's radio a segment sent while the station is away is first seen at its first
+// attempt, unanswered; the station has it only at the retry it answered once back. The
+// data's arrivals the derivation reads downstream (silences, holds, holes) take that
+// retry's time, and a frame the AP gave up is no arrival. The lab's station capture
+// (same clock: ns-3's simulation time) says when each segment came: inside the scans
+// of A-scan-T200, the AP's view counts the arrivals the station's capture does.
+TEST(ScanAbsences, ApViewTimesArrivalsByTheAttemptTheStationAnswered)
+{
+    const auto dir = test::labDir("ns3/A-scan-T200");
+    WINDSCOPE_REQUIRE_FILE(dir / "wifi-ap.pcap");
+    WINDSCOPE_REQUIRE_FILE(dir / "wifi-sta.pcap");
+    test::LabConnection ap, sta;
+    std::string error;
+    ASSERT_TRUE(test::openLab(dir / "wifi-ap.pcap", ap, error)) << error;
+    ASSERT_TRUE(test::openLab(dir / "wifi-sta.pcap", sta, error)) << error;
+    const DerivedScenario d = deriveScenario(ap.input());
+    const DownstreamView view = readDownstreamView(ap.input(), d.firstDataNs);
+    ASSERT_TRUE(view.downstream) << view.basis;
+    const double apOriginS =
+        static_cast<double>(ap.pipeline->tables().summary.firstEpochNs + d.firstDataNs) / 1e9;
+    std::vector<double> viewed, firstSent, received;
+    for (const TransmissionTime& a : view.arrivals)
+        if (!a.lost)
+            viewed.push_back(apOriginS + a.timeS);
+    // Every data segment the capture shows, at its row's time (its first attempt).
+    const auto dataTimes = [](const test::LabConnection& lab, std::vector<double>& out) {
+        const auto& tables = lab.pipeline->tables();
+        const auto& t = tables.tcp;
+        for (std::size_t row = 0; row < t.size(); ++row)
+            if (lab.pipeline->tcp().segments.connection[row] == lab.connection &&
+                t.payloadLength[row] > 0 &&
+                lab.pipeline->tcp().directionOf(tables, row) == lab.sender)
+                out.push_back(static_cast<double>(tables.summary.firstEpochNs + t.timeNs[row]) /
+                              1e9);
+    };
+    dataTimes(ap, firstSent);
+    dataTimes(sta, received);
+    // ns-3 stamps a frame its radio sends at its start, one it receives at its end: a
+    // 1558-byte data frame at 12 Mb/s takes 20 us of preamble and 260 symbols of 4 us.
+    constexpr double kDataFrameS = 1060e-6;
+    for (double& t : received)
+        t -= kDataFrameS;
+    const auto scans = labScans(dir);
+    ASSERT_GE(scans.size(), 10u);
+    const auto inScans = [&](const std::vector<double>& times) {
+        std::size_t n = 0;
+        for (const double t : times)
+            n += std::any_of(scans.begin(), scans.end(),
+                             [&](const auto& w) { return t > w.first && t < w.second; });
+        return n;
+    };
+    const std::size_t viewedIn = inScans(viewed), sentIn = inScans(firstSent),
+                      receivedIn = inScans(received);
+    std::printf("A-scan-T200 inside %zu scans: %zu arrivals in the AP's view, %zu first attempts, "
+                "%zu received at "
+                "the station\n",
+                scans.size(), viewedIn, sentIn, receivedIn);
+    // The station stays through the AP's frames sent back to back after a scan's start,
+    // and receives them: those are arrivals inside the window too.
+    EXPECT_GT(sentIn, receivedIn + 10);
+    EXPECT_NEAR(static_cast<double>(viewedIn), static_cast<double>(receivedIn), 2);
 }

@@ -3,6 +3,7 @@
 
 #include "analysis/cwnd/flow_events.h"
 #include "analysis/replay/session/metrics.h"
+#include "analysis/wlan/wlan_frames.h"
 #include "sample_statistics.h"
 
 #include <algorithm>
@@ -11,6 +12,7 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <tuple>
 
 namespace windscope::analysis::replay {
 
@@ -49,6 +51,60 @@ cwnd::Vantage vantageOf(const DerivationInput& in)
     if (in.inference)
         return in.inference->vantage;
     return cwnd::collectFlowEvents(*in.tables, *in.tcp, in.connection, in.sender).vantage;
+}
+
+// When each data frame reached its receiver, by the frame number of its first
+// attempt: the attempt its receiver acknowledged (an ACK to the transmitter SIFS
+// after it, 802.11-2020 10.3.2.11), where that is a retry of it (a station away on a
+// scan answers only once it is back). -1: the transmitter gave it up, every attempt
+// unanswered (at least one retry). Frames answered at once, and those sent in A-MPDUs
+// (answered by Block Acks), are left out: they reached it when first sent, or their
+// answers are not per frame.
+std::map<std::uint64_t, std::int64_t> retriedFramesReached(const dissect::CaptureTables& tables)
+{
+    const dissect::WlanColumns& w = tables.wlan;
+    std::map<std::uint64_t, std::int64_t> reached;
+    struct Chain
+    {
+        std::uint64_t firstFrame = 0;
+        std::uint32_t attempts = 0;
+        bool answered = false, aggregated = false;
+    };
+    std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint16_t>, Chain> open;
+    const auto close = [&](const Chain& c) {
+        if (!c.answered && !c.aggregated && c.attempts > 1)
+            reached[c.firstFrame] = -1;
+    };
+    for (std::size_t row = 0; row < w.size(); ++row) {
+        const std::uint16_t fc = w.frameControl[row];
+        if (wlan::badFcs(w, row) || wlan::frameType(fc) != wlan::kData || wlan::isNullData(fc) ||
+            w.sequenceControl[row] == 0xffff || wlan::isGroup(tables, w.addr1(row)))
+            continue;
+        const auto key = std::tuple{w.addr1(row), w.addr2(row),
+                                    static_cast<std::uint16_t>(w.sequenceControl[row] >> 4)};
+        auto it = open.find(key);
+        if (it != open.end() && !wlan::retry(fc)) {
+            close(it->second);
+            open.erase(it);
+            it = open.end();
+        }
+        if (it == open.end())
+            it = open.emplace(key, Chain{w.frame[row], 0, false, false}).first;
+        Chain& c = it->second;
+        ++c.attempts;
+        c.aggregated = c.aggregated || w.ampduReference[row] != 0;
+        const bool answered = row + 1 < w.size() && !wlan::badFcs(w, row + 1) &&
+                              wlan::isControl(w.frameControl[row + 1], wlan::subtype::kAck) &&
+                              w.addr1(row + 1) == w.addr2(row);
+        if (answered && !c.answered) {
+            c.answered = true;
+            if (c.attempts > 1 && !c.aggregated)
+                reached[c.firstFrame] = w.timeNs[row];
+        }
+    }
+    for (const auto& [key, c] : open)
+        close(c);
+    return reached;
 }
 
 // An ACK the receiver sent, by the TSval it carried first (TSval unwrapped from the
@@ -116,6 +172,7 @@ DownstreamView readDownstreamView(const DerivationInput& in, std::int64_t firstD
     const TcpAnalysis& tcp = *in.tcp;
     const auto& t = tables.tcp;
     std::vector<AckByTsVal> acks;
+    const std::map<std::uint64_t, std::int64_t> reached = retriedFramesReached(tables);
     // TSvals unwrapped relative to the first one, near a value already unwrapped (RFC
     // 7323 5.2: signed differences within half the space).
     bool tsStarted = false;
@@ -172,35 +229,46 @@ DownstreamView readDownstreamView(const DerivationInput& in, std::int64_t firstD
         const std::uint32_t len = t.payloadLength[row];
         if (len == 0)
             continue;
+        // A segment reaches the receiver with the 802.11 attempt it acknowledged; one
+        // its transmitter gave up never did (the resend that did comes later). Its round
+        // trip is to where the capture saw it go: the queue in front of this radio.
+        const std::int64_t sentNs = t.timeNs[row];
+        std::int64_t now = sentNs;
+        bool arrived = true;
+        if (const auto r = reached.find(t.frame[row]); r != reached.end()) {
+            arrived = r->second >= 0;
+            now = arrived ? r->second : sentNs;
+        }
         mss = std::max(mss, len);
         const std::int64_t seq = tcp.relativeSeq(t, row);
         const std::int64_t end = seq + static_cast<std::int64_t>(len);
-        const std::int64_t now = t.timeNs[row];
         if (highestEnd < 0)
             highestEnd = firstSeq = seq;
         openLoop.open = false;
+        // New data: the first segment echoing an ACK's TSval was released by it.
+        if (end > highestEnd && hasTs && seq >= highestEnd && !acks.empty()) {
+            const std::int64_t echo = unwrapNear(t.tsEcr[row], acks.back().tsVal);
+            const auto it =
+                std::lower_bound(acks.begin(), acks.end(), echo,
+                                 [](const AckByTsVal& a, std::int64_t v) { return a.tsVal < v; });
+            if (it != acks.end() && it->tsVal == echo && it->timeNs < sentNs) {
+                if (echo > lastEchoUsed) {
+                    view.rtt.push_back(
+                        {sentNs, static_cast<double>(sentNs - it->timeNs) / 1e6, end - it->ack});
+                    lastEchoUsed = echo;
+                }
+                if (seq == highestEnd && arrived)
+                    openLoop = OpenLoop{true, now, end, it->timeNs, it->ack};
+            }
+        }
+        if (!arrived)
+            continue;
         if (seq > highestEnd)
             gaps.push_back({previousArrivalNs < 0 ? now : previousArrivalNs, now, seq - highestEnd,
                             highestEnd});
         if (end > highestEnd) {
             if (seq >= highestEnd)
                 firstArrivals.emplace_back(now, len);
-            // New data: the first segment echoing an ACK's TSval was released by it.
-            if (hasTs && seq >= highestEnd && !acks.empty()) {
-                const std::int64_t echo = unwrapNear(t.tsEcr[row], acks.back().tsVal);
-                const auto it = std::lower_bound(
-                    acks.begin(), acks.end(), echo,
-                    [](const AckByTsVal& a, std::int64_t v) { return a.tsVal < v; });
-                if (it != acks.end() && it->tsVal == echo && it->timeNs < now) {
-                    if (echo > lastEchoUsed) {
-                        view.rtt.push_back(
-                            {now, static_cast<double>(now - it->timeNs) / 1e6, end - it->ack});
-                        lastEchoUsed = echo;
-                    }
-                    if (seq == highestEnd)
-                        openLoop = OpenLoop{true, now, end, it->timeNs, it->ack};
-                }
-            }
             highestEnd = end;
         } else {
             ++view.filledHoles;
