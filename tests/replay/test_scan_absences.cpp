@@ -66,6 +66,19 @@ Scenario scenarioA(double intervalMs, double dwellMs)
     return s;
 }
 
+// Scenario A as a bulk transfer that runs for the whole time behind a wired link of
+// wiredMbps (its queue 100 packets), with DCF's DIFS (802.11a without QoS, as the lab).
+Scenario behindWiredLink(double intervalMs, double dwellMs, double durationS, double wiredMbps)
+{
+    Scenario s = scenarioA(intervalMs, dwellMs);
+    s.bytes = 0;
+    s.durationS = durationS;
+    s.path.bottleneckMbps = wiredMbps;
+    s.path.queueBytes = 100 * 1500;
+    s.mac.aifsSlots = 2;
+    return s;
+}
+
 double goodputMbps(Scenario s, const std::vector<std::string>& fixes = {})
 {
     double sum = 0;
@@ -178,11 +191,7 @@ TEST(ScanAbsences, LongerDwellCostsWhatTheScanAwareApGivesBack)
 // them.
 TEST(ScanAbsences, AnnouncedScanLeavesAfterTheExchangeUnderWay)
 {
-    Scenario s = scenarioA(79, 39);
-    s.bytes = 0;
-    s.durationS = 8;
-    s.path.bottleneckMbps = 3;
-    s.path.queueBytes = 100 * 1500;
+    Scenario s = behindWiredLink(79, 39, 8, 3);
     s.path.wiredDelayMs = 8;
     s.mac = ofdmMac(9, 6);
     s.mac.aifsSlots = 2;
@@ -209,12 +218,7 @@ TEST(ScanAbsences, AnnouncedScanLeavesAfterTheExchangeUnderWay)
 TEST(ScanAbsences, SilentStationLeavesAtThePauseItWaitsFor)
 {
     const auto run = [](double leavePauseUs) {
-        Scenario s = scenarioA(150, 30);
-        s.bytes = 0;
-        s.durationS = 10;
-        s.path.bottleneckMbps = 7;
-        s.path.queueBytes = 100 * 1500;
-        s.mac.aifsSlots = 2;
+        Scenario s = behindWiredLink(150, 30, 10, 7);
         s.mac.stationLeavePauseUs = leavePauseUs;
         std::uint64_t absent = 0;
         double goodput = 0;
