@@ -108,4 +108,11 @@ inline bool badFcs(const dissect::WlanColumns& w, std::size_t row)
     return w.status[row] & dissect::WlanColumns::kBadFcs;
 }
 
+// Whether row holds an intact ACK to `to` (its only address): the answer to to's frame
+// in the row before, a SIFS after it (10.3.2.11).
+inline bool isAckTo(const dissect::WlanColumns& w, std::size_t row, std::uint32_t to)
+{
+    return !badFcs(w, row) && isControl(w.frameControl[row], subtype::kAck) && w.addr1(row) == to;
+}
+
 } // namespace windscope::analysis::wlan

@@ -93,9 +93,7 @@ std::map<std::uint64_t, std::int64_t> retriedFramesReached(const dissect::Captur
         Chain& c = it->second;
         ++c.attempts;
         c.aggregated = c.aggregated || w.ampduReference[row] != 0;
-        const bool answered = row + 1 < w.size() && !wlan::badFcs(w, row + 1) &&
-                              wlan::isControl(w.frameControl[row + 1], wlan::subtype::kAck) &&
-                              w.addr1(row + 1) == w.addr2(row);
+        const bool answered = row + 1 < w.size() && wlan::isAckTo(w, row + 1, w.addr2(row));
         if (answered && !c.answered) {
             c.answered = true;
             if (c.attempts > 1 && !c.aggregated)

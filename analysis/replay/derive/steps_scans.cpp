@@ -205,10 +205,6 @@ void deriveScanAbsences(const DerivationInput& in, DerivationContext&, DerivedSc
     // The AP's attempts to the station and what the station sent (it was there).
     std::vector<Attempt> attempts;
     std::vector<std::int64_t> heard;
-    const auto isAckTo = [&](std::size_t row, std::uint32_t to) {
-        return !wlan::badFcs(w, row) && wlan::frameType(w.frameControl[row]) == wlan::kControl &&
-               wlan::frameSubtype(w.frameControl[row]) == wlan::subtype::kAck && w.addr1(row) == to;
-    };
     const auto isDataToStation = [&](std::size_t row) {
         const std::uint16_t fc = w.frameControl[row];
         return !wlan::badFcs(w, row) && wlan::frameType(fc) == wlan::kData && wlan::fromDs(fc) &&
@@ -221,9 +217,9 @@ void deriveScanAbsences(const DerivationInput& in, DerivationContext&, DerivedSc
         const std::uint8_t type = wlan::frameType(fc);
         if (isDataToStation(row) && w.sequenceControl[row] != 0xffff) {
             Attempt a{w.timeNs[row], static_cast<std::uint16_t>(w.sequenceControl[row] >> 4), false};
-            if (row + 1 < w.size() && isAckTo(row + 1, w.addr2(row)))
+            if (row + 1 < w.size() && wlan::isAckTo(w, row + 1, w.addr2(row)))
                 a.acked = true;
-            if (row >= 2 && isAckTo(row - 1, w.addr2(row)) && isDataToStation(row - 2))
+            if (row >= 2 && wlan::isAckTo(w, row - 1, w.addr2(row)) && isDataToStation(row - 2))
                 a.sinceAnswerNs = w.timeNs[row] - w.timeNs[row - 1];
             attempts.push_back(a);
         } else if (type != wlan::kControl && w.addr2(row) == station) {
@@ -293,8 +289,7 @@ void deriveScanAbsences(const DerivationInput& in, DerivationContext&, DerivedSc
         else if (a.acked)
             pauses.emplace_back(a.sinceAnswerNs, false);
     }
-    const double difsUs = s.mac.sifsUs + s.mac.aifsSlots * s.mac.slotUs;
-    const LeavePause leave = leavePauseOf(std::move(pauses), shortestNs, difsUs);
+    const LeavePause leave = leavePauseOf(std::move(pauses), shortestNs, s.mac.difsUs());
     const double dwellLow = percentile(awayMs, 0.9), dwellHigh = percentile(backMs, 0.1);
     // Bounds that cross (a scan that began later than its run shows) leave the lower:
     // the station was away that long in most scans.

@@ -69,8 +69,7 @@ MacParams radioMac(const dissect::WlanColumns& w, double phyRateMbps)
     // then leaves only between frame exchanges, and a pause longer than the longest
     // backoff a first attempt draws (DIFS and CWmin slots, 10.3.4.3) says no frame is
     // coming. The scan step reads the pause where the AP's retries show it.
-    mac.stationLeavePauseUs =
-        powerSaveOnAir ? 0 : mac.sifsUs + (mac.aifsSlots + mac.cwMin) * mac.slotUs;
+    mac.stationLeavePauseUs = powerSaveOnAir ? 0 : mac.difsUs() + mac.cwMin * mac.slotUs;
     return mac;
 }
 
@@ -225,8 +224,8 @@ void deriveMac(const DerivationInput& in, DerivationContext& ctx, DerivedScenari
         }
         // What the air can carry for this flow: data frames of one MSS and, every
         // second one, a TCP ACK, each after DIFS (or AIFS) and an average backoff.
-        const double frameUs = static_cast<double>(mac.preambleUs) + (mac.sifsUs + mac.aifsSlots * mac.slotUs) +
-                               mac.cwMin / 2.0 * mac.slotUs;
+        const double frameUs =
+            static_cast<double>(mac.preambleUs) + mac.difsUs() + mac.cwMin / 2.0 * mac.slotUs;
         const double headerBytes = mac.ipTcpHeaderBytes + mac.macOverheadBytes;
         const double dataUs = frameUs / mac.ampduMax + (s.sender.mss + headerBytes) * 8 / phyRate + mac.preambleUs +
                               14 * 8 / mac.basicRateMbps;

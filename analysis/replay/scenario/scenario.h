@@ -97,6 +97,8 @@ struct MacParams
     // (10.3.2.3.4), for stations without QoS; 3 is EDCA's best effort (AIFSN 3, Table
     // 9-155), where data frames are QoS Data.
     std::uint32_t aifsSlots = 3;
+    // The idle wait before a backoff: DIFS, or AIFS[BE] (10.22.2.4).
+    double difsUs() const { return sifsUs + aifsSlots * slotUs; }
     std::uint32_t cwMin = 15, cwMax = 1023;
     std::uint32_t retryLimit = 7;   // attempts after the first
     // With RTS/CTS, a frame is also dropped once this many PPDUs carrying it were lost

@@ -27,7 +27,7 @@ WifiChain::WifiChain(EventQueue& queue, const MacParams& params, std::uint64_t s
         r.resize(m_nodes.size());
     m_slotNs = static_cast<std::int64_t>(params.slotUs * 1000);
     m_sifsNs = static_cast<std::int64_t>(params.sifsUs * 1000);
-    m_difsNs = m_sifsNs + params.aifsSlots * m_slotNs; // DIFS, or AIFS[BE] (10.22.2.4)
+    m_difsNs = usToNs(params.difsUs());
     const double pre = params.preambleUs, basic = params.basicRateMbps;
     m_rtsNs = usToNs(ppduUs(kRtsBytes, basic, pre));
     m_ctsNs = usToNs(ppduUs(kAckBytes, basic, pre));
