@@ -25,7 +25,8 @@ TEST(ScenarioJson, RoundTripKeepsEveryField)
     s.receiver.appReadBytes = 512;
     s.sender.cc = "westwood-plus";
     s.sender.stack = "ns-3";
-    s.periodicScan = {200, 10, 1.5, 9, OutageMode::PsAnnounced};
+    s.periodicScan = {200, 10, 1.5, 9, OutageMode::PsAnnounced, 0.4};
+    s.path.lossFwd = 0.002;
     s.fixes = {"ap-zero-window-ack", "tx-inter-packet-delay=5"};
     s.path.lostSegments = {2123, 40000};
     s.description = "quotes \" and \\ survive";
@@ -53,6 +54,9 @@ TEST(ScenarioJson, RoundTripKeepsEveryField)
     EXPECT_EQ(back.description, s.description);
     EXPECT_EQ(back.fixes, s.fixes);
     EXPECT_EQ(back.path.lostSegments, s.path.lostSegments);
+    EXPECT_DOUBLE_EQ(back.periodicScan.lossShare, 0.4);
+    back.periodicScan.lossShare = 1.5;
+    EXPECT_EQ(back.validate(), "periodic_scan.loss_share must be within [0, 1]");
 }
 
 TEST(ScenarioJson, EveryPresetRoundTripsAndValidates)
@@ -120,6 +124,69 @@ TEST(Fixes, ParameterFixesRewriteTheScenario)
     EXPECT_EQ(s.sender.maxWindowBytes, 65536u);
     EXPECT_EQ(s.receiver.bufferBytes, 65536u);
     EXPECT_TRUE(agents.empty());
+}
+
+// A retry chain to an absent station (802.11-2020 10.23.2): each attempt waits a DIFS/AIFS
+// and a backoff drawn uniformly from 0..CW slots, CW doubling from CWmin to CWmax.
+TEST(Fixes, RetryChainEndsWithinItsBackoffs)
+{
+    MacParams mac; // 802.11a/g OFDM: 9 us slots, AIFS 16 + 3 * 9 = 43 us, CW 15..1023
+    mac.retryLimit = 0;
+    // One attempt: 43 us + k slots, k uniform over 0..15; within 43 + 7 * 9 us half of them.
+    EXPECT_DOUBLE_EQ(retryChainEndsWithin(mac, 0.106), 0.5);
+    EXPECT_DOUBLE_EQ(retryChainEndsWithin(mac, 0.042), 0);
+    EXPECT_DOUBLE_EQ(retryChainEndsWithin(mac, 0.178), 1);
+    // Eight attempts (seven retries): at most 8 * 43 us + (15 + 31 + ... + 511 + 1023 +
+    // 1023) slots = 27.776 ms; the slots' sum is symmetric about its mean of 1524, so at
+    // 8 * 43 us + 1524 slots (14.060 ms) just over half the chains are over.
+    mac.retryLimit = 7;
+    EXPECT_DOUBLE_EQ(retryChainEndsWithin(mac, 27.776), 1);
+    EXPECT_LT(retryChainEndsWithin(mac, 27.7), 1);
+    const double atMean = retryChainEndsWithin(mac, 14.060);
+    EXPECT_GE(atMean, 0.5);
+    EXPECT_LT(atMean, 0.51);
+    EXPECT_DOUBLE_EQ(retryChainEndsWithin(mac, 0.3), 0);
+}
+
+// Without the 802.11 model the scans' own losses are a share of the random loss; each
+// fix that changes the scans scales that share and leaves the rest.
+TEST(Fixes, ScanFixesScaleTheScansShareOfTheRandomLoss)
+{
+    Scenario base;
+    ASSERT_TRUE(makePreset("scan-004-T100", base));
+    base.mac.enabled = false;
+    base.periodicScan.dwellMs = 40;
+    base.path.lossFwd = 0.01;
+    base.periodicScan.lossShare = 0.6;
+    const auto fixed = [&](const std::string& fix) {
+        Scenario s = base;
+        s.fixes = {fix};
+        std::vector<std::unique_ptr<FixAgent>> agents;
+        std::string error;
+        EXPECT_TRUE(applyFixes(s, agents, error)) << error;
+        EXPECT_EQ(s.validate(), "") << fix;
+        return s;
+    };
+    // Nothing sent into an absence: the scans' 0.006 goes, 0.004 stays.
+    const Scenario aware = fixed("scan-aware-ap");
+    EXPECT_NEAR(aware.path.lossFwd, 0.004, 1e-12);
+    EXPECT_DOUBLE_EQ(aware.periodicScan.lossShare, 0);
+    // Half as many scans: half their loss.
+    const Scenario sparser = fixed("scan-interval=200");
+    EXPECT_NEAR(sparser.path.lossFwd, 0.007, 1e-12);
+    EXPECT_NEAR(sparser.periodicScan.lossShare, 3.0 / 7, 1e-12);
+    EXPECT_NEAR(fixed("scan-interval=0").path.lossFwd, 0.004, 1e-12);
+    // A 10 ms dwell drops a frame only where its chain is over within 10 ms; every chain
+    // is over within 40.
+    const Scenario shorter = fixed("scan-dwell=10");
+    const double within10 = retryChainEndsWithin(base.mac, 10);
+    EXPECT_DOUBLE_EQ(retryChainEndsWithin(base.mac, 40), 1);
+    EXPECT_GT(within10, 0);
+    EXPECT_LT(within10, 0.25);
+    EXPECT_NEAR(shorter.path.lossFwd, 0.004 + 0.006 * within10, 1e-12);
+    // No share, no change.
+    base.periodicScan.lossShare = 0;
+    EXPECT_DOUBLE_EQ(fixed("scan-aware-ap").path.lossFwd, 0.01);
 }
 
 TEST(Sweep, ParsesRangeAndRefusesNonsense)

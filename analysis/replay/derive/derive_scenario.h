@@ -46,6 +46,11 @@ struct DerivedScenario
     // Downstream of the losses (downstream_view.h), the capture's loss episodes as the
     // calibration compares them: counted from its holes, over its mean round trip.
     bool downstream = false;
+    // At the sender, of the periodic scans read from its ACKs: how many more were
+    // followed by a loss episode within a round trip of the station's return than were
+    // the same stretch half a period later (chance). The losses the AP's frames sent into
+    // the absences cost, for PeriodicScan::lossShare.
+    std::uint64_t scanLossEpisodes = 0;
     std::uint64_t holeEpisodes = 0, holeEpisodesOffQueue = 0;
     double holeMeanRttMs = 0;
 };

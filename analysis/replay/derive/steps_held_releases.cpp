@@ -138,6 +138,74 @@ bool waitedThrough(const std::vector<DataWait>& waits, std::int64_t fromNs, std:
     return after->waitMs - before->waitMs >= static_cast<double>(toNs - fromNs) / 2e6;
 }
 
+// The sender's loss episodes, by the capture's time of their first resend: a resend
+// more than a mean round trip after the last episode's start begins one (the rule of
+// the calibration's count, LossEpisodeCounter).
+std::vector<std::int64_t> lossEpisodeStarts(const DerivationInput& in)
+{
+    const dissect::CaptureTables& tables = *in.tables;
+    const TcpAnalysis& tcp = *in.tcp;
+    const auto& t = tables.tcp;
+    const double rttAvgMs = tcp.connections[in.connection].direction[in.sender].rttAvgMs;
+    const auto episodeNs = static_cast<std::int64_t>(std::max(1.0, rttAvgMs) * 1e6);
+    std::vector<std::int64_t> starts;
+    for (std::size_t row = 0; row < t.size(); ++row)
+        if (tcp.segments.connection[row] == in.connection && t.payloadLength[row] > 0 &&
+            (tcp.segments.flags[row] &
+             (segment_flag::kRetransmission | segment_flag::kOutOfOrder)) &&
+            tcp.directionOf(tables, row) == in.sender &&
+            (starts.empty() || t.timeNs[row] - starts.back() > episodeNs))
+            starts.push_back(t.timeNs[row]);
+    return starts;
+}
+
+// Every scan of a pattern over [firstNs, lastNs], not only those whose silence the round
+// trips told (a scan that cost a frame ends in a resend, which times nothing, Karn): a
+// cycle without one takes its end from the nearest that had it, whole periods away (a
+// period read a little off drifts least from the nearest). endsNs: sorted, not empty.
+std::vector<std::int64_t> scanEndsOfPattern(const std::vector<std::int64_t>& endsNs,
+                                            std::int64_t periodNs, std::int64_t firstNs,
+                                            std::int64_t lastNs)
+{
+    std::vector<std::int64_t> out;
+    for (std::int64_t at = endsNs.front() - (endsNs.front() - firstNs) / periodNs * periodNs;
+         at < lastNs; at += periodNs) {
+        const auto next = std::lower_bound(endsNs.begin(), endsNs.end(), at);
+        std::int64_t nearest = next == endsNs.end() ? endsNs.back() : *next;
+        if (next != endsNs.begin() && (next == endsNs.end() || *next - at > at - *std::prev(next)))
+            nearest = *std::prev(next);
+        const std::int64_t cycles =
+            (at - nearest + (at >= nearest ? periodNs / 2 : -periodNs / 2)) / periodNs;
+        out.push_back(nearest + cycles * periodNs);
+    }
+    return out;
+}
+
+// Of the scans that end at these capture times, how many more were followed within
+// windowNs by a loss episode than were the same windows offset by offsetNs (where a
+// scan's losses cannot be): the episodes the scans cost beyond chance. 0 unless the
+// excess is one chance gives less than 5 % of the time (one-sided; the difference of two
+// Poisson counts has their sum for variance).
+constexpr double kOneSidedZ5Percent = 1.645;
+std::uint64_t lossesAfterScans(const std::vector<std::int64_t>& episodeStarts,
+                               const std::vector<std::int64_t>& scanEndsNs, std::int64_t windowNs,
+                               std::int64_t offsetNs)
+{
+    const auto within = [&](std::int64_t fromNs) {
+        const auto it = std::lower_bound(episodeStarts.begin(), episodeStarts.end(), fromNs);
+        return it != episodeStarts.end() && *it < fromNs + windowNs;
+    };
+    std::int64_t after = 0, offset = 0;
+    for (const std::int64_t end : scanEndsNs) {
+        after += within(end);
+        offset += within(end + offsetNs);
+    }
+    const auto excess = static_cast<double>(after - offset);
+    if (excess <= kOneSidedZ5Percent * std::sqrt(static_cast<double>(after + offset)))
+        return 0;
+    return static_cast<std::uint64_t>(excess);
+}
+
 } // namespace
 
 // Holds the capture shows only in the delivery of the data. Downstream of the path
@@ -298,6 +366,7 @@ void deriveHeldReleases(const DerivationInput& in, DerivationContext& ctx, Deriv
     // The holds at the pattern's phase: their dwells and starts, and the spans the rate
     // is read again without (below).
     std::vector<double> dwellsMs, startsS;
+    std::vector<std::int64_t> scanEndsNs;
     std::vector<std::pair<std::int64_t, std::int64_t>> heldSpans;
     std::size_t releasedAtOnce = 0, byWait = 0;
     for (std::size_t i = 0; i < holds.size(); ++i)
@@ -318,6 +387,7 @@ void deriveHeldReleases(const DerivationInput& in, DerivationContext& ctx, Deriv
             startsS.push_back(static_cast<double>(holds[i].startNs - out.firstDataNs) / 1e9 +
                               deliveryNs / 2e9);
             heldSpans.emplace_back(holds[i].startNs, holds[i].endNs + silenceNs / 2);
+            scanEndsNs.push_back(holds[i].endNs);
         }
     if (dwellsMs.size() < kMinAbsences)
         return;
@@ -445,6 +515,28 @@ void deriveHeldReleases(const DerivationInput& in, DerivationContext& ctx, Deriv
                   scan.dwellMs, scan.intervalMs, scan.firstS, holds.size(), evidence, fit.r, fit.z,
                   fit.thresholdZ, dwellsMs.size());
     out.notes.push_back(buf);
+    if (!downstream) {
+        // The frames the AP had handed to its radio when the station left were sent into
+        // the absence; one dropped at the retry limit is a hole the first ACKs after the
+        // return show, resent once DupThresh (3, RFC 5681 3.2) segments beyond it are
+        // acknowledged: within a round trip of the silence's end and three segments at
+        // the bottleneck's rate. Half a period later no scan's loss can be.
+        const double segmentNs = s.sender.mss * 8 / (ctx.rateMbps * 1e6) * 1e9;
+        const auto periodNs = static_cast<std::int64_t>(fit.periodS * 1e9);
+        const std::int64_t windowNs =
+            std::min(periodNs / 2, static_cast<std::int64_t>(ctx.rttMin * 1e6 + 3 * segmentNs));
+        const std::vector<std::int64_t> patternEnds =
+            scanEndsOfPattern(scanEndsNs, periodNs, out.firstDataNs, ctx.lastDataNs);
+        out.scanLossEpisodes =
+            lossesAfterScans(lossEpisodeStarts(in), patternEnds, windowNs, periodNs / 2);
+        if (out.scanLossEpisodes > 0)
+            out.notes.push_back(format(
+                "periodic_scan: %.0f more of its %.0f scans were followed by a loss within "
+                "%.1f ms than the same stretches half a period later: the frames "
+                "the AP sent into the absences",
+                static_cast<double>(out.scanLossEpisodes), static_cast<double>(patternEnds.size()),
+                static_cast<double>(windowNs) / 1e6));
+    }
     if (!downstream)
         out.notes.push_back(
             std::string("path.bottleneck_at_radio ") + (heldAtBottleneck ? "true: " : "false: ") +

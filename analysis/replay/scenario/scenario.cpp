@@ -85,6 +85,48 @@ std::vector<Outage> Scenario::outages() const
     return merged;
 }
 
+void Scenario::scaleScanLoss(double factor)
+{
+    const double share = std::clamp(periodicScan.lossShare, 0.0, 1.0);
+    if (share <= 0 || path.lossFwd <= 0)
+        return;
+    const double scans = path.lossFwd * share * std::max(0.0, factor);
+    const double rest = path.lossFwd * (1 - share);
+    path.lossFwd = rest + scans;
+    periodicScan.lossShare = path.lossFwd > 0 ? scans / path.lossFwd : 0;
+}
+
+double retryChainEndsWithin(const MacParams& mac, double ms)
+{
+    // The backoffs' sum in slots, by convolving each attempt's uniform draw.
+    std::vector<double> slots{1.0};
+    std::uint32_t cw = mac.cwMin;
+    for (std::uint32_t attempt = 0; attempt <= mac.retryLimit; ++attempt) {
+        std::vector<double> next(slots.size() + cw, 0.0);
+        // Prefix sums make each step linear in the support.
+        std::vector<double> prefix(slots.size() + 1, 0.0);
+        for (std::size_t i = 0; i < slots.size(); ++i)
+            prefix[i + 1] = prefix[i] + slots[i];
+        for (std::size_t k = 0; k < next.size(); ++k) {
+            const std::size_t hi = std::min(k, slots.size() - 1);
+            const std::size_t lo = k >= cw ? k - cw : 0;
+            if (lo <= hi)
+                next[k] = (prefix[hi + 1] - prefix[lo]) / (cw + 1);
+        }
+        slots = std::move(next);
+        cw = std::min(2 * cw + 1, mac.cwMax);
+    }
+    const double fixedUs = (mac.retryLimit + 1) * mac.difsUs();
+    const double budgetUs = ms * 1000 - fixedUs;
+    if (budgetUs < 0)
+        return 0;
+    double p = 0;
+    for (std::size_t k = 0; k < slots.size() && static_cast<double>(k) * mac.slotUs <= budgetUs;
+         ++k)
+        p += slots[k];
+    return std::min(1.0, p);
+}
+
 std::string Scenario::validate() const
 {
     if (sender.mss < 64 || sender.mss > 65000)
@@ -114,6 +156,8 @@ std::string Scenario::validate() const
         return "receiver.buffer_bytes must hold at least one segment";
     if (path.lossFwd < 0 || path.lossFwd >= 1 || path.lossRev < 0 || path.lossRev >= 1)
         return "loss rates must be within [0, 1)";
+    if (periodicScan.lossShare < 0 || periodicScan.lossShare > 1)
+        return "periodic_scan.loss_share must be within [0, 1]";
     for (const Outage& o : outageList)
         if (o.durationS < 0 || o.startS < 0)
             return "outage times must not be negative";

@@ -51,6 +51,11 @@ struct PeriodicScan
     double firstS = 1.0;
     double untilS = 0;          // 0: until the end of the run
     OutageMode mode = OutageMode::PsAnnounced;
+    // Without the 802.11 model the scans lose nothing themselves: the share of
+    // path.lossFwd that stands for the frames the AP sent into their absences (a loss
+    // found right after a scan more often than half a period later). Fixes that change
+    // the scans scale that share (scaleScanLoss()); 0: none of it is theirs.
+    double lossShare = 0;
 };
 
 struct PathParams
@@ -140,6 +145,13 @@ struct MacParams
     double frameErrorRate = 0;      // per MPDU attempt, hidden from TCP by retries
 };
 
+// The probability that a frame sent to a station that has just left is dropped within
+// ms: its whole retry chain (the first attempt and mac.retryLimit retries, each after a
+// DIFS/AIFS and a backoff drawn uniformly from a contention window doubling from CWmin to
+// CWmax, 802.11-2020 10.23.2) over before the station is back. Airtimes are left out, so
+// this is the chain's shortest reading: an upper bound of the drop.
+double retryChainEndsWithin(const MacParams& mac, double ms);
+
 struct ReceiverParams
 {
     std::uint64_t bufferBytes = 1u << 20;  // socket receive buffer (advertised window cap)
@@ -212,6 +224,9 @@ struct Scenario
     // The outage timeline: outageList plus the periodic scans, sorted by start; a scan
     // overlapping another outage is left out.
     std::vector<Outage> outages() const;
+    // Scales the part of path.lossFwd the scans stand for (PeriodicScan::lossShare) by
+    // factor, the rest of the random loss as it was.
+    void scaleScanLoss(double factor);
     // Empty when the scenario can run, else what is wrong with it.
     std::string validate() const;
 };

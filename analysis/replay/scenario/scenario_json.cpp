@@ -98,6 +98,7 @@ void visitScenario(V& v, S& s)
         v.field("first_s", s.periodicScan.firstS);
         v.field("until_s", s.periodicScan.untilS);
         v.mode("mode", s.periodicScan.mode);
+        v.field("loss_share", s.periodicScan.lossShare);
     });
     v.outages("outages", s.outageList);
     v.strings("fixes", s.fixes);

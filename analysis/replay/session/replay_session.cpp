@@ -384,6 +384,24 @@ ReplayReport replayCapture(const DerivationInput& input, const ReplayOptions& op
                       static_cast<unsigned long long>(report.capture->resentSegments),
                       static_cast<unsigned long long>(simEpisodes));
         report.notes.push_back(buf);
+        // Without the 802.11 model the scans lose nothing themselves; the random loss
+        // stands for theirs too, up to the episodes it was fitted to make up.
+        Scenario& fitted = report.scenario;
+        if (derived.scanLossEpisodes > 0 && fitted.path.lossFwd > 0 && !fitted.mac.enabled &&
+            fitted.periodicScan.intervalMs > 0) {
+            fitted.periodicScan.lossShare =
+                std::min(1.0, static_cast<double>(derived.scanLossEpisodes) /
+                                  static_cast<double>(capEpisodes - simEpisodes));
+            char share[200];
+            std::snprintf(
+                share, sizeof share,
+                "periodic_scan.loss_share %.2f: of the %llu episodes the random loss makes "
+                "up, %llu followed the scans (the frames sent into their absences)",
+                fitted.periodicScan.lossShare,
+                static_cast<unsigned long long>(capEpisodes - simEpisodes),
+                static_cast<unsigned long long>(derived.scanLossEpisodes));
+            report.notes.push_back(share);
+        }
     }
     report.calibration = calibrationError(*report.capture, report.baseline, options.warnThreshold);
     calibrateOverSeeds(report);

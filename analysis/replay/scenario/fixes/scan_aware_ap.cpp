@@ -16,6 +16,8 @@ std::unique_ptr<Fix> makeScanAwareAp(std::string_view value, std::string& error)
             if (o.kind != OutageKind::Handoff)
                 o.mode = OutageMode::Hold;
         s.periodicScan.mode = OutageMode::Hold;
+        // Nothing is sent into an absence, so the scans' own losses go.
+        s.scaleScanLoss(0);
         return true;
     });
 }

@@ -11,6 +11,11 @@ std::unique_ptr<Fix> makeScanDwell(std::string_view value, std::string& error)
     if (!parseNumber("scan-dwell", value, true, ms, error))
         return nullptr;
     return parameterFix("scan-dwell", [ms](Scenario& s, std::string&) {
+        // A scan loses a frame when the frame's retry chain is over before the station
+        // is back: the scans' losses scale with that chance.
+        const double before = retryChainEndsWithin(s.mac, s.periodicScan.dwellMs);
+        if (before > 0)
+            s.scaleScanLoss(retryChainEndsWithin(s.mac, ms) / before);
         s.periodicScan.dwellMs = ms;
         for (Outage& o : s.outageList)
             if (o.kind == OutageKind::Scan)

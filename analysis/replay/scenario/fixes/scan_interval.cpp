@@ -35,6 +35,9 @@ std::unique_ptr<Fix> makeScanInterval(std::string_view value, std::string& error
             s.periodicScan.mode = mode;
             s.outageList = kept;
         }
+        // The scans' losses come as often as the scans.
+        if (s.periodicScan.intervalMs > 0)
+            s.scaleScanLoss(ms > 0 ? s.periodicScan.intervalMs / ms : 0);
         s.periodicScan.intervalMs = ms;
         return true;
     });
