@@ -351,8 +351,11 @@ ReplayReport replayCapture(const DerivationInput& input, const ReplayOptions& op
     };
     const std::uint64_t capEpisodes = report.capture->lossEpisodes,
                         simEpisodes = report.baseline.lossEpisodes;
+    // A scan's loss (the frames the AP sent into the absence, DerivedScenario::
+    // scanLossEpisodes) is not congestion wherever the queue stood.
     const bool offQueueLoss =
-        report.capture->lossEpisodesOffQueue > report.baseline.lossEpisodesOffQueue + 2;
+        report.capture->lossEpisodesOffQueue > report.baseline.lossEpisodesOffQueue + 2 ||
+        derived.scanLossEpisodes > 0;
     const double dataPackets = static_cast<double>(c.direction[input.sender].dataPackets);
     if (options.fitLoss && offQueueLoss && capEpisodes > simEpisodes && dataPackets > 0) {
         double loss = 0;
