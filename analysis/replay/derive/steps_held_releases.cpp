@@ -6,6 +6,8 @@
 
 #include "derivation_steps.h"
 
+#include "analysis/replay/session/metrics.h"
+
 #include "periodic_outages.h"
 #include "sample_statistics.h"
 #include "scan_period.h"
@@ -138,25 +140,15 @@ bool waitedThrough(const std::vector<DataWait>& waits, std::int64_t fromNs, std:
     return after->waitMs - before->waitMs >= static_cast<double>(toNs - fromNs) / 2e6;
 }
 
-// The sender's loss episodes, by the capture's time of their first resend: a resend
-// more than a mean round trip after the last episode's start begins one (the rule of
-// the calibration's count, LossEpisodeCounter).
+// The sender's loss episodes, by the capture's time of their first resend, as the
+// calibration counts them (metricsOf(): a mean round trip an episode).
 std::vector<std::int64_t> lossEpisodeStarts(const DerivationInput& in)
 {
-    const dissect::CaptureTables& tables = *in.tables;
-    const TcpAnalysis& tcp = *in.tcp;
-    const auto& t = tables.tcp;
-    const double rttAvgMs = tcp.connections[in.connection].direction[in.sender].rttAvgMs;
-    const auto episodeNs = static_cast<std::int64_t>(std::max(1.0, rttAvgMs) * 1e6);
-    std::vector<std::int64_t> starts;
-    for (std::size_t row = 0; row < t.size(); ++row)
-        if (tcp.segments.connection[row] == in.connection && t.payloadLength[row] > 0 &&
-            (tcp.segments.flags[row] &
-             (segment_flag::kRetransmission | segment_flag::kOutOfOrder)) &&
-            tcp.directionOf(tables, row) == in.sender &&
-            (starts.empty() || t.timeNs[row] - starts.back() > episodeNs))
-            starts.push_back(t.timeNs[row]);
-    return starts;
+    const double rttAvgMs = in.tcp->connections[in.connection].direction[in.sender].rttAvgMs;
+    LossEpisodeCounter episodes({}, static_cast<std::int64_t>(std::max(1.0, rttAvgMs) * 1e6));
+    for (const std::int64_t ns : senderResendTimesNs(*in.tables, *in.tcp, in.connection, in.sender))
+        episodes.loss(ns);
+    return episodes.starts();
 }
 
 // Every scan of a pattern over [firstNs, lastNs], not only those whose silence the round

@@ -40,15 +40,27 @@ Metrics metricsOf(const dissect::CaptureTables& tables, const TcpAnalysis& analy
             analysis.directionOf(tables, r.dataRow()) == sender)
             rtt.emplace_back(t.timeNs[r.ackRow()], r.rttNs(t));
     LossEpisodeCounter episodes(std::move(rtt), static_cast<std::int64_t>(std::max(1.0, d.rttAvgMs) * 1e6));
-    for (std::size_t row = 0; row < t.size(); ++row)
-        if (analysis.segments.connection[row] == connection && t.payloadLength[row] > 0 &&
-            (analysis.segments.flags[row] & (segment_flag::kRetransmission | segment_flag::kOutOfOrder)) &&
-            analysis.directionOf(tables, row) == sender)
-            episodes.loss(t.timeNs[row]);
+    for (const std::int64_t ns : senderResendTimesNs(tables, analysis, connection, sender))
+        episodes.loss(ns);
     m.lossEpisodes = episodes.episodes();
     m.lossEpisodesOffQueue = episodes.offQueue();
     m.dataPackets = d.dataPackets;
     return m;
+}
+
+std::vector<std::int64_t> senderResendTimesNs(const dissect::CaptureTables& tables,
+                                              const TcpAnalysis& analysis, std::size_t connection,
+                                              int sender)
+{
+    const auto& t = tables.tcp;
+    std::vector<std::int64_t> out;
+    for (std::size_t row = 0; row < t.size(); ++row)
+        if (analysis.segments.connection[row] == connection && t.payloadLength[row] > 0 &&
+            (analysis.segments.flags[row] &
+             (segment_flag::kRetransmission | segment_flag::kOutOfOrder)) &&
+            analysis.directionOf(tables, row) == sender)
+            out.push_back(t.timeNs[row]);
+    return out;
 }
 
 Metrics metricsOf(const SimResult& run)
@@ -118,6 +130,7 @@ void LossEpisodeCounter::loss(std::int64_t timeNs)
         return;
     ++m_episodes;
     m_episodeStart = timeNs;
+    m_starts.push_back(timeNs);
     const auto it = std::upper_bound(m_rtt.begin(), m_rtt.end(),
                                      std::make_pair(timeNs, std::numeric_limits<std::int64_t>::max()));
     if (it == m_rtt.begin() || std::prev(it)->second <= m_halfQueueNs)

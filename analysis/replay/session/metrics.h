@@ -43,6 +43,11 @@ struct Metrics
 
 Metrics metricsOf(const dissect::CaptureTables& tables, const TcpAnalysis& analysis, std::size_t connection,
                   int sender);
+// The capture times of the data segments the sender resent (Metrics::resentSegments:
+// retransmissions and those called out of order), in capture order.
+std::vector<std::int64_t> senderResendTimesNs(const dissect::CaptureTables& tables,
+                                              const TcpAnalysis& analysis, std::size_t connection,
+                                              int sender);
 // Runs analyzeTcp over the run's trace tables.
 Metrics metricsOf(const SimResult& run);
 
@@ -61,6 +66,8 @@ public:
     void loss(std::int64_t timeNs);
     std::uint64_t episodes() const { return m_episodes; }
     std::uint64_t offQueue() const { return m_offQueue; }
+    // When each episode began, in the order fed.
+    const std::vector<std::int64_t>& starts() const { return m_starts; }
 
 private:
     std::vector<std::pair<std::int64_t, std::int64_t>> m_rtt;
@@ -68,6 +75,7 @@ private:
     std::int64_t m_episodeNs;
     std::int64_t m_episodeStart = 0;
     std::uint64_t m_episodes = 0, m_offQueue = 0;
+    std::vector<std::int64_t> m_starts;
 };
 // The run's loss episodes as a capture next to its receiver counts them (downstream_view.h
 // holeEpisodes): only the holes, the first transmissions the path dropped that a later
