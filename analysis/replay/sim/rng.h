@@ -36,6 +36,17 @@ public:
     // Uniform integer in [0, n].
     std::uint32_t upTo(std::uint32_t n) { return static_cast<std::uint32_t>((next() >> 32) % (std::uint64_t(n) + 1)); }
     bool chance(double p) { return p > 0 && uniform() < p; }
+    // Uniform in [0, 1) from the key alone: the same draw wherever, and however often,
+    // the same question is asked (who decodes a frame is asked once per listener).
+    static double keyed(std::uint64_t seed, std::uint64_t a, std::uint64_t b, std::uint64_t c)
+    {
+        std::uint64_t x = seed;
+        for (std::uint64_t v : {a, b, c}) {
+            x ^= v;
+            x = splitMix(x);
+        }
+        return static_cast<double>(x >> 11) * 0x1.0p-53;
+    }
 
 private:
     static std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }

@@ -47,6 +47,12 @@
 
 namespace windscope::analysis::replay {
 
+// A part of a frame overlapped by a transmission as strong as its own (SINR 0 dB): the
+// chance it is lost, by its bits and its rate. Only BPSK rate 1/2 decodes there (OFDM
+// rates of half a bit per data subcarrier and symbol: 6 Mb/s, HT/VHT/HE MCS 0).
+bool bpskHalfRate(double rateMbps);
+double equalPowerLoss(double bits, double rateMbps);
+
 struct MacCounters
 {
     std::uint64_t exchanges = 0, failures = 0, collisions = 0, hiddenFailures = 0, absentFailures = 0;
@@ -178,6 +184,13 @@ private:
     void failExchange(std::uint32_t node, const OnAir& lost, bool blocked);
     void finish(std::uint32_t node, bool acked);
     bool receives(const OnAir& f, std::uint32_t node) const;
+    // The rate a frame's body is sent at (data, or a control frame's basic rate).
+    double rateOf(const OnAir& f) const;
+    // Whether the part [fromNs, toNs) of f, at rateMbps, decodes at node through the
+    // overlap o of an equally strong transmission (part: which MPDU, for its own draw).
+    bool survivesOverlap(const OnAir& f, std::uint32_t node, const OnAir::Overlap& o,
+                         std::int64_t fromNs, std::int64_t toNs, double rateMbps,
+                         std::uint64_t part) const;
     // A data PPDU at its receiver: false when it was not received at all (away, its PHY
     // header disturbed, the receiver itself transmitting); else clears mpduOk of the
     // MPDUs another transmission overlapped in time.
@@ -204,6 +217,7 @@ private:
     EventQueue& m_queue;
     MacParams m_params;
     Rng m_rng;
+    std::uint64_t m_seed; // keyed draws (Rng::keyed): who decodes what through an overlap
     Deliver m_deliver;
     Dropped m_dropped;
     std::vector<Node> m_nodes;
