@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <map>
 #include <span>
 
@@ -162,6 +163,55 @@ void deriveChainMac(const DerivationInput& in, const RelayChain& chain, MacParam
                                                   : 0.0));
 }
 
+// Whether the AP's queue stood while it served the flow. A transmitter with a frame
+// queued sends it after AIFS and a backoff of at most CWmin slots once the medium's last
+// frame is over (802.11-2020 10.3.4.3, a fresh backoff after each success); a longer
+// pause means its queue was empty, the air idle for want of data. Read from the AP's
+// full-sized data frames that follow its own acknowledged one (data, ACK, data): their
+// stamps are one exchange (the data PPDU, SIFS, the ACK) and the pause apart, whichever
+// end of a frame a capture stamps.
+struct QueueStood
+{
+    std::size_t pairs = 0, idle = 0;
+};
+
+QueueStood apQueueStood(const dissect::WlanColumns& w,
+                        const std::vector<std::uint64_t>& fullSizedFrames, const MacParams& mac,
+                        std::uint32_t mss)
+{
+    const auto fullSized = [&](std::size_t row) {
+        return wlan::frameType(w.frameControl[row]) == wlan::kData && !wlan::badFcs(w, row) &&
+               std::binary_search(fullSizedFrames.begin(), fullSizedFrames.end(), w.frame[row]);
+    };
+    const auto ppduUs = [&](double bytes, double rateMbps, double preambleUs) {
+        // OFDM: SERVICE (16 bits), the PSDU and the tail (6 bits) in whole symbols.
+        return mac.symbolUs > 0 ? preambleUs + mac.symbolUs * std::ceil((16 + bytes * 8 + 6) /
+                                                                        (rateMbps * mac.symbolUs))
+                                : preambleUs + bytes * 8 / rateMbps;
+    };
+    constexpr double kAckBytes = 14; // 9.3.1.4
+    const double dataPreambleUs = mac.dataPreambleUs > 0 ? mac.dataPreambleUs : mac.preambleUs;
+    const double psduBytes = mss + mac.ipTcpHeaderBytes + mac.macOverheadBytes;
+    // A pause up to AIFS and CWmin slots is a backoff; the headers' length is known to a
+    // symbol and each stamp to a microsecond.
+    const double longestBackoffUs =
+        mac.difsUs() + mac.cwMin * mac.slotUs + std::max(mac.symbolUs, 1.0) + 2;
+    QueueStood out;
+    for (std::size_t row = 0; row + 2 < w.size(); ++row) {
+        if (!fullSized(row) || !wlan::isAckTo(w, row + 1, w.addr2(row)) || !fullSized(row + 2) ||
+            w.addr2(row + 2) != w.addr2(row) || wlan::retry(w.frameControl[row + 2]) ||
+            w.dataRateKbps[row] == 0 || w.dataRateKbps[row + 2] != w.dataRateKbps[row])
+            continue;
+        const double exchangeUs = ppduUs(psduBytes, w.dataRateKbps[row] / 1000.0, dataPreambleUs) +
+                                  mac.sifsUs + ppduUs(kAckBytes, mac.basicRateMbps, mac.preambleUs);
+        const double pauseUs =
+            static_cast<double>(w.timeNs[row + 2] - w.timeNs[row]) / 1000 - exchangeUs;
+        ++out.pairs;
+        out.idle += pauseUs > longestBackoffUs ? 1 : 0;
+    }
+    return out;
+}
+
 } // namespace
 
 void deriveMac(const DerivationInput& in, DerivationContext& ctx, DerivedScenario& out)
@@ -180,12 +230,16 @@ void deriveMac(const DerivationInput& in, DerivationContext& ctx, DerivedScenari
         const double phyRate = percentile(phy, 0.5);
         // A-MPDU size: the most of the sender's data MPDUs seen under one radiotap
         // A-MPDU reference (the receiver's TCP ACKs are small: many more fit in one).
-        std::vector<std::uint64_t> dataFrames;
+        std::vector<std::uint64_t> dataFrames, fullSizedFrames;
         for (std::size_t row = 0; row < t.size(); ++row)
             if (tcp.segments.connection[row] == in.connection && t.payloadLength[row] > 0 &&
-                tcp.directionOf(tables, row) == in.sender)
+                tcp.directionOf(tables, row) == in.sender) {
                 dataFrames.push_back(t.frame[row]);
+                if (t.payloadLength[row] == s.sender.mss)
+                    fullSizedFrames.push_back(t.frame[row]);
+            }
         std::sort(dataFrames.begin(), dataFrames.end());
+        std::sort(fullSizedFrames.begin(), fullSizedFrames.end());
         std::uint32_t ampdu = 1, run = 0;
         std::uint32_t lastRef = 0;
         std::vector<std::uint32_t> aggregates; // data MPDUs of each A-MPDU
@@ -240,6 +294,16 @@ void deriveMac(const DerivationInput& in, DerivationContext& ctx, DerivedScenari
                                        100.0 * static_cast<double>(inLargest) /
                                            static_cast<double>(std::max<std::uint64_t>(1, aggregatedFrames)),
                                        capacityMbps));
+        } else if (const QueueStood stood =
+                       apQueueStood(tables.wlan, fullSizedFrames, mac, s.sender.mss);
+                   phyRate > 0 && rateMbps > kAirLimitsShare * capacityMbps &&
+                   2 * stood.idle > stood.pairs) {
+            out.notes.push_back(format(
+                "mac: off; before %.0f of the AP's %.0f full-sized data frames that followed "
+                "its own the air stood idle longer than AIFS and CWmin slots: its queue was "
+                "empty, so the air (about %.1f Mb/s for TCP) kept up and the path's link in "
+                "front of it is the bottleneck",
+                static_cast<double>(stood.idle), static_cast<double>(stood.pairs), capacityMbps));
         } else if (phyRate > 0 && rateMbps > kAirLimitsShare * capacityMbps) {
             s.mac = mac;
             ctx.airCapacityMbps = capacityMbps;
