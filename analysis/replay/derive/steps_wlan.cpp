@@ -173,6 +173,11 @@ void deriveChainMac(const DerivationInput& in, const RelayChain& chain, MacParam
 struct QueueStood
 {
     std::size_t pairs = 0, idle = 0;
+    // The pairs the AP waited for: where their data came as fast as a busy link in front
+    // brought it, one full-sized packet per span, the spans agree to within the AP's
+    // backoff (their middle half within CWmin slots) and their median is that link's
+    // pace; else (a window's bursts and the waits between them) 0.
+    double idleSpanUs = 0;
 };
 
 QueueStood apQueueStood(const dissect::WlanColumns& w,
@@ -197,6 +202,7 @@ QueueStood apQueueStood(const dissect::WlanColumns& w,
     const double longestBackoffUs =
         mac.difsUs() + mac.cwMin * mac.slotUs + std::max(mac.symbolUs, 1.0) + 2;
     QueueStood out;
+    std::vector<double> idleSpansUs;
     for (std::size_t row = 0; row + 2 < w.size(); ++row) {
         if (!fullSized(row) || !wlan::isAckTo(w, row + 1, w.addr2(row)) || !fullSized(row + 2) ||
             w.addr2(row + 2) != w.addr2(row) || wlan::retry(w.frameControl[row + 2]) ||
@@ -204,11 +210,15 @@ QueueStood apQueueStood(const dissect::WlanColumns& w,
             continue;
         const double exchangeUs = ppduUs(psduBytes, w.dataRateKbps[row] / 1000.0, dataPreambleUs) +
                                   mac.sifsUs + ppduUs(kAckBytes, mac.basicRateMbps, mac.preambleUs);
-        const double pauseUs =
-            static_cast<double>(w.timeNs[row + 2] - w.timeNs[row]) / 1000 - exchangeUs;
+        const double spanUs = static_cast<double>(w.timeNs[row + 2] - w.timeNs[row]) / 1000;
         ++out.pairs;
-        out.idle += pauseUs > longestBackoffUs ? 1 : 0;
+        if (spanUs - exchangeUs > longestBackoffUs)
+            idleSpansUs.push_back(spanUs);
     }
+    out.idle = idleSpansUs.size();
+    const double spread = percentile(idleSpansUs, 0.75) - percentile(idleSpansUs, 0.25);
+    if (spread <= mac.cwMin * mac.slotUs + 2)
+        out.idleSpanUs = percentile(std::move(idleSpansUs), 0.5);
     return out;
 }
 
@@ -304,6 +314,23 @@ void deriveMac(const DerivationInput& in, DerivationContext& ctx, DerivedScenari
                 "empty, so the air (about %.1f Mb/s for TCP) kept up and the path's link in "
                 "front of it is the bottleneck",
                 static_cast<double>(stood.idle), static_cast<double>(stood.pairs), capacityMbps));
+            // Those frames came at the pace of the link in front: one packet per span. A
+            // rate read from the deliveries counted the bursts the AP sent whenever its
+            // queue did stand (releases after a hold, recoveries); this one does not.
+            const double paceMbps = stood.idleSpanUs > 0 ? s.sender.mss * 8 / stood.idleSpanUs : 0;
+            if (paceMbps > 0 && paceMbps < rateMbps) {
+                const double scale = paceMbps / rateMbps;
+                s.path.bottleneckMbps *= scale;
+                s.path.queueBytes = static_cast<std::uint64_t>(
+                    std::llround(static_cast<double>(s.path.queueBytes) * scale));
+                ctx.rateMbps = paceMbps;
+                ctx.rateFromDispersion = true;
+                out.notes.push_back(format(
+                    "path.bottleneck_mbps %.3f: the pace of the link in front, one full-sized "
+                    "packet every %.0f us (the median span of the frames the AP waited for; "
+                    "%.3f Mb/s payload), the queue scaled with it",
+                    s.path.bottleneckMbps, stood.idleSpanUs, paceMbps));
+            }
         } else if (phyRate > 0 && rateMbps > kAirLimitsShare * capacityMbps) {
             s.mac = mac;
             ctx.airCapacityMbps = capacityMbps;
