@@ -76,28 +76,38 @@ TEST(ScanHoldBottleneck, ReleasesBelowTheAirPutTheLinkInFront)
     EXPECT_LT(r.calibration->goodput, 0.20);
 }
 
-// Veno behind a 7.63 Mb/s wired link (57 ms) to a 12 Mb/s 802.11a station, seen at the
-// AP's radio before the run's first handoff (cut at 2.5 s). The flow's 6 Mb/s is 82 %
-// of what the air carries for TCP (about 9.1 Mb/s), close enough to read as the air's
-// limit, but the wire paces the AP's frames: after each exchange the AP waited 478 us
-// where a queued frame waits AIFS and a backoff of at most CWmin slots (169 us), so its
-// queue was empty and the wired link in front is the bottleneck. Read as the air's
-// limit, the wire was replaced by the air's pace and the replay ran 11 % fast (on the
-// whole run, which a handoff interrupts, 110 %).
-TEST(ScanHoldBottleneck, AnAirThatWaitsForFramesIsNotTheBottleneck)
+namespace {
+
+// A fixture whose wire in front of the AP, not the air, limits the flow: the 802.11
+// model stays off and the path runs at the wire's rate, within 10 % of the capture.
+void expectTheWireInFront(const char* fixture, double wireMbps, double toleranceMbps)
 {
-    const replay::ReplayReport r = replayFixture("lab-b-paced-ap.pcap.gz");
+    const replay::ReplayReport r = replayFixture(fixture);
     ASSERT_TRUE(r.capture && r.calibration);
-    std::printf("7.63 Mb/s wire to a 12 Mb/s station: mac %d, bottleneck %.2f Mb/s; capture %.0f "
-                "b/s, baseline %.0f b/s\n",
+    std::printf("%s: mac %d, bottleneck %.3f Mb/s; capture %.0f b/s, baseline %.0f b/s\n", fixture,
                 r.scenario.mac.enabled, r.scenario.path.bottleneckMbps, r.capture->goodputBps,
                 r.baseline.goodputBps);
     EXPECT_FALSE(r.scenario.mac.enabled);
-    EXPECT_NEAR(r.scenario.path.bottleneckMbps, 7.63, 0.4);
+    EXPECT_NEAR(r.scenario.path.bottleneckMbps, wireMbps, toleranceMbps);
     EXPECT_TRUE(std::any_of(r.notes.begin(), r.notes.end(), [](const std::string& n) {
-        return n.starts_with("mac: off; before 518 of the AP's 518 full-sized data frames");
+        return n.starts_with("mac: off; before ");
     }));
     EXPECT_LT(r.calibration->goodput, 0.10);
+}
+
+} // namespace
+
+// Veno behind a 7.63 Mb/s wired link (57 ms) to a 12 Mb/s 802.11a station, seen at the
+// AP's radio before the run's first handoff (cut at 2.5 s). The flow's 6 Mb/s is 82 %
+// of what the air carries for TCP (about 9.1 Mb/s), close enough to read as the air's
+// limit, but the wire paces the AP's frames: after each exchange (518 of 518) the AP
+// waited 478 us where a queued frame waits AIFS and a backoff of at most CWmin slots
+// (169 us), so its queue was empty and the wired link in front is the bottleneck. Read
+// as the air's limit, the wire was replaced by the air's pace and the replay ran 11 %
+// fast (on the whole run, which a handoff interrupts, 110 %).
+TEST(ScanHoldBottleneck, AnAirThatWaitsForFramesIsNotTheBottleneck)
+{
+    expectTheWireInFront("lab-b-paced-ap.pcap.gz", 7.63, 0.4);
 }
 
 // NewReno behind a 5 Mb/s wired link (3 ms) to a 9 Mb/s 802.11a station that scans
@@ -109,15 +119,7 @@ TEST(ScanHoldBottleneck, AnAirThatWaitsForFramesIsNotTheBottleneck)
 // 5 Mb/s is 2,400 us): the wire is the bottleneck, at that pace.
 TEST(ScanHoldBottleneck, TheFramesTheApWaitedForCameAtTheWiresPace)
 {
-    const replay::ReplayReport r = replayFixture("lab-a-wire5-air9-ap.pcap.gz");
-    ASSERT_TRUE(r.capture && r.calibration);
-    std::printf("5 Mb/s wire to a 9 Mb/s station: mac %d, bottleneck %.3f Mb/s; capture %.0f b/s, "
-                "baseline %.0f b/s\n",
-                r.scenario.mac.enabled, r.scenario.path.bottleneckMbps, r.capture->goodputBps,
-                r.baseline.goodputBps);
-    EXPECT_FALSE(r.scenario.mac.enabled);
-    EXPECT_NEAR(r.scenario.path.bottleneckMbps, 5.0, 0.05);
-    EXPECT_LT(r.calibration->goodput, 0.10);
+    expectTheWireInFront("lab-a-wire5-air9-ap.pcap.gz", 5.0, 0.05);
 }
 
 } // namespace windscope::analysis
