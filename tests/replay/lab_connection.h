@@ -7,6 +7,7 @@
 #include "analysis/cwnd/cwnd_inference.h"
 #include "analysis/pipeline/capture_pipeline.h"
 #include "analysis/replay/derive/derive_scenario.h"
+#include "analysis/replay/session/replay_session.h"
 
 #include <filesystem>
 #include <memory>
@@ -45,6 +46,17 @@ inline bool openLab(const std::filesystem::path& file, LabConnection& lab, std::
     }
     lab.sender = analysis::cwnd::dataSenderOf(tcp.connections[lab.connection]);
     return true;
+}
+
+// The replay of a lab capture's bulk connection as derived, without fixes; error says
+// why not when the capture cannot be opened.
+inline analysis::replay::ReplayReport replayLab(const std::filesystem::path& file,
+                                                std::string& error)
+{
+    LabConnection lab;
+    if (!openLab(file, lab, error))
+        return {};
+    return analysis::replay::replayCapture(lab.input(), {});
 }
 
 } // namespace windscope::test

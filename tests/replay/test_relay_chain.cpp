@@ -287,10 +287,9 @@ TEST(EqualPowerOverlap, OnlyBpskRateHalfDecodesAtZeroDecibels)
 // losing every overlapped frame made the replay 25 % slow here.
 TEST(LabChain, LowestRateFramesSurviveAHiddenNodesOverlapInPart)
 {
-    test::LabConnection c;
     std::string error;
-    ASSERT_TRUE(test::openLab(test::testData("lab-c-mcs0-7hops-n0.pcap.gz"), c, error)) << error;
-    const ReplayReport r = replayCapture(c.input(), {});
+    const ReplayReport r = test::replayLab(test::testData("lab-c-mcs0-7hops-n0.pcap.gz"), error);
+    ASSERT_TRUE(error.empty()) << error;
     ASSERT_TRUE(r.capture && r.calibration) << (r.notes.empty() ? "" : r.notes.back());
     EXPECT_EQ(r.scenario.mac.hops, 7u);
     EXPECT_DOUBLE_EQ(r.scenario.mac.phyRateMbps, 6.5);
@@ -310,10 +309,9 @@ TEST(LabChain, LowestRateFramesSurviveAHiddenNodesOverlapInPart)
 // 37 % slow here: the run delivered 12.2 Mb/s.
 TEST(LabChain, AggregatesOnAStringWithHiddenEndsLoseOnlyWhatWasHit)
 {
-    test::LabConnection c;
     std::string error;
-    ASSERT_TRUE(test::openLab(test::testData("lab-c-ampdu16-2hops-n0.pcap.gz"), c, error)) << error;
-    const ReplayReport r = replayCapture(c.input(), {});
+    const ReplayReport r = test::replayLab(test::testData("lab-c-ampdu16-2hops-n0.pcap.gz"), error);
+    ASSERT_TRUE(error.empty()) << error;
     ASSERT_TRUE(r.capture && r.calibration) << (r.notes.empty() ? "" : r.notes.back());
     EXPECT_EQ(r.scenario.mac.hops, 2u);
     EXPECT_EQ(r.scenario.mac.ampduMax, 16u);

@@ -20,10 +20,9 @@ namespace {
 // The replay of a lab fixture's one connection, with its capture and calibration.
 replay::ReplayReport replayFixture(const char* name)
 {
-    test::LabConnection lab;
     std::string error;
-    EXPECT_TRUE(test::openLab(test::testData(name), lab, error)) << error;
-    replay::ReplayReport r = replay::replayCapture(lab.input(), {});
+    replay::ReplayReport r = test::replayLab(test::testData(name), error);
+    EXPECT_TRUE(error.empty()) << error;
     EXPECT_TRUE(r.capture && r.calibration) << (r.notes.empty() ? "" : r.notes.back());
     return r;
 }

@@ -188,14 +188,7 @@ QueueStood apQueueStood(const dissect::WlanColumns& w,
         return wlan::frameType(w.frameControl[row]) == wlan::kData && !wlan::badFcs(w, row) &&
                std::binary_search(fullSizedFrames.begin(), fullSizedFrames.end(), w.frame[row]);
     };
-    const auto ppduUs = [&](double bytes, double rateMbps, double preambleUs) {
-        // OFDM: SERVICE (16 bits), the PSDU and the tail (6 bits) in whole symbols.
-        return mac.symbolUs > 0 ? preambleUs + mac.symbolUs * std::ceil((16 + bytes * 8 + 6) /
-                                                                        (rateMbps * mac.symbolUs))
-                                : preambleUs + bytes * 8 / rateMbps;
-    };
     constexpr double kAckBytes = 14; // 9.3.1.4
-    const double dataPreambleUs = mac.dataPreambleUs > 0 ? mac.dataPreambleUs : mac.preambleUs;
     const double psduBytes = mss + mac.ipTcpHeaderBytes + mac.macOverheadBytes;
     // A pause up to AIFS and CWmin slots is a backoff; the headers' length is known to a
     // symbol and each stamp to a microsecond.
@@ -208,8 +201,9 @@ QueueStood apQueueStood(const dissect::WlanColumns& w,
             w.addr2(row + 2) != w.addr2(row) || wlan::retry(w.frameControl[row + 2]) ||
             w.dataRateKbps[row] == 0 || w.dataRateKbps[row + 2] != w.dataRateKbps[row])
             continue;
-        const double exchangeUs = ppduUs(psduBytes, w.dataRateKbps[row] / 1000.0, dataPreambleUs) +
-                                  mac.sifsUs + ppduUs(kAckBytes, mac.basicRateMbps, mac.preambleUs);
+        const double exchangeUs =
+            mac.ppduUs(psduBytes, w.dataRateKbps[row] / 1000.0, mac.dataPpduPreambleUs()) +
+            mac.sifsUs + mac.ppduUs(kAckBytes, mac.basicRateMbps, mac.preambleUs);
         const double spanUs = static_cast<double>(w.timeNs[row + 2] - w.timeNs[row]) / 1000;
         ++out.pairs;
         if (spanUs - exchangeUs > longestBackoffUs)
@@ -305,8 +299,9 @@ void deriveMac(const DerivationInput& in, DerivationContext& ctx, DerivedScenari
                                            static_cast<double>(std::max<std::uint64_t>(1, aggregatedFrames)),
                                        capacityMbps));
         } else if (const QueueStood stood =
-                       apQueueStood(tables.wlan, fullSizedFrames, mac, s.sender.mss);
-                   phyRate > 0 && rateMbps > kAirLimitsShare * capacityMbps &&
+                       phyRate > 0 && rateMbps > kAirLimitsShare * capacityMbps
+                           ? apQueueStood(tables.wlan, fullSizedFrames, mac, s.sender.mss)
+                           : QueueStood{};
                    2 * stood.idle > stood.pairs) {
             out.notes.push_back(format(
                 "mac: off; before %.0f of the AP's %.0f full-sized data frames that followed "

@@ -13,6 +13,7 @@
 // ACKs take the reverse path. With the MAC model off the wireless hop is a delay line
 // that applies the outage timeline and random loss, as the lab's relay does.
 
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -96,6 +97,16 @@ struct MacParams
     // OFDM: a PPDU's payload is whole symbols of this length, carrying the 16 SERVICE and 6
     // tail bits too (17.4.3, 19.4.3; 4 us); 0: the bits at the rate, unrounded.
     double symbolUs = 0;
+    // A data PPDU's preamble: dataPreambleUs, else the control frames' preambleUs.
+    double dataPpduPreambleUs() const { return dataPreambleUs > 0 ? dataPreambleUs : preambleUs; }
+    // Time on air of a PPDU of these bytes at this rate (symbolUs: OFDM's SERVICE, PSDU
+    // and tail bits in whole symbols).
+    double ppduUs(double bytes, double rateMbps, double preamble) const
+    {
+        if (symbolUs <= 0)
+            return preamble + bytes * 8 / rateMbps;
+        return preamble + symbolUs * std::ceil((16 + bytes * 8 + 6) / (rateMbps * symbolUs));
+    }
     double slotUs = 9;
     double sifsUs = 16;
     // The wait after the medium goes idle: SIFS + aifsSlots slots. 2 is DCF's DIFS

@@ -99,11 +99,7 @@ std::int64_t WifiChain::exchangeNs(std::uint32_t bytes, std::uint32_t count) con
 
 double WifiChain::ppduUs(double bytes, double rateMbps, double preambleUs) const
 {
-    if (m_params.symbolUs <= 0)
-        return preambleUs + bytes * 8 / rateMbps;
-    // SERVICE (16 bits) + PSDU + tail (6 bits) in whole symbols of rate * symbol bits.
-    const double bitsPerSymbol = rateMbps * m_params.symbolUs;
-    return preambleUs + m_params.symbolUs * std::ceil((16 + bytes * 8 + 6) / bitsPerSymbol);
+    return m_params.ppduUs(bytes, rateMbps, preambleUs);
 }
 
 std::uint32_t WifiChain::ampduMpdus() const

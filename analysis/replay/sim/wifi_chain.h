@@ -203,7 +203,7 @@ private:
     std::uint32_t ampduMpdus() const;
     // Time on air of a PPDU (MacParams::symbolUs, dataPreambleUs).
     double ppduUs(double bytes, double rateMbps, double preambleUs) const;
-    double dataPreamble() const { return m_params.dataPreambleUs > 0 ? m_params.dataPreambleUs : m_params.preambleUs; }
+    double dataPreamble() const { return m_params.dataPpduPreambleUs(); }
     bool fitsAggregate(std::uint64_t& bytes, const Packet& p, bool first) const;
     std::uint32_t receiverOf(std::uint32_t node, const Frame& f) const { return f.downlink ? node + 1 : node - 1; }
     static std::uint32_t distance(std::uint32_t a, std::uint32_t b) { return a > b ? a - b : b - a; }
