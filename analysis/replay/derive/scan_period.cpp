@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <numbers>
 
 namespace windscope::analysis::replay::derive {
@@ -60,6 +61,153 @@ PeriodFit searchPeriod(const std::vector<double>& timesS)
     return fit;
 }
 
+namespace {
+
+// ln P(X >= k) for X ~ Binomial(n, q).
+double logBinomialTail(std::size_t k, std::size_t n, double q)
+{
+    if (k == 0)
+        return 0;
+    if (q >= 1)
+        return 0;
+    std::vector<double> terms;
+    for (std::size_t j = k; j <= n; ++j) {
+        const auto jd = static_cast<double>(j), nd = static_cast<double>(n);
+        terms.push_back(std::lgamma(nd + 1) - std::lgamma(jd + 1) - std::lgamma(nd - jd + 1) +
+                        jd * std::log(q) + (nd - jd) * std::log1p(-q));
+    }
+    const double most = *std::max_element(terms.begin(), terms.end());
+    double sum = 0;
+    for (const double t : terms)
+        sum += std::exp(t - most);
+    return most + std::log(sum);
+}
+
+// The most times within toleranceS of one phase of periodS, and that phase.
+std::pair<std::size_t, double> mostOnLattice(const std::vector<double>& timesS, double periodS,
+                                             double toleranceS, std::vector<double>& phases)
+{
+    phases.clear();
+    for (const double t : timesS)
+        phases.push_back(std::fmod(t, periodS));
+    std::sort(phases.begin(), phases.end());
+    const std::size_t n = phases.size();
+    for (std::size_t i = 0; i < n; ++i)
+        phases.push_back(phases[i] + periodS);
+    std::size_t most = 0;
+    double phase = 0;
+    for (std::size_t i = 0, j = 0; i < n; ++i) {
+        j = std::max(j, i);
+        while (j + 1 < i + n && phases[j + 1] - phases[i] <= 2 * toleranceS)
+            ++j;
+        if (j - i + 1 > most) {
+            most = j - i + 1;
+            phase = std::fmod((phases[i] + phases[j]) / 2, periodS);
+        }
+    }
+    return {most, phase};
+}
+
+} // namespace
+
+// Beyond this many times the fold's test has the power itself (a fold of 64 with half of
+// them at the phase, R 0.5, has a Rayleigh surprise of about 16, above every threshold of
+// the search), and the lattice's search would cost candidates times as many.
+constexpr std::size_t kMaxLatticeTimes = 64;
+
+PeriodFit searchLattice(const std::vector<double>& timesS, double toleranceS)
+{
+    PeriodFit fit;
+    const std::size_t n = timesS.size();
+    if (n < kMinLatticeTimes || n > kMaxLatticeTimes || toleranceS <= 0)
+        return fit;
+    const double spanS = std::max(timesS.back() - timesS.front(), kMaxPeriodS);
+    std::vector<double> phases;
+    double bestSurprise = 0, bestPeriod = 0, bestPhase = 0;
+    std::size_t bestCount = 0, candidates = 0;
+    for (double p = kMinPeriodS; p <= kMaxPeriodS; p += toleranceS * p / spanS) {
+        ++candidates;
+        const auto [count, phase] = mostOnLattice(timesS, p, toleranceS, phases);
+        if (count < kMinLatticeTimes)
+            continue;
+        const double surprise =
+            -logBinomialTail(count - 1, n - 1, std::min(1.0, 2 * toleranceS / p));
+        if (surprise > bestSurprise) {
+            bestSurprise = surprise;
+            bestPeriod = p;
+            bestPhase = phase;
+            bestCount = count;
+        }
+    }
+    fit.thresholdZ =
+        std::log(static_cast<double>(candidates) * static_cast<double>(n) / kPeriodAlpha);
+    fit.z = bestSurprise;
+    if (bestSurprise <= fit.thresholdZ)
+        return fit;
+    // Refined: the least-squares line through the times on the lattice, by cycle.
+    double sx = 0, sy = 0, sxx = 0, sxy = 0, m = 0;
+    for (const double t : timesS) {
+        const double cycle = std::round((t - bestPhase) / bestPeriod);
+        if (std::abs(t - bestPhase - cycle * bestPeriod) > toleranceS)
+            continue;
+        sx += cycle;
+        sy += t;
+        sxx += cycle * cycle;
+        sxy += cycle * t;
+        ++m;
+    }
+    const double det = m * sxx - sx * sx;
+    fit.periodS = det > 0 ? (m * sxy - sx * sy) / det : bestPeriod;
+    const double offsetS = det > 0 ? (sy - fit.periodS * sx) / m : bestPhase;
+    fit.phaseS = std::fmod(offsetS, fit.periodS);
+    if (fit.phaseS < 0)
+        fit.phaseS += fit.periodS;
+    fit.toleranceS = toleranceS;
+    fit.onLattice = bestCount;
+    fit.r = fold(timesS, fit.periodS).first;
+    fit.found = true;
+    return fit;
+}
+
+void preferLattice(PeriodFit& fit, const PeriodFit& lattice, double spanS)
+{
+    if (!lattice.found)
+        return;
+    if (!fit.found) {
+        fit = lattice;
+        return;
+    }
+    // A whole multiple: k times the fold's period drifts from the lattice's by at most
+    // the fold's own band (an eighth of a period) over the times.
+    const double k = std::round(lattice.periodS / fit.periodS);
+    if (k >= 2 && std::abs(lattice.periodS - k * fit.periodS) * spanS / lattice.periodS <=
+                      lattice.periodS / 8)
+        fit = lattice;
+}
+
+double phaseOf(const std::vector<double>& timesS, const PeriodFit& fit)
+{
+    return fit.toleranceS > 0 ? fit.phaseS : fold(timesS, fit.periodS).second;
+}
+
+double phaseBand(const PeriodFit& fit)
+{
+    return fit.toleranceS > 0 ? fit.toleranceS : fit.periodS / 8;
+}
+
+std::string periodEvidence(const PeriodFit& fit)
+{
+    char buf[160];
+    if (fit.toleranceS > 0)
+        std::snprintf(buf, sizeof buf,
+                      "%zu within %.1f ms of its lattice, binomial -ln p %.1f against %.1f",
+                      fit.onLattice, fit.toleranceS * 1000, fit.z, fit.thresholdZ);
+    else
+        std::snprintf(buf, sizeof buf, "R %.2f, Rayleigh -ln p %.1f against %.1f", fit.r, fit.z,
+                      fit.thresholdZ);
+    return buf;
+}
+
 std::vector<double> secondsFromFirst(const std::vector<std::int64_t>& ns)
 {
     std::vector<double> timesS;
@@ -85,11 +233,11 @@ void wholeMultipleOfPeriod(const std::vector<double>& timesS, PeriodFit& fit)
     constexpr double kOneResidueShare = 0.75;
     if (!fit.found)
         return;
-    const double meanPhase = fold(timesS, fit.periodS).second;
+    const double meanPhase = phaseOf(timesS, fit);
     const std::vector<double> deviations = phaseDeviations(timesS, fit.periodS, meanPhase);
     std::vector<long long> cycles;
     for (std::size_t i = 0; i < timesS.size(); ++i)
-        if (std::abs(deviations[i]) <= fit.periodS / 8)
+        if (std::abs(deviations[i]) <= phaseBand(fit))
             cycles.push_back(std::llround((timesS[i] - deviations[i] - meanPhase) / fit.periodS));
     if (cycles.size() < kMinAbsences)
         return;
@@ -99,6 +247,14 @@ void wholeMultipleOfPeriod(const std::vector<double>& timesS, PeriodFit& fit)
             ++residues[static_cast<std::size_t>(((c % k) + k) % k)];
         const auto most = static_cast<double>(*std::max_element(residues.begin(), residues.end()));
         if (most >= kOneResidueShare * static_cast<double>(cycles.size())) {
+            if (fit.toleranceS > 0) {
+                // The lattice's phase is the most populous residue's cycle.
+                const auto residue =
+                    std::max_element(residues.begin(), residues.end()) - residues.begin();
+                fit.phaseS = std::fmod(fit.phaseS + static_cast<double>(residue) * fit.periodS,
+                                       k * fit.periodS);
+                fit.onLattice = static_cast<std::size_t>(most);
+            }
             fit.periodS *= k;
             fit.r = fold(timesS, fit.periodS).first;
             return;

@@ -297,6 +297,10 @@ void deriveHeldReleases(const DerivationInput& in, DerivationContext& ctx, Deriv
         h.timesS = secondsFromFirst(holdStarts);
         if (h.holds.size() >= kMinAbsences)
             h.fit = searchPeriod(h.timesS);
+        // A hold is seen to begin at the last delivery before the station left: within
+        // one delivery's interval of the scan timer's instant.
+        if (!h.timesS.empty())
+            preferLattice(h.fit, searchLattice(h.timesS, h.deliveryNs / 1e9), h.timesS.back());
         wholeMultipleOfPeriod(h.timesS, h.fit);
         return h;
     };
@@ -322,7 +326,7 @@ void deriveHeldReleases(const DerivationInput& in, DerivationContext& ctx, Deriv
     const std::vector<Hold>& holds = search.holds;
     const std::vector<double>& timesS = search.timesS;
     const PeriodFit& fit = search.fit;
-    if (holds.size() < kMinAbsences)
+    if (holds.size() < kMinAbsences && !fit.found)
         return;
     const double n = static_cast<double>(timesS.size());
     if (!fit.found) {
@@ -345,15 +349,14 @@ void deriveHeldReleases(const DerivationInput& in, DerivationContext& ctx, Deriv
     if (!downstream && periodMs >= ctx.rttMin && periodMs <= ctx.rttP95 &&
         ctx.rttP95 - ctx.rttMin <= periodMs / 8) {
         out.notes.push_back(
-            format("held releases: %.0f silences in the ACKs fold at %.2f ms (R %.2f, ", n,
-                   periodMs, fit.r) +
-            format("Rayleigh -ln p %.1f), ", fit.z) +
+            format("held releases: %.0f silences in the ACKs fold at %.2f ms (", n, periodMs) +
+            periodEvidence(fit) + "), " +
             format("within the round trip's steady range (%.1f to %.1f ms, its minimum and 95th "
                    "percentile): the ACK clock's own flights, not a periodic scan",
                    ctx.rttMin, ctx.rttP95));
         return;
     }
-    const double meanPhase = fold(timesS, fit.periodS).second;
+    const double meanPhase = phaseOf(timesS, fit);
     const std::vector<double> deviations = phaseDeviations(timesS, fit.periodS, meanPhase);
     // The holds at the pattern's phase: their dwells and starts, and the spans the rate
     // is read again without (below).
@@ -362,7 +365,7 @@ void deriveHeldReleases(const DerivationInput& in, DerivationContext& ctx, Deriv
     std::vector<std::pair<std::int64_t, std::int64_t>> heldSpans;
     std::size_t releasedAtOnce = 0, byWait = 0;
     for (std::size_t i = 0; i < holds.size(); ++i)
-        if (std::abs(deviations[i]) <= fit.periodS / 8) {
+        if (std::abs(deviations[i]) <= phaseBand(fit)) {
             if (!downstream) {
                 const auto end =
                     std::lower_bound(deliveries.begin(), deliveries.end(), holds[i].endNs,
@@ -381,7 +384,7 @@ void deriveHeldReleases(const DerivationInput& in, DerivationContext& ctx, Deriv
             heldSpans.emplace_back(holds[i].startNs, holds[i].endNs + silenceNs / 2);
             scanEndsNs.push_back(holds[i].endNs);
         }
-    if (dwellsMs.size() < kMinAbsences)
+    if (dwellsMs.size() < (fit.toleranceS > 0 ? kMinLatticeTimes : kMinAbsences))
         return;
     // The bottleneck's rate was read before the holds were known, over windows some of
     // which held a release (the AP's held data at the radio's rate): read again as the
@@ -500,12 +503,12 @@ void deriveHeldReleases(const DerivationInput& in, DerivationContext& ctx, Deriv
                       "more (data held "
                       "through it)");
     char buf[500];
-    std::snprintf(buf, sizeof buf,
-                  "periodic_scan: %.1f ms off every %.2f ms from %.3f s (power save announced, "
-                  "frames held): %zu %s fold at that period (R %.2f, Rayleigh -ln p %.1f against "
-                  "%.1f); the %zu at its phase give the dwell",
-                  scan.dwellMs, scan.intervalMs, scan.firstS, holds.size(), evidence, fit.r, fit.z,
-                  fit.thresholdZ, dwellsMs.size());
+    std::snprintf(
+        buf, sizeof buf,
+        "periodic_scan: %.1f ms off every %.2f ms from %.3f s (power save announced, "
+        "frames held): %zu %s fold at that period (%s); the %zu at its phase give the dwell",
+        scan.dwellMs, scan.intervalMs, scan.firstS, holds.size(), evidence,
+        periodEvidence(fit).c_str(), dwellsMs.size());
     out.notes.push_back(buf);
     if (!downstream) {
         // The frames the AP had handed to its radio when the station left were sent into

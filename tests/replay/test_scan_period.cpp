@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The period of a station's background scans from the silences they leave
+// (scan_period.h): the fold's Rayleigh test, and the lattice test that counts the
+// silences a scan timer puts within a delivery's interval of one phase, where few
+// were seen or another rhythm mixes with them.
+
+#include "analysis/replay/derive/derive_scenario.h"
+#include "analysis/replay/derive/scan_period.h"
+#include "lab_connection.h"
+#include "test_support.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+using namespace windscope;
+using namespace windscope::analysis::replay::derive;
+
+namespace {
+
+std::vector<double> fromFirst(std::vector<double> timesS)
+{
+    const double first = timesS.front();
+    for (double& t : timesS)
+        t -= first;
+    return timesS;
+}
+
+} // namespace
+
+// Six silences cannot pass the fold's test (it needs eight, and six at one phase have a
+// Rayleigh surprise of at most about 8); on a lattice of 976 ms within 1.9 ms they are
+// (2 x 1.9 / 976)^5, -ln p 27.7, against the search's threshold: the ln of its 7,697
+// candidates (the phase drifting by the tolerance over the 4.88 s) times 6 phases over
+// the false-detection rate 0.01, 15.3.
+TEST(ScanPeriod, SixSilencesOnATimersLatticeGiveItsPeriod)
+{
+    const double seenEarlyMs[] = {0.0, 1.2, 0.4, 1.5, 0.9, 0.2};
+    std::vector<double> timesS;
+    for (int k = 0; k < 6; ++k)
+        timesS.push_back(0.976 * k - seenEarlyMs[k] / 1000);
+    timesS = fromFirst(timesS);
+    EXPECT_FALSE(searchPeriod(timesS).found);
+    const PeriodFit fit = searchLattice(timesS, 0.0019);
+    ASSERT_TRUE(fit.found) << periodEvidence(fit);
+    EXPECT_NEAR(fit.periodS, 0.976, 0.0005);
+    EXPECT_EQ(fit.onLattice, 6u);
+    EXPECT_NEAR(fit.z, -5 * std::log(2 * 0.0019 / 0.976), 0.5);
+    EXPECT_NEAR(fit.thresholdZ, 15.3, 0.2);
+    EXPECT_EQ(periodEvidence(fit).find("6 within 1.9 ms of its lattice"), 0u)
+        << periodEvidence(fit);
+}
+
+// The same six silences, spaced as a sender's own stalls come (no common period): none
+// of the candidates puts more than chance on one phase.
+TEST(ScanPeriod, SixIrregularSilencesHaveNoLattice)
+{
+    const double gapsS[] = {0.61, 1.37, 0.88, 1.12, 0.73};
+    std::vector<double> timesS{0};
+    for (const double g : gapsS)
+        timesS.push_back(timesS.back() + g);
+    const PeriodFit fit = searchLattice(timesS, 0.0019);
+    EXPECT_FALSE(fit.found) << fit.periodS << " s, " << periodEvidence(fit);
+}
+
+// The 22 ACK silences the server's capture of an ns-3 run of scenario A showed (scans of
+// 32 ms every 384 ms to a 6 Mb/s 802.11a station behind a 4 Mb/s wire: `../shared/lab/ns3`
+// `scenario-a-periodic-scan --seed=592339 --tcp=TcpCubic --scanInterval=384 --dwell=32
+// --wiredDelay=102 --wiredRate=4Mbps --wifiRate=OfdmRate6Mbps --bytes=0 --maxTime=12
+// --firstScan=1.318`), in seconds after the first data: 17 lie within the ACKs' median
+// interval (4.7 ms) of the scans' lattice, 5 elsewhere. The fold concentrates them best
+// at half the period, and fewer than three quarters of its phase's silences fall in one
+// residue of two, so the fold alone kept 192 ms; the lattice of 384 ms is the more
+// surprising and a whole multiple of the fold's: it is the period.
+TEST(ScanPeriod, TheLatticeTakesTheWholeMultipleTheFoldStopsShortOf)
+{
+    const std::vector<double> timesS =
+        fromFirst({0.9820, 1.3665, 2.2088, 2.3079,  2.4794,  2.5187, 4.8244, 5.2051,
+                   5.2900, 6.3586, 6.9710, 7.1277,  7.5091,  7.8908, 8.2793, 8.6594,
+                   9.0473, 9.4296, 9.8144, 10.1989, 10.5835, 10.9680});
+    PeriodFit fit = searchPeriod(timesS);
+    ASSERT_TRUE(fit.found);
+    wholeMultipleOfPeriod(timesS, fit);
+    std::printf("fold: %.2f ms (%s)\n", fit.periodS * 1000, periodEvidence(fit).c_str());
+    EXPECT_LT(fit.periodS, 0.3);
+    const PeriodFit lattice = searchLattice(timesS, 0.0047);
+    ASSERT_TRUE(lattice.found);
+    std::printf("lattice: %.2f ms (%s)\n", lattice.periodS * 1000, periodEvidence(lattice).c_str());
+    preferLattice(fit, lattice, timesS.back());
+    EXPECT_NEAR(fit.periodS, 0.384, 0.001);
+    EXPECT_GE(fit.onLattice, 15u);
+}
+
+// The server's capture of an ns-3 run of scenario A (tests/data/MANIFEST.md): Veno over
+// a 23 Mb/s, 25 ms wire to an 18 Mb/s 802.11a station that scans 33 ms every 976 ms.
+// Seven scans fall in the 7.5 s; six met data and show as ACK silences ended by a round
+// trip longer by half the silence, each 1.27 s, 2.25 s, ... after the first data, all
+// within 1.9 ms (the ACKs' median interval) of a 976 ms lattice. Read by the fold alone
+// the scenario had no scans.
+TEST(ScanPeriod, ASparseTimersScansAtTheServer)
+{
+    test::LabConnection lab;
+    std::string error;
+    ASSERT_TRUE(test::openLab(test::testData("lab-a-scan976-server.pcap.gz"), lab, error)) << error;
+    const analysis::replay::DerivedScenario d = analysis::replay::deriveScenario(lab.input());
+    const analysis::replay::PeriodicScan& scan = d.scenario.periodicScan;
+    std::printf("every %.2f ms for %.1f ms from %.3f s\n", scan.intervalMs, scan.dwellMs,
+                scan.firstS);
+    EXPECT_NEAR(scan.intervalMs, 976.0, 1.0);
+    EXPECT_NEAR(scan.dwellMs, 33.0, 3.0);
+}
