@@ -174,28 +174,47 @@ std::vector<std::int64_t> scanEndsOfPattern(const std::vector<std::int64_t>& end
 }
 
 // Of the scans that end at these capture times, how many more were followed within
-// windowNs by a loss episode than were the same windows offset by offsetNs (where a
-// scan's losses cannot be): the episodes the scans cost beyond chance. 0 unless the
-// excess is one chance gives less than 5 % of the time (one-sided; the difference of two
-// Poisson counts has their sum for variance).
-constexpr double kOneSidedZ5Percent = 1.645;
+// windowNs by a loss episode than chance puts in a window of that length: the episodes
+// the scans cost. Chance is read from the rest of each cycle until the next scan (the
+// station present: presentNs from the scan's end), cut into windows of the same length
+// after the scan's (where a scan's losses cannot be). Under chance alone a
+// loss in any of those windows falls in the scan's with probability one over their
+// number; the excess counts where the binomial tail of the scans' share is under 5 %
+// (one-sided).
+constexpr double kFalseExcessShare = 0.05;
 std::uint64_t lossesAfterScans(const std::vector<std::int64_t>& episodeStarts,
                                const std::vector<std::int64_t>& scanEndsNs, std::int64_t windowNs,
-                               std::int64_t offsetNs)
+                               std::int64_t presentNs)
 {
+    if (windowNs <= 0 || presentNs < 2 * windowNs)
+        return 0;
     const auto within = [&](std::int64_t fromNs) {
         const auto it = std::lower_bound(episodeStarts.begin(), episodeStarts.end(), fromNs);
         return it != episodeStarts.end() && *it < fromNs + windowNs;
     };
-    std::int64_t after = 0, offset = 0;
+    const std::int64_t controls = presentNs / windowNs - 1;
+    std::int64_t after = 0, chance = 0;
     for (const std::int64_t end : scanEndsNs) {
         after += within(end);
-        offset += within(end + offsetNs);
+        for (std::int64_t k = 1; k <= controls; ++k)
+            chance += within(end + k * windowNs);
     }
-    const auto excess = static_cast<double>(after - offset);
-    if (excess <= kOneSidedZ5Percent * std::sqrt(static_cast<double>(after + offset)))
+    if (after == 0)
         return 0;
-    return static_cast<std::uint64_t>(excess);
+    // P(X >= after), X ~ Binomial(after + chance, 1 / (controls + 1)).
+    const auto n = static_cast<double>(after + chance);
+    const double q = 1 / static_cast<double>(controls + 1);
+    double tail = 0;
+    for (std::int64_t j = after; j <= after + chance; ++j) {
+        const auto jd = static_cast<double>(j);
+        tail += std::exp(std::lgamma(n + 1) - std::lgamma(jd + 1) - std::lgamma(n - jd + 1) +
+                         jd * std::log(q) + (n - jd) * std::log1p(-q));
+    }
+    if (tail >= kFalseExcessShare)
+        return 0;
+    const double excess =
+        static_cast<double>(after) - static_cast<double>(chance) / static_cast<double>(controls);
+    return excess > 0 ? static_cast<std::uint64_t>(std::llround(excess)) : 0;
 }
 
 } // namespace
@@ -515,7 +534,7 @@ void deriveHeldReleases(const DerivationInput& in, DerivationContext& ctx, Deriv
         // the absence; one dropped at the retry limit is a hole the first ACKs after the
         // return show, resent once DupThresh (3, RFC 5681 3.2) segments beyond it are
         // acknowledged: within a round trip of the silence's end and three segments at
-        // the bottleneck's rate. Half a period later no scan's loss can be.
+        // the bottleneck's rate. Later in the cycle no scan's loss can be.
         const double segmentNs = s.sender.mss * 8 / (ctx.rateMbps * 1e6) * 1e9;
         const auto periodNs = static_cast<std::int64_t>(fit.periodS * 1e9);
         const std::int64_t windowNs =
@@ -523,12 +542,13 @@ void deriveHeldReleases(const DerivationInput& in, DerivationContext& ctx, Deriv
         const std::vector<std::int64_t> patternEnds =
             scanEndsOfPattern(scanEndsNs, periodNs, out.firstDataNs, ctx.lastDataNs);
         out.scanLossEpisodes =
-            lossesAfterScans(lossEpisodeStarts(in), patternEnds, windowNs, periodNs / 2);
+            lossesAfterScans(lossEpisodeStarts(in), patternEnds, windowNs,
+                             periodNs - static_cast<std::int64_t>(scan.dwellMs * 1e6));
         if (out.scanLossEpisodes > 0)
             out.notes.push_back(format(
                 "periodic_scan: %.0f more of its %.0f scans were followed by a loss within "
-                "%.1f ms than the same stretches half a period later: the frames "
-                "the AP sent into the absences",
+                "%.1f ms than chance puts in windows that long over the rest of the cycles: "
+                "the frames the AP sent into the absences",
                 static_cast<double>(out.scanLossEpisodes), static_cast<double>(patternEnds.size()),
                 static_cast<double>(windowNs) / 1e6));
     }
