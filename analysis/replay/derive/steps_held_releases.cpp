@@ -186,13 +186,15 @@ std::uint64_t lossesAfterScans(const std::vector<std::int64_t>& episodeStarts,
                                const std::vector<std::int64_t>& scanEndsNs, std::int64_t windowNs,
                                std::int64_t presentNs)
 {
-    if (windowNs <= 0 || presentNs < 2 * windowNs)
+    if (windowNs <= 0)
         return 0;
     const auto within = [&](std::int64_t fromNs) {
         const auto it = std::lower_bound(episodeStarts.begin(), episodeStarts.end(), fromNs);
         return it != episodeStarts.end() && *it < fromNs + windowNs;
     };
-    const std::int64_t controls = presentNs / windowNs - 1;
+    // At least one: where the cycle leaves no room for a window outside the scan's, the
+    // next one after it.
+    const std::int64_t controls = std::max<std::int64_t>(1, presentNs / windowNs - 1);
     std::int64_t after = 0, chance = 0;
     for (const std::int64_t end : scanEndsNs) {
         after += within(end);
