@@ -114,6 +114,7 @@ std::pair<std::size_t, double> mostOnLattice(const std::vector<double>& timesS, 
 // them at the phase, R 0.5, has a Rayleigh surprise of about 16, above every threshold of
 // the search), and the lattice's search would cost candidates times as many.
 constexpr std::size_t kMaxLatticeTimes = 64;
+constexpr double kMaxLatticeCandidates = 1 << 18;
 
 PeriodFit searchLattice(const std::vector<double>& timesS, double toleranceS)
 {
@@ -122,6 +123,11 @@ PeriodFit searchLattice(const std::vector<double>& timesS, double toleranceS)
     if (n < kMinLatticeTimes || n > kMaxLatticeTimes || toleranceS <= 0)
         return fit;
     const double spanS = std::max(timesS.back() - timesS.front(), kMaxPeriodS);
+    // The candidates the search steps through (the phase drifting by the tolerance over
+    // the span): a cost bound, beyond which the fold alone is tried (about three minutes
+    // of silences at a 2 ms tolerance).
+    if (std::log(kMaxPeriodS / kMinPeriodS) * spanS / toleranceS > kMaxLatticeCandidates)
+        return fit;
     std::vector<double> phases;
     double bestSurprise = 0, bestPeriod = 0, bestPhase = 0;
     std::size_t bestCount = 0, candidates = 0;
