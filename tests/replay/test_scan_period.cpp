@@ -118,8 +118,8 @@ TEST(ScanPeriod, ASparseTimersScansAtTheServer)
 // within a few ms of a scan's end (the station back, its SACKs showing the frame the AP
 // dropped at the retry limit while it was away; the run's trace has 3 such MAC drops).
 // Against the scans' windows of 54.4 ms, chance (the episodes in the 16 windows of that
-// length over the rest of each 976 ms cycle) puts 4 / 16 in them; 3 is a binomial tail
-// of 0.6 %. A single control half a period later met one of the slow start's episodes,
+// length over the rest of each 976 ms cycle) puts 4 / 16 in them; 3 is a binomial mid-p
+// tail of 0.3 %. A single control half a period later met one of the slow start's episodes,
 // and the three scan losses passed for chance: the baseline lost nothing to the scans
 // (23 % fast) and the scan-aware AP gave nothing back (1.00x). The lab's fixed run
 // (the same seed with the scan-aware AP) delivered 11.061 Mb/s against the baseline's

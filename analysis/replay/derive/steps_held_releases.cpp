@@ -179,8 +179,8 @@ std::vector<std::int64_t> scanEndsOfPattern(const std::vector<std::int64_t>& end
 // station present: presentNs from the scan's end), cut into windows of the same length
 // after the scan's (where a scan's losses cannot be). Under chance alone a
 // loss in any of those windows falls in the scan's with probability one over their
-// number; the excess counts where the binomial tail of the scans' share is under 5 %
-// (one-sided).
+// number; the excess counts where the binomial (mid-p) tail of the scans' share is under
+// 5 % (one-sided).
 constexpr double kFalseExcessShare = 0.05;
 std::uint64_t lossesAfterScans(const std::vector<std::int64_t>& episodeStarts,
                                const std::vector<std::int64_t>& scanEndsNs, std::int64_t windowNs,
@@ -203,13 +203,15 @@ std::uint64_t lossesAfterScans(const std::vector<std::int64_t>& episodeStarts,
     }
     if (after == 0)
         return 0;
-    // P(X >= after), X ~ Binomial(after + chance, 1 / (controls + 1)).
+    // The mid-p tail P(X > after) + P(X = after) / 2, X ~ Binomial(after + chance,
+    // 1 / (controls + 1)): the exact tail of a count this small overstates its p (Lancaster).
     const auto n = static_cast<double>(after + chance);
     const double q = 1 / static_cast<double>(controls + 1);
     double tail = 0;
     for (std::int64_t j = after; j <= after + chance; ++j) {
         const auto jd = static_cast<double>(j);
-        tail += std::exp(std::lgamma(n + 1) - std::lgamma(jd + 1) - std::lgamma(n - jd + 1) +
+        tail += (j == after ? 0.5 : 1.0) *
+                std::exp(std::lgamma(n + 1) - std::lgamma(jd + 1) - std::lgamma(n - jd + 1) +
                          jd * std::log(q) + (n - jd) * std::log1p(-q));
     }
     if (tail >= kFalseExcessShare)
