@@ -2,6 +2,7 @@
 #include "scan_period.h"
 
 #include "periodic_outages.h"
+#include "sample_statistics.h"
 
 #include <algorithm>
 #include <cmath>
@@ -62,26 +63,6 @@ PeriodFit searchPeriod(const std::vector<double>& timesS)
 }
 
 namespace {
-
-// ln P(X >= k) for X ~ Binomial(n, q).
-double logBinomialTail(std::size_t k, std::size_t n, double q)
-{
-    if (k == 0)
-        return 0;
-    if (q >= 1)
-        return 0;
-    std::vector<double> terms;
-    for (std::size_t j = k; j <= n; ++j) {
-        const auto jd = static_cast<double>(j), nd = static_cast<double>(n);
-        terms.push_back(std::lgamma(nd + 1) - std::lgamma(jd + 1) - std::lgamma(nd - jd + 1) +
-                        jd * std::log(q) + (nd - jd) * std::log1p(-q));
-    }
-    const double most = *std::max_element(terms.begin(), terms.end());
-    double sum = 0;
-    for (const double t : terms)
-        sum += std::exp(t - most);
-    return most + std::log(sum);
-}
 
 // The most times within toleranceS of one phase of periodS, and that phase.
 std::pair<std::size_t, double> mostOnLattice(const std::vector<double>& timesS, double periodS,

@@ -203,17 +203,10 @@ std::uint64_t lossesAfterScans(const std::vector<std::int64_t>& episodeStarts,
     }
     if (after == 0)
         return 0;
-    // The mid-p tail P(X > after) + P(X = after) / 2, X ~ Binomial(after + chance,
-    // 1 / (controls + 1)): the exact tail of a count this small overstates its p (Lancaster).
-    const auto n = static_cast<double>(after + chance);
-    const double q = 1 / static_cast<double>(controls + 1);
-    double tail = 0;
-    for (std::int64_t j = after; j <= after + chance; ++j) {
-        const auto jd = static_cast<double>(j);
-        tail += (j == after ? 0.5 : 1.0) *
-                std::exp(std::lgamma(n + 1) - std::lgamma(jd + 1) - std::lgamma(n - jd + 1) +
-                         jd * std::log(q) + (n - jd) * std::log1p(-q));
-    }
+    // X ~ Binomial(after + chance, 1 / (controls + 1)), its mid-p tail at the scans' count.
+    const double tail = std::exp(logBinomialTail(static_cast<std::size_t>(after),
+                                                 static_cast<std::size_t>(after + chance),
+                                                 1 / static_cast<double>(controls + 1), true));
     if (tail >= kFalseExcessShare)
         return 0;
     const double excess =
