@@ -44,6 +44,25 @@ def simulate(cfg, program, args, out_dir, need_captures=True):
     return True, ""
 
 
+def stalled_at_start(run_dir):
+    """Why the run's transfer never got past its first flight, or None. A run whose
+    receiver got no more than the initial window in the whole run (its connection backed
+    off from timeouts ever since) measures the simulated chain's set-up, not TCP: its
+    goodput ratios (hundreds to one) judge nothing, so its captures or its fix effect are
+    not judged and are counted apart. From the lab's truth (rx_progress.csv, meta.json)."""
+    try:
+        tcp = json.loads((run_dir / "meta.json").read_text()).get("tcp", {})
+        window = int(tcp["initial_cwnd_segments"]) * int(tcp["mss_bytes"])
+        with open(run_dir / "rx_progress.csv") as f:
+            rows = list(csv.reader(f))
+        delivered = int(rows[-1][1]) if len(rows) > 1 else 0
+    except (OSError, KeyError, ValueError, IndexError, json.JSONDecodeError):
+        return None
+    if delivered > window:
+        return None
+    return "the receiver got %d bytes in the whole run, at most the initial window (%d)" % (delivered, window)
+
+
 def cli_json(cli, args, timeout=600):
     rc, out, err = run([cli] + args + ["--json"], timeout)
     if rc != 0:
@@ -285,6 +304,10 @@ def judge_capture(s, cfg, work, cap_name, vantage, tx, fix_dirs):
     if not cap.exists():
         row["error"] = "no capture " + cap_name
         return row
+    stalled = stalled_at_start(work / "base")
+    if stalled:
+        row["stalled"] = stalled
+        return row
     try:
         goodput, _, flow = goodput_of(cfg["cli"], cap, port)
         if not flow:
@@ -325,6 +348,8 @@ def judge_capture(s, cfg, work, cap_name, vantage, tx, fix_dirs):
             fix_dir = fix_dirs.get(fx["fix"])
             if isinstance(fix_dir, str):
                 f["sim_error"] = fix_dir
+            elif fix_dir is not None and stalled_at_start(fix_dir):
+                f["stalled"] = stalled_at_start(fix_dir)
             elif fix_dir is not None and (fix_dir / cap_name).exists():
                 fix_gp, _, _ = goodput_of(cfg["cli"], fix_dir / cap_name, port)
                 if fix_gp and goodput:

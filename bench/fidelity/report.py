@@ -113,7 +113,7 @@ def signed_summary(label, values, bound):
 
 
 def split(rows):
-    good = [r for r in rows if "error" not in r and "sim_error" not in r]
+    good = [r for r in rows if "error" not in r and "sim_error" not in r and "stalled" not in r]
     return good, [r for r in rows if "error" in r], [r for r in rows if "sim_error" in r]
 
 
@@ -179,6 +179,13 @@ def print_overview(rows, plan=None):
     print("variant: right / (right + wrong); tied (the tie's candidates include the truth) and "
           "indist (the run with the variant named sends the same segments, or re-sends the same with "
           "windows never a segment apart) are counted apart.")
+    stalled = {r["id"] for r in rows if r.get("stalled")}
+    fix_stalled = {(r["id"], f["fix"]) for r in good for f in row_fixes(r) if f.get("stalled")}
+    if stalled or fix_stalled:
+        print("runs whose transfer stalled at the start (the receiver got at most the initial window in "
+              "the whole run; not judged): %d base runs (%s), %d fix runs (%s)" % (
+                  len(stalled), " ".join(sorted(stalled)), len(fix_stalled),
+                  " ".join("%s %s" % k for k in sorted(fix_stalled))))
     fix_failed = {r["id"] for r in good for f in row_fixes(r) if f.get("sim_error")}
     if fix_failed:
         print("scenarios with a fix run the simulator failed on (that fix effect not judged): %d" % len(fix_failed))
