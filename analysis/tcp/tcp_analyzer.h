@@ -135,9 +135,10 @@ struct SideTimer
     bool anyTransmission = false;
     std::int64_t lastTransmissionNs = 0;
     RtoEstimator rto;
-    // The retransmission timer as RFC 6298 (5.1, 5.3) and Linux run it: restarted by
-    // an ACK that advances the peer's cumulative acknowledgement and by a
-    // (re)transmission of the segment at it (the head). A timeout inside a loss
+    // The retransmission timer as RFC 6298 (5.1, 5.3) runs it: started by data sent
+    // with nothing outstanding, restarted by an ACK that advances the peer's cumulative
+    // acknowledgement (Linux's restart on the head's retransmission comes later, so
+    // this start bounds both stacks' timers from below). A timeout inside a loss
     // recovery resends the head while the sender is still busy resending others, so
     // no silence shows it; its timer does (see followTransmission() in tcp_measure.cpp).
     bool anyCumulativeAck = false;

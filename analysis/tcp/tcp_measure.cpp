@@ -262,8 +262,15 @@ void followTransmission(const RowFacts& r, SideWork& s, const SequenceFlow& rev,
         timer.timeoutCandidate = true;
         timer.timeoutCandidateIndex = flagColumn.size(); // this row's, pushed next
         timer.timeoutCandidateSeq = relSeq;
+        timer.timerStartNs = r.timeNs; // a timer that fired is armed again (RFC 6298 5.5, 5.6)
     }
-    if (head || !timer.anyTransmission)
+    // The timer starts when new data leaves with nothing outstanding (RFC 6298 5.1);
+    // Linux also restarts it on the head's retransmission, ns-3 does not (its timer
+    // can fire soon after a fast retransmit), so the candidates' clock runs from the
+    // earlier start and the next segment or ACK confirms them.
+    const bool nothingOutstanding =
+        !timer.anyTransmission || (head && !(flags & segment_flag::kRetransmission));
+    if (nothingOutstanding)
         timer.timerStartNs = r.timeNs;
     timer.headResent = timer.headResent || headRetransmission;
     timer.anyTransmission = true;

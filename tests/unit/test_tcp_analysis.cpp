@@ -852,6 +852,28 @@ TEST(TcpAnalysisLab, RtoTimeoutsMatchNs3Timeouts)
     EXPECT_GT(runs, 0u);
 }
 
+// RFC 6298 (5.1) starts the retransmission timer only when it is not running, so a
+// fast retransmit does not restart it (ns-3 runs it so; Linux restarts it on the
+// head's re-send): in this CUBIC run the ACK to 1,520,401 at 1.935239 s starts it,
+// the fast retransmit of 1,520,401 leaves at 1.938174 s (the trace's CA_RECOVERY),
+// and the timer fires at 2.135239 s (CA_LOSS, 200 ms after that ACK) and re-sends the
+// head, which Wireshark flags as another fast retransmission. Counted from the
+// fast retransmit, as Linux would, the timer had run 197 ms: under the minimum.
+TEST(TcpAnalysisLab, TimerRunningThroughAFastRetransmitFiresOnItsOwnStart)
+{
+    const dissect::CaptureTables t =
+        ingestOrFail(test::testData("lab-a-timer-after-fast-retransmit-server.pcap.gz"));
+    const TcpAnalysis a = analyzeTcp(t);
+    const std::vector<double> ours = rtoTimeoutEpochs(t, a);
+    ASSERT_EQ(ours.size(), 1u);
+    EXPECT_NEAR(ours[0], 2.135239, 0.001);
+    std::size_t fastRetransmits = 0;
+    for (std::size_t row = 0; row < t.tcp.size(); ++row)
+        fastRetransmits += (a.segments.flags[row] & sf::kFastRetransmission) != 0;
+    EXPECT_EQ(fastRetransmits,
+              2u); // Wireshark's flags: the fast retransmit and the timer's re-send
+}
+
 // Persist mode is not a timeout: in the ns-3 handoff run with zero-window ACK control
 // the base station closes the window for each handoff, the sender probes on its
 // persist timer (3 probes in tcp_events.csv) and never times out (no rto_timeout row).
