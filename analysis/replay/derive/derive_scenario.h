@@ -51,6 +51,9 @@ struct DerivedScenario
     // the same stretch half a period later (chance). The losses the AP's frames sent into
     // the absences cost, for PeriodicScan::lossShare.
     std::uint64_t scanLossEpisodes = 0;
+    // Downstream: the silences of the scans' pattern whose first arrival revealed a hole
+    // (frames the AP sent into the absence), which set mac.station_leave_pause_us.
+    std::uint64_t scanHoles = 0;
     std::uint64_t holeEpisodes = 0, holeEpisodesOffQueue = 0;
     double holeMeanRttMs = 0;
 };

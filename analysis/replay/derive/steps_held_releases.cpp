@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 namespace windscope::analysis::replay::derive {
 
@@ -110,6 +111,31 @@ bool releasedAhead(const std::vector<std::pair<std::int64_t, std::int64_t>>& del
                                 sinceNs * bytesPerNs);
     }
     return ahead >= std::max(aheadNeeded, heldBytes / 2);
+}
+
+// A station that does not announce its scans on air leaves once the medium it hears has
+// paused long enough; a frame the AP had handed its radio and was still backing off for
+// then goes into the absence and is lost, a hole the first arrival after the silence
+// reveals. The AP's next frame leaves DIFS and a backoff of 0 to CWmin slots (uniform,
+// 802.11-2020 10.3.4.3) after the medium's last frame: a station that leaves after a
+// pause of DIFS and k slots loses it with probability (CWmin - k) / (CWmin + 1). The
+// share of holds whose silence ended in a hole gives k. Returns -1 where too few holds.
+double stationLeavePauseFromHoles(const std::vector<MissingSegment>& missing,
+                                  const std::vector<std::int64_t>& holdEndsNs, const MacParams& mac,
+                                  std::size_t& holes)
+{
+    holes = 0;
+    if (holdEndsNs.size() < kMinAbsences)
+        return -1;
+    constexpr std::int64_t kClockSlackNs = 1000; // the arrivals' times went through seconds
+    for (const std::int64_t endNs : holdEndsNs)
+        holes += std::any_of(missing.begin(), missing.end(), [&](const MissingSegment& m) {
+            return std::llabs(m.revealedNs - endNs) <= kClockSlackNs;
+        });
+    const double share = static_cast<double>(holes) / static_cast<double>(holdEndsNs.size());
+    const double slots = std::clamp(static_cast<double>(mac.cwMin) - share * (mac.cwMin + 1), 0.0,
+                                    static_cast<double>(mac.cwMin));
+    return mac.difsUs() + slots * mac.slotUs;
 }
 
 // Whether the receiver sent an ACK (seen in the capture) within withinNs from fromNs.
@@ -526,6 +552,22 @@ void deriveHeldReleases(const DerivationInput& in, DerivationContext& ctx, Deriv
         scan.dwellMs, scan.intervalMs, scan.firstS, holds.size(), evidence,
         periodEvidence(fit).c_str(), dwellsMs.size());
     out.notes.push_back(buf);
+    // Downstream of the AP, where its retries are not in the capture (the scan step reads
+    // the station's wait to leave there), the holes the scans left tell it.
+    if (downstream && s.mac.enabled && s.mac.stationLeavePauseUs > 0) {
+        std::size_t holes = 0;
+        const double pauseUs =
+            stationLeavePauseFromHoles(ctx.downstream.missing, scanEndsNs, s.mac, holes);
+        if (pauseUs >= 0) {
+            s.mac.stationLeavePauseUs = pauseUs;
+            out.scanHoles = holes;
+            out.notes.push_back(format(
+                "mac.station_leave_pause_us %.1f: %.0f of the %.0f silences at the "
+                "phase ended in a hole (frames the AP sent into the absence): DIFS and "
+                "the backoff slots that share of the AP's first attempts outlasts",
+                pauseUs, static_cast<double>(holes), static_cast<double>(scanEndsNs.size())));
+        }
+    }
     if (!downstream) {
         // The frames the AP had handed to its radio when the station left were sent into
         // the absence; one dropped at the retry limit is a hole the first ACKs after the
