@@ -153,6 +153,17 @@ def overview(rows, plan=None):
     return table
 
 
+def print_stalled(rows):
+    good, _, _ = split(rows)
+    stalled = {r["id"] for r in rows if r.get("stalled")}
+    fix_stalled = {(r["id"], f["fix"]) for r in good for f in row_fixes(r) if f.get("stalled")}
+    if stalled or fix_stalled:
+        print("runs whose transfer stalled at the start (the receiver got at most the initial window in "
+              "the whole run; not judged): %d base runs (%s), %d fix runs (%s)" % (
+                  len(stalled), " ".join(sorted(stalled)), len(fix_stalled),
+                  " ".join("%s %s" % k for k in sorted(fix_stalled))))
+
+
 def print_overview(rows, plan=None):
     good, failed, sim_failed = split(rows)
     table = overview(rows)
@@ -179,13 +190,7 @@ def print_overview(rows, plan=None):
     print("variant: right / (right + wrong); tied (the tie's candidates include the truth) and "
           "indist (the run with the variant named sends the same segments, or re-sends the same with "
           "windows never a segment apart) are counted apart.")
-    stalled = {r["id"] for r in rows if r.get("stalled")}
-    fix_stalled = {(r["id"], f["fix"]) for r in good for f in row_fixes(r) if f.get("stalled")}
-    if stalled or fix_stalled:
-        print("runs whose transfer stalled at the start (the receiver got at most the initial window in "
-              "the whole run; not judged): %d base runs (%s), %d fix runs (%s)" % (
-                  len(stalled), " ".join(sorted(stalled)), len(fix_stalled),
-                  " ".join("%s %s" % k for k in sorted(fix_stalled))))
+    print_stalled(rows)
     fix_failed = {r["id"] for r in good for f in row_fixes(r) if f.get("sim_error")}
     if fix_failed:
         print("scenarios with a fix run the simulator failed on (that fix effect not judged): %d" % len(fix_failed))
@@ -271,6 +276,7 @@ def print_must_show(rows):
     print()
     print("n counts captures (one run at one vantage), for the variant rows those right or wrong; "
           "scenarios counts the runs behind them.")
+    print_stalled(rows)
 
 
 # ----------------------------------------------------------------------------- focused views
