@@ -348,8 +348,8 @@ def judge_capture(s, cfg, work, cap_name, vantage, tx, fix_dirs):
             fix_dir = fix_dirs.get(fx["fix"])
             if isinstance(fix_dir, str):
                 f["sim_error"] = fix_dir
-            elif fix_dir is not None and stalled_at_start(fix_dir):
-                f["stalled"] = stalled_at_start(fix_dir)
+            elif fix_dir is not None and (fix_stalled := stalled_at_start(fix_dir)):
+                f["stalled"] = fix_stalled
             elif fix_dir is not None and (fix_dir / cap_name).exists():
                 fix_gp, _, _ = goodput_of(cfg["cli"], fix_dir / cap_name, port)
                 if fix_gp and goodput:

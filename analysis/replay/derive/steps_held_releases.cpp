@@ -15,7 +15,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 
 namespace windscope::analysis::replay::derive {
 
@@ -127,11 +126,17 @@ double stationLeavePauseFromHoles(const std::vector<MissingSegment>& missing,
     holes = 0;
     if (holdEndsNs.size() < kMinAbsences)
         return -1;
+    std::vector<std::int64_t> revealedNs;
+    revealedNs.reserve(missing.size());
+    for (const MissingSegment& m : missing)
+        revealedNs.push_back(m.revealedNs);
+    std::sort(revealedNs.begin(), revealedNs.end());
     constexpr std::int64_t kClockSlackNs = 1000; // the arrivals' times went through seconds
-    for (const std::int64_t endNs : holdEndsNs)
-        holes += std::any_of(missing.begin(), missing.end(), [&](const MissingSegment& m) {
-            return std::llabs(m.revealedNs - endNs) <= kClockSlackNs;
-        });
+    for (const std::int64_t endNs : holdEndsNs) {
+        const auto it =
+            std::lower_bound(revealedNs.begin(), revealedNs.end(), endNs - kClockSlackNs);
+        holes += it != revealedNs.end() && *it <= endNs + kClockSlackNs;
+    }
     const double share = static_cast<double>(holes) / static_cast<double>(holdEndsNs.size());
     const double slots = std::clamp(static_cast<double>(mac.cwMin) - share * (mac.cwMin + 1), 0.0,
                                     static_cast<double>(mac.cwMin));

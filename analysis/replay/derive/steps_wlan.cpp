@@ -69,7 +69,8 @@ MacParams radioMac(const dissect::WlanColumns& w, double phyRateMbps)
     // no such frame shows, the announcement is not on air (or there is none); a station
     // then leaves only between frame exchanges, and a pause longer than the longest
     // backoff a first attempt draws (DIFS and CWmin slots, 10.3.4.3) says no frame is
-    // coming. The scan step reads the pause where the AP's retries show it.
+    // coming. The scan step reads the pause where the AP's retries show it, the held-
+    // release step downstream from the holes the scans left.
     mac.stationLeavePauseUs = powerSaveOnAir ? 0 : mac.difsUs() + mac.cwMin * mac.slotUs;
     return mac;
 }
