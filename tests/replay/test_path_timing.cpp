@@ -191,3 +191,44 @@ TEST(PathTiming, OverlappingOutagesAreOneAbsence)
     const double oneSecond = completion(1.0), threeSeconds = completion(3.0);
     EXPECT_GT(threeSeconds, oneSecond + 1.0) << "a scan inside the handoff ended it";
 }
+
+// A capture past the bottleneck's queue (on the sender's own host, whose link is the
+// bottleneck) sees each segment when the link begins to send it: the initial window
+// of ten segments, sent at once, appears one packet time apart. In front of the queue
+// all ten appear at the instant they were sent. What was dropped at the full queue
+// never appears past it; the drops are still logged.
+TEST(PathTiming, TracePastTheQueueTakesTheLinksDepartures)
+{
+    Scenario atSender = relayPath(0), pastQueue = relayPath(0);
+    pastQueue.path.tracedPastQueue = true;
+    const SimResult before = simulate(atSender), after = simulate(pastQueue);
+    ASSERT_TRUE(before.ok() && after.ok());
+    std::vector<double> sentMs, departedMs;
+    for (const TraceRecord& x : before.trace)
+        if (x.fromSender && x.packet.kind == Packet::Kind::Data && sentMs.size() < 10)
+            sentMs.push_back(static_cast<double>(x.timeNs) / 1e6);
+    for (const TraceRecord& x : after.trace)
+        if (x.fromSender && x.packet.kind == Packet::Kind::Data && departedMs.size() < 10)
+            departedMs.push_back(static_cast<double>(x.timeNs) / 1e6);
+    ASSERT_EQ(sentMs.size(), 10u);
+    ASSERT_EQ(departedMs.size(), 10u);
+    for (std::size_t i = 0; i < 10; ++i) {
+        EXPECT_NEAR(sentMs[i], sentMs[0], 1e-6) << i;
+        EXPECT_NEAR(departedMs[i], departedMs[0] + static_cast<double>(i) * kPacketMs, 1e-3) << i;
+    }
+    // The same run either way: only where its trace looks from differs.
+    EXPECT_EQ(before.segments, after.segments);
+    EXPECT_EQ(before.path.queueDrops, after.path.queueDrops);
+    // Every data packet the queue took is in the trace past it; those it dropped are not.
+    std::uint64_t inFront = 0, past = 0;
+    for (const TraceRecord& x : before.trace)
+        inFront += x.fromSender && x.packet.kind == Packet::Kind::Data ? 1 : 0;
+    for (const TraceRecord& x : after.trace)
+        past += x.fromSender && x.packet.kind == Packet::Kind::Data ? 1 : 0;
+    std::uint64_t dataDrops = 0;
+    for (const DropRecord& d : after.drops)
+        dataDrops += d.reason == DropRecord::Reason::Queue && d.data ? 1 : 0;
+    EXPECT_GT(dataDrops, 0u);
+    EXPECT_LE(past + dataDrops, inFront);
+    EXPECT_GE(past + dataDrops + 64, inFront); // the last flight may still be queued at the end
+}

@@ -50,6 +50,35 @@ TEST(ScanHoldBottleneck, TheSendersOwnLinkIsNotTheRadio)
     EXPECT_LT(r.calibration->goodput, 0.10);
 }
 
+// Linux Reno behind the server's 1 Mb/s link and 88 ms to a 48 Mb/s station that
+// scans 40 ms every 80 ms (tests/data/MANIFEST.md). The server's host queued up to
+// 1.2 s of segments for its link, and the capture on that link saw each one as the
+// link sent it, not as TCP did. The replay's trace, taken as the sender sent, ended its
+// data 1.2 s early: 1.13 Mb/s against the capture's 0.95, through a link of 0.96 Mb/s
+// of payload. Past the queue the replay reads what the capture read, its resends too:
+// the capture's eight loss episodes, which the replay in front of the queue made up
+// with random loss the path does not have.
+TEST(ScanHoldBottleneck, TheReplayLooksFromWhereTheCaptureLooked)
+{
+    const replay::ReplayReport r = replayFixture("lab-a-scan80-1mbps-88ms-server.pcap.gz");
+    ASSERT_TRUE(r.capture && r.calibration);
+    const replay::Scenario& s = r.scenario;
+    std::printf("1 Mb/s server link, 88 ms: bottleneck %.3f Mb/s, traced past its queue %d, random "
+                "loss %.5f; "
+                "capture %.0f b/s, %llu loss episodes; baseline %.0f b/s, %llu loss episodes\n",
+                s.path.bottleneckMbps, s.path.tracedPastQueue, s.path.lossFwd,
+                r.capture->goodputBps, static_cast<unsigned long long>(r.capture->lossEpisodes),
+                r.baseline.goodputBps, static_cast<unsigned long long>(r.baseline.lossEpisodes));
+    EXPECT_NEAR(s.path.bottleneckMbps, 1.0, 0.05);
+    EXPECT_TRUE(s.path.tracedPastQueue);
+    EXPECT_LE(r.baseline.goodputBps, 1e6 * 1448 / 1500); // never above the link's payload rate
+    EXPECT_LT(r.calibration->goodput, 0.05);
+    EXPECT_EQ(s.path.lossFwd, 0.0);
+    EXPECT_LE(std::max(r.capture->lossEpisodes, r.baseline.lossEpisodes) -
+                  std::min(r.capture->lossEpisodes, r.baseline.lossEpisodes),
+              2u);
+}
+
 // Veno behind a 5 Mb/s wired link (44 ms, a 100-packet queue) to a 36 Mb/s 802.11a
 // station that scans 32 ms every 65 ms, seen at the AP's radio (cut at 7 s, frames cut
 // to 160 bytes). After each scan the AP released what it held at the air's rate, so the

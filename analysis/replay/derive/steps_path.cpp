@@ -598,6 +598,7 @@ void deriveBottleneck(const DerivationInput& in, DerivationContext& ctx, Derived
                             format(", not the delivered %.3f", rateMbps));
         rateMbps = hostQueue.mbps;
         ctx.rateFromSendersLink = true;
+        s.path.tracedPastQueue = true;
     } else if (windowLimited(in, ctx) && dispersionRead) {
         // The sender never filled the path: what it delivered is what its window let
         // through, and the spacing of its back-to-back trains is the path's (which a

@@ -73,6 +73,11 @@ struct PathParams
     // the rate, not at once. false: a link in front of a faster radio, which goes on
     // filling the AP's queue through a hold.
     bool atRadio = false;
+    // The bottleneck is the sender's own link and the capture point lies past its
+    // queue (a capture on the sender's host sees a segment when its link sends it):
+    // the run's trace takes the data as the link sends it, as the capture did.
+    // false: as the sender sends it, in front of the bottleneck's queue.
+    bool tracedPastQueue = false;
     double wiredDelayMs = 20;       // one-way, sender <-> AP
     double wirelessDelayMs = 0;     // one-way, AP <-> station (propagation, driver)
     double reverseDelayMs = -1;     // one-way delay of the ACK path; -1: same as forward

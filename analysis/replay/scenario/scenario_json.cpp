@@ -30,6 +30,7 @@ void visitScenario(V& v, S& s)
         v.field("queue_bytes", s.path.queueBytes);
         v.field("burst_bytes", s.path.burstBytes);
         v.field("bottleneck_at_radio", s.path.atRadio);
+        v.field("traced_past_queue", s.path.tracedPastQueue);
         v.field("wired_delay_ms", s.path.wiredDelayMs);
         v.field("wireless_delay_ms", s.path.wirelessDelayMs);
         v.field("reverse_delay_ms", s.path.reverseDelayMs);

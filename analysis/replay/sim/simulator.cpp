@@ -240,7 +240,8 @@ private:
 
     void fromSender(const Packet& p)
     {
-        m_result.trace.push_back({m_queue.now(), true, p});
+        if (!m_s.path.tracedPastQueue)
+            m_result.trace.push_back({m_queue.now(), true, p});
         // Bottleneck: drop-tail queue of queueBytes, serialised at the bottleneck rate.
         const std::uint32_t size = p.length + m_s.mac.ipTcpHeaderBytes;
         const std::int64_t now = m_queue.now();
@@ -272,6 +273,14 @@ private:
             }
             m_tokens = tokens - size;
             m_linkFreeNs = leave;
+        }
+        if (m_s.path.tracedPastQueue) {
+            // As the capture past the queue saw it: when the link began to send it.
+            const std::int64_t sentNs =
+                m_s.path.burstBytes == 0 ? m_linkFreeNs - serialiseNs(size) : m_linkFreeNs;
+            m_queue.at(std::max(now, sentNs), [this, p] {
+                m_result.trace.push_back({m_queue.now(), true, p});
+            });
         }
         m_inQueue.emplace_back(m_linkFreeNs, size);
         m_queuedBytes += size;
