@@ -42,6 +42,72 @@ void placeVantage(Vantage& v)
     }
 }
 
+// Away from the sender, when each ACK reached it. The capture time plus the one-way
+// shift is the earliest: the shift is the least upstream delay, and the ACKs behind data
+// on a busy uplink (a relay chain's shared channel) wait far longer. The latest is the
+// send time of the first data that echoes the ACK's TSval (RFC 7323 3.4: the sender
+// echoes the latest in-order TSval it received), and an ACK-clocked sender sends what an
+// ACK releases on its arrival: that is when it arrived. Only the first ACK of each of
+// the receiver's ticks is bounded so (a later ACK of the same tick may have come after
+// the data), and only by data an ACK can have released: not a re-send the timer sent
+// (kRtoTimeout), nor anything after a silence (below). The path keeps the ACKs' order.
+void placeAcksAtTheirEchoes(std::vector<FlowEvent>& events)
+{
+    // Data after a silence of the least retransmission timeout (Linux's and ns-3's
+    // 200 ms) may be the timer's (a re-send, a window probe) or an idle sender's, and
+    // what it echoes arrived at any time in the silence.
+    constexpr std::int64_t kMinRtoNs = 200'000'000;
+    std::unordered_map<std::uint32_t, std::int64_t> firstEcho; // TSecr -> earliest data send
+    std::int64_t previousData = std::numeric_limits<std::int64_t>::min() / 2;
+    for (const FlowEvent& e : events) {
+        if (e.kind != FlowEvent::Kind::Data)
+            continue;
+        const bool afterSilence = e.senderTimeNs - previousData >= kMinRtoNs;
+        previousData = e.senderTimeNs;
+        if (afterSilence || !e.hasTimestamps || (e.flags & segment_flag::kRtoTimeout))
+            continue;
+        const auto [it, first] = firstEcho.try_emplace(e.tsEcr, e.senderTimeNs);
+        if (!first)
+            it->second = std::min(it->second, e.senderTimeNs);
+    }
+    // The first ACK of each tick with an echo, and where the echo puts it: just before
+    // the data, which the sort by send time keeps after it.
+    std::vector<std::pair<std::size_t, std::int64_t>> echoed; // (event index, arrival)
+    bool tickSeen = false;
+    std::uint32_t tick = 0;
+    for (std::size_t i = 0; i < events.size(); ++i) {
+        const FlowEvent& e = events[i];
+        if (e.kind != FlowEvent::Kind::Ack || !e.hasTimestamps || (tickSeen && e.tsVal == tick))
+            continue;
+        tickSeen = true;
+        tick = e.tsVal;
+        if (const auto it = firstEcho.find(e.tsVal); it != firstEcho.end())
+            echoed.emplace_back(i, it->second - 1);
+    }
+    // The data's send times are known to the TSval tick: where the typical ACK waited
+    // less, the echoes show that tick's jitter, not a wait on the way (a wired uplink
+    // next to the capture), and every ACK stays at the shift. Where it waited more, so
+    // did the ACKs as a rule, and each is placed at its echo where that is over a tick
+    // later.
+    if (echoed.empty())
+        return;
+    std::vector<std::int64_t> waits;
+    waits.reserve(echoed.size());
+    for (const auto& [i, arrival] : echoed)
+        waits.push_back(arrival - events[i].senderTimeNs);
+    const auto middle = waits.begin() + static_cast<std::ptrdiff_t>(waits.size() / 2);
+    std::nth_element(waits.begin(), middle, waits.end());
+    if (*middle <= kTsValTickNs)
+        return;
+    for (const auto& [i, arrival] : echoed)
+        if (arrival - events[i].senderTimeNs > kTsValTickNs)
+            events[i].senderTimeNs = arrival;
+    std::int64_t previous = std::numeric_limits<std::int64_t>::min();
+    for (FlowEvent& e : events)
+        if (e.kind == FlowEvent::Kind::Ack)
+            e.senderTimeNs = previous = std::max(e.senderTimeNs, previous);
+}
+
 // A capture that began after the handshake: the two round trips from the connection's
 // own exchanges, the least of each (the samples the queues did not delay). Upstream:
 // from an ACK to the first data that echoes its TSval (RFC 7323 4.3: the data it
@@ -484,6 +550,8 @@ FlowEvents collectFlowEvents(const dissect::CaptureTables& tables, const TcpAnal
         }
         e.senderTimeNs = time - out.vantage.oneWayShiftNs - queueing;
     }
+    if (useTimestamps && out.vantage.point == VantagePoint::Path)
+        placeAcksAtTheirEchoes(out.events);
     if (useTimestamps && firstTsSet) {
         out.tsClockKnown = true;
         out.tsTickBase = firstTs;
