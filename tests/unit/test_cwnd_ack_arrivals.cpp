@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // When the receiver's ACKs reached the sender, seen at the receiver's end of an 802.11
 // relay chain. The ACKs share each hop's channel with the data coming the other way and
-// wait behind it: at these fixtures' last hop the first data segment that echoes an ACK's
-// TSval left the sender 3 to 18 ms after the ACK passed the capture (5th and 95th
-// percentiles, median 10 ms), against a one-way shift of about 1 ms read from the least
-// round trip. Placed at the shift, every ACK reached the sender early, the sender's
+// wait behind it: at the four-hop fixture's far end the first data segment that echoes
+// an ACK's TSval left the sender 3 to 18 ms after the ACK passed the capture (5th and
+// 95th percentiles, median 10 ms), at the two-hop one a median 12 ms, against one-way
+// shifts of 1.6 and 2.6 ms read from the least round trips. Placed at the shift, every ACK reached the sender early, the sender's
 // flight looked a few segments deep where it filled the chain's queues, and the models
 // that take ssthresh from the flight (ns-3's NewReno, Veno and Westwood+'s estimate of
 // the rate) cut far below the sender's window at every loss; Linux's models, which halve
