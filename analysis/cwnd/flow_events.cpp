@@ -53,10 +53,9 @@ void placeVantage(Vantage& v)
 // (kRtoTimeout), nor anything after a silence (below). The path keeps the ACKs' order.
 void placeAcksAtTheirEchoes(std::vector<FlowEvent>& events)
 {
-    // Data after a silence of the least retransmission timeout (Linux's and ns-3's
-    // 200 ms) may be the timer's (a re-send, a window probe) or an idle sender's, and
-    // what it echoes arrived at any time in the silence.
-    constexpr std::int64_t kMinRtoNs = 200'000'000;
+    // Data after a silence of the least retransmission timeout (kMinRtoNs) may be the
+    // timer's (a re-send, a window probe) or an idle sender's, and what it echoes
+    // arrived at any time in the silence.
     std::unordered_map<std::uint32_t, std::int64_t> firstEcho; // TSecr -> earliest data send
     std::int64_t previousData = std::numeric_limits<std::int64_t>::min() / 2;
     for (const FlowEvent& e : events) {

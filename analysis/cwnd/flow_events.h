@@ -37,6 +37,9 @@ struct Vantage
 // TSvals are known to.
 inline constexpr std::int64_t kTsValTickNs = 1'000'000;
 
+// The least retransmission timeout: Linux's TCP_RTO_MIN, ns-3's MinRto in the lab.
+inline constexpr std::int64_t kMinRtoNs = 200'000'000;
+
 // A FlowEvent::flags bit of this module's own, beyond analysis::segment_flag's: data
 // below the highest sequence sent whose TSval is no newer than the TSval of the first
 // segment seen above it. A re-send leaves the sender at least a round trip after the

@@ -127,8 +127,6 @@ private:
     bool m_lastSendFull = false;
 };
 
-constexpr std::int64_t kMinRtoNs = 200'000'000; // Linux TCP_RTO_MIN, ns-3 MinRto here
-
 double Replayer::costSoFar() const
 {
     ModelFit f = m_result.fit;
