@@ -84,6 +84,39 @@ void printMetricsRow(const char* label, const rp::Metrics& m)
                 static_cast<unsigned long long>(m.retransmissions), static_cast<unsigned long long>(m.rtoTimeouts));
 }
 
+// Where the kept run lost what it lost: a replay off the capture usually loses in
+// another place than the path did (a queue overflow where the capture shows a scan's
+// retry-limit drops, or the reverse).
+void printLosses(const char* label, const rp::SimResult& run)
+{
+    if (!run.ok())
+        return;
+    std::uint64_t data[3] = {0, 0, 0}, acks = 0;
+    for (const rp::DropRecord& d : run.drops) {
+        if (!d.data) {
+            ++acks;
+            continue;
+        }
+        ++data[static_cast<int>(d.reason)];
+    }
+    std::printf("%s run's losses: data %llu at the bottleneck queue, %llu while the station was "
+                "away, %llu to the "
+                "radio (retry limit, random loss or its full queue), ACKs %llu",
+                label, static_cast<unsigned long long>(data[0]),
+                static_cast<unsigned long long>(data[1]), static_cast<unsigned long long>(data[2]),
+                static_cast<unsigned long long>(acks));
+    if (run.scenario.mac.enabled)
+        std::printf("; 802.11: %llu exchanges, %llu failed (%llu collisions, %llu to an absent "
+                    "station), %llu frames "
+                    "refused by a full radio queue",
+                    static_cast<unsigned long long>(run.mac.exchanges),
+                    static_cast<unsigned long long>(run.mac.failures),
+                    static_cast<unsigned long long>(run.mac.collisions),
+                    static_cast<unsigned long long>(run.mac.absentFailures),
+                    static_cast<unsigned long long>(run.mac.queueDrops));
+    std::printf("\n");
+}
+
 bool writeText(const std::string& path, const std::string& text)
 {
     if (path == "-") {
@@ -366,6 +399,9 @@ int runReplay(const std::vector<std::string>& args)
                     report.calibration->phaseRuns, report.calibration->phaseGoodputMinBps,
                     report.calibration->phaseGoodputMaxBps,
                     report.calibration->captureWithinPhaseRange() ? ", the capture's within" : "");
+    printLosses("baseline", report.baselineRun);
+    if (report.fixed)
+        printLosses("fixed", report.fixedRun);
     for (const std::string& n : report.notes)
         std::printf("  %s\n", n.c_str());
     return 0;

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <span>
 
@@ -217,6 +218,56 @@ QueueStood apQueueStood(const dissect::WlanColumns& w,
     return out;
 }
 
+// How soon the station answers what it is given, as the air shows it. Its TCP ACK,
+// queued by the time its own MAC ACK ends and with its backoff run out, goes after AIFS
+// and nothing more (10.3.4.2): [data to the station] [its ACK] [its TCP ACK] then follow
+// each other with AIFS and one of the two frames between the last two stamps, whichever
+// end of a frame a capture stamps. The least pause beyond that, over enough such
+// triples that one went with no backoff, is what the station's host added.
+struct StationTurnaround
+{
+    std::size_t triples = 0;
+    double leastExtraUs = -1; // -1: too few triples
+};
+
+StationTurnaround stationTurnaround(const dissect::CaptureTables& tables, const TcpAnalysis& tcp,
+                                    std::size_t connection, int sender, const MacParams& mac)
+{
+    const dissect::WlanColumns& w = tables.wlan;
+    const auto& t = tables.tcp;
+    std::vector<std::uint64_t> ackFrames; // the receiver's pure ACKs of this flow
+    for (std::size_t row = 0; row < t.size(); ++row)
+        if (tcp.segments.connection[row] == connection && t.payloadLength[row] == 0 &&
+            tcp.directionOf(tables, row) != sender)
+            ackFrames.push_back(t.frame[row]);
+    std::sort(ackFrames.begin(), ackFrames.end());
+    constexpr double kAckBytes = 14; // 9.3.1.4
+    StationTurnaround out;
+    double least = std::numeric_limits<double>::max();
+    for (std::size_t row = 0; row + 2 < w.size(); ++row) {
+        const std::uint16_t fc = w.frameControl[row], next = w.frameControl[row + 2];
+        if (wlan::frameType(fc) != wlan::kData || !wlan::fromDs(fc) || wlan::badFcs(w, row))
+            continue;
+        const std::uint32_t station = w.addr1(row);
+        if (!wlan::isAckTo(w, row + 1, w.addr2(row)) || wlan::frameType(next) != wlan::kData ||
+            !wlan::toDs(next) || wlan::badFcs(w, row + 2) || wlan::retry(next) ||
+            w.addr2(row + 2) != station || w.dataRateKbps[row + 2] == 0 ||
+            !std::binary_search(ackFrames.begin(), ackFrames.end(), w.frame[row + 2]))
+            continue;
+        const double ackFrameUs =
+            mac.ppduUs(mac.ipTcpHeaderBytes + mac.macOverheadBytes,
+                       w.dataRateKbps[row + 2] / 1000.0, mac.dataPpduPreambleUs());
+        const double macAckUs = mac.ppduUs(kAckBytes, mac.basicRateMbps, mac.preambleUs);
+        const double gapUs = static_cast<double>(w.timeNs[row + 2] - w.timeNs[row + 1]) / 1000;
+        least = std::min(least, gapUs - mac.difsUs() - std::max(ackFrameUs, macAckUs));
+        ++out.triples;
+    }
+    // A backoff drawn from CWmin + 1 slots is zero once in as many draws on average.
+    if (out.triples > static_cast<std::size_t>(mac.cwMin))
+        out.leastExtraUs = std::max(0.0, least);
+    return out;
+}
+
 } // namespace
 
 void deriveMac(const DerivationInput& in, DerivationContext& ctx, DerivedScenario& out)
@@ -329,6 +380,20 @@ void deriveMac(const DerivationInput& in, DerivationContext& ctx, DerivedScenari
             }
         } else if (phyRate > 0 && rateMbps > kAirLimitsShare * capacityMbps) {
             s.mac = mac;
+            // The air between the AP and the station is the model's now; what stays a
+            // delay is the station's host turnaround beyond its MAC ACK, where the
+            // frames show it (the round trip's split counted the air with it).
+            if (const StationTurnaround turn =
+                    stationTurnaround(tables, tcp, in.connection, in.sender, mac);
+                turn.leastExtraUs >= 0) {
+                const double oneWayMs = std::min(s.path.wirelessDelayMs, turn.leastExtraUs / 2000);
+                out.notes.push_back(
+                    format("path.wireless_delay_ms %.3f: the station's TCP ACKs follow its MAC "
+                           "ACK after AIFS and at least %.0f us more (least of %.0f), the host's "
+                           "turnaround; the air is the 802.11 model's",
+                           oneWayMs, turn.leastExtraUs, static_cast<double>(turn.triples)));
+                s.path.wirelessDelayMs = oneWayMs;
+            }
             ctx.airCapacityMbps = capacityMbps;
             ctx.linkBeforeAirMbps = s.path.bottleneckMbps;
             ctx.queueBeforeAirBytes = s.path.queueBytes;

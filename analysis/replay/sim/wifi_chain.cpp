@@ -344,22 +344,45 @@ void WifiChain::contend(std::uint32_t node)
     if (std::none_of(n.queue.begin(), n.queue.end(), [&](const Frame& f) { return eligible(node, f); }))
         return;
     n.contending = true;
-    n.counting = false;
-    n.backoffSlots = m_rng.upTo(n.cw);
-    if (sensedBusySince(node, m_queue.now() + 1) >= 0)
-        return; // the medium is busy: counting starts when the frame ends (frameEnd)
+    const std::int64_t now = m_queue.now();
+    if (n.counting) {
+        // The backoff of its last transmission counting down on an idle medium: the
+        // frame goes when it runs out, or as one queued with a zero backoff if it has.
+        const std::int64_t endNs = n.countFromNs + n.backoffSlots * m_slotNs;
+        if (endNs > now) {
+            const std::uint64_t token = ++n.attemptToken;
+            m_queue.at(endNs, [this, node, token] { attempt(node, token); });
+            return;
+        }
+        n.counting = false;
+        n.backoffSlots = 0;
+        n.backoffPending = false;
+    }
+    const bool busy = sensedBusySince(node, now + 1) >= 0;
+    if (!n.backoffPending) {
+        // A frame queued while the backoff is zero goes after DIFS if the medium is
+        // idle, else after a random backoff (10.3.4.2; ns-3's NeedBackoffUponAccess).
+        n.backoffSlots = busy || n.navNs > now ? m_rng.upTo(n.cw) : 0;
+        n.backoffPending = true;
+    }
+    if (busy)
+        return; // counting starts when the frame ends (frameEnd)
     resume(node);
 }
 
 void WifiChain::resume(std::uint32_t node)
 {
     Node& n = m_nodes[node];
-    if (!n.contending || n.counting)
+    if (n.counting || (!n.contending && !n.backoffPending))
         return;
     n.countFromNs = std::max({m_queue.now() + m_difsNs, n.quietNs, n.navNs + m_difsNs});
     n.counting = true;
     const std::uint64_t token = ++n.attemptToken;
-    m_queue.at(n.countFromNs + n.backoffSlots * m_slotNs, [this, node, token] { attempt(node, token); });
+    // Without a frame the count runs all the same; a frame queued meanwhile takes what
+    // is left of it (contend()).
+    if (n.contending)
+        m_queue.at(n.countFromNs + n.backoffSlots * m_slotNs,
+                   [this, node, token] { attempt(node, token); });
 }
 
 void WifiChain::freeze(std::uint32_t node, std::int64_t busyFromNs)
@@ -372,6 +395,8 @@ void WifiChain::freeze(std::uint32_t node, std::int64_t busyFromNs)
         n.backoffSlots -= std::min(n.backoffSlots, static_cast<std::uint32_t>((busyFromNs - n.countFromNs) / m_slotNs));
     n.counting = false;
     ++n.attemptToken;
+    if (n.backoffSlots == 0 && !n.contending)
+        n.backoffPending = false; // counted out with nothing to send
 }
 
 void WifiChain::attempt(std::uint32_t node, std::uint64_t token)
@@ -409,6 +434,7 @@ void WifiChain::attempt(std::uint32_t node, std::uint64_t token)
     }
     n.contending = false;
     n.counting = false;
+    n.backoffPending = false;
     if (picked.empty())
         return;
     n.transmitting = true;
@@ -465,6 +491,7 @@ bool WifiChain::startBlockAckRequest(std::uint32_t node, std::int64_t now)
         return false;
     n.contending = false;
     n.counting = false;
+    n.backoffPending = false;
     n.transmitting = true;
     ex.mpduOk.assign(ex.tags.size(), true);
     ex.protectedData = ex.received = false;
@@ -590,7 +617,7 @@ void WifiChain::frameEnd(std::uint64_t id)
         n.quietNs = now + (decoded ? m_difsNs : m_eifsNs);
         if (decoded && i != f.from && i != f.to)
             n.navNs = std::max(n.navNs, f.navEndNs);
-        if (!n.contending)
+        if (!n.contending && !n.backoffPending)
             continue;
         const std::int64_t other = sensedBusySince(i, now + 1);
         freeze(i, other >= 0 ? std::min(other, f.startNs) : f.startNs);
@@ -741,6 +768,13 @@ void WifiChain::finish(std::uint32_t node, bool acked)
     }
     if (anyDropped)
         n.cw = m_params.cwMin; // the retry chain ended with the frame (10.3.4.4)
+    // A backoff follows every transmission, whether a frame waits or not (10.3.4.3),
+    // drawn before what the exchange delivered can queue an answer: a station's next
+    // frame, queued once that count has run out on an idle medium, goes after DIFS
+    // alone, where a node with frames queued draws again each time.
+    n.backoffSlots = m_rng.upTo(n.cw);
+    n.backoffPending = true;
+    n.counting = false;
     for (const Frame& f : delivered) {
         if (f.announcement) {
             if (m_announcing)
@@ -751,6 +785,8 @@ void WifiChain::finish(std::uint32_t node, bool acked)
         reorderReceived(ex.to, f);
     }
     contend(node);
+    if (!n.contending && sensedBusySince(node, m_queue.now() + 1) < 0)
+        resume(node);
     // Nodes that stopped contending because nothing was eligible may have work now.
     for (std::uint32_t i = 0; i < m_nodes.size(); ++i)
         if (!m_nodes[i].queue.empty())

@@ -117,7 +117,10 @@ private:
         std::deque<Frame> queue;
         std::uint32_t cw = 15;
         bool contending = false, transmitting = false;
-        bool counting = false;          // backoff counting down (an attempt is scheduled)
+        bool counting = false; // backoff counting down (an attempt is scheduled if contending)
+        // A backoff drawn and not yet counted out: after every transmission, with or
+        // without a frame queued (10.3.4.3), or for a frame queued on a busy medium.
+        bool backoffPending = false;
         bool mayHaveUnanswered =
             false; // a Frame::unanswered may be queued (else no request to look for)
         std::uint64_t attemptToken = 0;
