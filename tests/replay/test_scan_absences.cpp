@@ -213,33 +213,40 @@ TEST(ScanAbsences, AnnouncedScanLeavesAfterTheExchangeUnderWay)
 // the last exchange. A station that waits 120 us (the lab radio's guard) stays through
 // 10 of those 16 draws, one that waits 170 us (over DIFS + 15 slots, 169 us) through all
 // of them, so it is gone only once the AP's frames are through or after a collision's
-// doubled backoff; one that leaves at its Null frame's ACK leaves the AP's frames to
-// retry into the absence.
+// doubled backoff: no absence begins in a first attempt's backoff; one that leaves at its Null
+// frame's ACK leaves the AP's frames to retry into the absence.
 TEST(ScanAbsences, SilentStationLeavesAtThePauseItWaitsFor)
 {
+    struct Outcome
+    {
+        std::uint64_t absent = 0, leftInFirstBackoff = 0;
+        double mbps = 0;
+    };
     const auto run = [](double leavePauseUs) {
         Scenario s = behindWiredLink(150, 30, 10, 7);
         s.mac.stationLeavePauseUs = leavePauseUs;
-        std::uint64_t absent = 0;
-        double goodput = 0;
+        Outcome o;
         for (std::uint64_t seed = 1; seed <= 3; ++seed) {
             s.seed = seed;
             const SimResult r = simulate(s);
             EXPECT_TRUE(r.ok()) << r.error;
-            absent += r.mac.absentFailures;
-            goodput += metricsOf(r).goodputBps / 3e6;
+            o.absent += r.mac.absentFailures;
+            o.leftInFirstBackoff += r.mac.leftInFirstBackoff;
+            o.mbps += metricsOf(r).goodputBps / 3e6;
         }
-        std::printf("leave pause %.0f us: %llu attempts to the absent station, %.2f Mb/s\n",
-                    leavePauseUs, static_cast<unsigned long long>(absent), goodput);
-        return std::pair{absent, goodput};
+        std::printf("leave pause %.0f us: %llu attempts to the absent station, %llu absences begun "
+                    "in a first backoff, %.2f Mb/s\n",
+                    leavePauseUs, static_cast<unsigned long long>(o.absent),
+                    static_cast<unsigned long long>(o.leftInFirstBackoff), o.mbps);
+        return o;
     };
-    const auto [nullAbsent, nullMbps] = run(0);
-    const auto [labAbsent, labMbps] = run(120);
-    const auto [longAbsent, longMbps] = run(170);
-    EXPECT_GT(nullAbsent, labAbsent);
-    EXPECT_GT(labAbsent, 2 * longAbsent);
-    EXPECT_LT(static_cast<double>(longAbsent), 0.2 * static_cast<double>(nullAbsent));
-    EXPECT_GT(longMbps, 1.1 * nullMbps);
+    const Outcome null = run(0), lab = run(120), waits = run(170);
+    EXPECT_GT(null.absent, lab.absent);
+    EXPECT_GT(lab.absent, 2 * waits.absent);
+    EXPECT_GT(null.leftInFirstBackoff, 0u);
+    EXPECT_GT(lab.leftInFirstBackoff, 0u);
+    EXPECT_EQ(waits.leftInFirstBackoff, 0u);
+    EXPECT_GT(waits.mbps, 1.1 * null.mbps);
 }
 
 // At the AP's radio a segment sent while the station is away is first seen at its first

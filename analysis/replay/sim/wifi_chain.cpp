@@ -262,6 +262,7 @@ void WifiChain::leave(const Outage& outage)
 {
     m_announcing = false;
     m_away = true;
+    m_absenceLost = false;
     m_awayMode = outage.mode;
     const auto station = static_cast<std::uint32_t>(m_nodes.size() - 1);
     if (outage.mode == OutageMode::PsAnnounced && !m_holding)
@@ -679,9 +680,25 @@ void WifiChain::failExchange(std::uint32_t node, const OnAir& lost, bool blocked
         hidden = std::any_of(lost.overlaps.begin(), lost.overlaps.end(), [&](const OnAir::Overlap& o) {
             return disturbs(o.from, lost.to) && !hears(node, o.from);
         });
-    if (m_away && lost.to == station)
+    if (m_away && lost.to == station) {
         ++m_counters.absentFailures;
-    else if (hidden)
+        // The absence's first loss with nothing in the exchange tried before: the station
+        // left while its sender was still in a first attempt's backoff.
+        if (!m_absenceLost) {
+            m_absenceLost = true;
+            const Node& n = m_nodes[node];
+            m_counters.leftInFirstBackoff +=
+                std::all_of(n.ex.tags.begin(), n.ex.tags.end(),
+                            [&](std::uint64_t tag) {
+                                const auto f =
+                                    std::find_if(n.queue.begin(), n.queue.end(),
+                                                 [&](const Frame& q) { return q.tag == tag; });
+                                return f == n.queue.end() || f->retries == 0;
+                            })
+                    ? 1
+                    : 0;
+        }
+    } else if (hidden)
         ++m_counters.hiddenFailures; // a transmitter (or a NAV) the sender cannot sense
     else
         ++m_counters.collisions;

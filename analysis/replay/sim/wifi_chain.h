@@ -56,6 +56,9 @@ double equalPowerLoss(double bits, double rateMbps);
 struct MacCounters
 {
     std::uint64_t exchanges = 0, failures = 0, collisions = 0, hiddenFailures = 0, absentFailures = 0;
+    // Absences whose first failed exchange was a first attempt: the station left while
+    // its sender backed off for a frame not tried yet.
+    std::uint64_t leftInFirstBackoff = 0;
     std::uint64_t drops = 0, queueDrops = 0, mpdusDelivered = 0, ampdus = 0;
     std::int64_t airtimeNs = 0;
 };
@@ -230,6 +233,7 @@ private:
     std::vector<Frame> m_delivered;     // scratch of finish()
     std::uint64_t m_tags = 0, m_frames = 0;
     bool m_away = false;
+    bool m_absenceLost = false;         // the current absence has cost an exchange
     bool m_announcing = false;          // the station's announcement is queued, not yet had
     // An announcement off air (MacParams::stationLeavePauseUs): the AP holds new frames
     // while the station waits for a pause to leave in.
