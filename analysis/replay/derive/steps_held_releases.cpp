@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 
 namespace windscope::analysis::replay::derive {
 
@@ -110,6 +111,31 @@ bool releasedAhead(const std::vector<std::pair<std::int64_t, std::int64_t>>& del
                                 sinceNs * bytesPerNs);
     }
     return ahead >= std::max(aheadNeeded, heldBytes / 2);
+}
+
+// Where a hold's release ends: the AP's backlog is what the path brought in, at its
+// rate, since the silence began, less what went out; the release lasts until the
+// deliveries since the silence's start have caught up with that inflow. A radio much
+// faster than the link in front drains it quickly, one barely faster slowly, so the
+// span is read from the deliveries, at least half the silence after its end (a release
+// within it), and never into the next hold.
+std::int64_t releaseEndNs(const std::vector<std::pair<std::int64_t, std::int64_t>>& deliveries,
+                          std::int64_t holdStartNs, std::int64_t holdEndNs, std::int64_t nextHoldNs,
+                          double bytesPerNs)
+{
+    const std::int64_t atLeastNs = holdEndNs + (holdEndNs - holdStartNs) / 2;
+    auto it = std::lower_bound(deliveries.begin(), deliveries.end(), holdStartNs,
+                               [](const auto& d, std::int64_t ns) { return d.first < ns; });
+    if (it == deliveries.end())
+        return atLeastNs;
+    const std::int64_t startBytes = it->second;
+    for (; it != deliveries.end() && it->first < nextHoldNs; ++it)
+        if (it->first >= holdEndNs && static_cast<double>(it->second - startBytes) >=
+                                          bytesPerNs * static_cast<double>(it->first - holdStartNs))
+            return std::min(std::max(atLeastNs, it->first), nextHoldNs);
+    return std::min(
+        std::max(atLeastNs, it == deliveries.end() ? deliveries.back().first : it->first),
+        nextHoldNs);
 }
 
 // A station that does not announce its scans on air leaves once the medium it hears has
@@ -428,7 +454,12 @@ void deriveHeldReleases(const DerivationInput& in, DerivationContext& ctx, Deriv
                                1e6);
             startsS.push_back(static_cast<double>(holds[i].startNs - out.firstDataNs) / 1e9 +
                               deliveryNs / 2e9);
-            heldSpans.emplace_back(holds[i].startNs, holds[i].endNs + silenceNs / 2);
+            heldSpans.emplace_back(holds[i].startNs,
+                                   releaseEndNs(deliveries, holds[i].startNs, holds[i].endNs,
+                                                i + 1 < holds.size()
+                                                    ? holds[i + 1].startNs
+                                                    : std::numeric_limits<std::int64_t>::max(),
+                                                bytesPerNs));
             scanEndsNs.push_back(holds[i].endNs);
         }
     if (dwellsMs.size() < (fit.toleranceS > 0 ? kMinLatticeTimes : kMinAbsences))
@@ -456,8 +487,11 @@ void deriveHeldReleases(const DerivationInput& in, DerivationContext& ctx, Deriv
             n, fit.periodS * 1000, reread));
         return;
     }
-    // A rate read from packet trains did not count the releases: it stands.
-    if (reread > 0 && reread < kRateAgreement * ctx.rateMbps && !ctx.rateFromDispersion) {
+    // A rate read from packet trains at the sender did not count the releases: it
+    // stands. Downstream the trains are the radio's: the AP sends what it held back to
+    // back, at its own pace, whatever spacing the link in front gave them.
+    if (reread > 0 && reread < kRateAgreement * ctx.rateMbps &&
+        (downstream || !ctx.rateFromDispersion)) {
         const double scale = reread / ctx.rateMbps;
         // Where the air was taken for the bottleneck on the rate the releases inflated
         // (the AP's held data at the radio's rate) and the path's own rate lies well
