@@ -128,6 +128,64 @@ TEST(WifiAccess, ABackToBackFrameWaitsOutTheBackoffOfTheLastOne)
     EXPECT_EQ(*std::max_element(gapsNs.begin(), gapsNs.end()), 15 * 9000);
 }
 
+// The MPDUs of an A-MPDU reach the station one by one while the PPDU is still on air:
+// an answer the first one prompts is queued on a busy medium and draws a backoff, where
+// the answer to a lone MPDU, queued as its exchange ends, goes after AIFS alone. So over
+// seeds the answer to an A-MPDU of four comes a whole number of slots (0 to CWmin) after
+// the answer to a lone MPDU would, and not always at the same slot.
+TEST(WifiAccess, AnAnswerToAnAggregateMeetsABusyMedium)
+{
+    MacParams mac = dcfAt12();
+    mac.phyRateMbps = 13; // HT MCS 1, mixed-format preamble, QoS Data (EDCA best effort)
+    mac.dataPreambleUs = 36;
+    mac.aifsSlots = 3;
+    mac.ampduMax = 4;
+    mac.ampduBlockAck = true;
+    const auto answerAfterDeliveryNs = [&](std::uint64_t seed, std::uint32_t mpdus) {
+        EventQueue queue;
+        std::int64_t deliveredNs = -1, answeredNs = -1;
+        WifiChain* chainPtr = nullptr;
+        WifiChain chain(
+            queue, mac, seed,
+            [&](const Packet& p, bool downlink) {
+                if (!downlink) {
+                    answeredNs = queue.now();
+                    return;
+                }
+                if (p.id != 1)
+                    return;
+                deliveredNs = queue.now();
+                Packet ack;
+                ack.kind = Packet::Kind::Ack;
+                ack.id = 100;
+                chainPtr->sendUplink(ack);
+            },
+            [](const Packet&, bool, bool) {});
+        chainPtr = &chain;
+        for (std::uint32_t i = 0; i < mpdus; ++i) {
+            Packet data;
+            data.kind = Packet::Kind::Data;
+            data.segment = i;
+            data.length = 1448;
+            data.id = i + 1;
+            chain.sendDownlink(data);
+        }
+        queue.run(1'000'000'000, [] { return false; });
+        return answeredNs - deliveredNs;
+    };
+    const std::int64_t lone = answerAfterDeliveryNs(1, 1);
+    std::vector<std::int64_t> slots;
+    for (std::uint64_t seed = 1; seed <= 16; ++seed) {
+        const std::int64_t extra = answerAfterDeliveryNs(seed, 4) - lone;
+        EXPECT_EQ(extra % 9000, 0) << "seed " << seed;
+        slots.push_back(extra / 9000);
+    }
+    EXPECT_GE(*std::min_element(slots.begin(), slots.end()), 0);
+    EXPECT_LE(*std::max_element(slots.begin(), slots.end()), 15);
+    EXPECT_GT(*std::max_element(slots.begin(), slots.end()),
+              *std::min_element(slots.begin(), slots.end()));
+}
+
 // An ns-3 station passes its TCP ACK down as it receives the data: the lab's AP capture
 // shows it on air a DIFS after the station's MAC ACK, with nothing more. The round trip
 // from the AP to the station and back (0.3-0.4 ms, the handshake's least) is air the

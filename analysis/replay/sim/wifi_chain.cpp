@@ -362,8 +362,9 @@ void WifiChain::contend(std::uint32_t node)
     const bool busy = sensedBusySince(node, now + 1) >= 0;
     if (!n.backoffPending) {
         // A frame queued while the backoff is zero goes after DIFS if the medium is
-        // idle, else after a random backoff (10.3.4.2; ns-3's NeedBackoffUponAccess).
-        n.backoffSlots = busy || n.navNs > now ? m_rng.upTo(n.cw) : 0;
+        // idle, else after a random backoff (10.3.4.2; ns-3's NeedBackoffUponAccess);
+        // one out of an A-MPDU still on air was queued on a busy medium.
+        n.backoffSlots = busy || m_arrivingMidPpdu || n.navNs > now ? m_rng.upTo(n.cw) : 0;
         n.backoffPending = true;
     }
     if (busy)
@@ -792,6 +793,11 @@ void WifiChain::finish(std::uint32_t node, bool acked)
     n.backoffSlots = m_rng.upTo(n.cw);
     n.backoffPending = true;
     n.counting = false;
+    // The MPDUs of an A-MPDU reach the next node one by one as the PPDU goes on (each
+    // with its own FCS, 9.7.1; ns-3 passes each up as it ends): all but the PPDU's last
+    // arrive while it is still on air, and what they make the next node queue meets a
+    // busy medium.
+    m_arrivingMidPpdu = ex.tags.size() > 1 && !ex.blockAckRequest;
     for (const Frame& f : delivered) {
         if (f.announcement) {
             if (m_announcing)
@@ -800,7 +806,9 @@ void WifiChain::finish(std::uint32_t node, bool acked)
         }
         ++m_counters.mpdusDelivered;
         reorderReceived(ex.to, f);
+        m_arrivingMidPpdu = m_arrivingMidPpdu && f.tag != ex.tags.back();
     }
+    m_arrivingMidPpdu = false;
     contend(node);
     if (!n.contending && sensedBusySince(node, m_queue.now() + 1) < 0)
         resume(node);

@@ -234,6 +234,7 @@ private:
     std::uint64_t m_tags = 0, m_frames = 0;
     bool m_away = false;
     bool m_absenceLost = false;         // the current absence has cost an exchange
+    bool m_arrivingMidPpdu = false;     // finish() hands over MPDUs of an A-MPDU still on air
     bool m_announcing = false;          // the station's announcement is queued, not yet had
     // An announcement off air (MacParams::stationLeavePauseUs): the AP holds new frames
     // while the station waits for a pause to leave in.
