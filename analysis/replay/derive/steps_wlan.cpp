@@ -19,6 +19,8 @@ namespace windscope::analysis::replay::derive {
 
 namespace {
 
+constexpr double kAckBytes = 14; // ACK frame (9.3.1.4)
+
 // The radio's PHY as its frames show it: DSSS/HR-DSSS carries only 1, 2, 5.5 and 11
 // Mb/s (IEEE 802.11-2020 Clauses 15, 16); any other legacy rate, and every MCS, is
 // OFDM (Clauses 17-19), whose PPDUs are whole 4 us symbols, an HT one with 36 us of
@@ -190,7 +192,6 @@ QueueStood apQueueStood(const dissect::WlanColumns& w,
         return wlan::frameType(w.frameControl[row]) == wlan::kData && !wlan::badFcs(w, row) &&
                std::binary_search(fullSizedFrames.begin(), fullSizedFrames.end(), w.frame[row]);
     };
-    constexpr double kAckBytes = 14; // 9.3.1.4
     const double psduBytes = mss + mac.ipTcpHeaderBytes + mac.macOverheadBytes;
     // A pause up to AIFS and CWmin slots is a backoff; the headers' length is known to a
     // symbol and each stamp to a microsecond.
@@ -230,18 +231,10 @@ struct StationTurnaround
     double leastExtraUs = -1; // -1: too few triples
 };
 
-StationTurnaround stationTurnaround(const dissect::CaptureTables& tables, const TcpAnalysis& tcp,
-                                    std::size_t connection, int sender, const MacParams& mac)
+StationTurnaround stationTurnaround(const dissect::WlanColumns& w,
+                                    const std::vector<std::uint64_t>& ackFrames,
+                                    const MacParams& mac)
 {
-    const dissect::WlanColumns& w = tables.wlan;
-    const auto& t = tables.tcp;
-    std::vector<std::uint64_t> ackFrames; // the receiver's pure ACKs of this flow
-    for (std::size_t row = 0; row < t.size(); ++row)
-        if (tcp.segments.connection[row] == connection && t.payloadLength[row] == 0 &&
-            tcp.directionOf(tables, row) != sender)
-            ackFrames.push_back(t.frame[row]);
-    std::sort(ackFrames.begin(), ackFrames.end());
-    constexpr double kAckBytes = 14; // 9.3.1.4
     StationTurnaround out;
     double least = std::numeric_limits<double>::max();
     for (std::size_t row = 0; row + 2 < w.size(); ++row) {
@@ -286,15 +279,22 @@ void deriveMac(const DerivationInput& in, DerivationContext& ctx, DerivedScenari
         const double phyRate = percentile(phy, 0.5);
         // A-MPDU size: the most of the sender's data MPDUs seen under one radiotap
         // A-MPDU reference (the receiver's TCP ACKs are small: many more fit in one).
-        std::vector<std::uint64_t> dataFrames, fullSizedFrames;
-        for (std::size_t row = 0; row < t.size(); ++row)
-            if (tcp.segments.connection[row] == in.connection && t.payloadLength[row] > 0 &&
-                tcp.directionOf(tables, row) == in.sender) {
+        std::vector<std::uint64_t> dataFrames, fullSizedFrames,
+            ackFrames; // ackFrames: the receiver's pure ACKs
+        for (std::size_t row = 0; row < t.size(); ++row) {
+            if (tcp.segments.connection[row] != in.connection)
+                continue;
+            if (tcp.directionOf(tables, row) != in.sender) {
+                if (t.payloadLength[row] == 0)
+                    ackFrames.push_back(t.frame[row]);
+            } else if (t.payloadLength[row] > 0) {
                 dataFrames.push_back(t.frame[row]);
                 if (t.payloadLength[row] == s.sender.mss)
                     fullSizedFrames.push_back(t.frame[row]);
             }
+        }
         std::sort(dataFrames.begin(), dataFrames.end());
+        std::sort(ackFrames.begin(), ackFrames.end());
         std::sort(fullSizedFrames.begin(), fullSizedFrames.end());
         std::uint32_t ampdu = 1, run = 0;
         std::uint32_t lastRef = 0;
@@ -383,8 +383,7 @@ void deriveMac(const DerivationInput& in, DerivationContext& ctx, DerivedScenari
             // The air between the AP and the station is the model's now; what stays a
             // delay is the station's host turnaround beyond its MAC ACK, where the
             // frames show it (the round trip's split counted the air with it).
-            if (const StationTurnaround turn =
-                    stationTurnaround(tables, tcp, in.connection, in.sender, mac);
+            if (const StationTurnaround turn = stationTurnaround(tables.wlan, ackFrames, mac);
                 turn.leastExtraUs >= 0) {
                 const double oneWayMs = std::min(s.path.wirelessDelayMs, turn.leastExtraUs / 2000);
                 out.notes.push_back(
