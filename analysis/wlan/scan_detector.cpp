@@ -15,10 +15,19 @@
 // attempt goes unacknowledged, so the same MPDU is retried (10.3.2.14) until the
 // station answers. A run of retries to one station that ends with its return is an
 // absence; short ones are scans, long ones a station lost (a handoff or worse).
+//
+// Deaf: captured on the station's own radio (its own frames carry no signal reading, a
+// radio does not measure what it sends), the attempts made while it was away are not in
+// the capture at all. After a stretch in which it heard nothing, longer than a collision
+// explains, the AP's frame to it numbered past MPDUs it never heard, or its own data
+// frame retried, shows the radio was off its channel for that stretch: on channel it
+// hears the AP. The AP's retry alone is no evidence: a frame lost on air to the edge's
+// noise after an idle channel looks the same.
 #include "wlan_event_detectors.h"
 #include "wlan_frames.h"
 
 #include <algorithm>
+#include <string_view>
 
 namespace windscope::analysis::detail {
 
@@ -47,6 +56,57 @@ struct AbsenceState
     std::int64_t pendingEndNs = -1;
 };
 
+// The station whose own radio made the capture: every frame it sent without a signal
+// reading, while most of those it received have one; -1 when no station is.
+std::int32_t capturingStation(const dissect::WlanColumns& w, const WlanInventory& inventory)
+{
+    // Frames it sent before its radio is taken for the capture's: more than a handful
+    // of association and Null frames, which a sniffer can miss the signal of.
+    constexpr std::uint64_t kMinSent = 20;
+    std::vector<std::uint64_t> sent(inventory.stations.size(), 0), sentWithSignal(inventory.stations.size(), 0);
+    std::uint64_t received = 0, receivedWithSignal = 0;
+    for (std::size_t row = 0; row < w.size(); ++row) {
+        if (wlan::badFcs(w, row))
+            continue;
+        const bool withSignal = w.signalDbm[row] != dissect::WlanColumns::kNoSignal;
+        const std::int32_t from =
+            wlan::namesTransmitter(w.frameControl[row]) ? inventory.stationIndex(w.addr2(row)) : -1;
+        if (from >= 0) {
+            ++sent[static_cast<std::size_t>(from)];
+            sentWithSignal[static_cast<std::size_t>(from)] += withSignal;
+        } else if (inventory.stationIndex(w.addr1(row)) >= 0) {
+            ++received;
+            receivedWithSignal += withSignal;
+        }
+    }
+    std::int32_t found = -1;
+    for (std::size_t i = 0; i < sent.size(); ++i)
+        if (sent[i] >= kMinSent && sentWithSignal[i] == 0) {
+            if (found >= 0)
+                return -1; // two such stations: the capture records no signal at all
+            found = static_cast<std::int32_t>(i);
+        }
+    return 2 * receivedWithSignal > received ? found : -1;
+}
+
+// The longest stretch a radio on its channel can hear nothing in before a retry when its
+// own frame collided with the attempt: the colliding attempt and the retry, each at most
+// a full frame of a 1500-byte Ethernet MTU (1538 bytes with the QoS MAC header, LLC and
+// FCS) at the row's rate, plus 1 ms for the ACK timeout, AIFS and the first retry's 31
+// slots with DSSS timing, the slowest (222 + 70 + 620 us).
+std::int64_t collisionSpanNs(const dissect::WlanColumns& w, std::size_t row)
+{
+    constexpr double kFullFrameBits = 1538 * 8;
+    // The long DSSS preamble and PLCP header, 192 us; an OFDM or HT one takes 20-40 us.
+    const bool dsss = w.dataRateKbps[row] > 0 && w.dataRateKbps[row] <= 11000 && w.dataRateKbps[row] != 6000 &&
+                      w.dataRateKbps[row] != 9000;
+    const double preambleUs = dsss ? 192 : 40;
+    // Unknown rate: the slowest OFDM rate, 6 Mb/s.
+    const double rateMbps = w.dataRateKbps[row] > 0 ? w.dataRateKbps[row] / 1000.0 : 6.0;
+    const double frameUs = preambleUs + kFullFrameBits / rateMbps;
+    return static_cast<std::int64_t>((2 * frameUs + 1000) * 1000);
+}
+
 struct MacState
 {
     std::uint32_t lastAmpduReference = 0;
@@ -59,7 +119,8 @@ public:
                 std::vector<WlanEvent>& shortRuns, std::vector<StationMacStats>& macStats)
         : m_context(context), m_events(events), m_shortRuns(shortRuns), m_macStats(macStats),
           m_doze(context.inventory.stations.size()), m_absence(context.inventory.stations.size()),
-          m_mac(context.inventory.stations.size())
+          m_mac(context.inventory.stations.size()),
+          m_capturingStation(capturingStation(context.tables.wlan, context.inventory))
     {
         macStats.resize(context.inventory.stations.size());
         for (std::size_t i = 0; i < macStats.size(); ++i)
@@ -77,6 +138,8 @@ private:
     void startDoze(std::size_t station, std::size_t row);
     void closeDoze(std::size_t station, std::int64_t endNs, std::uint64_t endFrame);
     void closeAbsence(std::size_t station, std::int64_t endNs, bool openEnded = false);
+    bool missedBefore(std::size_t row);
+    void deafStretch(std::size_t station, std::size_t row);
 
     const DetectorContext& m_context;
     std::vector<WlanEvent>& m_events;
@@ -85,6 +148,11 @@ private:
     std::vector<DozeState> m_doze;
     std::vector<AbsenceState> m_absence;
     std::vector<MacState> m_mac;
+    const std::int32_t m_capturingStation;
+    std::int64_t m_lastHeardNs = -1; // the last row before the current one
+    // The capturing station's AP and the last sequence numbers heard from it.
+    std::uint32_t m_apOfCapture = wlan::kNoMac;
+    std::int32_t m_lastQosSequence = -1, m_lastOtherSequence = -1;
     std::uint64_t m_longAbsences = 0;
     std::uint64_t m_shortDozes = 0;
 };
@@ -161,7 +229,8 @@ void AbsencePass::closeAbsence(std::size_t station, std::int64_t endNs, bool ope
     // it left is unknown (the AP noticed late if it had nothing to send before), so the
     // run keeps its measured span. Stretching it to the shortest scan overstated the
     // outage where the retries were not a scan (the lab's handoff runs).
-    if (a.retries < o.minRetries || length < o.minAbsenceNs) {
+    const bool deaf = std::string_view(e.basis) == "deaf-retry";
+    if ((!deaf && a.retries < o.minRetries) || length < o.minAbsenceNs) {
         // Alone, as likely a collision as an absence; kept in case it falls on the
         // station's scan period (see admitPeriodicShortRuns).
         m_shortRuns.push_back(std::move(e));
@@ -171,9 +240,13 @@ void AbsencePass::closeAbsence(std::size_t station, std::int64_t endNs, bool ope
         // Longer than any scan: the station left (another AP, or lost). Reported as an
         // absence of unknown cause; a handoff the capture shows takes it over
         // (foldAbsences).
+        // A deaf stretch keeps its basis: it bounds the absence from above, and the
+        // replay derivation does not take it for a station that left.
         e.kind = WlanEventKind::Absence;
-        e.basis = "retry-absence-long";
-        ++m_longAbsences;
+        if (!deaf) {
+            e.basis = "retry-absence-long";
+            ++m_longAbsences;
+        }
     }
     m_events.push_back(std::move(e));
 }
@@ -299,6 +372,59 @@ void AbsencePass::toStation(std::size_t station, std::size_t row)
     a.lastTxFrame = w.frame[row];
 }
 
+// Whether the capturing station's radio missed a transmission before this row: the AP's
+// frame to it retried where the attempt before was not heard, or numbered past frames
+// never heard, or its own data retried. The AP numbers its QoS data (per TID; one here)
+// apart from everything else it sends (10.3.2.14): management, broadcasts, non-QoS data.
+// Frames of an A-MPDU are left out: their retries follow a Block Ack's bitmap.
+bool AbsencePass::missedBefore(std::size_t row)
+{
+    const dissect::WlanColumns& w = m_context.tables.wlan;
+    const std::uint16_t fc = w.frameControl[row];
+    if (m_capturingStation < 0 || w.sequenceControl[row] == 0xffff || wlan::frameType(fc) == wlan::kControl)
+        return false;
+    const std::uint32_t station = m_context.inventory.stations[static_cast<std::size_t>(m_capturingStation)].mac;
+    if (wlan::frameType(fc) == wlan::kData && wlan::toDs(fc) && !wlan::fromDs(fc) && w.addr2(row) == station)
+        return wlan::retry(fc) && w.ampduReference[row] == 0;
+    // The AP: the transmitter of what it sends to the station and of its own management.
+    const bool toStation = wlan::frameType(fc) == wlan::kData && wlan::fromDs(fc) && !wlan::toDs(fc) &&
+                           w.addr1(row) == station;
+    if (m_apOfCapture == wlan::kNoMac && toStation)
+        m_apOfCapture = w.addr2(row);
+    if (m_apOfCapture == wlan::kNoMac || w.addr2(row) != m_apOfCapture)
+        return false;
+    const auto sequence = static_cast<std::int32_t>(w.sequenceControl[row] >> 4);
+    std::int32_t& last = wlan::isQosData(fc) ? m_lastQosSequence : m_lastOtherSequence;
+    const std::int32_t before = last;
+    last = sequence;
+    // Frames to other stations share the counters, so only those to this one are judged.
+    if (!toStation || w.ampduReference[row] != 0)
+        return false;
+    return before >= 0 && sequence != before && sequence != ((before + 1) & 0xfff);
+}
+
+void AbsencePass::deafStretch(std::size_t station, std::size_t row)
+{
+    const dissect::WlanColumns& w = m_context.tables.wlan;
+    if (m_lastHeardNs < 0)
+        return;
+    AbsenceState& a = m_absence[station];
+    if (a.active)
+        closeAbsence(station, m_lastHeardNs);
+    a.active = true;
+    a.retries = 1;
+    a.pendingEndNs = -1;
+    a.event = WlanEvent{};
+    a.event.station = m_context.inventory.stations[station].mac;
+    a.event.bssid = wlan::bssidOf(w, row);
+    a.event.startNs = m_lastHeardNs;
+    a.event.basis = "deaf-retry";
+    // What the AP sent meanwhile is not in the capture: its counts stay 0.
+    addEvidence(a.event, w.frame[row]);
+    // Back on its channel by the retry it heard.
+    closeAbsence(station, w.timeNs[row]);
+}
+
 void AbsencePass::run()
 {
     const dissect::WlanColumns& w = m_context.tables.wlan;
@@ -319,8 +445,11 @@ void AbsencePass::run()
                 if (s >= 0 && m_absence[static_cast<std::size_t>(s)].active)
                     closeAbsence(static_cast<std::size_t>(s), w.timeNs[row]);
             }
+            m_lastHeardNs = w.timeNs[row];
             continue;
         }
+        if (missedBefore(row) && w.timeNs[row] - m_lastHeardNs > collisionSpanNs(w, row))
+            deafStretch(static_cast<std::size_t>(m_capturingStation), row);
         const std::uint16_t fc = w.frameControl[row];
         const std::uint8_t type = wlan::frameType(fc);
         const std::uint8_t sub = wlan::frameSubtype(fc);
@@ -365,6 +494,7 @@ void AbsencePass::run()
                     ++m_macStats[static_cast<std::size_t>(owner)].delbas;
             }
         }
+        m_lastHeardNs = w.timeNs[row];
     }
     const std::int64_t lastNs = w.size() ? w.timeNs[w.size() - 1] : 0;
     for (std::size_t s = 0; s < m_doze.size(); ++s) {

@@ -80,7 +80,8 @@ void foldAbsences(std::vector<WlanEvent>& events)
     kept.reserve(events.size());
     std::vector<const WlanEvent*> absences;
     const auto unannounced = [](const WlanEvent& e) {
-        return std::string_view(e.basis) == "retry-absence" || e.departed();
+        return std::string_view(e.basis) == "retry-absence" || std::string_view(e.basis) == "deaf-retry" ||
+               e.departed();
     };
     for (WlanEvent& e : events)
         if (!unannounced(e))
@@ -115,6 +116,38 @@ double median(std::vector<double> v)
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+// The spacings within 10% of a whole number of intervals (a scanning station's timer
+// jitters by a few percent; a skipped scan leaves a multiple).
+std::size_t regularSpacings(const std::vector<double>& spacing, double intervalMs)
+{
+    if (intervalMs <= 0)
+        return 0;
+    std::size_t regular = 0;
+    for (double s : spacing) {
+        const double ratio = s / intervalMs;
+        const double nearest = std::max(1.0, std::round(ratio));
+        if (std::fabs(ratio - nearest) <= 0.1 * nearest)
+            ++regular;
+    }
+    return regular;
+}
+
+// The spacings within a tenth of an interval of a whole multiple of it. Unlike the
+// periodic test's tolerance this one does not widen with the multiple: a short
+// candidate would otherwise take every long spacing for one of its multiples.
+std::size_t wholeMultiples(const std::vector<double>& spacing, double intervalMs)
+{
+    if (intervalMs <= 0)
+        return 0;
+    std::size_t fit = 0;
+    for (double s : spacing) {
+        const double ratio = s / intervalMs;
+        if (ratio >= 0.9 && std::fabs(ratio - std::round(ratio)) <= 0.1)
+            ++fit;
+    }
+    return fit;
+}
+
 std::vector<ScanPattern> scanPatterns(const std::vector<WlanEvent>& events)
 {
     std::vector<ScanPattern> patterns;
@@ -141,7 +174,19 @@ std::vector<ScanPattern> scanPatterns(const std::vector<WlanEvent>& events)
         // median up: each spacing is divided by the whole number of intervals it spans
         // under the estimate so far, until the estimate stops moving (it settles within
         // a few rounds; a long gap's count is only right once the estimate is close).
+        // Where most scans were not seen (a station's own radio sees only those the AP
+        // sent into), the median spans several intervals: the start is then the spacing
+        // that the most others are whole multiples of, the larger on a tie (every
+        // multiple of an interval is one of its halves too).
         p.intervalMs = median(spacing);
+        std::size_t bestFit = wholeMultiples(spacing, p.intervalMs);
+        for (double candidate : spacing) {
+            const std::size_t fit = wholeMultiples(spacing, candidate);
+            if (fit > bestFit || (fit == bestFit && candidate > p.intervalMs)) {
+                bestFit = fit;
+                p.intervalMs = candidate;
+            }
+        }
         for (int round = 0; round < 8 && p.intervalMs > 0; ++round) {
             std::vector<double> single;
             for (double s : spacing)
@@ -153,18 +198,11 @@ std::vector<ScanPattern> scanPatterns(const std::vector<WlanEvent>& events)
                 break;
         }
         p.dwellMs = median(dwell);
-        if (p.scans >= 3 && p.intervalMs > 0) {
-            // Periodic when most spacings sit within 10% of the median; a skipped scan
-            // (a multiple of the interval) does not count against it.
-            std::size_t regular = 0;
-            for (double s : spacing) {
-                const double ratio = s / p.intervalMs;
-                const double nearest = std::max(1.0, std::round(ratio));
-                if (std::fabs(ratio - nearest) <= 0.1 * nearest)
-                    ++regular;
-            }
-            p.periodic = static_cast<double>(regular) >= 0.8 * static_cast<double>(spacing.size());
-        }
+        // Periodic when most spacings sit within 10% of the interval; a skipped scan
+        // (a multiple of the interval) does not count against it.
+        if (p.scans >= 3 && p.intervalMs > 0)
+            p.periodic = static_cast<double>(regularSpacings(spacing, p.intervalMs)) >=
+                         0.8 * static_cast<double>(spacing.size());
         patterns.push_back(p);
     }
     return patterns;
@@ -252,7 +290,8 @@ std::size_t classifyShortAbsences(std::vector<WlanEvent>& events, const WlanEven
 {
     std::size_t n = 0;
     for (WlanEvent& e : events)
-        if (e.kind == WlanEventKind::Scan && !e.openEnded && std::string_view(e.basis).starts_with("retry-absence") &&
+        if (e.kind == WlanEventKind::Scan && !e.openEnded &&
+            (std::string_view(e.basis).starts_with("retry-absence") || std::string_view(e.basis) == "deaf-retry") &&
             e.endNs - e.startNs < options.minScanNs) {
             e.kind = WlanEventKind::Absence;
             ++n;

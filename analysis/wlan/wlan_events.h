@@ -69,7 +69,9 @@ struct WlanEvent
     std::int64_t resumedNs = -1;
     // How the event was found: "pm-null" (power-management announcement), "retry-absence"
     // (unacknowledged retries to the station), "retry-absence-periodic" (a short run of
-    // them on the station's scan period), "reassociation", "association",
+    // them on the station's scan period), "deaf-retry" (captured on the station's own
+    // radio: a stretch it heard nothing in, ended by the AP's retry of an attempt it never
+    // heard), "reassociation", "association",
     // "bssid-change" (traffic only), "tcp-ack-gap", "probe-burst" (active scan seen only
     // through the station's probe requests).
     const char* basis = "";

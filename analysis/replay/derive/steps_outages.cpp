@@ -8,6 +8,7 @@
 #include "sample_statistics.h"
 
 #include <algorithm>
+#include <string_view>
 #include <cstdio>
 #include <limits>
 #include <map>
@@ -447,6 +448,13 @@ void deriveOutages(const DerivationInput& in, DerivationContext& ctx, DerivedSce
             if (e.kind == WlanEventKind::OutageInferred && e.connection != static_cast<std::int32_t>(in.connection))
                 continue;
             if (duringAbsence(e.startNs, e.endNs))
+                continue;
+            // A stretch the station's own radio heard nothing in bounds its absence from
+            // above (it holds the quiet before the station left and the wait for the AP's
+            // next attempt after it came back) and does not say whether the AP held its
+            // frames: the scans come from what bounds them from below or dates them (the
+            // AP's retries, the held releases).
+            if (std::string_view(e.basis) == "deaf-retry")
                 continue;
             // A station away longer than any scan (roamed, or lost) is out of reach like
             // one in a handoff.
