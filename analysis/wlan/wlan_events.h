@@ -78,7 +78,10 @@ struct WlanEvent
     bool openEnded = false;                // the capture ended before the event did
     // The span is a lower bound of the event (an absence: it began before the first
     // unanswered attempt showed it); printed with ">=" like an open-ended one.
-    bool lowerBound() const { return openEnded || kind == WlanEventKind::Absence; }
+    bool lowerBound() const { return openEnded || (kind == WlanEventKind::Absence && !upperBound()); }
+    // Seen from the station's own radio (basis "deaf-retry"): the stretch it heard
+    // nothing in holds the absence and the quiet on either side of it.
+    bool upperBound() const { return !openEnded && std::string_view(basis) == "deaf-retry"; }
     // An absence longer than any scan (basis "retry-absence-long"): the station left the
     // AP's channel, roamed or lost; open-ended when it was not heard from again.
     bool departed() const { return std::string_view(basis) == "retry-absence-long"; }

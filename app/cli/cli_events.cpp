@@ -101,13 +101,14 @@ void printEvents(const analysis::EventsReport& r, const analysis::Correlation* c
         // itself: their durations are lower bounds.
         std::printf("%5llu  %-19s %-17s %12.6f s  %s%9.3f ms  %s%s\n", static_cast<unsigned long long>(e.id),
                     analysis::eventKindName(e.kind), mac(e.station).c_str(),
-                    static_cast<double>(e.startNs) / 1e9, e.lowerBound() ? ">=" : "  ",
+                    static_cast<double>(e.startNs) / 1e9, e.lowerBound() ? ">=" : e.upperBound() ? "<=" : "  ",
                     static_cast<double>(e.endNs - e.startNs) / 1e6, e.basis,
                     e.departed() ? (e.openEnded ? "  (open-ended: the station left this AP's channel, unanswered "
                                                   "retries to the end of the capture)"
                                                 : "  (lower bound: unanswered retries longer than any scan, the "
                                                   "station left this AP's channel)")
                     : e.openEnded ? "  (open-ended: the capture ended first)"
+                    : e.upperBound() ? "  (upper bound: the station's radio heard nothing, then missed frames)"
                     : e.kind == analysis::WlanEventKind::Absence
                         ? "  (lower bound: unanswered retries, too short to show a scan)"
                         : "");

@@ -29,7 +29,7 @@ QString eventStart(const analysis::WlanEvent& e) { return fixed(static_cast<doub
 // An open-ended event or an absence shows only part of itself: its duration is a lower bound.
 QString eventDuration(const analysis::WlanEvent& e)
 {
-    return (e.lowerBound() ? QStringLiteral(">= ") : QString()) + fixed(static_cast<double>(e.endNs - e.startNs) / 1e6, 1);
+    return (e.lowerBound() ? QStringLiteral(">= ") : e.upperBound() ? QStringLiteral("<= ") : QString()) + fixed(static_cast<double>(e.endNs - e.startNs) / 1e6, 1);
 }
 
 // Window sizes in kB; -1 (not followed) shows as a dash.
