@@ -156,6 +156,27 @@ TEST(ScanAbsences, LabAPeriodAndDwellFromTheApsRetries)
     EXPECT_LE(s.mac.stationLeavePauseUs, 124);
 }
 
+// Where neither the AP's retries nor holes downstream show the wait (A-scan-none: no
+// scan at all), a station without announcements on air leaves once no response can
+// follow the last frame it heard: an ACKTimeout, SIFS (16 us) + a slot (9 us) + the
+// response's preamble (20 us) on the lab's 802.11a, not a whole backoff of quiet,
+// which kept it on its channel as long as the AP had frames.
+TEST(ScanAbsences, UnmeasuredWaitToLeaveIsAnAckTimeout)
+{
+    const auto path = test::labDir("ns3/A-scan-none") / "wifi-ap.pcap";
+    WINDSCOPE_REQUIRE_FILE(path);
+    test::LabConnection lab;
+    std::string error;
+    ASSERT_TRUE(test::openLab(path, lab, error)) << error;
+    const analysis::replay::DerivedScenario d = analysis::replay::deriveScenario(lab.input());
+    ASSERT_TRUE(d.scenario.mac.enabled);
+    EXPECT_DOUBLE_EQ(d.scenario.mac.stationLeavePauseUs, 16 + 9 + 20);
+    bool noted = false;
+    for (const std::string& note : d.notes)
+        noted |= note.find("leaves at a pause of 45 us (an ACKTimeout") != std::string::npos;
+    EXPECT_TRUE(noted);
+}
+
 // The cost of the dwell in the MAC model: with seven attempts per frame and a
 // contention window doubling to 1023 slots, a chain lasts about 17 ms at 12 Mb/s, so a
 // 10 ms scan mostly delays the frames already handed to the radio and a 20 ms scan

@@ -370,7 +370,7 @@ void deriveScanAbsences(const DerivationInput& in, DerivationContext&, DerivedSc
     else
         out.notes.push_back(format(
             "mac.station_leave_pause_us %.0f: no announcement on air, and the scans show %.0f "
-            "pauses stayed through and %.0f gone at: DIFS and CWmin slots, the longest backoff",
+            "pauses stayed through and %.0f gone at: an ACKTimeout, once no response follows",
             s.mac.stationLeavePauseUs, static_cast<double>(leave.stayed),
             static_cast<double>(leave.gone)));
     out.notes.push_back((chainAttempts > 1 ? format("mac.retry_limit %.0f: %.0f chains the AP gave up after %.0f attempts",

@@ -70,11 +70,12 @@ MacParams radioMac(const dissect::WlanColumns& w, double phyRateMbps)
     // A station that announces power save does it on air, in a frame to its AP with the
     // Power Management bit (802.11-2020 11.2.3.2), and leaves when the AP has it. Where
     // no such frame shows, the announcement is not on air (or there is none); a station
-    // then leaves only between frame exchanges, and a pause longer than the longest
-    // backoff a first attempt draws (DIFS and CWmin slots, 10.3.4.3) says no frame is
-    // coming. The scan step reads the pause where the AP's retries show it, the held-
-    // release step downstream from the holes the scans left.
-    mac.stationLeavePauseUs = powerSaveOnAir ? 0 : mac.difsUs() + mac.cwMin * mac.slotUs;
+    // then leaves only between frame exchanges: once no response can follow the last
+    // frame it heard, an ACKTimeout after its end (SIFS, a slot and the PHY's receive
+    // start delay, the response's preamble; 10.3.2.11). The scan step reads the pause
+    // where the AP's retries show it, the held-release step downstream from the holes
+    // the scans left.
+    mac.stationLeavePauseUs = powerSaveOnAir ? 0 : mac.sifsUs + mac.slotUs + mac.preambleUs;
     return mac;
 }
 
@@ -408,7 +409,7 @@ void deriveMac(const DerivationInput& in, DerivationContext& ctx, DerivedScenari
                 format("; the air (about %.1f Mb/s for TCP) is the bottleneck", capacityMbps) +
                 (mac.stationLeavePauseUs > 0
                      ? format("; no frame carries the Power Management bit: a station announcing a "
-                              "scan leaves at a pause of %.0f us (DIFS and CWmin slots)",
+                              "scan leaves at a pause of %.0f us (an ACKTimeout: no response follows)",
                               mac.stationLeavePauseUs)
                      : std::string("; stations announce power save on air")));
         } else if (phyRate > 0) {
