@@ -116,36 +116,24 @@ double median(std::vector<double> v)
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-// The spacings within 10% of a whole number of intervals (a scanning station's timer
-// jitters by a few percent; a skipped scan leaves a multiple).
-std::size_t regularSpacings(const std::vector<double>& spacing, double intervalMs)
+// The spacings near a whole number (at least one) of intervals: within a tenth of the
+// interval, or with widening within a tenth of the multiple (a scanning station's
+// timer jitters by a few percent, and a skipped scan leaves a multiple). Without
+// widening a short candidate interval cannot take every long spacing for one of its
+// multiples.
+enum class Tolerance { OfTheInterval, OfTheMultiple };
+std::size_t nearMultiples(const std::vector<double>& spacing, double intervalMs, Tolerance tolerance)
 {
     if (intervalMs <= 0)
         return 0;
-    std::size_t regular = 0;
+    std::size_t near = 0;
     for (double s : spacing) {
         const double ratio = s / intervalMs;
         const double nearest = std::max(1.0, std::round(ratio));
-        if (std::fabs(ratio - nearest) <= 0.1 * nearest)
-            ++regular;
+        if (std::fabs(ratio - nearest) <= 0.1 * (tolerance == Tolerance::OfTheMultiple ? nearest : 1.0))
+            ++near;
     }
-    return regular;
-}
-
-// The spacings within a tenth of an interval of a whole multiple of it. Unlike the
-// periodic test's tolerance this one does not widen with the multiple: a short
-// candidate would otherwise take every long spacing for one of its multiples.
-std::size_t wholeMultiples(const std::vector<double>& spacing, double intervalMs)
-{
-    if (intervalMs <= 0)
-        return 0;
-    std::size_t fit = 0;
-    for (double s : spacing) {
-        const double ratio = s / intervalMs;
-        if (ratio >= 0.9 && std::fabs(ratio - std::round(ratio)) <= 0.1)
-            ++fit;
-    }
-    return fit;
+    return near;
 }
 
 std::vector<ScanPattern> scanPatterns(const std::vector<WlanEvent>& events)
@@ -179,9 +167,9 @@ std::vector<ScanPattern> scanPatterns(const std::vector<WlanEvent>& events)
         // that the most others are whole multiples of, the larger on a tie (every
         // multiple of an interval is one of its halves too).
         p.intervalMs = median(spacing);
-        std::size_t bestFit = wholeMultiples(spacing, p.intervalMs);
+        std::size_t bestFit = nearMultiples(spacing, p.intervalMs, Tolerance::OfTheInterval);
         for (double candidate : spacing) {
-            const std::size_t fit = wholeMultiples(spacing, candidate);
+            const std::size_t fit = nearMultiples(spacing, candidate, Tolerance::OfTheInterval);
             if (fit > bestFit || (fit == bestFit && candidate > p.intervalMs)) {
                 bestFit = fit;
                 p.intervalMs = candidate;
@@ -201,7 +189,7 @@ std::vector<ScanPattern> scanPatterns(const std::vector<WlanEvent>& events)
         // Periodic when most spacings sit within 10% of the interval; a skipped scan
         // (a multiple of the interval) does not count against it.
         if (p.scans >= 3 && p.intervalMs > 0)
-            p.periodic = static_cast<double>(regularSpacings(spacing, p.intervalMs)) >=
+            p.periodic = static_cast<double>(nearMultiples(spacing, p.intervalMs, Tolerance::OfTheMultiple)) >=
                          0.8 * static_cast<double>(spacing.size());
         patterns.push_back(p);
     }
