@@ -166,5 +166,8 @@ void placeLoneLosses(const DerivationInput& in, DerivationContext& ctx, DerivedS
 void deriveScanAbsences(const DerivationInput& in, DerivationContext& ctx, DerivedScenario& out);
 // steps_held_releases.cpp: where neither shows them, from the data the AP held through them.
 void deriveHeldReleases(const DerivationInput& in, DerivationContext& ctx, DerivedScenario& out);
+// Scans from the stretches the station's own radio heard nothing in (events' "deaf-retry"),
+// where no earlier step read a pattern.
+void deriveStationRadioScans(const DerivationInput& in, DerivationContext& ctx, DerivedScenario& out);
 
 } // namespace windscope::analysis::replay::derive

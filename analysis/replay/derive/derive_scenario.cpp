@@ -38,6 +38,7 @@ constexpr DerivationStep kSteps[] = {
     {"periodic outages", derivePeriodicOutages},
     {"scan absences", deriveScanAbsences},
     {"held releases", deriveHeldReleases},
+    {"station radio scans", deriveStationRadioScans},
     {"lone losses", placeLoneLosses},
 };
 

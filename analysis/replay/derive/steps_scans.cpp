@@ -93,7 +93,143 @@ LeavePause leavePauseOf(std::vector<std::pair<std::int64_t, bool>> pauses, std::
     return out;
 }
 
+// The scans' line through the early edge of times that lag them by a varying amount,
+// never lead them: each time's cycle from the fold, a least-squares line, then again
+// through the times on or below it. Times far from the phase (collisions that reached a
+// few retries) stay out of it. Cycle 0 is the first time's.
+struct ScanLine
+{
+    double firstS = 0, periodS = 0;
+};
+ScanLine earlyEdgeLine(const std::vector<double>& timesS, const PeriodFit& fit)
+{
+    const double meanPhase = fold(timesS, fit.periodS).second;
+    const std::vector<double> deviations = phaseDeviations(timesS, fit.periodS, meanPhase);
+    std::vector<double> cycles;
+    for (std::size_t i = 0; i < timesS.size(); ++i)
+        cycles.push_back(std::round((timesS[i] - deviations[i] - meanPhase) / fit.periodS));
+    const auto lineThrough = [&](const std::vector<std::size_t>& use, double& offsetS, double& slopeS) {
+        double sx = 0, sy = 0, sxx = 0, sxy = 0;
+        for (const std::size_t i : use) {
+            sx += cycles[i];
+            sy += timesS[i];
+            sxx += cycles[i] * cycles[i];
+            sxy += cycles[i] * timesS[i];
+        }
+        const double m = static_cast<double>(use.size()), det = m * sxx - sx * sx;
+        slopeS = det > 0 ? (m * sxy - sx * sy) / det : fit.periodS;
+        offsetS = (sy - slopeS * sx) / m;
+    };
+    std::vector<std::size_t> all;
+    for (std::size_t i = 0; i < timesS.size(); ++i)
+        if (std::abs(deviations[i]) <= fit.periodS / 8)
+            all.push_back(i);
+    double offsetS = 0, periodS = fit.periodS;
+    lineThrough(all, offsetS, periodS);
+    std::vector<std::size_t> early;
+    for (const std::size_t i : all)
+        if (timesS[i] <= offsetS + periodS * cycles[i])
+            early.push_back(i);
+    if (early.size() >= 2)
+        lineThrough(early, offsetS, periodS);
+    return {offsetS + periodS * cycles.front(), periodS};
+}
+
+// Captured on the station's own radio (basis "deaf-retry"): each stretch it heard
+// nothing in, ended by a retry, holds a scan. The radio left after the last frame it
+// heard and was back by the first, so each stretch is at least the dwell, and its end
+// lags the scan's end by the wait for the next attempt, never leads it.
+void deriveDeafScans(const DerivationInput& in, DerivedScenario& out, const std::vector<const WlanEvent*>& runs)
+{
+    Scenario& s = out.scenario;
+    const dissect::WlanColumns& w = in.tables->wlan;
+    std::vector<std::int64_t> ends;
+    for (const WlanEvent* e : runs)
+        ends.push_back(e->endNs);
+    const double n = static_cast<double>(ends.size());
+    if (ends.size() < kMinAbsences) {
+        out.notes.push_back(format("scan absences: %.0f stretches the station's own radio heard nothing in, fewer "
+                                   "than %.0f: the scans stay as listed",
+                                   n, static_cast<double>(kMinAbsences)));
+        return;
+    }
+    const std::vector<double> timesS = secondsFromFirst(ends);
+    const PeriodFit fit = searchPeriod(timesS);
+    if (!fit.found) {
+        out.notes.push_back(format("scan absences: %.0f stretches the station's own radio heard nothing in, no "
+                                   "period concentrates their ends (R %.2f, Rayleigh -ln p %.1f): the scans stay "
+                                   "as listed",
+                                   n, fit.r, fit.z));
+        return;
+    }
+    const ScanLine line = earlyEdgeLine(timesS, fit);
+    const double meanPhase = fold(timesS, fit.periodS).second;
+    const std::vector<double> deviations = phaseDeviations(timesS, fit.periodS, meanPhase);
+    std::vector<double> stretchesMs;
+    for (std::size_t i = 0; i < runs.size(); ++i)
+        if (std::abs(deviations[i]) <= fit.periodS / 8)
+            stretchesMs.push_back(static_cast<double>(runs[i]->endNs - runs[i]->startNs) / 1e6);
+    if (stretchesMs.size() < kMinAbsences)
+        return;
+    // Each stretch bounds the dwell from above; the 10th percentile, as the AP's
+    // capture takes the station's answers.
+    const double dwellMs = percentile(stretchesMs, 0.1);
+    const auto dwellNs = static_cast<std::int64_t>(dwellMs * 1e6);
+    const auto scanStartNs = [&](std::int64_t k) {
+        return ends.front() + static_cast<std::int64_t>((line.firstS + static_cast<double>(k) * line.periodS) * 1e9) -
+               dwellNs;
+    };
+    // Scans before the first seen: back to the earliest cycle whose window's first half
+    // (its edges are uncertain by a frame or two) the radio heard nothing in.
+    const auto heardWithin = [&](std::int64_t fromNs) {
+        const auto it = std::lower_bound(w.timeNs.begin(), w.timeNs.end(), fromNs);
+        return it != w.timeNs.end() && *it < fromNs + dwellNs / 2;
+    };
+    std::int64_t firstCycle = 0;
+    while (scanStartNs(firstCycle - 1) >= out.firstDataNs && !heardWithin(scanStartNs(firstCycle - 1)))
+        --firstCycle;
+    PeriodicScan& scan = s.periodicScan;
+    scan.intervalMs = line.periodS * 1000;
+    scan.dwellMs = dwellMs;
+    scan.mode = OutageMode::PsAnnounced;
+    // In simulated time: the radio sees the sender's data one wired delay after it left.
+    scan.firstS = std::max(0.0, static_cast<double>(scanStartNs(firstCycle) - out.firstDataNs) / 1e9 +
+                                    s.path.wiredDelayMs / 1000);
+    scan.untilS = 0;
+    const std::size_t listed = s.outageList.size();
+    std::erase_if(s.outageList, [](const Outage& o) { return o.kind == OutageKind::Scan; });
+    out.notes.push_back(
+        format("periodic_scan: %.1f ms off every %.2f ms from %.3f s (power save announced): ", scan.dwellMs,
+               scan.intervalMs, scan.firstS) +
+        format("%.0f stretches the station's own radio heard nothing in, each ended by a retry, fold at that "
+               "period by their ends (R %.2f, Rayleigh -ln p %.1f ",
+               n, fit.r, fit.z) +
+        format("against %.1f); the dwell is the 10th percentile of the %.0f at its phase, each at least the "
+               "dwell; %.0f listed scans replaced",
+               fit.thresholdZ, static_cast<double>(stretchesMs.size()),
+               static_cast<double>(listed - s.outageList.size())));
+}
+
 } // namespace
+
+// The pattern from the station's own radio, where no earlier step read one (the held
+// releases read the scans and the path around them from the data): the simulator holds
+// the AP's frames through it with or without the 802.11 model.
+void deriveStationRadioScans(const DerivationInput& in, DerivationContext&, DerivedScenario& out)
+{
+    if (!in.events || out.scenario.periodicScan.intervalMs > 0)
+        return;
+    std::map<std::uint32_t, std::vector<const WlanEvent*>> byStation;
+    for (const WlanEvent& e : in.events->events)
+        if ((e.kind == WlanEventKind::Scan || e.kind == WlanEventKind::Absence) &&
+            std::strcmp(e.basis, "deaf-retry") == 0)
+            byStation[e.station].push_back(&e);
+    if (byStation.empty())
+        return;
+    const auto most = std::max_element(byStation.begin(), byStation.end(),
+                                       [](const auto& a, const auto& b) { return a.second.size() < b.second.size(); });
+    deriveDeafScans(in, out, most->second);
+}
 
 void deriveScanAbsences(const DerivationInput& in, DerivationContext&, DerivedScenario& out)
 {
@@ -150,43 +286,11 @@ void deriveScanAbsences(const DerivationInput& in, DerivationContext&, DerivedSc
         return;
     }
     const double r = fit.r, thresholdZ = fit.thresholdZ;
-    const double meanPhase = fold(timesS, fit.periodS).second;
     // A scan starts at or before its first unacknowledged attempt (the AP may be in a
     // backoff when the station leaves, or meet the scan with a later frame): the starts
-    // lag the scans by a varying amount, never lead them. The pattern is the line
-    // through the early edge: each start's cycle from the fold, a least-squares line,
-    // then again through the starts on or below it.
-    const std::vector<double> deviations = phaseDeviations(timesS, fit.periodS, meanPhase);
-    std::vector<double> cycles;
-    for (std::size_t i = 0; i < timesS.size(); ++i)
-        cycles.push_back(std::round((timesS[i] - deviations[i] - meanPhase) / fit.periodS));
-    const auto lineThrough = [&](const std::vector<std::size_t>& use, double& offsetS, double& slopeS) {
-        double sx = 0, sy = 0, sxx = 0, sxy = 0;
-        for (const std::size_t i : use) {
-            sx += cycles[i];
-            sy += timesS[i];
-            sxx += cycles[i] * cycles[i];
-            sxy += cycles[i] * timesS[i];
-        }
-        const double m = static_cast<double>(use.size()), det = m * sxx - sx * sx;
-        slopeS = det > 0 ? (m * sxy - sx * sy) / det : fit.periodS;
-        offsetS = (sy - slopeS * sx) / m;
-    };
-    // Runs far from the phase (collisions that reached a few retries) stay out of it.
-    std::vector<std::size_t> all;
-    for (std::size_t i = 0; i < timesS.size(); ++i)
-        if (std::abs(deviations[i]) <= fit.periodS / 8)
-            all.push_back(i);
-    double offsetS = 0, periodS = fit.periodS;
-    lineThrough(all, offsetS, periodS);
-    std::vector<std::size_t> early;
-    for (const std::size_t i : all)
-        if (timesS[i] <= offsetS + periodS * cycles[i])
-            early.push_back(i);
-    if (early.size() >= 2)
-        lineThrough(early, offsetS, periodS);
-    // Cycle 0 is the first absence's.
-    const double firstScanS = offsetS + periodS * cycles.front();
+    // lag the scans by a varying amount, never lead them.
+    const ScanLine line = earlyEdgeLine(timesS, fit);
+    const double firstScanS = line.firstS, periodS = line.periodS;
     const auto scanStartNs = [&](std::int64_t k) {
         return starts.front() + static_cast<std::int64_t>((firstScanS + static_cast<double>(k) * periodS) * 1e9);
     };
