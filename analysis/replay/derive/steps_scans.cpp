@@ -210,6 +210,21 @@ void deriveDeafScans(const DerivationInput& in, DerivedScenario& out, const std:
                static_cast<double>(listed - s.outageList.size())));
 }
 
+// The scans and absences of one basis, of the station with the most of them: the
+// connection's.
+std::pair<std::uint32_t, std::vector<const WlanEvent*>> absencesOfMostAbsentStation(const WlanEvents& events,
+                                                                                   const char* basis)
+{
+    std::map<std::uint32_t, std::vector<const WlanEvent*>> byStation;
+    for (const WlanEvent& e : events.events)
+        if ((e.kind == WlanEventKind::Scan || e.kind == WlanEventKind::Absence) && std::strcmp(e.basis, basis) == 0)
+            byStation[e.station].push_back(&e);
+    if (byStation.empty())
+        return {};
+    return *std::max_element(byStation.begin(), byStation.end(),
+                             [](const auto& a, const auto& b) { return a.second.size() < b.second.size(); });
+}
+
 } // namespace
 
 // The pattern from the station's own radio, where no earlier step read one (the held
@@ -219,16 +234,9 @@ void deriveStationRadioScans(const DerivationInput& in, DerivationContext&, Deri
 {
     if (!in.events || out.scenario.periodicScan.intervalMs > 0)
         return;
-    std::map<std::uint32_t, std::vector<const WlanEvent*>> byStation;
-    for (const WlanEvent& e : in.events->events)
-        if ((e.kind == WlanEventKind::Scan || e.kind == WlanEventKind::Absence) &&
-            std::strcmp(e.basis, "deaf-retry") == 0)
-            byStation[e.station].push_back(&e);
-    if (byStation.empty())
-        return;
-    const auto most = std::max_element(byStation.begin(), byStation.end(),
-                                       [](const auto& a, const auto& b) { return a.second.size() < b.second.size(); });
-    deriveDeafScans(in, out, most->second);
+    const auto [station, runs] = absencesOfMostAbsentStation(*in.events, "deaf-retry");
+    if (!runs.empty())
+        deriveDeafScans(in, out, runs);
 }
 
 void deriveScanAbsences(const DerivationInput& in, DerivationContext&, DerivedScenario& out)
@@ -243,17 +251,9 @@ void deriveScanAbsences(const DerivationInput& in, DerivationContext&, DerivedSc
     // station with the most is the connection's. Runs the events admitted for ending on
     // the station's period are left out: their evidence is that period, and only their
     // end is on it, where the fold below reads the starts.
-    std::map<std::uint32_t, std::vector<const WlanEvent*>> byStation;
-    for (const WlanEvent& e : in.events->events)
-        if ((e.kind == WlanEventKind::Scan || e.kind == WlanEventKind::Absence) &&
-            std::strcmp(e.basis, "retry-absence") == 0)
-            byStation[e.station].push_back(&e);
-    if (byStation.empty())
+    const auto [station, runs] = absencesOfMostAbsentStation(*in.events, "retry-absence");
+    if (runs.empty())
         return;
-    const auto most = std::max_element(byStation.begin(), byStation.end(),
-                                       [](const auto& a, const auto& b) { return a.second.size() < b.second.size(); });
-    const std::uint32_t station = most->first;
-    const std::vector<const WlanEvent*>& runs = most->second;
     // One absence can hold several retry runs: after a drop at the retry limit the AP
     // moves to the next queued frame within AIFS, a backoff of CWmin slots and one
     // exchange.
