@@ -234,9 +234,9 @@ void deriveStationRadioScans(const DerivationInput& in, DerivationContext&, Deri
 {
     if (!in.events || out.scenario.periodicScan.intervalMs > 0)
         return;
-    const auto [station, runs] = absencesOfMostAbsentStation(*in.events, "deaf-retry");
-    if (!runs.empty())
-        deriveDeafScans(in, out, runs);
+    const auto found = absencesOfMostAbsentStation(*in.events, "deaf-retry");
+    if (!found.second.empty())
+        deriveDeafScans(in, out, found.second);
 }
 
 void deriveScanAbsences(const DerivationInput& in, DerivationContext&, DerivedScenario& out)
@@ -251,7 +251,10 @@ void deriveScanAbsences(const DerivationInput& in, DerivationContext&, DerivedSc
     // station with the most is the connection's. Runs the events admitted for ending on
     // the station's period are left out: their evidence is that period, and only their
     // end is on it, where the fold below reads the starts.
-    const auto [station, runs] = absencesOfMostAbsentStation(*in.events, "retry-absence");
+    // (Named apart, not bound: lambdas below capture the station.)
+    const auto found = absencesOfMostAbsentStation(*in.events, "retry-absence");
+    const std::uint32_t station = found.first;
+    const std::vector<const WlanEvent*>& runs = found.second;
     if (runs.empty())
         return;
     // One absence can hold several retry runs: after a drop at the retry limit the AP
