@@ -136,7 +136,7 @@ ScanLine earlyEdgeLine(const std::vector<double>& timesS, const PeriodFit& fit)
 }
 
 // Captured on the station's own radio (basis "deaf-retry"): each stretch it heard
-// nothing in, ended by a retry, holds a scan. The radio left after the last frame it
+// nothing in, ended by a frame that shows it missed others, holds a scan. The radio left after the last frame it
 // heard and was back by the first, so each stretch is at least the dwell, and its end
 // lags the scan's end by the wait for the next attempt, never leads it.
 void deriveDeafScans(const DerivationInput& in, DerivedScenario& out, const std::vector<const WlanEvent*>& runs)
@@ -201,8 +201,8 @@ void deriveDeafScans(const DerivationInput& in, DerivedScenario& out, const std:
     out.notes.push_back(
         format("periodic_scan: %.1f ms off every %.2f ms from %.3f s (power save announced): ", scan.dwellMs,
                scan.intervalMs, scan.firstS) +
-        format("%.0f stretches the station's own radio heard nothing in, each ended by a retry, fold at that "
-               "period by their ends (R %.2f, Rayleigh -ln p %.1f ",
+        format("%.0f stretches the station's own radio heard nothing in, each ended by a frame showing it missed "
+               "others, fold at that period by their ends (R %.2f, Rayleigh -ln p %.1f ",
                n, fit.r, fit.z) +
         format("against %.1f); the dwell is the 10th percentile of the %.0f at its phase, each at least the "
                "dwell; %.0f listed scans replaced",
