@@ -98,9 +98,7 @@ std::int64_t collisionSpanNs(const dissect::WlanColumns& w, std::size_t row)
 {
     constexpr double kFullFrameBits = 1538 * 8;
     // The long DSSS preamble and PLCP header, 192 us; an OFDM or HT one takes 20-40 us.
-    const bool dsss = w.dataRateKbps[row] > 0 && w.dataRateKbps[row] <= 11000 && w.dataRateKbps[row] != 6000 &&
-                      w.dataRateKbps[row] != 9000;
-    const double preambleUs = dsss ? 192 : 40;
+    const double preambleUs = wlan::isDsssRateKbps(w.dataRateKbps[row]) ? 192 : 40;
     // Unknown rate: the slowest OFDM rate, 6 Mb/s.
     const double rateMbps = w.dataRateKbps[row] > 0 ? w.dataRateKbps[row] / 1000.0 : 6.0;
     const double frameUs = preambleUs + kFullFrameBits / rateMbps;
@@ -229,7 +227,7 @@ void AbsencePass::closeAbsence(std::size_t station, std::int64_t endNs, bool ope
     // it left is unknown (the AP noticed late if it had nothing to send before), so the
     // run keeps its measured span. Stretching it to the shortest scan overstated the
     // outage where the retries were not a scan (the lab's handoff runs).
-    const bool deaf = std::string_view(e.basis) == "deaf-retry";
+    const bool deaf = e.fromStationRadio();
     if ((!deaf && a.retries < o.minRetries) || length < o.minAbsenceNs) {
         // Alone, as likely a collision as an absence; kept in case it falls on the
         // station's scan period (see admitPeriodicShortRuns).
@@ -373,8 +371,8 @@ void AbsencePass::toStation(std::size_t station, std::size_t row)
 }
 
 // Whether the capturing station's radio missed a transmission before this row: the AP's
-// frame to it retried where the attempt before was not heard, or numbered past frames
-// never heard, or its own data retried. The AP numbers its QoS data (per TID; one here)
+// frame to it numbered past frames never heard, or its own data retried (the AP's retry
+// alone is no evidence, see the top of the file). The AP numbers its QoS data (per TID; one here)
 // apart from everything else it sends (10.3.2.14): management, broadcasts, non-QoS data.
 // Frames of an A-MPDU are left out: their retries follow a Block Ack's bitmap.
 bool AbsencePass::missedBefore(std::size_t row)

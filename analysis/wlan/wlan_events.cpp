@@ -80,7 +80,7 @@ void foldAbsences(std::vector<WlanEvent>& events)
     kept.reserve(events.size());
     std::vector<const WlanEvent*> absences;
     const auto unannounced = [](const WlanEvent& e) {
-        return std::string_view(e.basis) == "retry-absence" || std::string_view(e.basis) == "deaf-retry" ||
+        return std::string_view(e.basis) == "retry-absence" || e.fromStationRadio() ||
                e.departed();
     };
     for (WlanEvent& e : events)
@@ -279,7 +279,7 @@ std::size_t classifyShortAbsences(std::vector<WlanEvent>& events, const WlanEven
     std::size_t n = 0;
     for (WlanEvent& e : events)
         if (e.kind == WlanEventKind::Scan && !e.openEnded &&
-            (std::string_view(e.basis).starts_with("retry-absence") || std::string_view(e.basis) == "deaf-retry") &&
+            (std::string_view(e.basis).starts_with("retry-absence") || e.fromStationRadio()) &&
             e.endNs - e.startNs < options.minScanNs) {
             e.kind = WlanEventKind::Absence;
             ++n;

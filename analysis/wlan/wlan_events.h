@@ -81,7 +81,8 @@ struct WlanEvent
     bool lowerBound() const { return openEnded || (kind == WlanEventKind::Absence && !upperBound()); }
     // Seen from the station's own radio (basis "deaf-retry"): the stretch it heard
     // nothing in holds the absence and the quiet on either side of it.
-    bool upperBound() const { return !openEnded && std::string_view(basis) == "deaf-retry"; }
+    bool upperBound() const { return !openEnded && fromStationRadio(); }
+    bool fromStationRadio() const { return std::string_view(basis) == "deaf-retry"; }
     // An absence longer than any scan (basis "retry-absence-long"): the station left the
     // AP's channel, roamed or lost; open-ended when it was not heard from again.
     bool departed() const { return std::string_view(basis) == "retry-absence-long"; }

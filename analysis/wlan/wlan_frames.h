@@ -103,6 +103,10 @@ inline std::uint32_t dataStationOf(const dissect::WlanColumns& w, std::size_t ro
     return kNoMac;
 }
 
+// The rates of DSSS and HR/DSSS (802.11-2020 Clauses 15 and 16: 1, 2, 5.5, 11 Mb/s), whose
+// PPDUs carry the 192 us long preamble; every other rate is OFDM, ERP-OFDM or HT.
+inline bool isDsssRateKbps(std::uint32_t kbps) { return kbps == 1000 || kbps == 2000 || kbps == 5500 || kbps == 11000; }
+
 inline bool badFcs(const dissect::WlanColumns& w, std::size_t row)
 {
     return w.status[row] & dissect::WlanColumns::kBadFcs;

@@ -8,7 +8,6 @@
 #include "sample_statistics.h"
 
 #include <algorithm>
-#include <string_view>
 #include <cstdio>
 #include <limits>
 #include <map>
@@ -454,7 +453,7 @@ void deriveOutages(const DerivationInput& in, DerivationContext& ctx, DerivedSce
             // next attempt after it came back) and does not say whether the AP held its
             // frames: the scans come from what bounds them from below or dates them (the
             // AP's retries, the held releases).
-            if (std::string_view(e.basis) == "deaf-retry")
+            if (e.fromStationRadio())
                 continue;
             // A station away longer than any scan (roamed, or lost) is out of reach like
             // one in a handoff.

@@ -42,7 +42,7 @@ MacParams radioMac(const dissect::WlanColumns& w, double phyRateMbps)
             ++dataFrames;
             qosDataFrames += wlan::isQosData(fc) ? 1 : 0;
             ht = ht || w.mcs[i] != 0xff;
-            if (mbps > 0 && mbps != 1 && mbps != 2 && mbps != 5.5 && mbps != 11)
+            if (w.dataRateKbps[i] > 0 && !wlan::isDsssRateKbps(w.dataRateKbps[i]))
                 dsss = false;
         } else if (wlan::frameType(fc) == wlan::kControl && mbps > 0) {
             control.push_back(mbps);
