@@ -126,6 +126,25 @@ void writeSeeds(JsonWriter& w, const replay::ReplayReport& report)
     w.endObject();
 }
 
+// {"queue_bytes", "baseline": M, "fixed": M, "goodput_ratio", "per_seed_goodput_ratio"}
+// or null: the fixes with the queue at the least the capture allows.
+void writeQueueFloor(JsonWriter& w, const replay::ReplayReport& report)
+{
+    w.key("fix_effect_at_queue_floor");
+    if (!report.atQueueFloor) {
+        w.null();
+        return;
+    }
+    const replay::ReplayReport::QueueFloorRun& run = *report.atQueueFloor;
+    w.beginObject();
+    w.field("queue_bytes", run.queueBytes);
+    writeMetrics(w, "baseline", &run.baseline);
+    writeMetrics(w, "fixed", &run.fixed);
+    w.field("goodput_ratio", run.effect.goodputRatio);
+    writeRange(w, "per_seed_goodput_ratio", run.effect.perSeedRatioMin, run.effect.perSeedRatioMax);
+    w.endObject();
+}
+
 } // namespace
 
 std::string replayJson(const replay::ReplayReport& report, const std::vector<std::string>& fixes)
@@ -140,6 +159,7 @@ std::string replayJson(const replay::ReplayReport& report, const std::vector<std
     writeMetrics(w, "fix_baseline", report.fixBaseline ? &*report.fixBaseline : nullptr);
     writeCalibration(w, report);
     writeSeeds(w, report);
+    writeQueueFloor(w, report);
     w.key("fixes").beginArray();
     for (const std::string& f : fixes)
         w.value(f);

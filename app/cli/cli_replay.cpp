@@ -389,6 +389,12 @@ int runReplay(const std::vector<std::string>& args)
     } else if (report.fixEffect && report.fixBaseline) {
         std::printf("fix effect on goodput: %.3fx\n", report.fixEffect->goodputRatio);
     }
+    if (report.atQueueFloor)
+        std::printf("fix effect with the queue at the least the capture allows (%llu B, not the %llu B "
+                    "assumed): %.3fx\n",
+                    static_cast<unsigned long long>(report.atQueueFloor->queueBytes),
+                    static_cast<unsigned long long>(report.scenario.path.queueBytes),
+                    report.atQueueFloor->effect.goodputRatio);
     if (report.calibration)
         std::printf("calibration error: goodput %.1f%%, completion %.1f%%, retransmissions %.1f%%, timeouts %.1f%%%s\n",
                     report.calibration->goodput * 100, report.calibration->completion * 100,

@@ -490,6 +490,14 @@ ReplayRunner* MainWindow::compareWithReplay(ReplayRequest request)
                                 .arg(report.scenario.durationS, 0, 'f', 1)
                                 .arg(report.fixBaseline->goodputBps / 1e6, 0, 'f', 2)
                                 .toHtmlEscaped();
+                if (report.atQueueFloor)
+                    note += QStringLiteral("<br>") +
+                            tr("with the bottleneck queue at the least the capture allows (%1 kB, not the %2 kB "
+                               "assumed): %3x goodput")
+                                .arg(static_cast<double>(report.atQueueFloor->queueBytes) / 1e3, 0, 'f', 1)
+                                .arg(static_cast<double>(report.scenario.path.queueBytes) / 1e3, 0, 'f', 1)
+                                .arg(report.atQueueFloor->effect.goodputRatio, 0, 'f', 3)
+                                .toHtmlEscaped();
                 for (const std::string& warning : report.warnings)
                     note += QStringLiteral("<br><span style='color:#b00'>%1</span>")
                                 .arg(QString::fromStdString(warning).toHtmlEscaped());

@@ -345,6 +345,10 @@ def judge_capture(s, cfg, work, cap_name, vantage, tx, fix_dirs):
             base_gp = (replay.get("fix_baseline") or replay.get("baseline") or {}).get("goodput_bps")
             fixed_gp = (replay.get("fixed") or {}).get("goodput_bps")
             f["predicted_ratio"] = fixed_gp / base_gp if base_gp and fixed_gp else None
+            # the same fix with the queue at the least the capture allows, where it never saw it full
+            floor = replay.get("fix_effect_at_queue_floor") or {}
+            if floor.get("goodput_ratio"):
+                f["predicted_ratio_at_queue_floor"] = floor["goodput_ratio"]
             fix_dir = fix_dirs.get(fx["fix"])
             if isinstance(fix_dir, str):
                 f["sim_error"] = fix_dir

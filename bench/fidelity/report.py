@@ -276,7 +276,27 @@ def print_must_show(rows):
     print()
     print("n counts captures (one run at one vantage), for the variant rows those right or wrong; "
           "scenarios counts the runs behind them.")
+    print_queue_floor(rows)
     print_stalled(rows)
+
+
+def print_queue_floor(rows):
+    """Fix effects the capture cannot decide: the replay's effect with the queue it assumed
+    (one BDP) and with the least the capture allows differ by more than the fix bound."""
+    spans = []
+    for r in split(rows)[0]:
+        for f in row_fixes(r):
+            low, high, truth = f.get("predicted_ratio_at_queue_floor"), f.get("predicted_ratio"), f.get("true_ratio")
+            if low and high and truth and abs(high / low - 1) > FIX_EFFECT_BOUND:
+                lo, hi = min(low, high), max(low, high)
+                spans.append((f.get("fix_effect_error") or 0) <= FIX_EFFECT_BOUND or
+                             lo * (1 - FIX_EFFECT_BOUND) <= truth <= hi * (1 + FIX_EFFECT_BOUND))
+    if spans:
+        print()
+        print("fix effects on a queue the capture never saw full, whose two ends (one BDP, the fullest "
+              "reading) differ by more than %.0f %%: %d; the simulated effect within %.0f %% of the span "
+              "between them: %d (the rows above judge the one-BDP end)" % (
+                  100 * FIX_EFFECT_BOUND, len(spans), 100 * FIX_EFFECT_BOUND, sum(spans)))
 
 
 # ----------------------------------------------------------------------------- focused views

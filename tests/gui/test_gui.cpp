@@ -1037,6 +1037,34 @@ private slots:
         compare->close();
     }
 
+    // A window-limited capture never filled the router's queue: the window fix's effect
+    // turns on a queue it did not measure, and the compare window says so, with the
+    // effect at both ends (the one BDP assumed, the least the capture allows).
+    void compareWindowFixOnAnUnmeasuredQueue()
+    {
+        const QString path = QStringLiteral(WINDSCOPE_SHARED_DIR "/captures/lab/ns3/D-wan-cubic-16k/wired-server.pcap");
+        if (!QFileInfo::exists(path))
+            QSKIP("the lab's D-wan-cubic-16k run in ../shared/captures is not there");
+        MainWindow w;
+        CaptureView* view = openAndWait(w, path);
+        QVERIFY(view);
+        QSignalSpy opened(&w, &MainWindow::compareOpened);
+        ReplayRequest request;
+        request.fixes = {QStringLiteral("max-window=2097152")};
+        QVERIFY(w.compareWithReplay(request));
+        QVERIFY(opened.wait(120000) || !opened.isEmpty());
+        auto* compare = opened.front().front().value<CompareWindow*>();
+        QVERIFY(compare);
+        compare->resize(1400, 900);
+        QTest::qWait(200);
+        if (const QByteArray shots = qgetenv("WINDSCOPE_SCREENSHOT_DIR"); !shots.isEmpty())
+            compare->grab().save(QDir(QString::fromLocal8Bit(shots)).filePath(QStringLiteral("compare-queue-floor.png")));
+        const QString note = compare->noteLabel()->text();
+        QVERIFY2(note.contains(QStringLiteral("with the bottleneck queue at the least the capture allows (15.0 kB")),
+                 qPrintable(note));
+        QVERIFY2(note.contains(QStringLiteral("a queue the capture never saw full")), qPrintable(note));
+    }
+
     void sweepReplayParameter()
     {
         MainWindow w;

@@ -79,9 +79,10 @@ TEST(ReportReplay, ReplayJsonHasTheContractKeys)
     for (const auto& [k, v] : j.items())
         keys.push_back(k);
     EXPECT_EQ(keys, (std::vector<std::string>{"capture", "baseline", "fixed", "fix_baseline",
-                                              "calibration_error", "seed_runs", "fixes", "warnings",
-                                              "scenario", "notes"}));
+                                              "calibration_error", "seed_runs", "fix_effect_at_queue_floor",
+                                              "fixes", "warnings", "scenario", "notes"}));
     EXPECT_TRUE(j["capture"].is_null());
+    EXPECT_TRUE(j["fix_effect_at_queue_floor"].is_null()); // a scenario's queue is what it says
     EXPECT_TRUE(j["fix_baseline"].is_null()); // a scenario alone, not a capture cut mid-transfer
     EXPECT_TRUE(j["calibration_error"].is_null());
     EXPECT_EQ(j["baseline"]["retransmissions"], 4);
@@ -90,4 +91,31 @@ TEST(ReportReplay, ReplayJsonHasTheContractKeys)
     EXPECT_EQ(j["seed_runs"]["baseline"]["kept_seed"], 7);
     EXPECT_EQ(j["fixes"], nlohmann::ordered_json::array({"scan-aware-ap"}));
     EXPECT_EQ(j["scenario"], "scan-004-T100");
+}
+
+// A fix run again with the queue at the least the capture allows: its size, both means
+// and the effect there.
+TEST(ReportReplay, ReplayJsonGivesTheFixEffectAtTheQueueFloor)
+{
+    replay::ReplayReport report;
+    report.baseline.goodputBps = 1e6;
+    report.fixed = report.baseline;
+    report.fixed->goodputBps = 50e6;
+    report.baselineSeeds.seeds = {1};
+    report.baselineSeeds.perSeed = {report.baseline};
+    replay::ReplayReport::QueueFloorRun floor;
+    floor.queueBytes = 20358;
+    floor.baseline.goodputBps = 1e6;
+    floor.fixed.goodputBps = 3.2e6;
+    floor.effect.goodputRatio = 3.2;
+    floor.effect.perSeedRatioMin = 3.0;
+    floor.effect.perSeedRatioMax = 3.5;
+    report.atQueueFloor = floor;
+    const auto j = nlohmann::json::parse(replayJson(report, {"max-window=4194304"}));
+    const auto& f = j["fix_effect_at_queue_floor"];
+    EXPECT_EQ(f["queue_bytes"], 20358);
+    EXPECT_EQ(f["baseline"]["goodput_bps"], 1e6);
+    EXPECT_EQ(f["fixed"]["goodput_bps"], 3.2e6);
+    EXPECT_EQ(f["goodput_ratio"], 3.2);
+    EXPECT_EQ(f["per_seed_goodput_ratio"], nlohmann::json::array({3.0, 3.5}));
 }

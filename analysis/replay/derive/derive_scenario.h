@@ -40,6 +40,12 @@ struct DerivedScenario
     // Empty when the capture shows the path's rate; else why it does not (a sender held
     // by a fixed window throughout): the derived rate is then a lower bound.
     std::string pathRateUnseen;
+    // Non-zero when the capture never showed the bottleneck queue full and its size was
+    // taken as one BDP (the queue step): the least the queue can be, its fullest
+    // reading. A fix that lets the flight grow past what the capture reached meets a
+    // queue the capture did not measure, so the replay runs it at this end too
+    // (ReplayReport::atQueueFloor).
+    std::uint64_t queueFloorBytes = 0;
     // The sender was still sending new data when the capture ended: the capture was cut,
     // not the transfer done, so a fix's effect is what it delivers in the capture's time.
     bool endedMidTransfer = false;

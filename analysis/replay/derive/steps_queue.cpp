@@ -147,6 +147,7 @@ void deriveQueue(const DerivationInput& in, DerivationContext& ctx, DerivedScena
     const bool neverFilled = ctx.rateFromDispersion || !overflowed;
     const auto bdp = static_cast<std::uint64_t>(rttMin / 1000 * s.path.bottleneckMbps * 1e6 / 8);
     if (neverFilled && bdp > s.path.queueBytes) {
+        out.queueFloorBytes = s.path.queueBytes;
         s.path.queueBytes = bdp;
         out.notes.push_back(format("path.queue_bytes %.0f: one BDP (%.3f Mb/s over %.1f ms); ",
                                    static_cast<double>(bdp), s.path.bottleneckMbps, rttMin) +

@@ -257,6 +257,44 @@ void calibrateOverScanPhase(ReplayReport& report, const ReplayOptions& options)
     }
 }
 
+// ReplayReport::atQueueFloor, and a warning where it and the fix effect assumed differ
+// by more than the calibration threshold (the most the baseline may miss its capture
+// by and still count as its match).
+void runAtQueueFloor(ReplayReport& report, const ReplayOptions& options, const DerivedScenario& derived)
+{
+    if (!report.fixEffect || derived.queueFloorBytes == 0 ||
+        derived.queueFloorBytes >= report.scenario.path.queueBytes)
+        return;
+    ReplayReport floor;
+    floor.scenario = report.scenario;
+    floor.scenario.path.queueBytes = derived.queueFloorBytes;
+    floor.baselineSeeds.seeds = report.baselineSeeds.seeds;
+    if (!runOverSeeds(floor.scenario, report.baselineSeeds.seeds, options.threads, floor.baselineSeeds,
+                      floor.baselineRun, floor.error))
+        return;
+    floor.baseline = floor.baselineSeeds.mean;
+    runFixed(floor, options, derived.endedMidTransfer);
+    if (!floor.fixEffect || !floor.fixed)
+        return;
+    ReplayReport::QueueFloorRun run;
+    run.queueBytes = derived.queueFloorBytes;
+    run.baseline = floor.fixBaseline ? *floor.fixBaseline : floor.baseline;
+    run.fixed = *floor.fixed;
+    run.effect = *floor.fixEffect;
+    const double assumed = report.fixEffect->goodputRatio, atFloor = run.effect.goodputRatio;
+    if (std::fabs(atFloor - assumed) > options.warnThreshold * std::min(atFloor, assumed)) {
+        char buf[400];
+        std::snprintf(buf, sizeof buf,
+                      "the fix effect turns on a queue the capture never saw full: %.3fx with the one BDP "
+                      "assumed (%llu B), %.3fx with the least it allows (%llu B, its fullest reading); "
+                      "the effect lies between (sweep queue-kb to see how it moves)",
+                      assumed, static_cast<unsigned long long>(report.scenario.path.queueBytes), atFloor,
+                      static_cast<unsigned long long>(run.queueBytes));
+        report.warnings.push_back(buf);
+    }
+    report.atQueueFloor = run;
+}
+
 // The baseline of `scenario` over its seeds into the report. False with report.error.
 // lossesAtReceiver: count its loss episodes as a capture at the receiver does.
 bool runBaseline(ReplayReport& report, const ReplayOptions& options, bool lossesAtReceiver = false)
@@ -422,6 +460,7 @@ ReplayReport replayCapture(const DerivationInput& input, const ReplayOptions& op
                     ", and the fix results are not predictions for this sender";
     }
     runFixed(report, options, derived.endedMidTransfer);
+    runAtQueueFloor(report, options, derived);
     if (!derived.pathRateUnseen.empty() && report.fixEffect &&
         report.fixEffect->goodputRatio > 1.1) {
         char buf[200];

@@ -90,6 +90,18 @@ struct ReplayReport
     SeedRuns baselineSeeds;
     std::optional<SeedRuns> fixedSeeds; // the same seeds as baselineSeeds
     std::optional<FixEffect> fixEffect;
+    // The fixes again with the bottleneck queue at the least the capture allows
+    // (DerivedScenario::queueFloorBytes) in place of the one BDP the scenario assumes
+    // for a queue it never saw full: a fix that grows the flight past the capture's
+    // meets that queue, and between the two effects lies what the capture cannot
+    // decide. Over the same seeds; absent without fixes or with the queue measured.
+    struct QueueFloorRun
+    {
+        std::uint64_t queueBytes = 0;
+        Metrics baseline, fixed; // the means (baseline: over the capture's time where cut)
+        FixEffect effect;
+    };
+    std::optional<QueueFloorRun> atQueueFloor;
     // What the fixed run's figures do not say by themselves (e.g. a fix that lifts the
     // window on a path whose rate the capture only bounds from below).
     std::vector<std::string> warnings;

@@ -35,6 +35,8 @@ const Knob kKnobs[] = {
      [](Scenario& s, double p) { s.path.lossFwd = p; }},
     {{"bottleneck-mbps", ValueKind::Number, "Mb/s", {5, 50, 5}, "rate of the wired bottleneck", false},
      [](Scenario& s, double v) { s.path.bottleneckMbps = v; }},
+    {{"queue-kb", ValueKind::Number, "kB", {16, 256, 16}, "size of the bottleneck's drop-tail queue", false},
+     [](Scenario& s, double kb) { s.path.queueBytes = static_cast<std::uint64_t>(kb * 1000); }},
     {{"wired-delay-ms", ValueKind::Number, "ms", {5, 100, 5}, "one-way delay of the wired path", false},
      [](Scenario& s, double v) { s.path.wiredDelayMs = v; }},
     {{"hops", ValueKind::Whole, "hops", {1, 5, 1}, "802.11 hops of the wireless chain", false},
