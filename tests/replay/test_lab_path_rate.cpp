@@ -55,6 +55,19 @@ bool deriveLab(const std::filesystem::path& file, Derived& out, std::string& err
     return true;
 }
 
+// The bulk connection replayed with one fix.
+bool replayLab(const std::filesystem::path& file, const std::string& fix, ReplayReport& report, std::string& error)
+{
+    pipeline::CapturePipeline p(file.string());
+    DerivationInput in;
+    if (!bulkInput(p, in, error))
+        return false;
+    ReplayOptions options;
+    options.fixes = {fix};
+    report = replayCapture(in, options);
+    return true;
+}
+
 } // namespace
 
 // D's 16 KiB run delivered 0.67 Mb/s over 190 ms; its router link runs at 60 Mb/s
@@ -99,13 +112,9 @@ TEST(LabPathRate, LiftingTheWindowRunsIntoThePathsRate)
 {
     const auto file = test::labDir("ns3/D-wan-cubic-16k") / "wired-server.pcap";
     WINDSCOPE_REQUIRE_FILE(file);
-    pipeline::CapturePipeline p(file.string());
-    DerivationInput in;
+    ReplayReport report;
     std::string error;
-    ASSERT_TRUE(bulkInput(p, in, error)) << error;
-    ReplayOptions options;
-    options.fixes = {"max-window=2097152"};
-    const ReplayReport report = replayCapture(in, options);
+    ASSERT_TRUE(replayLab(file, "max-window=2097152", report, error)) << error;
     ASSERT_TRUE(report.fixed.has_value());
     EXPECT_GT(report.fixed->goodputBps, 5 * report.baseline.goodputBps);
     ASSERT_TRUE(report.fixEffect.has_value());
@@ -126,13 +135,9 @@ TEST(LabPathRate, AQueueTheCaptureFilledIsNotRunAtAFloor)
 {
     const auto file = test::labDir("ns3/D-wan-newreno-2m") / "wired-server.pcap";
     WINDSCOPE_REQUIRE_FILE(file);
-    pipeline::CapturePipeline p(file.string());
-    DerivationInput in;
+    ReplayReport report;
     std::string error;
-    ASSERT_TRUE(bulkInput(p, in, error)) << error;
-    ReplayOptions options;
-    options.fixes = {"max-window=4194304"};
-    const ReplayReport report = replayCapture(in, options);
+    ASSERT_TRUE(replayLab(file, "max-window=4194304", report, error)) << error;
     ASSERT_TRUE(report.fixEffect.has_value());
     EXPECT_FALSE(report.atQueueFloor.has_value());
     EXPECT_NEAR(static_cast<double>(report.scenario.path.queueBytes), 250 * 1502.0, 0.1 * 250 * 1502);
