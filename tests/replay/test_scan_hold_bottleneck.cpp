@@ -176,4 +176,22 @@ TEST(ScanHoldBottleneck, TheFramesTheApWaitedForCameAtTheWiresPace)
     expectTheWireInFront("lab-a-wire5-air9-ap.pcap.gz", 5.0, 0.05);
 }
 
+// A slow reader, no scan: the sender fills the receiver's 24 kB window, the ACKs stop
+// until the application's next read, and the data sent into the closed window is
+// answered only then, a round trip longer by most of the silence -- as data an AP held
+// through a scan would be, and at the reader's own rhythm. A hold is a radio's, whatever
+// window the receiver offered; a silence that ends with the sender holding less than a
+// segment of the window unsent is the receiver's, so no scan is read (before: 13.9 ms
+// off every 95.72 ms, power save announced).
+TEST(ScanHoldBottleneck, AReaderThatClosedTheWindowIsNoHold)
+{
+    const replay::ReplayReport r = replayFixture("lab-e-reader-rhythm-server.pcap.gz");
+    ASSERT_TRUE(r.capture && r.calibration);
+    EXPECT_EQ(r.scenario.periodicScan.intervalMs, 0.0);
+    EXPECT_TRUE(r.scenario.outageList.empty());
+    for (const std::string& n : r.notes)
+        EXPECT_EQ(n.rfind("periodic_scan:", 0), std::string::npos) << n;
+    EXPECT_LT(r.calibration->goodput, 0.10);
+}
+
 } // namespace windscope::analysis

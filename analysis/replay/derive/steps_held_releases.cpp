@@ -49,11 +49,30 @@ struct Hold
 // at the radio). The ACK clock's own gaps (a window-limited sender waiting for its
 // flight's ACKs) end in a round trip like the ones before; a loss ends in a resend,
 // which times nothing (Karn). No rate is needed: the rate read from ACKs is what the
-// releases after the holds inflate.
+// releases after the holds inflate. A silence that ends with the sender holding less
+// than a segment of the receiver's window unsent is the receiver's: a reader that
+// closed its window answers the data sent into it when it next reads (the round trip
+// then times its read, not a hold), and an AP holds a station's frames whatever window
+// it offered.
 std::vector<Hold>
 heldAckSilences(const std::vector<std::pair<std::int64_t, std::int64_t>>& deliveries,
-                const std::vector<SenderRtt>& senderRtt, double deliveryNs)
+                const std::vector<SenderRtt>& senderRtt, double deliveryNs, const DerivationContext& ctx,
+                std::uint32_t mss)
 {
+    // The latest value at or before ns of a series in time order (0 before its first).
+    const auto latestBefore = [](const std::vector<std::pair<std::int64_t, std::int64_t>>& series,
+                                 std::int64_t ns) {
+        const auto it = std::upper_bound(series.begin(), series.end(), ns,
+                                         [](std::int64_t t, const auto& e) { return t < e.first; });
+        return it == series.begin() ? std::int64_t{0} : std::prev(it)->second;
+    };
+    std::vector<std::pair<std::int64_t, std::int64_t>> rightEdges; // never moving left
+    for (const auto& [ns, edge] : ctx.rightEdges)
+        rightEdges.emplace_back(ns, rightEdges.empty() ? edge : std::max(rightEdges.back().second, edge));
+    const auto receiverWindowFull = [&](std::int64_t ns) {
+        return !rightEdges.empty() &&
+               latestBefore(ctx.highestSent, ns) + static_cast<std::int64_t>(mss) > latestBefore(rightEdges, ns);
+    };
     struct Sample
     {
         std::int64_t ackNs, dataNs;
@@ -70,7 +89,8 @@ heldAckSilences(const std::vector<std::pair<std::int64_t, std::int64_t>>& delive
     for (std::size_t i = 1; i < deliveries.size(); ++i) {
         const std::int64_t fromNs = deliveries[i - 1].first, toNs = deliveries[i].first;
         const std::int64_t silenceNs = toNs - fromNs;
-        if (silenceNs < kMinHeldSilenceNs || static_cast<double>(silenceNs) < 2 * deliveryNs)
+        if (silenceNs < kMinHeldSilenceNs || static_cast<double>(silenceNs) < 2 * deliveryNs ||
+            receiverWindowFull(toNs - 1))
             continue;
         const auto after =
             std::lower_bound(samples.begin(), samples.end(), toNs - kRebuiltTimeSlackNs,
@@ -350,7 +370,7 @@ void deriveHeldReleases(const DerivationInput& in, DerivationContext& ctx, Deriv
         h.deliveryNs = downstream ? percentile(intervalBytes, 0.5) / h.bytesPerNs
                                   : percentile(intervalNs, 0.5);
         if (!downstream)
-            h.holds = heldAckSilences(deliveries, ctx.senderRtt, h.deliveryNs);
+            h.holds = heldAckSilences(deliveries, ctx.senderRtt, h.deliveryNs, ctx, s.sender.mss);
         for (std::size_t i = 1; downstream && i < deliveries.size(); ++i) {
             const std::int64_t silenceNs = deliveries[i].first - deliveries[i - 1].first;
             if (silenceNs < kMinHeldSilenceNs || static_cast<double>(silenceNs) < 2 * h.deliveryNs)
