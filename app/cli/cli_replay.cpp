@@ -386,7 +386,7 @@ int runReplay(const std::vector<std::string>& args)
             std::printf("fix effect on goodput: %.3fx (ratio of the means), %.3fx to %.3fx per seed\n",
                         report.fixEffect->goodputRatio, report.fixEffect->perSeedRatioMin,
                         report.fixEffect->perSeedRatioMax);
-    } else if (report.fixEffect && report.fixBaseline) {
+    } else if (report.fixEffect) {
         std::printf("fix effect on goodput: %.3fx\n", report.fixEffect->goodputRatio);
     }
     if (report.atQueueFloor)

@@ -64,7 +64,7 @@ struct DerivationContext
     {
         std::int64_t ns = 0;
         std::uint32_t payload = 0;
-        std::uint32_t tsVal = 0;
+        std::uint32_t tsVal = 0, tsEcr = 0;
         bool timestamps = false;
     };
     std::vector<Departure> departures;
@@ -152,6 +152,7 @@ WindowedRate windowedDeliveryRate(const std::vector<std::pair<std::int64_t, std:
 // steps_sender.cpp: the receiver's drain, congestion control, the RTO rule, recovery.
 void deriveReceiver(const DerivationInput& in, DerivationContext& ctx, DerivedScenario& out);
 void deriveCongestionControl(const DerivationInput& in, DerivationContext& ctx, DerivedScenario& out);
+void deriveSenderPacing(const DerivationInput& in, DerivationContext& ctx, DerivedScenario& out);
 void deriveRtoRule(const DerivationInput& in, DerivationContext& ctx, DerivedScenario& out);
 void noteLossRecovery(const DerivationInput& in, DerivationContext& ctx, DerivedScenario& out);
 

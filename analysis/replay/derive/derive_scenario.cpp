@@ -30,6 +30,7 @@ constexpr DerivationStep kSteps[] = {
     {"path rate bound", derivePathRateBound},
     {"receiver drain", deriveReceiver},
     {"congestion control", deriveCongestionControl},
+    {"sender pacing", deriveSenderPacing},
     {"rto rule", deriveRtoRule},
     {"loss recovery", noteLossRecovery},
     {"802.11 mac", deriveMac},

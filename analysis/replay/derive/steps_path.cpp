@@ -313,7 +313,7 @@ void readConnectionRows(const DerivationInput& in, DerivationContext& ctx, Deriv
             if (firstData < 0)
                 firstData = t.timeNs[row];
             lastData = t.timeNs[row];
-            ctx.departures.push_back({t.timeNs[row], t.payloadLength[row], t.tsVal[row],
+            ctx.departures.push_back({t.timeNs[row], t.payloadLength[row], t.tsVal[row], t.tsEcr[row],
                                       (t.flags[row] & dissect::TcpColumns::kHasTimestamps) != 0});
             carriedBy80211 = carriedBy80211 ||
                              std::binary_search(tables.wlan.frame.begin(), tables.wlan.frame.end(), t.frame[row]);

@@ -4,6 +4,7 @@
 #include "derivation_steps.h"
 
 #include "analysis/sender/congestion_model.h"
+#include "path_dispersion.h"
 #include "read_rhythm.h"
 #include "sample_statistics.h"
 
@@ -207,6 +208,17 @@ double heldDrainBps(const std::vector<std::pair<std::int64_t, std::int64_t>>& ri
     return static_cast<double>(movedBytes) * 8 / (static_cast<double>(spanNs) / 1e9);
 }
 
+// Where something at an end (a slow reader, the sender's pacing) sets the flow's pace,
+// the ACKs pace at it and do not show the path's rate: the path is taken to be well
+// above it (twenty times the goodput), with a queue of a hundred segments.
+void assumePathAboveTheFlow(Scenario& s, double goodputBps, const char* what, DerivedScenario& out)
+{
+    s.path.bottleneckMbps = std::max(s.path.bottleneckMbps, 20 * goodputBps / 1e6);
+    s.path.queueBytes = std::max<std::uint64_t>(s.path.queueBytes, 100ull * (s.sender.mss + 52));
+    out.notes.push_back(format("path.bottleneck_mbps %.3f: ", s.path.bottleneckMbps) + what +
+                        " limits the flow; path taken as 20x the goodput");
+}
+
 } // namespace
 
 void deriveReceiver(const DerivationInput& in, DerivationContext& ctx, DerivedScenario& out)
@@ -290,13 +302,7 @@ void deriveReceiver(const DerivationInput& in, DerivationContext& ctx, DerivedSc
                 static_cast<double>(acks.zeroWindows + acks.lowWindows), perMssUs,
                 s.receiver.readFixedUs));
         }
-        // The ACKs pace at the reader, so they do not show the path's rate; the path
-        // is taken to be well above what the reader drains.
-        s.path.bottleneckMbps = std::max(s.path.bottleneckMbps, 20 * data.goodputBps / 1e6);
-        s.path.queueBytes = std::max<std::uint64_t>(s.path.queueBytes, 100ull * (s.sender.mss + 52));
-        out.notes.push_back(format("path.bottleneck_mbps %.3f: the reader limits the flow; path taken as 20x the "
-                                   "goodput",
-                                   s.path.bottleneckMbps));
+        assumePathAboveTheFlow(s, data.goodputBps, "the reader", out);
     } else {
         out.notes.push_back("receiver: the application keeps up (few zero or low windows)");
     }
@@ -362,6 +368,60 @@ void deriveCongestionControl(const DerivationInput& in, DerivationContext& ctx, 
     if (ns3 && cwnd::makeCongestionModel(s.sender.cc, cwnd::ModelStack::Linux)->traits().rackTlpByDefault)
         out.notes.push_back("sender.stack ns-3: the inference's " + s.sender.cc + " fitted best as ns-3 implements "
                             "it (its window growth and ACK rules); recovery with PRR and without RACK-TLP, as ns-3's");
+}
+
+// The sender's own pacing (a timer between its segments, what the tx-inter-packet-delay
+// fix sets): of two segments it sent one after the other with no newer ACK between them
+// (the same TSecr: nothing had come back to clock the second), an unpaced sender sends
+// the second at once, within the same tick of its timestamp clock; a paced one a pace
+// later. Where most such pairs are a tick or more apart, the pace is their spacing by
+// the sender's clock (its TSvals, 1 ms ticks as Linux and ns-3 keep them), which the
+// path does not change on its way to any vantage. A rate-based sender paces by its own
+// model.
+void deriveSenderPacing(const DerivationInput& in, DerivationContext& ctx, DerivedScenario& out)
+{
+    // A gap longer than a second is the sender idle, not a pace (no pace that slow
+    // sends a flow).
+    constexpr std::uint32_t kIdleTicks = 1000;
+    Scenario& s = out.scenario;
+    if (s.sender.cc == cwnd::rateBasedModelName())
+        return;
+    std::vector<double> ticks;
+    const auto& d = ctx.departures;
+    for (std::size_t i = 1; i < d.size(); ++i) {
+        if (!d[i].timestamps || !d[i - 1].timestamps || d[i].tsEcr != d[i - 1].tsEcr)
+            continue;
+        const std::uint32_t apart = d[i].tsVal - d[i - 1].tsVal; // modulo 2^32, as the clock wraps
+        if (apart <= kIdleTicks)
+            ticks.push_back(apart);
+    }
+    // Two trains' worth, as the dispersion reading asks.
+    if (ticks.size() < 2 * static_cast<std::size_t>(kTrainSegments))
+        return;
+    std::sort(ticks.begin(), ticks.end());
+    const double median = ticks[ticks.size() / 2];
+    if (median < 1)
+        return;
+    // The pace alone: a pair that also waited for window is further apart (a tick of
+    // truncation either way).
+    double sum = 0;
+    std::size_t paced = 0;
+    for (const double t : ticks)
+        if (t <= median + 1) {
+            sum += t;
+            ++paced;
+        }
+    s.sender.paceMs = sum / static_cast<double>(paced);
+    out.notes.push_back(format("sender.pace_ms %.2f: of %.0f pairs of segments sent with no newer ACK between them "
+                               "(the same TSecr), half or more a tick or more apart by the sender's clock (median %.0f "
+                               "ticks of 1 ms): it paces",
+                               s.sender.paceMs, static_cast<double>(ticks.size()), median));
+    // A pace the path could not have carried faster hides the path: its rate was read
+    // at the pace (within the 10 % two readings of one rate differ by).
+    const DirectionStats& data = in.tcp->connections[in.connection].direction[in.sender];
+    const double paceMbps = static_cast<double>(s.sender.mss + 52) * 8 / (s.sender.paceMs * 1e3);
+    if (s.path.bottleneckMbps <= 1.1 * paceMbps)
+        assumePathAboveTheFlow(s, data.goodputBps, "the sender's pace", out);
 }
 
 void deriveRtoRule(const DerivationInput& in, DerivationContext& ctx, DerivedScenario& out)
