@@ -208,17 +208,6 @@ double heldDrainBps(const std::vector<std::pair<std::int64_t, std::int64_t>>& ri
     return static_cast<double>(movedBytes) * 8 / (static_cast<double>(spanNs) / 1e9);
 }
 
-// Where something at an end (a slow reader, the sender's pacing) sets the flow's pace,
-// the ACKs pace at it and do not show the path's rate: the path is taken to be well
-// above it (twenty times the goodput), with a queue of a hundred segments.
-void assumePathAboveTheFlow(Scenario& s, double goodputBps, const char* what, DerivedScenario& out)
-{
-    s.path.bottleneckMbps = std::max(s.path.bottleneckMbps, 20 * goodputBps / 1e6);
-    s.path.queueBytes = std::max<std::uint64_t>(s.path.queueBytes, 100ull * (s.sender.mss + 52));
-    out.notes.push_back(format("path.bottleneck_mbps %.3f: ", s.path.bottleneckMbps) + what +
-                        " limits the flow; path taken as 20x the goodput");
-}
-
 } // namespace
 
 void deriveReceiver(const DerivationInput& in, DerivationContext& ctx, DerivedScenario& out)
@@ -302,7 +291,13 @@ void deriveReceiver(const DerivationInput& in, DerivationContext& ctx, DerivedSc
                 static_cast<double>(acks.zeroWindows + acks.lowWindows), perMssUs,
                 s.receiver.readFixedUs));
         }
-        assumePathAboveTheFlow(s, data.goodputBps, "the reader", out);
+        // The ACKs pace at the reader, so they do not show the path's rate; the path
+        // is taken to be well above what the reader drains.
+        s.path.bottleneckMbps = std::max(s.path.bottleneckMbps, 20 * data.goodputBps / 1e6);
+        s.path.queueBytes = std::max<std::uint64_t>(s.path.queueBytes, 100ull * (s.sender.mss + 52));
+        out.notes.push_back(format("path.bottleneck_mbps %.3f: the reader limits the flow; path taken as 20x the "
+                                   "goodput",
+                                   s.path.bottleneckMbps));
     } else {
         out.notes.push_back("receiver: the application keeps up (few zero or low windows)");
     }
@@ -416,12 +411,20 @@ void deriveSenderPacing(const DerivationInput& in, DerivationContext& ctx, Deriv
                                "(the same TSecr), half or more a tick or more apart by the sender's clock (median %.0f "
                                "ticks of 1 ms): it paces",
                                s.sender.paceMs, static_cast<double>(ticks.size()), median));
-    // A pace the path could not have carried faster hides the path: its rate was read
-    // at the pace (within the 10 % two readings of one rate differ by).
+    // A path read no faster than the pace lets through (within the 10 % two readings of
+    // one rate differ by) carried all it was offered: its rate is a lower bound, as
+    // behind a window that held the sender, and a fix that lifts the pace is warned so.
     const DirectionStats& data = in.tcp->connections[in.connection].direction[in.sender];
     const double paceMbps = static_cast<double>(s.sender.mss + 52) * 8 / (s.sender.paceMs * 1e3);
-    if (s.path.bottleneckMbps <= 1.1 * paceMbps)
-        assumePathAboveTheFlow(s, data.goodputBps, "the sender's pace", out);
+    if (s.path.bottleneckMbps <= 1.1 * paceMbps && out.pathRateUnseen.empty()) {
+        out.pathRateUnseen = format("the sender paced its segments %.2f ms apart (%.3f Mb/s with headers) and "
+                                    "delivered %.3f Mb/s: ",
+                                    s.sender.paceMs, paceMbps, data.goodputBps / 1e6) +
+                             format("the path carried all it was offered, so its rate is at least %.3f Mb/s but "
+                                    "not known beyond",
+                                    s.path.bottleneckMbps);
+        out.notes.push_back("path.bottleneck_mbps: a lower bound; " + out.pathRateUnseen);
+    }
 }
 
 void deriveRtoRule(const DerivationInput& in, DerivationContext& ctx, DerivedScenario& out)
