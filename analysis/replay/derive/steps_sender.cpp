@@ -381,36 +381,47 @@ void deriveSenderPacing(const DerivationInput& in, DerivationContext& ctx, Deriv
     Scenario& s = out.scenario;
     if (s.sender.cc == cwnd::rateBasedModelName())
         return;
-    std::vector<double> ticks;
+    struct Pair
+    {
+        double ticks = 0, captureMs = 0; // apart by the sender's clock and by the capture's
+    };
+    std::vector<Pair> pairs;
     const auto& d = ctx.departures;
     for (std::size_t i = 1; i < d.size(); ++i) {
         if (!d[i].timestamps || !d[i - 1].timestamps || d[i].tsEcr != d[i - 1].tsEcr)
             continue;
         const std::uint32_t apart = d[i].tsVal - d[i - 1].tsVal; // modulo 2^32, as the clock wraps
         if (apart <= kIdleTicks)
-            ticks.push_back(apart);
+            pairs.push_back({static_cast<double>(apart), static_cast<double>(d[i].ns - d[i - 1].ns) / 1e6});
     }
     // Two trains' worth, as the dispersion reading asks.
-    if (ticks.size() < 2 * static_cast<std::size_t>(kTrainSegments))
+    if (pairs.size() < 2 * static_cast<std::size_t>(kTrainSegments))
         return;
-    std::sort(ticks.begin(), ticks.end());
-    const double median = ticks[ticks.size() / 2];
+    std::sort(pairs.begin(), pairs.end(), [](const Pair& a, const Pair& b) { return a.ticks < b.ticks; });
+    const double median = pairs[pairs.size() / 2].ticks;
     if (median < 1)
         return;
     // The pace alone: a pair that also waited for window is further apart (a tick of
     // truncation either way).
-    double sum = 0;
+    double ticks = 0, captureMs = 0;
     std::size_t paced = 0;
-    for (const double t : ticks)
-        if (t <= median + 1) {
-            sum += t;
+    for (const Pair& p : pairs)
+        if (p.ticks <= median + 1) {
+            ticks += p.ticks;
+            captureMs += p.captureMs;
             ++paced;
         }
-    s.sender.paceMs = sum / static_cast<double>(paced);
+    // The capture's clock must agree that the ticks are milliseconds: over many pairs the
+    // path's jitter and aggregation average out, and a sender whose timestamps tick
+    // faster (microseconds) spaces its back-to-back segments by many ticks. Within half.
+    const double paceMs = ticks / static_cast<double>(paced), capturedMs = captureMs / static_cast<double>(paced);
+    if (capturedMs < 0.5 * paceMs || capturedMs > 1.5 * paceMs)
+        return;
+    s.sender.paceMs = paceMs;
     out.notes.push_back(format("sender.pace_ms %.2f: of %.0f pairs of segments sent with no newer ACK between them "
                                "(the same TSecr), half or more a tick or more apart by the sender's clock (median %.0f "
                                "ticks of 1 ms): it paces",
-                               s.sender.paceMs, static_cast<double>(ticks.size()), median));
+                               s.sender.paceMs, static_cast<double>(pairs.size()), median));
     // A path read no faster than the pace lets through (within the 10 % two readings of
     // one rate differ by) carried all it was offered: its rate is a lower bound, as
     // behind a window that held the sender, and a fix that lifts the pace is warned so.

@@ -268,7 +268,6 @@ void runAtQueueFloor(ReplayReport& report, const ReplayOptions& options, const D
     ReplayReport floor;
     floor.scenario = report.scenario;
     floor.scenario.path.queueBytes = derived.queueFloorBytes;
-    floor.baselineSeeds.seeds = report.baselineSeeds.seeds;
     if (!runOverSeeds(floor.scenario, report.baselineSeeds.seeds, options.threads, floor.baselineSeeds,
                       floor.baselineRun, floor.error))
         return;
