@@ -179,10 +179,9 @@ TEST(ScanHoldBottleneck, TheFramesTheApWaitedForCameAtTheWiresPace)
 // A slow reader, no scan: the sender fills the receiver's 24 kB window, the ACKs stop
 // until the application's next read, and the data sent into the closed window is
 // answered only then, a round trip longer by most of the silence -- as data an AP held
-// through a scan would be, and at the reader's own rhythm. A hold is a radio's, whatever
-// window the receiver offered; a silence that ends with the sender holding less than a
-// segment of the window unsent is the receiver's, so no scan is read (before: 13.9 ms
-// off every 95.72 ms, power save announced).
+// through a scan would be, and at the reader's own rhythm. Behind a reader the
+// derivation models (its reads hold the window) the held releases are not read, so no
+// scan is (before: 13.9 ms off every 95.72 ms, power save announced).
 TEST(ScanHoldBottleneck, AReaderThatClosedTheWindowIsNoHold)
 {
     const replay::ReplayReport r = replayFixture("lab-e-reader-rhythm-server.pcap.gz");

@@ -57,8 +57,6 @@ struct DerivationContext
     // (time, bytes delivered: the relative ACK and what was SACKed above it), so that
     // a hole filled late does not count its whole window as delivered at that moment.
     std::vector<std::pair<std::int64_t, std::int64_t>> ackProgress;
-    // (time, relative sequence) each time the highest sequence the sender had sent rose.
-    std::vector<std::pair<std::int64_t, std::int64_t>> highestSent;
     // The sender's data as the capture saw it leave, in capture order.
     struct Departure
     {

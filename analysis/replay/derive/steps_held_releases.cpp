@@ -43,54 +43,16 @@ struct Hold
     bool byWait = false;
 };
 
-// Whether the sender had spent the receiver's window: the highest data the capture had
-// seen by a moment against the furthest right edge the sender can have known, the
-// receiver's ACKs captured a round trip earlier (lagNs: the capture's round trip to the
-// sender and back; 0 at the sender). Within a segment of it, the sender had nothing it
-// was allowed to send: a wait for the receiver, not a hold. An AP holds a station's
-// frames whatever window it offered.
-class ReceiverWindow
-{
-public:
-    explicit ReceiverWindow(const DerivationContext& ctx)
-        : m_highestSent(ctx.highestSent)
-    {
-        for (const auto& [ns, edge] : ctx.rightEdges) // never moving left
-            m_edges.emplace_back(ns, m_edges.empty() ? edge : std::max(m_edges.back().second, edge));
-    }
-    bool spentAt(std::int64_t ns, std::int64_t lagNs, std::uint32_t mss) const
-    {
-        return !m_edges.empty() &&
-               latestBefore(m_highestSent, ns) + static_cast<std::int64_t>(mss) > latestBefore(m_edges, ns - lagNs);
-    }
-
-private:
-    // The latest value at or before ns of a series in time order (0 before its first).
-    static std::int64_t latestBefore(const std::vector<std::pair<std::int64_t, std::int64_t>>& series,
-                                     std::int64_t ns)
-    {
-        const auto it = std::upper_bound(series.begin(), series.end(), ns,
-                                         [](std::int64_t t, const auto& e) { return t < e.first; });
-        return it == series.begin() ? std::int64_t{0} : std::prev(it)->second;
-    }
-    const std::vector<std::pair<std::int64_t, std::int64_t>>& m_highestSent;
-    std::vector<std::pair<std::int64_t, std::int64_t>> m_edges;
-};
-
 // At the sender a hold shows in its ACKs: they stop, and the first round trip that
 // comes back after the silence timed data sent before it, longer than the round trip
 // before the silence by at least half the silence (the data waited through most of it
 // at the radio). The ACK clock's own gaps (a window-limited sender waiting for its
 // flight's ACKs) end in a round trip like the ones before; a loss ends in a resend,
 // which times nothing (Karn). No rate is needed: the rate read from ACKs is what the
-// releases after the holds inflate. A silence that ends with the sender holding less
-// than a segment of the receiver's window unsent is the receiver's: a reader that
-// closed its window answers the data sent into it when it next reads (the round trip
-// then times its read, not a hold).
+// releases after the holds inflate.
 std::vector<Hold>
 heldAckSilences(const std::vector<std::pair<std::int64_t, std::int64_t>>& deliveries,
-                const std::vector<SenderRtt>& senderRtt, double deliveryNs, const ReceiverWindow& window,
-                std::uint32_t mss)
+                const std::vector<SenderRtt>& senderRtt, double deliveryNs)
 {
     struct Sample
     {
@@ -108,8 +70,7 @@ heldAckSilences(const std::vector<std::pair<std::int64_t, std::int64_t>>& delive
     for (std::size_t i = 1; i < deliveries.size(); ++i) {
         const std::int64_t fromNs = deliveries[i - 1].first, toNs = deliveries[i].first;
         const std::int64_t silenceNs = toNs - fromNs;
-        if (silenceNs < kMinHeldSilenceNs || static_cast<double>(silenceNs) < 2 * deliveryNs ||
-            window.spentAt(toNs - 1, 0, mss))
+        if (silenceNs < kMinHeldSilenceNs || static_cast<double>(silenceNs) < 2 * deliveryNs)
             continue;
         const auto after =
             std::lower_bound(samples.begin(), samples.end(), toNs - kRebuiltTimeSlackNs,
@@ -327,7 +288,9 @@ void deriveHeldReleases(const DerivationInput& in, DerivationContext& ctx, Deriv
     // The test needs the bottleneck's rate as a bound the deliveries cannot beat: one the
     // capture bounds only from below (a window-limited sender) is not one.
     // Behind a slow reader (deriveReceiver()) the deliveries pace at its reads, not at the
-    // path's rate, and a burst after each read beats the rate read from them.
+    // path's rate, and a burst after each read beats the rate read from them; at the
+    // sender the data it sent into the closed window is answered at the next read, a
+    // round trip longer by most of the silence, as data an AP held through a scan.
     if (s.periodicScan.intervalMs > 0 || ctx.rateMbps <= 0 || !out.pathRateUnseen.empty() ||
         s.receiver.appReadBytes > 0)
         return;
@@ -386,21 +349,16 @@ void deriveHeldReleases(const DerivationInput& in, DerivationContext& ctx, Deriv
     // cannot: at a radio that is itself the bottleneck they leave at its own pace.
     const std::vector<DataWait> waits =
         downstream ? senderDataWaits(in, ctx.downstream) : std::vector<DataWait>{};
-    const ReceiverWindow receiverWindow(ctx);
-    // Downstream, the ACKs the sender can have acted on before sending what arrives
-    // here are those captured a round trip (the capture's to the sender and back) before.
-    const auto roundTripNs = static_cast<std::int64_t>(ctx.rttMin * 1e6);
     const auto searchHolds = [&](double mbps) {
         HoldSearch h;
         h.bytesPerNs = mbps * 1e6 / 8 / 1e9;
         h.deliveryNs = downstream ? percentile(intervalBytes, 0.5) / h.bytesPerNs
                                   : percentile(intervalNs, 0.5);
         if (!downstream)
-            h.holds = heldAckSilences(deliveries, ctx.senderRtt, h.deliveryNs, receiverWindow, s.sender.mss);
+            h.holds = heldAckSilences(deliveries, ctx.senderRtt, h.deliveryNs);
         for (std::size_t i = 1; downstream && i < deliveries.size(); ++i) {
             const std::int64_t silenceNs = deliveries[i].first - deliveries[i - 1].first;
-            if (silenceNs < kMinHeldSilenceNs || static_cast<double>(silenceNs) < 2 * h.deliveryNs ||
-                receiverWindow.spentAt(deliveries[i].first - 1, roundTripNs, s.sender.mss))
+            if (silenceNs < kMinHeldSilenceNs || static_cast<double>(silenceNs) < 2 * h.deliveryNs)
                 continue;
             // A hold ends when the station is back: it answers what the AP releases. After
             // it left for good (a handoff away from this AP) the AP's queue only grows.

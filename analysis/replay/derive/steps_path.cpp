@@ -303,10 +303,8 @@ void readConnectionRows(const DerivationInput& in, DerivationContext& ctx, Deriv
         if (dir == in.sender && t.payloadLength[row] > 0) {
             const std::int64_t end =
                 tcp.relativeSeq(t, row) + static_cast<std::int64_t>(t.payloadLength[row]);
-            if (end > sndNxt) {
+            if (end > sndNxt)
                 ctx.lastNewDataNs = t.timeNs[row];
-                ctx.highestSent.emplace_back(t.timeNs[row], end);
-            }
             sndNxt = std::max(sndNxt, end);
             maxPayload = std::max(maxPayload, t.payloadLength[row]);
             maxFlight = std::max(maxFlight, tcp.segments.bytesInFlight[row]);
