@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The path's capacity from packet-train dispersion (path_dispersion.h) on hand-made
 // trains whose rate is known: a window-limited sender's flights with delayed ACKs,
-// flights whose ACKs came back compressed, arrivals bunched by 802.11 aggregation, and
-// a sender that paced its own data.
+// flights whose ACKs came back compressed, arrivals bunched by 802.11 aggregation, a
+// sender that paced its own data, and downstream trains told apart by their echo.
 #include "analysis/replay/derive/path_dispersion.h"
 
 #include <gtest/gtest.h>
@@ -139,4 +139,40 @@ TEST(PathDispersion, ASenderPacingItsOwnDataIsNotReadAsThePath)
     const DispersionCapacity c = dispersionCapacity(points, kMss, true);
     EXPECT_EQ(c.trains, 0u);
     EXPECT_EQ(c.mbps, 0.0);
+}
+
+TEST(PathDispersion, DownstreamTheEchoTellsWhichAckReleasedATrain)
+{
+    // A cwnd-limited sender behind a receiver window far ahead of its flight: the first
+    // ACK's right edge already covers every segment, so the edges tell no release apart.
+    // Each ACK of the clock (the receiver's TSval, one tick a delayed-ACK pair) releases
+    // two segments that cross a 4.8 Mb/s radio back to back; the flight of 16 segments
+    // takes 19 ms and the next comes a 60 ms round trip later.
+    const double pkt = packetNs(4.8);
+    std::vector<DispersionPoint> points;
+    std::int64_t bytes = 0;
+    std::int64_t echo = 1000;
+    for (int f = 0; f < 30; ++f) {
+        const double flightStart = f * 60e6;
+        for (int pair = 0; pair < 8; ++pair) {
+            ++echo;
+            for (int k = 0; k < 2; ++k) {
+                bytes += kMss;
+                // The pairs leave the sender as their ACKs come back, 0.5 ms apart, so they
+                // queue at the radio: arrivals keep its spacing across pairs too.
+                const double at = flightStart + (2 * pair + k) * pkt;
+                points.push_back({static_cast<std::int64_t>(at), bytes, -1, 0, echo});
+            }
+        }
+    }
+    const DispersionCapacity c = dispersionCapacity(points, kMss, false, 1.0);
+    EXPECT_NEAR(c.mbps, 4.8, 0.05);
+    EXPECT_EQ(c.trains, 240u);
+    // Without the echo the whole run is one train, read at the flights' mean rate (the
+    // round trips' gaps inside it), which is all the edges can say.
+    for (DispersionPoint& p : points)
+        p.echo = -1;
+    const DispersionCapacity byEdges = dispersionCapacity(points, kMss, false, 1.0);
+    EXPECT_EQ(byEdges.trains, 1u);
+    EXPECT_NEAR(byEdges.mbps, 3.13, 0.05);
 }

@@ -88,11 +88,17 @@ DispersionCapacity dispersionCapacity(std::span<const DispersionPoint> points, s
         }
         out.backToBack = rates.size();
     } else {
-        // Runs of arrivals one ACK released: the sender sent them back to back.
+        // Runs of arrivals one ACK released: the sender sent them back to back. A window
+        // far ahead of the cwnd lets out all of a flight at its first ACK's edge, whatever
+        // ACKs clocked it out, so where the segments carry an echo it must agree too (the
+        // edge still parts two ACKs of one timestamp tick).
+        const auto releasedTogether = [&](std::size_t a, std::size_t b) {
+            return points[a].releasedBy >= 0 && points[b].releasedBy == points[a].releasedBy &&
+                   (points[a].echo < 0 || points[b].echo < 0 || points[a].echo == points[b].echo);
+        };
         for (std::size_t i = 0; i + 1 < points.size();) {
             std::size_t j = i;
-            while (j + 1 < points.size() && points[i].releasedBy >= 0 &&
-                   points[j + 1].releasedBy == points[i].releasedBy && delivers(j + 1))
+            while (j + 1 < points.size() && releasedTogether(i, j + 1) && delivers(j + 1))
                 ++j;
             if (j > i)
                 take(i, j);

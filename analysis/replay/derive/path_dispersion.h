@@ -29,6 +29,9 @@ struct DispersionPoint
     // Downstream: the receiver's ACK that released the segment (the first whose right
     // edge, ACK plus window, reached its end), as an index; -1 unknown.
     std::int64_t releasedBy = -1;
+    // Downstream: the segment's TSecr (RFC 7323), the TSval of the latest ACK the sender
+    // had when it sent it; -1 without timestamps.
+    std::int64_t echo = -1;
 };
 
 struct DispersionCapacity
@@ -65,7 +68,10 @@ inline bool DispersionCapacity::read() const
 // once) over at least kTrainSegments segments; the ACK clock's own later flights carry
 // whatever spacing the ACKs took on their way back (an 802.11 uplink's channel access),
 // not the bottleneck's. Downstream: the arrivals of the segments one ACK released (a
-// packet pair or train, Keshav's probe made by the sender's own ACK clock). The reading
+// packet pair or train, Keshav's probe made by the sender's own ACK clock): those the
+// same ACK's right edge let out and, with timestamps, that echo the same TSecr, since
+// nothing newer had reached the sender between them (the edge alone tells a release only
+// where the receiver's window, not the cwnd, held the sender). The reading
 // is the mode of the trains' estimates (the median of the most populated band of width
 // kDispersionBand), not the maximum or a high percentile: ACK compression and 802.11
 // aggregation deliver short runs faster than the path, but only the bottleneck's

@@ -236,7 +236,10 @@ std::vector<DispersionPoint> dispersionPoints(const DerivationInput& in, bool at
                 highest = end;
                 continue;
             }
-            DispersionPoint p{t.timeNs[row], seq == highest ? end : highest, -1, -1};
+            DispersionPoint p{t.timeNs[row], seq == highest ? end : highest, -1, -1,
+                              (t.flags[row] & dissect::TcpColumns::kHasTimestamps) != 0
+                                  ? static_cast<std::int64_t>(t.tsEcr[row])
+                                  : -1};
             const auto edge = std::lower_bound(rightEdges.begin(), rightEdges.end(), end);
             if (seq == highest && edge != rightEdges.end())
                 p.releasedBy = edge - rightEdges.begin();
