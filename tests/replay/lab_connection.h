@@ -48,15 +48,15 @@ inline bool openLab(const std::filesystem::path& file, LabConnection& lab, std::
     return true;
 }
 
-// The replay of a lab capture's bulk connection as derived, without fixes; error says
-// why not when the capture cannot be opened.
-inline analysis::replay::ReplayReport replayLab(const std::filesystem::path& file,
-                                                std::string& error)
+// The replay of a lab capture's bulk connection as derived (with the options' fixes,
+// none by default); error says why not when the capture cannot be opened.
+inline analysis::replay::ReplayReport replayLab(const std::filesystem::path& file, std::string& error,
+                                                const analysis::replay::ReplayOptions& options = {})
 {
     LabConnection lab;
     if (!openLab(file, lab, error))
         return {};
-    return analysis::replay::replayCapture(lab.input(), {});
+    return analysis::replay::replayCapture(lab.input(), options);
 }
 
 } // namespace windscope::test

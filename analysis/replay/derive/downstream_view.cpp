@@ -46,6 +46,50 @@ TsClock readTsClock(const Samples& samples)
     return c;
 }
 
+// A clock against the capture's for the waits on top of the path's least delay: the line
+// under every (ticks, capture time) that lies highest at their mean tick (Moon, Skelly,
+// Towsley 1999, the skew of a clock from one-way delays: the least delay is the path's
+// own, every other waited on top of it), the edge of their lower convex hull over that
+// mean. The first and last samples alone read the rate off by whatever either waited (a
+// hold at the end of a capture: 9 % on the lab's B-handoff-baseline AP2), which skews a
+// wait read a second away by tens of milliseconds.
+template <class Samples>
+TsClock readTsClockUnderDelays(const Samples& samples)
+{
+    TsClock c;
+    if (samples.size() < 2 || samples.back().tsVal <= samples.front().tsVal)
+        return c;
+    std::vector<std::pair<double, double>> points; // (ticks, ns), the least ns per tick
+    points.reserve(samples.size());
+    for (const auto& x : samples)
+        points.emplace_back(static_cast<double>(x.tsVal), static_cast<double>(x.timeNs));
+    std::sort(points.begin(), points.end());
+    double meanTicks = 0;
+    for (const auto& p : points)
+        meanTicks += p.first / static_cast<double>(points.size());
+    std::vector<std::pair<double, double>> hull;
+    const auto cross = [](const auto& o, const auto& a, const auto& b) {
+        return (a.first - o.first) * (b.second - o.second) - (a.second - o.second) * (b.first - o.first);
+    };
+    for (const auto& p : points) {
+        if (!hull.empty() && hull.back().first == p.first)
+            continue; // sorted: the first of a tick is its least
+        while (hull.size() >= 2 && cross(hull[hull.size() - 2], hull.back(), p) <= 0)
+            hull.pop_back();
+        hull.push_back(p);
+    }
+    if (hull.size() < 2)
+        return {};
+    std::size_t k = 0;
+    while (k + 2 < hull.size() && hull[k + 1].first <= meanTicks)
+        ++k;
+    c.tickNs = (hull[k + 1].second - hull[k].second) / (hull[k + 1].first - hull[k].first);
+    if (c.tickNs <= 0)
+        return {};
+    c.offsetNs = hull[k].second - c.tickNs * hull[k].first;
+    return c;
+}
+
 cwnd::Vantage vantageOf(const DerivationInput& in)
 {
     if (in.inference)
@@ -507,11 +551,13 @@ std::vector<DataWait> senderDataWaits(const DerivationInput& in, const Downstrea
         out.push_back({t.timeNs[row], 0, end > highestEnd});
         highestEnd = std::max(highestEnd, end);
     }
-    const TsClock clock = readTsClock(data);
+    const TsClock clock = readTsClockUnderDelays(data);
     if (!clock.valid())
         return {};
-    for (std::size_t i = 0; i < data.size(); ++i)
+    for (std::size_t i = 0; i < data.size(); ++i) {
         out[i].waitMs = (static_cast<double>(data[i].timeNs) - clock.at(data[i].tsVal)) / 1e6;
+        out[i].tickMs = clock.tickNs / 1e6;
+    }
     return out;
 }
 

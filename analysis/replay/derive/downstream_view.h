@@ -124,6 +124,7 @@ struct DataWait
     std::int64_t timeNs = 0; // capture time
     double waitMs = 0;
     bool firstSeen = false;  // new data, not a resend
+    double tickMs = 0;       // the sender's TSval tick: what a wait is known to
 };
 std::vector<DataWait> senderDataWaits(const DerivationInput& input, const DownstreamView& view);
 

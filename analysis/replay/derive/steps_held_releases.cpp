@@ -41,6 +41,9 @@ struct Hold
     // Told by the sender's clock (the data after it waited through it), not by a release
     // faster than the bottleneck's rate.
     bool byWait = false;
+    // A flight's own gap ran into it: the silence began before the hold did, and only how
+    // long the data after it waited (from startNs) is known of the hold.
+    bool openStart = false;
 };
 
 // At the sender a hold shows in its ACKs: they stop, and the first round trip that
@@ -183,18 +186,50 @@ bool answeredWithin(const std::vector<std::pair<std::int64_t, std::int64_t>>& re
 // (on the sender's TSval clock). Its own silence -- a flight's ACKs on their way --
 // ends in data sent after it began, which waited no longer than the data before; a
 // queue grows only while it is fed, by far less than the silence.
-bool waitedThrough(const std::vector<DataWait>& waits, std::int64_t fromNs, std::int64_t toNs)
+// Where a flight's own gap runs into the hold (a window that the radio empties each
+// round trip), the silence is longer than the hold and the test fails. The segment that
+// ends it still waited beyond the least wait of the segments around it (an empty queue):
+// at the AP's own radio, where the air is the bottleneck and so the AP's the only queue,
+// a frame that waited through a silence of that radio was held (an AP with a frame and a
+// free medium sends it within AIFS and CWmin slots). Known to two of the TSval clock's
+// ticks (the frame's and the least's truncation) and that channel access, the wait is
+// then how long it was held at least. Returns 0 (no hold), the silence (the first test),
+// or the wait (the second, given the AP's channel access; 0: not read).
+struct WaitedThrough
+{
+    std::int64_t heldNs = 0;
+    bool openStart = false;
+};
+// The least wait is taken within this of the segment: the TSval clock's rate, read over
+// the capture to a tick, drifts by less than a tick in it, and a flow that leaves its
+// queue empty between flights does so many times a second.
+constexpr std::int64_t kLeastWaitSpanNs = 1'000'000'000;
+WaitedThrough waitedThrough(const std::vector<DataWait>& waits, double channelAccessMs, std::int64_t fromNs,
+                            std::int64_t toNs)
 {
     const auto after =
         std::lower_bound(waits.begin(), waits.end(), toNs - kRebuiltTimeSlackNs,
                          [](const DataWait& w, std::int64_t ns) { return w.timeNs < ns; });
     if (after == waits.begin() || after == waits.end() || !after->firstSeen ||
         after->timeNs > toNs + kRebuiltTimeSlackNs)
-        return false;
+        return {};
     auto before = std::prev(after);
     if (before->timeNs > fromNs + kRebuiltTimeSlackNs)
-        return false;
-    return after->waitMs - before->waitMs >= static_cast<double>(toNs - fromNs) / 2e6;
+        return {};
+    if (after->waitMs - before->waitMs >= static_cast<double>(toNs - fromNs) / 2e6)
+        return {toNs - fromNs, false};
+    if (channelAccessMs <= 0)
+        return {};
+    double leastWaitMs = after->waitMs;
+    for (auto w = std::lower_bound(waits.begin(), waits.end(), after->timeNs - kLeastWaitSpanNs,
+                                   [](const DataWait& d, std::int64_t ns) { return d.timeNs < ns; });
+         w != waits.end() && w->timeNs <= after->timeNs + kLeastWaitSpanNs; ++w)
+        leastWaitMs = std::min(leastWaitMs, w->waitMs);
+    const double heldMs = after->waitMs - leastWaitMs;
+    if (heldMs <= 2 * after->tickMs + channelAccessMs)
+        return {};
+    const auto heldNs = static_cast<std::int64_t>(heldMs * 1e6);
+    return {std::min(heldNs, toNs - fromNs), heldNs < toNs - fromNs};
 }
 
 // The sender's loss episodes, by the capture's time of their first resend, as the
@@ -349,6 +384,17 @@ void deriveHeldReleases(const DerivationInput& in, DerivationContext& ctx, Deriv
     // cannot: at a radio that is itself the bottleneck they leave at its own pace.
     const std::vector<DataWait> waits =
         downstream ? senderDataWaits(in, ctx.downstream) : std::vector<DataWait>{};
+    // A hold whose start a flight's gap hides is read at the AP's radio where the air is
+    // the bottleneck (waitedThrough()). At the station's own radio a silence is also its
+    // own absence, which the stretches it heard nothing in tell better
+    // (deriveStationRadioScans()).
+    const bool atStationRadio =
+        in.events && std::any_of(in.events->events.begin(), in.events->events.end(),
+                                 [](const WlanEvent& e) { return e.fromStationRadio(); });
+    const double channelAccessMs =
+        s.mac.enabled && !atStationRadio
+            ? (s.mac.sifsUs + (s.mac.aifsSlots + s.mac.cwMin) * s.mac.slotUs) / 1e3
+            : 0;
     const auto searchHolds = [&](double mbps) {
         HoldSearch h;
         h.bytesPerNs = mbps * 1e6 / 8 / 1e9;
@@ -366,8 +412,10 @@ void deriveHeldReleases(const DerivationInput& in, DerivationContext& ctx, Deriv
                 continue;
             if (releasedAhead(deliveries, i, h.bytesPerNs, h.deliveryNs, aheadNeeded))
                 h.holds.push_back({deliveries[i - 1].first, deliveries[i].first});
-            else if (waitedThrough(waits, deliveries[i - 1].first, deliveries[i].first))
-                h.holds.push_back({deliveries[i - 1].first, deliveries[i].first, true});
+            else if (const WaitedThrough held =
+                         waitedThrough(waits, channelAccessMs, deliveries[i - 1].first, deliveries[i].first);
+                     held.heldNs > 0)
+                h.holds.push_back({deliveries[i].first - held.heldNs, deliveries[i].first, true, held.openStart});
         }
         std::vector<std::int64_t> holdStarts;
         for (const Hold& hold : h.holds)
@@ -438,7 +486,8 @@ void deriveHeldReleases(const DerivationInput& in, DerivationContext& ctx, Deriv
     const std::vector<double> deviations = phaseDeviations(timesS, fit.periodS, meanPhase);
     // The holds at the pattern's phase: their dwells and starts, and the spans the rate
     // is read again without (below).
-    std::vector<double> dwellsMs, startsS;
+    std::vector<double> dwellsMs, startsS, openWaitsMs;
+    std::vector<std::size_t> atPhase;
     std::vector<std::int64_t> scanEndsNs;
     std::vector<std::pair<std::int64_t, std::int64_t>> heldSpans;
     std::size_t releasedAtOnce = 0, byWait = 0;
@@ -455,10 +504,15 @@ void deriveHeldReleases(const DerivationInput& in, DerivationContext& ctx, Deriv
             }
             byWait += holds[i].byWait;
             const std::int64_t silenceNs = holds[i].endNs - holds[i].startNs;
-            dwellsMs.push_back(std::max(0.0, static_cast<double>(silenceNs) - deliveryNs / 2) /
-                               1e6);
-            startsS.push_back(static_cast<double>(holds[i].startNs - out.firstDataNs) / 1e9 +
-                              deliveryNs / 2e9);
+            if (holds[i].openStart) {
+                openWaitsMs.push_back(static_cast<double>(silenceNs) / 1e6);
+            } else {
+                dwellsMs.push_back(std::max(0.0, static_cast<double>(silenceNs) - deliveryNs / 2) /
+                                   1e6);
+                startsS.push_back(static_cast<double>(holds[i].startNs - out.firstDataNs) / 1e9 +
+                                  deliveryNs / 2e9);
+            }
+            atPhase.push_back(i);
             heldSpans.emplace_back(holds[i].startNs,
                                    releaseEndNs(deliveries, holds[i].startNs, holds[i].endNs,
                                                 i + 1 < holds.size()
@@ -467,8 +521,25 @@ void deriveHeldReleases(const DerivationInput& in, DerivationContext& ctx, Deriv
                                                 bytesPerNs));
             scanEndsNs.push_back(holds[i].endNs);
         }
-    if (dwellsMs.size() < (fit.toleranceS > 0 ? kMinLatticeTimes : kMinAbsences))
+    if (atPhase.size() < (fit.toleranceS > 0 ? kMinLatticeTimes : kMinAbsences))
         return;
+    // Where most holds ran on from a flight's gap, only their ends and how long the data
+    // after them waited are known: the head of a hold waited the whole dwell where it
+    // reached the AP as the scan began, any other less, so each wait bounds the dwell
+    // from below and the longest reads it; each such hold began that long before its end.
+    if (2 * openWaitsMs.size() > atPhase.size()) {
+        const double dwellMs = *std::max_element(openWaitsMs.begin(), openWaitsMs.end());
+        dwellsMs.assign(atPhase.size(), dwellMs);
+        startsS.clear();
+        for (const std::size_t i : atPhase)
+            startsS.push_back(static_cast<double>(holds[i].endNs - out.firstDataNs) / 1e9 - dwellMs / 1e3);
+        std::sort(startsS.begin(), startsS.end());
+    } else {
+        for (const double waitMs : openWaitsMs)
+            dwellsMs.push_back(waitMs);
+        if (startsS.empty())
+            return;
+    }
     // The bottleneck's rate was read before the holds were known, over windows some of
     // which held a release (the AP's held data at the radio's rate): read again as the
     // bottleneck step reads it, without each hold from its silence's start to its
