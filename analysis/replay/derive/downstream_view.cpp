@@ -51,8 +51,8 @@ TsClock readTsClock(const Samples& samples)
 // Towsley 1999, the skew of a clock from one-way delays: the least delay is the path's
 // own, every other waited on top of it), the edge of their lower convex hull over that
 // mean. The first and last samples alone read the rate off by whatever either waited (a
-// hold at the end of a capture: 9 % on the lab's B-handoff-baseline AP2), which skews a
-// wait read a second away by tens of milliseconds.
+// hold or a handoff at either end of a capture tilts it by several per cent), which skews
+// a wait read a second away by tens of milliseconds.
 template <class Samples>
 TsClock readTsClockUnderDelays(const Samples& samples)
 {
