@@ -391,10 +391,7 @@ void deriveHeldReleases(const DerivationInput& in, DerivationContext& ctx, Deriv
     const bool atStationRadio =
         in.events && std::any_of(in.events->events.begin(), in.events->events.end(),
                                  [](const WlanEvent& e) { return e.fromStationRadio(); });
-    const double channelAccessMs =
-        s.mac.enabled && !atStationRadio
-            ? (s.mac.sifsUs + (s.mac.aifsSlots + s.mac.cwMin) * s.mac.slotUs) / 1e3
-            : 0;
+    const double channelAccessMs = s.mac.enabled && !atStationRadio ? s.mac.firstAttemptAccessUs() / 1e3 : 0;
     const auto searchHolds = [&](double mbps) {
         HoldSearch h;
         h.bytesPerNs = mbps * 1e6 / 8 / 1e9;
@@ -537,8 +534,6 @@ void deriveHeldReleases(const DerivationInput& in, DerivationContext& ctx, Deriv
     } else {
         for (const double waitMs : openWaitsMs)
             dwellsMs.push_back(waitMs);
-        if (startsS.empty())
-            return;
     }
     // The bottleneck's rate was read before the holds were known, over windows some of
     // which held a release (the AP's held data at the radio's rate): read again as the

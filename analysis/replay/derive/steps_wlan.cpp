@@ -197,7 +197,7 @@ QueueStood apQueueStood(const dissect::WlanColumns& w,
     // A pause up to AIFS and CWmin slots is a backoff; the headers' length is known to a
     // symbol and each stamp to a microsecond.
     const double longestBackoffUs =
-        mac.difsUs() + mac.cwMin * mac.slotUs + std::max(mac.symbolUs, 1.0) + 2;
+        mac.firstAttemptAccessUs() + std::max(mac.symbolUs, 1.0) + 2;
     QueueStood out;
     std::vector<double> idleSpansUs;
     for (std::size_t row = 0; row + 2 < w.size(); ++row) {

@@ -121,6 +121,9 @@ struct MacParams
     // The idle wait before a backoff: DIFS, or AIFS[BE] (10.22.2.4).
     double difsUs() const { return sifsUs + aifsSlots * slotUs; }
     std::uint32_t cwMin = 15, cwMax = 1023;
+    // The longest a frame's first attempt waits on an idle medium: AIFS and CWmin slots
+    // (10.3.4.3). A radio with a frame and a free medium has sent it by then.
+    double firstAttemptAccessUs() const { return difsUs() + cwMin * slotUs; }
     std::uint32_t retryLimit = 7;   // attempts after the first
     // With RTS/CTS, a frame is also dropped once this many PPDUs carrying it were lost
     // after a CTS (dot11LongRetryLimit; the RTS attempts count against retryLimit).
