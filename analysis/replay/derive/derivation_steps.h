@@ -64,6 +64,7 @@ struct DerivationContext
         std::uint32_t payload = 0;
         std::uint32_t tsVal = 0, tsEcr = 0;
         bool timestamps = false;
+        std::int64_t end = 0; // relative sequence number just past its payload
     };
     std::vector<Departure> departures;
     // Window updates: an ACK that acknowledges nothing new and opens the window (time,

@@ -315,7 +315,7 @@ void readConnectionRows(const DerivationInput& in, DerivationContext& ctx, Deriv
                 firstData = t.timeNs[row];
             lastData = t.timeNs[row];
             ctx.departures.push_back({t.timeNs[row], t.payloadLength[row], t.tsVal[row], t.tsEcr[row],
-                                      (t.flags[row] & dissect::TcpColumns::kHasTimestamps) != 0});
+                                      (t.flags[row] & dissect::TcpColumns::kHasTimestamps) != 0, end});
             carriedBy80211 = carriedBy80211 ||
                              std::binary_search(tables.wlan.frame.begin(), tables.wlan.frame.end(), t.frame[row]);
         } else if (dir != in.sender && (t.tcpFlags(row) & 0x010)) {

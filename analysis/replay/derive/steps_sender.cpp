@@ -6,6 +6,7 @@
 #include "analysis/sender/congestion_model.h"
 #include "path_dispersion.h"
 #include "read_rhythm.h"
+#include "reader_fit.h"
 #include "sample_statistics.h"
 
 #include <algorithm>
@@ -208,6 +209,99 @@ double heldDrainBps(const std::vector<std::pair<std::int64_t, std::int64_t>>& ri
     return static_cast<double>(movedBytes) * 8 / (static_cast<double>(spanNs) / 1e9);
 }
 
+// What the reader fit compares (reader_fit.h): the receiver's ACKs over the transfer
+// and when each byte of new data became readable, on the ACKs' clock. A segment that
+// drew its own ACK arrived as that ACK left; one that did not (the first of a delayed
+// ACK's pair, or one a timer or a read ACKed later) arrived one such round trip after
+// it left, the lesser of its neighbours', and never before an ACK that did not yet
+// cover it nor after the first that did.
+ReaderFitInput readerFitInput(const DerivationContext& ctx, std::uint32_t mss, std::int64_t firstNs, std::int64_t lastNs)
+{
+    ReaderFitInput in;
+    in.mss = mss;
+    // 1 ms a read call: the handheld's per-read cost the slow-reader model takes (the
+    // rest of a read's time is per byte, which the fit reads).
+    in.readFixedUs = 1000;
+    // The first 20,000 ACKs of the transfer: hundreds of flights, enough for a reader's
+    // pace, and the fit's cost stays bounded on a long capture.
+    constexpr std::size_t kMostAcks = 20'000;
+    std::vector<std::int64_t> covered; // the highest acknowledgement up to each ACK
+    for (std::size_t i = 0; i < ctx.rightEdges.size() && in.acks.size() < kMostAcks; ++i) {
+        const std::int64_t ns = ctx.rightEdges[i].first;
+        if (ns < firstNs || ns > lastNs)
+            continue;
+        const std::uint64_t window = ctx.advertisedWindows[i].second;
+        const std::int64_t ack = ctx.rightEdges[i].second - static_cast<std::int64_t>(window);
+        in.acks.push_back({ns, ack, window});
+        covered.push_back(covered.empty() ? ack : std::max(covered.back(), ack));
+    }
+    if (in.acks.empty())
+        return in;
+    struct Sent
+    {
+        std::int64_t ns, end;
+        std::size_t coveredBy;
+        std::int64_t roundTripNs; // -1: its ACK does not name it
+    };
+    std::vector<Sent> sent;
+    std::int64_t highest = std::numeric_limits<std::int64_t>::min();
+    for (const DerivationContext::Departure& d : ctx.departures) {
+        if (d.end <= highest)
+            continue; // a resend: what it fills shows in the ACK that covers it
+        highest = d.end;
+        const auto k = static_cast<std::size_t>(std::lower_bound(covered.begin(), covered.end(), d.end) - covered.begin());
+        if (k >= in.acks.size())
+            break;
+        if (in.acks[k].ns < d.ns)
+            continue;
+        // Drawn by the data: the ACK names the segment's end and covers more than it
+        // (a delayed ACK's second segment). One that covers a lone segment may have
+        // waited for the delayed-ACK timer or a read (a window update).
+        const bool drawn = in.acks[k].ack == d.end && k > 0 && covered[k] - covered[k - 1] > mss;
+        sent.push_back({d.ns, d.end, k, drawn ? in.acks[k].ns - d.ns : -1});
+    }
+    std::int64_t previousRoundTrip = -1;
+    std::vector<std::int64_t> nextRoundTrip(sent.size(), -1);
+    for (std::size_t i = sent.size(); i-- > 0;)
+        nextRoundTrip[i] = sent[i].roundTripNs >= 0 ? sent[i].roundTripNs
+                                                    : (i + 1 < sent.size() ? nextRoundTrip[i + 1] : -1);
+    std::int64_t lastArrival = std::numeric_limits<std::int64_t>::min();
+    for (std::size_t i = 0; i < sent.size(); ++i) {
+        const Sent& x = sent[i];
+        if (x.roundTripNs >= 0)
+            previousRoundTrip = x.roundTripNs;
+        std::int64_t roundTrip = x.roundTripNs;
+        if (roundTrip < 0)
+            roundTrip = previousRoundTrip < 0 ? nextRoundTrip[i]
+                        : nextRoundTrip[i] < 0 ? previousRoundTrip
+                                               : std::min(previousRoundTrip, nextRoundTrip[i]);
+        std::int64_t arrival = roundTrip < 0 ? in.acks[x.coveredBy].ns : x.ns + roundTrip;
+        arrival = std::min(arrival, in.acks[x.coveredBy].ns);
+        if (x.coveredBy > 0)
+            arrival = std::max(arrival, in.acks[x.coveredBy - 1].ns);
+        lastArrival = std::max(lastArrival, arrival);
+        in.arrivals.emplace_back(lastArrival, x.end);
+    }
+    return in;
+}
+
+// Takes the reader fitReader() found for the replay's receiver.
+void applyReaderFit(const ReaderFit& fit, ReceiverParams& receiver, DerivedScenario& out)
+{
+    receiver.appReadBytes = fit.readBytes;
+    receiver.readFixedUs = fit.readFixedUs;
+    receiver.readPerByteUs = fit.readPerByteUs;
+    char buf[512];
+    std::snprintf(buf, sizeof buf,
+                  "receiver: reads of up to %llu B, %.0f us per call + %.3f us per byte: %.3f Mb/s when data "
+                  "waits (the reader whose backlogs match the windows of %zu ACKs, %.0f B off on average; one "
+                  "reading each byte as it came: %.0f B; readers from %.3f to %.3f Mb/s match about as well)",
+                  static_cast<unsigned long long>(fit.readBytes), fit.readFixedUs, fit.readPerByteUs,
+                  fit.drainBps() / 1e6, fit.acks, fit.meanErrorBytes, fit.keepsUpErrorBytes, fit.slowestBps / 1e6,
+                  fit.fastestBps / 1e6);
+    out.notes.push_back(buf);
+}
+
 } // namespace
 
 void deriveReceiver(const DerivationInput& in, DerivationContext& ctx, DerivedScenario& out)
@@ -236,6 +330,7 @@ void deriveReceiver(const DerivationInput& in, DerivationContext& ctx, DerivedSc
     // leaves that much unread, and the sender, held to the window, sends no faster than
     // it reads.
     const bool readerLags = !readerHolds && data.retransmissions == 0 && shortfall > 2.0 * s.sender.mss;
+    const ReaderFit fit = fitReader(readerFitInput(ctx, s.sender.mss, out.firstDataNs, lastData));
     if ((acks.zeroWindows + acks.lowWindows > static_cast<std::uint64_t>(activeS) || readerHolds || readerLags) &&
         data.goodputBps > 0) {
         if (readerHolds)
@@ -271,7 +366,11 @@ void deriveReceiver(const DerivationInput& in, DerivationContext& ctx, DerivedSc
         const double perMssUs = static_cast<double>(s.sender.mss) * 8 / drainBps * 1e6;
         const double drainBytesPerUs = drainBps / 8 / 1e6;
         const ReadRhythm rhythm = readRhythm(windowUpdates);
-        if (rhythm.periodUs > 0) {
+        if (!readerHolds && fit.found) {
+            // A reader that lets the window reopen between flights drains faster than
+            // the data came: its pace is the one its backlogs at the ACKs show.
+            applyReaderFit(fit, s.receiver, out);
+        } else if (rhythm.periodUs > 0) {
             const double readBytes = rhythm.oneReadPerUpdate ? rhythm.bytesPerUpdate : rhythm.periodUs * drainBytesPerUs;
             s.receiver.appReadBytes = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(std::llround(readBytes)));
             const double periodUs = static_cast<double>(s.receiver.appReadBytes) / drainBytesPerUs;
@@ -298,6 +397,13 @@ void deriveReceiver(const DerivationInput& in, DerivationContext& ctx, DerivedSc
         out.notes.push_back(format("path.bottleneck_mbps %.3f: the reader limits the flow; path taken as 20x the "
                                    "goodput",
                                    s.path.bottleneckMbps));
+    } else if (fit.found) {
+        // The reader kept up with this flow, but not by a margin: its backlogs at the
+        // ACKs show how fast it drains, which caps what a larger window or a faster
+        // path would get.
+        out.notes.push_back("receiver: the application kept up (few zero or low windows), with a backlog at the "
+                            "ACKs that shows its pace");
+        applyReaderFit(fit, s.receiver, out);
     } else {
         out.notes.push_back("receiver: the application keeps up (few zero or low windows)");
     }
