@@ -117,6 +117,10 @@ ReaderFit fitReader(const ReaderFitInput& in)
     fit.largestWindow = largest;
     fit.readFixedUs = in.readFixedUs;
     fit.keepsUpErrorBytes = readerWindowError(in, 0, 0, 0, 0);
+    // No reader can explain more than the windows leave unexplained by one that keeps
+    // up: within half a step of it there is nothing to find (and nothing to search).
+    if (fit.keepsUpErrorBytes <= step / 2)
+        return fit;
     // Read sizes from a quarter of a kilobyte (an application's small buffer) up to the
     // whole buffer (a read that takes all there is), in steps of 2; rates per byte
     // from 0.1 to 1000 Mb/s in steps of 1.25; then the neighbourhoods of the best few

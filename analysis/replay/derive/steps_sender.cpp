@@ -222,9 +222,9 @@ ReaderFitInput readerFitInput(const DerivationContext& ctx, std::uint32_t mss, s
     // 1 ms a read call: the handheld's per-read cost the slow-reader model takes (the
     // rest of a read's time is per byte, which the fit reads).
     in.readFixedUs = 1000;
-    // The first 20,000 ACKs of the transfer: hundreds of flights, enough for a reader's
+    // The first 5,000 ACKs of the transfer: hundreds of flights, enough for a reader's
     // pace, and the fit's cost stays bounded on a long capture.
-    constexpr std::size_t kMostAcks = 20'000;
+    constexpr std::size_t kMostAcks = 5'000;
     std::vector<std::int64_t> covered; // the highest acknowledgement up to each ACK
     for (std::size_t i = 0; i < ctx.rightEdges.size() && in.acks.size() < kMostAcks; ++i) {
         const std::int64_t ns = ctx.rightEdges[i].first;
