@@ -178,15 +178,14 @@ ReaderFit fitReader(const ReaderFitInput& in)
             fit.slowestBps = std::min(fit.slowestBps, drainOf(c) * 1e6);
             fit.fastestBps = std::max(fit.fastestBps, drainOf(c) * 1e6);
         }
-    // The reader kept, of those that match the windows as well as the best does, give
-    // or take one ACK's window step: the one that reads the most a call (an
-    // application's read takes what is there, up to its buffer; smaller reads only
-    // add calls the windows do not show), and of those the slowest (in a flat valley
-    // of equals a faster reader only hides more of its pace).
-    const double equal = step / static_cast<double>(in.acks.size());
+    // The reader kept, of those that match the windows about as well as the best: the
+    // one that reads the most a call (an application's read takes what is there, up to
+    // its buffer; smaller reads only add calls the windows do not show), and of those
+    // the slowest (where the reader caught up between lags, a faster one only hides
+    // more of its pace).
     const Candidate* chosen = nullptr;
     for (const Candidate& c : tried)
-        if (c.error <= least + equal &&
+        if (c.error <= least + tolerance &&
             (!chosen || c.readBytes > chosen->readBytes ||
              (c.readBytes == chosen->readBytes && drainOf(c) < drainOf(*chosen))))
             chosen = &c;
