@@ -118,8 +118,8 @@ ReaderFit fitReader(const ReaderFitInput& in)
     fit.readFixedUs = in.readFixedUs;
     fit.keepsUpErrorBytes = readerWindowError(in, 0, 0, 0, 0);
     // No reader can explain more than the windows leave unexplained by one that keeps
-    // up: within half a step of it there is nothing to find (and nothing to search).
-    if (fit.keepsUpErrorBytes <= step / 2)
+    // up: within a tenth of a step of it there is nothing to find (nor to search).
+    if (fit.keepsUpErrorBytes <= step / 10)
         return fit;
     // Read sizes from a quarter of a kilobyte (an application's small buffer) up to the
     // whole buffer (a read that takes all there is), in steps of 2; rates per byte
@@ -193,8 +193,8 @@ ReaderFit fitReader(const ReaderFitInput& in)
     fit.readPerByteUs = 8 / chosen->mbps;
     fit.meanErrorBytes = chosen->error;
     // Found where the fitted reader explains more than half of what a reader keeping up
-    // leaves unexplained, and that by more than half a window step.
-    fit.found = 2 * fit.meanErrorBytes < fit.keepsUpErrorBytes && fit.keepsUpErrorBytes - fit.meanErrorBytes > step / 2;
+    // leaves unexplained, and more than a window step at one ACK in ten.
+    fit.found = 2 * fit.meanErrorBytes < fit.keepsUpErrorBytes && fit.keepsUpErrorBytes - fit.meanErrorBytes > step / 10;
     return fit;
 }
 

@@ -366,7 +366,8 @@ void deriveReceiver(const DerivationInput& in, DerivationContext& ctx, DerivedSc
         const double perMssUs = static_cast<double>(s.sender.mss) * 8 / drainBps * 1e6;
         const double drainBytesPerUs = drainBps / 8 / 1e6;
         const ReadRhythm rhythm = readRhythm(windowUpdates);
-        if (!readerHolds && fit.found) {
+        const bool readerFitted = !readerHolds && fit.found;
+        if (readerFitted) {
             // A reader that lets the window reopen between flights drains faster than
             // the data came: its pace is the one its backlogs at the ACKs show.
             applyReaderFit(fit, s.receiver, out);
@@ -394,8 +395,10 @@ void deriveReceiver(const DerivationInput& in, DerivationContext& ctx, DerivedSc
         // is taken to be well above what the reader drains.
         s.path.bottleneckMbps = std::max(s.path.bottleneckMbps, 20 * data.goodputBps / 1e6);
         s.path.queueBytes = std::max<std::uint64_t>(s.path.queueBytes, 100ull * (s.sender.mss + 52));
-        out.notes.push_back(format("path.bottleneck_mbps %.3f: the reader limits the flow; path taken as 20x the "
-                                   "goodput",
+        out.notes.push_back(format(readerFitted ? "path.bottleneck_mbps %.3f: the window and the reader pace the "
+                                                  "ACKs; path taken as 20x the goodput"
+                                                : "path.bottleneck_mbps %.3f: the reader limits the flow; path taken "
+                                                  "as 20x the goodput",
                                    s.path.bottleneckMbps));
     } else if (fit.found) {
         // The reader kept up with this flow, but not by a margin: its backlogs at the
