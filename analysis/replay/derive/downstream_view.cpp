@@ -522,11 +522,11 @@ std::vector<StationAbsence> stationAbsences(const DerivationInput& in, const Dow
     return out;
 }
 
-std::vector<DataWait> senderDataWaits(const DerivationInput& in, const DownstreamView& view)
+SenderDataWaits senderDataWaits(const DerivationInput& in, const DownstreamView& view)
 {
     std::vector<DataWait> out;
     if (!view.downstream)
-        return out;
+        return {};
     const dissect::CaptureTables& tables = *in.tables;
     const TcpAnalysis& tcp = *in.tcp;
     const auto& t = tables.tcp;
@@ -554,11 +554,9 @@ std::vector<DataWait> senderDataWaits(const DerivationInput& in, const Downstrea
     const TsClock clock = readTsClockUnderDelays(data);
     if (!clock.valid())
         return {};
-    for (std::size_t i = 0; i < data.size(); ++i) {
+    for (std::size_t i = 0; i < data.size(); ++i)
         out[i].waitMs = (static_cast<double>(data[i].timeNs) - clock.at(data[i].tsVal)) / 1e6;
-        out[i].tickMs = clock.tickNs / 1e6;
-    }
-    return out;
+    return {std::move(out), clock.tickNs / 1e6};
 }
 
 bool heldThrough(const DerivationInput& in, const DownstreamView& view, std::int64_t fromNs, std::int64_t toNs)
@@ -566,7 +564,8 @@ bool heldThrough(const DerivationInput& in, const DownstreamView& view, std::int
     if (!view.downstream || view.upstreamRttNs <= 0 || toNs <= fromNs)
         return false;
     const double halfOutageMs = static_cast<double>(toNs - fromNs) / 2e6;
-    for (const DataWait& d : senderDataWaits(in, view))
+    const SenderDataWaits data = senderDataWaits(in, view);
+    for (const DataWait& d : data.waits)
         if (d.firstSeen && d.timeNs >= toNs && d.timeNs < toNs + view.upstreamRttNs && d.waitMs > halfOutageMs)
             return true;
     return false;

@@ -124,9 +124,13 @@ struct DataWait
     std::int64_t timeNs = 0; // capture time
     double waitMs = 0;
     bool firstSeen = false;  // new data, not a resend
-    double tickMs = 0;       // the sender's TSval tick: what a wait is known to
 };
-std::vector<DataWait> senderDataWaits(const DerivationInput& input, const DownstreamView& view);
+struct SenderDataWaits
+{
+    std::vector<DataWait> waits;
+    double tickMs = 0; // the sender's TSval tick: what a wait is known to
+};
+SenderDataWaits senderDataWaits(const DerivationInput& input, const DownstreamView& view);
 
 // The sender's retransmission timeouts as a capture downstream shows them, for the RTO
 // rule (derive_scenario.cpp): a resend of the sender's head (the highest cumulative ACK

@@ -30,12 +30,13 @@ double ReaderFit::drainBps() const
     return us > 0 ? bytes * 8 / us * 1e6 : 0;
 }
 
-double readerWindowError(const ReaderFitInput& in, std::uint64_t readBytes, double readFixedUs, double readPerByteUs,
-                         int hiddenSteps)
+namespace {
+
+double windowError(const ReaderFitInput& in, std::uint64_t step, std::uint64_t readBytes, double readFixedUs,
+                   double readPerByteUs, int hiddenSteps)
 {
     if (in.acks.empty())
         return 0;
-    const std::uint64_t step = windowStep(in);
     std::uint64_t largest = 0;
     std::int64_t readPtr = in.acks.front().ack, readable = readPtr, busyUntil = -1;
     std::size_t next = 0;
@@ -104,6 +105,14 @@ double readerWindowError(const ReaderFitInput& in, std::uint64_t readBytes, doub
     return error / static_cast<double>(in.acks.size());
 }
 
+} // namespace
+
+double readerWindowError(const ReaderFitInput& in, std::uint64_t readBytes, double readFixedUs, double readPerByteUs,
+                         int hiddenSteps)
+{
+    return windowError(in, windowStep(in), readBytes, readFixedUs, readPerByteUs, hiddenSteps);
+}
+
 ReaderFit fitReader(const ReaderFitInput& in)
 {
     ReaderFit fit;
@@ -113,10 +122,11 @@ ReaderFit fitReader(const ReaderFitInput& in)
     std::uint64_t largest = 0;
     for (const ReaderFitInput::Ack& a : in.acks)
         largest = std::max(largest, a.window);
-    const auto step = static_cast<double>(windowStep(in));
+    const std::uint64_t windowSteps = windowStep(in);
+    const auto step = static_cast<double>(windowSteps);
     fit.largestWindow = largest;
     fit.readFixedUs = in.readFixedUs;
-    fit.keepsUpErrorBytes = readerWindowError(in, 0, 0, 0, 0);
+    fit.keepsUpErrorBytes = windowError(in, windowSteps, 0, 0, 0, 0);
     // No reader can explain more than the windows leave unexplained by one that keeps
     // up: within a tenth of a step of it there is nothing to find (nor to search).
     if (fit.keepsUpErrorBytes <= step / 10)
@@ -135,7 +145,7 @@ ReaderFit fitReader(const ReaderFitInput& in)
     };
     std::vector<Candidate> tried;
     const auto tryOne = [&](std::uint64_t readBytes, double mbps, int hidden) {
-        tried.push_back({readerWindowError(in, readBytes, in.readFixedUs, 8 / mbps, hidden), readBytes, mbps, hidden});
+        tried.push_back({windowError(in, windowSteps, readBytes, in.readFixedUs, 8 / mbps, hidden), readBytes, mbps, hidden});
     };
     std::vector<std::uint64_t> sizes;
     for (double r = 256; r < static_cast<double>(largest); r *= 2)

@@ -204,9 +204,10 @@ struct WaitedThrough
 // the capture to a tick, drifts by less than a tick in it, and a flow that leaves its
 // queue empty between flights does so many times a second.
 constexpr std::int64_t kLeastWaitSpanNs = 1'000'000'000;
-WaitedThrough waitedThrough(const std::vector<DataWait>& waits, double channelAccessMs, std::int64_t fromNs,
+WaitedThrough waitedThrough(const SenderDataWaits& data, double channelAccessMs, std::int64_t fromNs,
                             std::int64_t toNs)
 {
+    const std::vector<DataWait>& waits = data.waits;
     const auto after =
         std::lower_bound(waits.begin(), waits.end(), toNs - kRebuiltTimeSlackNs,
                          [](const DataWait& w, std::int64_t ns) { return w.timeNs < ns; });
@@ -226,7 +227,7 @@ WaitedThrough waitedThrough(const std::vector<DataWait>& waits, double channelAc
          w != waits.end() && w->timeNs <= after->timeNs + kLeastWaitSpanNs; ++w)
         leastWaitMs = std::min(leastWaitMs, w->waitMs);
     const double heldMs = after->waitMs - leastWaitMs;
-    if (heldMs <= 2 * after->tickMs + channelAccessMs)
+    if (heldMs <= 2 * data.tickMs + channelAccessMs)
         return {};
     const auto heldNs = static_cast<std::int64_t>(heldMs * 1e6);
     return {std::min(heldNs, toNs - fromNs), heldNs < toNs - fromNs};
@@ -382,8 +383,7 @@ void deriveHeldReleases(const DerivationInput& in, DerivationContext& ctx, Deriv
     };
     // Downstream, the sender's send times (its TSvals) tell a hold where the releases
     // cannot: at a radio that is itself the bottleneck they leave at its own pace.
-    const std::vector<DataWait> waits =
-        downstream ? senderDataWaits(in, ctx.downstream) : std::vector<DataWait>{};
+    const SenderDataWaits waits = downstream ? senderDataWaits(in, ctx.downstream) : SenderDataWaits{};
     // A hold whose start a flight's gap hides is read at the AP's radio where the air is
     // the bottleneck (waitedThrough()). At the station's own radio a silence is also its
     // own absence, which the stretches it heard nothing in tell better

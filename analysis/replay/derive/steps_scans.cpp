@@ -263,7 +263,7 @@ void deriveScanAbsences(const DerivationInput& in, DerivationContext&, DerivedSc
     const auto usNs = [](double us) { return static_cast<std::int64_t>(us * 1000); };
     const double frameUs = s.mac.preambleUs + (s.sender.mss + 88) * 8 / s.mac.phyRateMbps;
     const std::int64_t nextMpduNs =
-        usNs(s.mac.sifsUs + (3 + s.mac.cwMin) * s.mac.slotUs + 2 * frameUs + s.mac.preambleUs + 14 * 8 / s.mac.basicRateMbps);
+        usNs(s.mac.firstAttemptAccessUs() + 2 * frameUs + s.mac.preambleUs + 14 * 8 / s.mac.basicRateMbps);
     std::vector<std::int64_t> starts;
     std::int64_t lastEnd = -1;
     for (const WlanEvent* e : runs) {

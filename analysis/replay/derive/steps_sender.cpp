@@ -330,7 +330,10 @@ void deriveReceiver(const DerivationInput& in, DerivationContext& ctx, DerivedSc
     // leaves that much unread, and the sender, held to the window, sends no faster than
     // it reads.
     const bool readerLags = !readerHolds && data.retransmissions == 0 && shortfall > 2.0 * s.sender.mss;
-    const ReaderFit fit = fitReader(readerFitInput(ctx, s.sender.mss, out.firstDataNs, lastData));
+    // A reader that holds the window is read from its edge's pace (heldDrainBps()): the
+    // fit is for one that does not.
+    const ReaderFit fit =
+        readerHolds ? ReaderFit{} : fitReader(readerFitInput(ctx, s.sender.mss, out.firstDataNs, lastData));
     if ((acks.zeroWindows + acks.lowWindows > static_cast<std::uint64_t>(activeS) || readerHolds || readerLags) &&
         data.goodputBps > 0) {
         if (readerHolds)
@@ -366,7 +369,7 @@ void deriveReceiver(const DerivationInput& in, DerivationContext& ctx, DerivedSc
         const double perMssUs = static_cast<double>(s.sender.mss) * 8 / drainBps * 1e6;
         const double drainBytesPerUs = drainBps / 8 / 1e6;
         const ReadRhythm rhythm = readRhythm(windowUpdates);
-        const bool readerFitted = !readerHolds && fit.found;
+        const bool readerFitted = fit.found;
         if (readerFitted) {
             // A reader that lets the window reopen between flights drains faster than
             // the data came: its pace is the one its backlogs at the ACKs show.
