@@ -34,6 +34,7 @@ void LossRecovery::enterRecovery(SenderState& state, const RecoveryEntry& entry)
         state.cwndCount = 0;
     m_prrDelivered = 0;
     m_prrOut = 0;
+    m_recoverFsBytes = entry.outstandingBytes;
     setState(state, CaState::Recovery);
     // RFC 6675 5 / RFC 5681 3.2 step 2 (ns-3 TcpClassicRecovery::EnterRecovery()):
     // the window cut to ssthresh at once. A rate-based model sets it itself.
@@ -41,7 +42,8 @@ void LossRecovery::enterRecovery(SenderState& state, const RecoveryEntry& entry)
         state.cwnd = state.ssthresh;
 }
 
-void LossRecovery::prrStep(SenderState& state, std::int64_t pipeSegments, std::uint32_t delivered, bool unaAdvanced)
+void LossRecovery::prrStep(SenderState& state, std::int64_t pipeSegments, std::uint32_t delivered, bool unaAdvanced,
+                           bool retransmissionAcked)
 {
     if (m_policy.window != RecoveryWindow::Prr || delivered == 0)
         return;
@@ -51,15 +53,19 @@ void LossRecovery::prrStep(SenderState& state, std::int64_t pipeSegments, std::u
     m_prrDelivered += delivered;
     const auto mss = static_cast<std::int64_t>(state.mss);
     const auto ssthresh = static_cast<std::int64_t>(state.ssthresh) / mss;
-    const std::int64_t prior = std::max<std::int64_t>(1, static_cast<std::int64_t>(state.priorCwnd) / mss);
+    const bool ns3 = m_policy.prrBound == PrrBound::Ns3;
+    const std::uint64_t recoverFs = ns3 && m_recoverFsBytes > 0 ? m_recoverFsBytes : state.priorCwnd;
+    const std::int64_t prior = std::max<std::int64_t>(1, static_cast<std::int64_t>(recoverFs) / mss);
     const std::int64_t delta = ssthresh - pipeSegments;
     const auto prrDelivered = static_cast<std::int64_t>(m_prrDelivered);
     const auto prrOut = static_cast<std::int64_t>(m_prrOut);
     std::int64_t sndcnt;
     if (delta < 0) {
         sndcnt = (ssthresh * prrDelivered + prior - 1) / prior - prrOut;
+    } else if (ns3 && !retransmissionAcked) {
+        sndcnt = std::min<std::int64_t>(delta, delivered);
     } else {
-        sndcnt = std::max<std::int64_t>(prrDelivered - prrOut, delivered) + (unaAdvanced ? 1 : 0);
+        sndcnt = std::max<std::int64_t>(prrDelivered - prrOut, delivered) + (ns3 || unaAdvanced ? 1 : 0);
         sndcnt = std::min(delta, sndcnt);
     }
     // The first retransmission of a recovery always goes out.

@@ -46,6 +46,8 @@ struct RecoveryEntry
     // caller counts it; only flight-based models such as NewReno read it).
     std::uint64_t flightBytes = 0;
     std::int64_t recoveryPoint = 0;  // tp->high_seq: SND.NXT, in the state's sequence unit
+    // SND.NXT - SND.UNA: ns-3's RecoverFS (PrrBound::Ns3); 0 where the caller has none.
+    std::uint64_t outstandingBytes = 0;
 };
 
 // tcp_enter_loss(): what the caller measured when its retransmission timer fired.
@@ -68,9 +70,19 @@ enum class RtoSsthresh : std::uint8_t {
     EachEntry,
 };
 
+// How PRR (RFC 6937) reads its reduction and catches up once the pipe is below
+// ssthresh. Linux tcp_cwnd_reduction(): RecoverFS is the cwnd before the cut, the
+// catch-up max(prr_delivered - prr_out, delivered) on every ACK, one more where SND.UNA
+// advanced. ns-3.37 TcpPrrRecovery::DoRecovery() with its default SSRB bound: RecoverFS
+// is the data outstanding at entry, and the catch-up (with its one more) only on a
+// partial ACK that covers a retransmission not SACKed (m_isRetransDataAcked); any other
+// ACK sends no more than it delivered.
+enum class PrrBound : std::uint8_t { Linux, Ns3 };
+
 struct RecoveryPolicy
 {
     RecoveryWindow window = RecoveryWindow::Prr;
+    PrrBound prrBound = PrrBound::Linux;
     RtoSsthresh rto = RtoSsthresh::ModelRule;
     // tcp_init_cwnd_reduction() clears snd_cwnd_cnt; false keeps the congestion
     // avoidance credit across the recovery.
@@ -93,8 +105,10 @@ public:
 
     // tcp_cwnd_reduction() (RFC 6937 3 with the SSRB bound): an ACK during recovery that
     // delivered `delivered` segments leaves cwnd at pipe + sndcnt. No-op with the
-    // classic window or when nothing was delivered.
-    void prrStep(SenderState& state, std::int64_t pipeSegments, std::uint32_t delivered, bool unaAdvanced);
+    // classic window or when nothing was delivered. retransmissionAcked: SND.UNA moved
+    // over a re-sent segment not SACKed (read with PrrBound::Ns3 only).
+    void prrStep(SenderState& state, std::int64_t pipeSegments, std::uint32_t delivered, bool unaAdvanced,
+                 bool retransmissionAcked = false);
     // prr_out: segments sent while in recovery (tcp_cwnd_reduction() reads it).
     void onSent(const SenderState& state, std::uint32_t segments);
 
@@ -129,6 +143,7 @@ private:
     CongestionModel* m_model;
     RecoveryPolicy m_policy;
     std::uint64_t m_prrDelivered = 0, m_prrOut = 0; // RFC 6937, in segments
+    std::uint64_t m_recoverFsBytes = 0;              // RecoverFS (PrrBound::Ns3)
     UndoMarkers m_undo;
 };
 

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <string>
 #include <cstdio>
 #include <vector>
 
@@ -146,6 +147,81 @@ TEST(SenderRecovery, TailLossProbeRepairsALostTailWithoutATimeout)
             EXPECT_EQ(r.sender.lossProbes, 0u);
             EXPECT_EQ(r.sender.rtoTimeouts, 1u);
             EXPECT_GT(static_cast<double>(r.endNs) / 1e9, 0.25) << "completion, s";
+        }
+    }
+}
+
+// The fast retransmission is itself lost. Linux's RACK (RFC 8985 6.2) marks it lost
+// once a segment sent after it is SACKed, and resends it without a timeout; ns-3.37's
+// NextSeg() never resends what it retransmitted (TcpTxBuffer's m_retrans), so only the
+// retransmission timer finds that loss.
+TEST(SenderRecovery, ALostRetransmissionWaitsForTheTimerOnNs3Only)
+{
+    const auto scenario = [](const char* stack) {
+        Scenario s = relayPath();
+        s.durationS = 3;
+        s.sender.stack = stack;
+        s.sender.prr = true;
+        s.sender.rtoRfc6298 = std::string(stack) == "ns-3";
+        s.sender.rackTlp = std::string(stack) == "linux";
+        // Paced at a segment a millisecond (11.6 Mb/s on a 20 Mb/s path): no queue, an
+        // RTT of 40 ms throughout, new data all along; one segment lost.
+        s.sender.paceMs = 1;
+        s.path.lostSegments = {400};
+        return s;
+    };
+    // Where the resend of segment 400 met the radio: the first run sends it, the
+    // second drops whatever meets the radio in the 1 ms around that instant.
+    const auto resendOf = [](const SimResult& r, std::int64_t segment) {
+        std::vector<double> sends;
+        for (const TraceRecord& x : r.trace)
+            if (x.fromSender && x.packet.kind == Packet::Kind::Data && x.packet.segment == segment)
+                sends.push_back(static_cast<double>(x.timeNs) / 1e9);
+        return sends;
+    };
+    for (const char* stack : {"linux", "ns-3"}) {
+        const SimResult first = simulate(scenario(stack));
+        ASSERT_TRUE(first.ok()) << first.error;
+        const std::vector<double> sends = resendOf(first, 400);
+        ASSERT_EQ(sends.size(), 2u) << stack;
+        EXPECT_EQ(first.sender.rtoTimeouts, 0u) << stack;
+        // When the resend met the radio: the ACK it drew (a hole filled is ACKed at
+        // once, RFC 5681 4.2) came back one wired delay later.
+        double resendAtRadio = -1;
+        for (const TraceRecord& x : first.trace)
+            if (!x.fromSender && x.packet.ackSegment > 400) {
+                resendAtRadio = static_cast<double>(x.timeNs) / 1e9 - first.scenario.path.wiredDelayMs / 1000;
+                break;
+            }
+        ASSERT_GT(resendAtRadio, sends[1]) << stack;
+        Scenario s = scenario(stack);
+        s.outageList = {{OutageKind::Scan, OutageMode::Drop, resendAtRadio - 0.001, 0.002}};
+        const SimResult r = simulate(s);
+        ASSERT_TRUE(r.ok()) << r.error;
+        const bool resendLost = std::any_of(r.drops.begin(), r.drops.end(), [](const DropRecord& d) {
+            return d.data && d.packet.segment == 400 && d.packet.retransmission;
+        });
+        ASSERT_TRUE(resendLost) << stack;
+        const std::vector<double> again = resendOf(r, 400);
+        ASSERT_GE(again.size(), 3u) << stack;
+        std::printf("%s: segment 400 sent at %.4f, %.4f and %.4f s; %llu timeouts\n", stack, again[0], again[1],
+                    again[2], static_cast<unsigned long long>(r.sender.rtoTimeouts));
+        // When the sender entered Loss (the timer), if it did.
+        double timerS = -1;
+        for (const SenderSample& x : r.samples)
+            if (x.state == windscope::analysis::cwnd::CaState::Loss) {
+                timerS = static_cast<double>(x.timeNs) / 1e9;
+                break;
+            }
+        if (std::string(stack) == "ns-3") {
+            EXPECT_EQ(r.sender.rtoTimeouts, 1u);
+            EXPECT_DOUBLE_EQ(again[2], timerS); // the timer's resend of the head
+            EXPECT_GT(again[2] - again[1], 0.15); // min_rto 200 ms from before the resend
+        } else {
+            EXPECT_EQ(r.sender.rtoTimeouts, 0u);
+            EXPECT_LT(timerS, 0);
+            // About an RTT (45 ms) after the resend: RACK, well before any timer.
+            EXPECT_LT(again[2] - again[1], 0.1);
         }
     }
 }

@@ -91,6 +91,48 @@ TEST(Prr, AtOrBelowSsthreshCatchesUpByDeliveredPlusOne)
     EXPECT_EQ(s.cwnd, 10 * mss);
 }
 
+// ns-3.37 TcpPrrRecovery::DoRecovery() with its default SSRB bound: RecoverFS is the
+// data outstanding when the recovery began, not the cwnd before the cut.
+TEST(Prr, Ns3ReadsItsReductionFromTheDataOutstanding)
+{
+    RenoModel reno;
+    LossRecovery recovery(reno, {.prrBound = PrrBound::Ns3});
+    // A sender held by the receiver's window: cwnd 40 segments, 20 outstanding.
+    SenderState s{.mss = mss, .cwnd = 40 * mss, .sndUna = 0, .sndNxt = 20 * mss};
+    recovery.enterRecovery(s, {.flightBytes = 20 * mss, .recoveryPoint = s.sndNxt, .outstandingBytes = 20 * mss});
+    EXPECT_EQ(s.ssthresh, 20 * mss); // tcp_reno_ssthresh(): cwnd / 2
+    // pipe 19 < ssthresh 20, so the catch-up branch: delivered (1), the ACK covering no
+    // resent segment: 19 + 1.
+    recovery.prrStep(s, 19, 1, false);
+    EXPECT_EQ(s.cwnd, 20 * mss);
+    // Above ssthresh with the pipe of 24: ceil(20 * (1 + 4) / 20) - 0 = 5 (Linux's prior
+    // cwnd of 40 would give ceil(20 * 5 / 40) = 3).
+    recovery.prrStep(s, 24, 4, false);
+    EXPECT_EQ(s.cwnd, 29 * mss);
+}
+
+// Below ssthresh ns-3 catches up by the deficit only on a partial ACK of a resent
+// segment (m_isRetransDataAcked); any other ACK sends what it delivered, no more.
+TEST(Prr, Ns3CatchesUpOnlyWhenAResentSegmentIsAcknowledged)
+{
+    RenoModel reno;
+    LossRecovery recovery(reno, {.prrBound = PrrBound::Ns3});
+    SenderState s{.mss = mss, .cwnd = 20 * mss, .cwndCount = 5, .sndUna = 0, .sndNxt = 20 * mss};
+    recovery.enterRecovery(s, {.flightBytes = 20 * mss, .recoveryPoint = s.sndNxt, .outstandingBytes = 20 * mss});
+    // Above ssthresh (10): prr_delivered 8, ceil(10 * 8 / 20) - 0 = 4 of the 8.
+    recovery.prrStep(s, 12, 8, false);
+    EXPECT_EQ(s.cwnd, 16 * mss);
+    recovery.onSent(s, 4);
+    // Pipe 4, delta 6; a SACK of 1 without a resent segment acknowledged: 1 (Linux: the
+    // deficit 9 - 4 = 5, bounded by delta, so 6 more).
+    recovery.prrStep(s, 4, 1, true, false);
+    EXPECT_EQ(s.cwnd, 5 * mss);
+    recovery.onSent(s, 1);
+    // The partial ACK of the resent head: max(10 - 5, 1) + 1 = 6, delta 10 - 4 = 6.
+    recovery.prrStep(s, 4, 1, true, true);
+    EXPECT_EQ(s.cwnd, 10 * mss);
+}
+
 TEST(Prr, ClassicWindowIgnoresTheStep)
 {
     RenoModel reno;

@@ -21,6 +21,7 @@ cwnd::RecoveryPolicy recoveryPolicy(const SenderParams& params, bool ns3Stack)
     // so 2 MSS (the model's rule, with that flight: onRtoTimer()).
     return {.window = params.prr && params.sack ? cwnd::RecoveryWindow::Prr
                                                 : cwnd::RecoveryWindow::Classic,
+            .prrBound = ns3Stack ? cwnd::PrrBound::Ns3 : cwnd::PrrBound::Linux,
             .rto = ns3Stack ? cwnd::RtoSsthresh::ModelRule : cwnd::RtoSsthresh::EachEntry,
             .clearCwndCountAtEntry = false};
 }
@@ -260,7 +261,9 @@ void TcpSender::rttSample(std::int64_t rttNs)
 void TcpSender::enterRecovery()
 {
     // ssthresh from all the data outstanding (RFC 5681 3.2 step 2's FlightSize).
-    m_recovery.enterRecovery(m_state, {.flightBytes = flightBytes(), .recoveryPoint = m_nxt * m_state.mss});
+    m_recovery.enterRecovery(m_state, {.flightBytes = flightBytes(),
+                                       .recoveryPoint = m_nxt * m_state.mss,
+                                       .outstandingBytes = flightBytes()});
     // RFC 6675 4.3 / RFC 5681 3.2 step 2: the segment presumed lost goes out at once,
     // even while the pipe is above the cut window (ns-3 and Linux both send it).
     m_fastRetransmitDue = true;
@@ -286,6 +289,7 @@ void TcpSender::onAck(const Packet& ack)
     }
     const std::int64_t ackSeg = std::min(ack.ackSegment, m_nxt);
     const bool unaAdvanced = ackSeg > m_una;
+    m_retransmissionAcked = false;
     std::uint32_t delivered = processSackBlocks(ack, ackSeg);
     bool newLoss = false;
     if (unaAdvanced) {
@@ -351,7 +355,15 @@ std::uint32_t TcpSender::processSackBlocks(const Packet& ack, std::int64_t ackSe
                 continue;
             s.sacked = true;
             s.lost = false;
-            removeFromPipe(s);
+            // ns-3's BytesInFlight() counts a resent segment until SND.UNA passes it,
+            // SACKed or not (TcpTxBuffer keeps its retransmission mark): the pipe drops
+            // by the whole run of them when a partial ACK covers it.
+            if (!m_ns3Stack || !s.retransmitted) {
+                removeFromPipe(s);
+            } else if (s.resentInPipe) {
+                s.resentInPipe = false;
+                --m_pipe;
+            }
             ++delivered;
             rackAdvance(i);
         }
@@ -375,11 +387,13 @@ bool TcpSender::processCumulativeAck(const Packet& ack, std::int64_t ackSeg, std
         rtt = now - ack.echoNs;
     else if (!newest.retransmitted)
         rtt = now - newest.lastSentNs;
+    m_retransmissionAcked = false;
     for (std::int64_t i = m_una; i < ackSeg; ++i) {
         Segment& s = m_segments[static_cast<std::size_t>(i)];
         if (!s.sacked) {
             ++delivered;
             rackAdvance(i);
+            m_retransmissionAcked |= s.retransmitted;
         }
         removeFromPipe(s);
     }
@@ -466,9 +480,11 @@ bool TcpSender::markLosses()
             if (!s.sacked && !s.lost && !s.retransmitted) {
                 markLost(i);
                 newLoss = true;
-            } else if (!s.sacked && !s.lost && s.retransmitted) {
+            } else if (!s.sacked && !s.lost && s.retransmitted && !m_ns3Stack) {
                 // A retransmission not SACKed an RTT later while later data is: lost
-                // again (Linux RACK's reordering window, much simplified).
+                // again (Linux RACK's reordering window, much simplified). ns-3's
+                // NextSeg() never resends a segment it retransmitted (TcpTxBuffer's
+                // m_retrans): only the retransmission timer finds that loss.
                 if (m_srttNs > 0 && now - s.lastSentNs > m_srttNs + m_rttvarNs * 4) {
                     markLost(i);
                     newLoss = true;
@@ -493,7 +509,7 @@ void TcpSender::updateRecovery(bool newLoss, std::uint32_t delivered, bool unaAd
         // The ACK that started the recovery also runs PRR (Linux tcp_cong_control()).
         m_recovery.prrStep(m_state, m_pipe, std::max<std::uint32_t>(1, delivered), unaAdvanced);
     } else if (m_state.state == cwnd::CaState::Recovery) {
-        m_recovery.prrStep(m_state, m_pipe, delivered, unaAdvanced);
+        m_recovery.prrStep(m_state, m_pipe, delivered, unaAdvanced, m_retransmissionAcked);
     }
 }
 
@@ -642,8 +658,8 @@ void TcpSender::onRtoTimer()
         if (!s.sacked) {
             s.lost = true;
             s.retransmitted = false; // the next send is a fresh loss-recovery round
-            removeFromPipe(s);
         }
+        removeFromPipe(s); // SACKed and still counted: ns-3's resent segments
     }
     m_retxScan = m_una;
     m_dupAcks = 0;

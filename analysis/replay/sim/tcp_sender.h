@@ -145,6 +145,9 @@ private:
     std::int64_t m_highRxt = -1;          // RFC 6675 HighRxt: the highest segment resent in this recovery
     // The model's stack: ns-3's grows by the segments SND.UNA moved over (m_ackRule).
     bool m_ns3Stack = false;
+    // This ACK moved SND.UNA over a re-sent segment not SACKed (ns-3's
+    // m_isRetransDataAcked, which its PRR bound reads).
+    bool m_retransmissionAcked = false;
     bool m_fastRetransmitDue = false;     // RFC 6675 4.3: the recovery's first retransmission, whatever the pipe
     std::uint64_t m_rwnd;
     std::int64_t m_srttNs = -1, m_rttvarNs = 0, m_rtoNs;
