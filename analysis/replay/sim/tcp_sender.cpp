@@ -187,11 +187,12 @@ void TcpSender::sendWhatFits()
             while (m_retxScan < m_nxt && !m_segments[static_cast<std::size_t>(m_retxScan)].lost)
                 ++m_retxScan;
             if (m_retxScan < m_nxt) {
-                if (!pipeRoom && !m_fastRetransmitDue) {
+                if (!pipeRoom && !m_fastRetransmitDue && !m_partialAckResendDue) {
                     m_state.cwndLimited = true;
                     return;
                 }
                 m_fastRetransmitDue = false;
+                m_partialAckResendDue = false;
                 transmit(m_retxScan, true);
                 continue;
             }
@@ -313,6 +314,7 @@ void TcpSender::onAck(const Packet& ack)
     }
     // Linux tcp_ack() re-arms the probe timer on every ACK, whether or not it sent.
     sendWhatFits();
+    m_partialAckResendDue = false; // this ACK's alone
     scheduleLossProbe();
     // ns-3 TcpSocketBase::DoForwardUp(): a zero window stops the retransmission timer,
     // data outstanding or not, and the persist timer probes instead. Linux keeps it
@@ -420,6 +422,11 @@ bool TcpSender::processCumulativeAck(const Packet& ack, std::int64_t ackSeg, std
     } else if (m_state.state == cwnd::CaState::Recovery && !m_params.sack) {
         // RFC 6582 3.2 step 5: a partial ACK; the next hole is lost too.
         markLost(m_una);
+    } else if (m_state.state == cwnd::CaState::Recovery && m_ns3Stack &&
+               !m_segments[static_cast<std::size_t>(m_una)].retransmitted) {
+        // ns-3.37 ProcessAck(): on a partial ACK whose new head was not resent,
+        // DoRetransmit() sends the first lost segment whatever the window allows.
+        m_partialAckResendDue = true;
     }
     const cwnd::AckEvent event{.nowNs = now,
                                .ackedSegments = std::max<std::uint32_t>(delivered, 1),

@@ -148,6 +148,8 @@ private:
     // This ACK moved SND.UNA over a re-sent segment not SACKed (ns-3's
     // m_isRetransDataAcked, which its PRR bound reads).
     bool m_retransmissionAcked = false;
+    // ns-3: a partial ACK's resend of the next lost segment, beyond the window.
+    bool m_partialAckResendDue = false;
     bool m_fastRetransmitDue = false;     // RFC 6675 4.3: the recovery's first retransmission, whatever the pipe
     std::uint64_t m_rwnd;
     std::int64_t m_srttNs = -1, m_rttvarNs = 0, m_rtoNs;
