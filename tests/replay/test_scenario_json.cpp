@@ -25,7 +25,7 @@ TEST(ScenarioJson, RoundTripKeepsEveryField)
     s.receiver.appReadBytes = 512;
     s.sender.cc = "westwood-plus";
     s.sender.stack = "ns-3";
-    s.periodicScan = {200, 10, 1.5, 9, OutageMode::PsAnnounced, 0.4};
+    s.periodicScan = {200, 10, 1.5, 9, OutageMode::PsAnnounced, 0.4, {17, 3050}};
     s.path.lossFwd = 0.002;
     s.fixes = {"ap-zero-window-ack", "tx-inter-packet-delay=5"};
     s.path.lostSegments = {2123, 40000};
@@ -55,6 +55,7 @@ TEST(ScenarioJson, RoundTripKeepsEveryField)
     EXPECT_EQ(back.fixes, s.fixes);
     EXPECT_EQ(back.path.lostSegments, s.path.lostSegments);
     EXPECT_DOUBLE_EQ(back.periodicScan.lossShare, 0.4);
+    EXPECT_EQ(back.periodicScan.lostSegments, s.periodicScan.lostSegments);
     back.periodicScan.lossShare = 1.5;
     EXPECT_EQ(back.validate(), "periodic_scan.loss_share must be within [0, 1]");
 }
@@ -148,6 +149,22 @@ TEST(Fixes, RetryChainEndsWithinItsBackoffs)
     EXPECT_DOUBLE_EQ(retryChainEndsWithin(mac, 0.3), 0);
 }
 
+namespace {
+
+// base with fix applied, as a replay's fixed run has it.
+Scenario withFix(const Scenario& base, const std::string& fix)
+{
+    Scenario s = base;
+    s.fixes = {fix};
+    std::vector<std::unique_ptr<FixAgent>> agents;
+    std::string error;
+    EXPECT_TRUE(applyFixes(s, agents, error)) << error;
+    EXPECT_EQ(s.validate(), "") << fix;
+    return s;
+}
+
+} // namespace
+
 // Without the 802.11 model the scans' own losses are a share of the random loss; each
 // fix that changes the scans scales that share and leaves the rest.
 TEST(Fixes, ScanFixesScaleTheScansShareOfTheRandomLoss)
@@ -158,15 +175,7 @@ TEST(Fixes, ScanFixesScaleTheScansShareOfTheRandomLoss)
     base.periodicScan.dwellMs = 40;
     base.path.lossFwd = 0.01;
     base.periodicScan.lossShare = 0.6;
-    const auto fixed = [&](const std::string& fix) {
-        Scenario s = base;
-        s.fixes = {fix};
-        std::vector<std::unique_ptr<FixAgent>> agents;
-        std::string error;
-        EXPECT_TRUE(applyFixes(s, agents, error)) << error;
-        EXPECT_EQ(s.validate(), "") << fix;
-        return s;
-    };
+    const auto fixed = [&](const std::string& fix) { return withFix(base, fix); };
     // Nothing sent into an absence: the scans' 0.006 goes, 0.004 stays.
     const Scenario aware = fixed("scan-aware-ap");
     EXPECT_NEAR(aware.path.lossFwd, 0.004, 1e-12);
@@ -187,6 +196,22 @@ TEST(Fixes, ScanFixesScaleTheScansShareOfTheRandomLoss)
     // No share, no change.
     base.periodicScan.lossShare = 0;
     EXPECT_DOUBLE_EQ(fixed("scan-aware-ap").path.lossFwd, 0.01);
+}
+
+// The scans' losses placed where a capture lost them: the fixes keep the same share of
+// them, spread over the run (one in two at half the loss), none for the scan-aware AP,
+// all where the scans would lose more than the capture showed.
+TEST(Fixes, ScanFixesKeepTheirShareOfTheScansPlacedLosses)
+{
+    Scenario base;
+    ASSERT_TRUE(makePreset("scan-004-T100", base));
+    base.mac.enabled = false;
+    base.periodicScan.lostSegments = {10, 20, 30, 40, 50, 60};
+    const auto fixed = [&](const std::string& fix) { return withFix(base, fix).periodicScan.lostSegments; };
+    EXPECT_TRUE(fixed("scan-aware-ap").empty());
+    EXPECT_EQ(fixed("scan-interval=200"), (std::vector<std::int64_t>{20, 40, 60}));
+    EXPECT_EQ(fixed("scan-interval=50"), base.periodicScan.lostSegments);
+    EXPECT_TRUE(fixed("scan-interval=0").empty());
 }
 
 TEST(Sweep, ParsesRangeAndRefusesNonsense)

@@ -584,6 +584,7 @@ std::vector<LoneHole> loneHoles(const DownstreamView& view, double fullQueueMs)
     {
         std::int64_t segment;
         double queueBeforeMs;
+        std::int64_t afterNs;
     };
     std::vector<Hole> holes;
     for (const MissingSegment& m : view.missing) {
@@ -596,7 +597,7 @@ std::vector<LoneHole> loneHoles(const DownstreamView& view, double fullQueueMs)
             --it;
             queueMs = queueMs < 0 ? it->rttMs - rttMin : std::min(queueMs, it->rttMs - rttMin);
         }
-        holes.push_back({m.segment, queueMs});
+        holes.push_back({m.segment, queueMs, m.afterNs});
     }
     std::sort(holes.begin(), holes.end(),
               [](const Hole& a, const Hole& b) { return a.segment < b.segment; });
@@ -607,7 +608,7 @@ std::vector<LoneHole> loneHoles(const DownstreamView& view, double fullQueueMs)
             (i == 0 || holes[i].segment - holes[i - 1].segment > kLoneSpan) &&
             (i + 1 == holes.size() || holes[i + 1].segment - holes[i].segment > kLoneSpan);
         if (alone && holes[i].queueBeforeMs >= 0 && holes[i].queueBeforeMs < fullQueueMs / 2)
-            out.push_back({holes[i].segment, holes[i].queueBeforeMs});
+            out.push_back({holes[i].segment, holes[i].queueBeforeMs, holes[i].afterNs});
     }
     return out;
 }

@@ -163,6 +163,7 @@ struct LoneHole
 {
     std::int64_t segment = 0; // index of MSS-sized segments from the first data byte
     double queueBeforeMs = 0;
+    std::int64_t afterNs = 0; // the arrival before the hole
 };
 std::vector<LoneHole> loneHoles(const DownstreamView& view, double fullQueueMs);
 

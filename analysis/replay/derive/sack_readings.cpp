@@ -109,12 +109,13 @@ SackReadings readSackScoreboard(const DerivationInput& in, std::uint32_t mss, do
     {
         std::int64_t sequence = 0, index = 0;
         double queueBeforeMs = -1;
+        std::int64_t sentNs = 0;
     };
     std::vector<Lost> lost;
     for (auto at = segments.cbegin(); at != segments.cend(); ++at) {
         if (!at->second.lostFirst)
             continue;
-        Lost l{at->first, (at->first - std::max<std::int64_t>(firstSeq, 0)) / mss};
+        Lost l{at->first, (at->first - std::max<std::int64_t>(firstSeq, 0)) / mss, -1, at->second.firstSentNs};
         int seen = 0;
         for (auto it = std::make_reverse_iterator(at); it != segments.crend() && seen < 3; ++it) {
             const SegmentState& s = it->second;
@@ -137,7 +138,7 @@ SackReadings readSackScoreboard(const DerivationInput& in, std::uint32_t mss, do
         const bool alone = (i == 0 || lost[i].index - lost[i - 1].index > kLoneSpan) &&
                            (i + 1 == lost.size() || lost[i + 1].index - lost[i].index > kLoneSpan);
         if (alone && lost[i].queueBeforeMs >= 0 && lost[i].queueBeforeMs < fullQueueMs / 2)
-            out.loneLosses.push_back({lost[i].index, lost[i].queueBeforeMs, lost[i].sequence});
+            out.loneLosses.push_back({lost[i].index, lost[i].queueBeforeMs, lost[i].sequence, lost[i].sentNs});
     }
 
     // The SACKs' sustained rise (the median of kSustainedSamples consecutive samples) while a

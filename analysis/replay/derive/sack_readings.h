@@ -31,6 +31,9 @@ struct SackReadings
         std::int64_t segment = 0;
         double queueBeforeMs = 0;  // RTT rise of the segments sent just before it
         std::int64_t sequence = 0; // its relative sequence number
+        // Capture time: at the sender its first transmission, downstream the arrival
+        // before the hole.
+        std::int64_t atNs = 0;
     };
     std::vector<LoneLoss> loneLosses;
     std::uint64_t firstTransmissionLosses = 0; // all segments lost first time

@@ -638,21 +638,61 @@ void derivePeriodicOutages(const DerivationInput& in, DerivationContext& ctx, De
 // the queue's. Too few of them for the random-loss fit (replayCapture() fits a rate to
 // more than two episodes), and one such loss can decide when a recovery starts: the
 // baseline loses the same segments. Where an outage timeline stands for the losses, it
-// explains them.
+// explains them. So do periodic scans that drop, or where the 802.11 model makes their
+// losses; a scan the AP covers by holding loses nothing without it, and a lone loss that
+// met one is the frame the AP's radio held when the station left: placed as the scans' (PeriodicScan::lostSegments), whatever
+// their number, since a window cut by a few such losses on a long path stays small for
+// seconds, which spread random losses do not reproduce.
 constexpr std::size_t kMaxPlacedLosses = 2;
 void placeLoneLosses(const DerivationInput&, DerivationContext& ctx, DerivedScenario& out)
 {
     const SackReadings& readings = ctx.sackReadings;
     Scenario& s = out.scenario;
-    if (readings.loneLosses.empty() || readings.loneLosses.size() > kMaxPlacedLosses || !s.outageList.empty() ||
-        s.periodicScan.intervalMs > 0 || s.path.lossFwd > 0)
+    if (readings.loneLosses.empty() || !s.outageList.empty() || s.path.lossFwd > 0)
         return;
+    const PeriodicScan& scan = s.periodicScan;
+    if (scan.intervalMs > 0 && (s.mac.enabled || scan.mode == OutageMode::Drop))
+        return;
+    std::vector<const SackReadings::LoneLoss*> others;
+    std::size_t atScans = 0;
     for (const SackReadings::LoneLoss& l : readings.loneLosses) {
-        s.path.lostSegments.push_back(l.segment);
+        if (scan.intervalMs > 0) {
+            // When it reached the radio, on the simulation's clock (the scans' own):
+            // downstream the capture is past the path, one wired delay after the
+            // sender; at the sender it is one wired delay and the queue it met ahead.
+            const double atRadioS =
+                static_cast<double>(l.atNs - out.firstDataNs) / 1e9 + s.path.wiredDelayMs / 1000 +
+                (ctx.downstream.downstream ? 0 : l.queueBeforeMs / 1000);
+            // Within a dwell of a scan's start, before it (the frame still at the radio
+            // when the station left, its arrival read with the queue's and the delay
+            // split's error) or in it; the scan timer ran before the first scan the
+            // capture showed.
+            const double periodS = scan.intervalMs / 1000, dwellS = scan.dwellMs / 1000;
+            double phaseS = std::fmod(atRadioS - scan.firstS, periodS);
+            if (phaseS < 0)
+                phaseS += periodS;
+            if (phaseS <= 2 * dwellS || phaseS >= periodS - dwellS) {
+                s.periodicScan.lostSegments.push_back(l.segment);
+                ++atScans;
+                continue;
+            }
+        }
+        others.push_back(&l);
+    }
+    if (atScans > 0)
+        out.notes.push_back(format("periodic_scan.lost_segments: %.0f of the %.0f segments lost first time alone "
+                                   "(of %.0f lost first time) reached the radio at a scan's start: the frames it "
+                                   "held when the station left, which the scans lose without the 802.11 model",
+                                   static_cast<double>(atScans), static_cast<double>(readings.loneLosses.size()),
+                                   static_cast<double>(readings.firstTransmissionLosses)));
+    if (others.empty() || others.size() > kMaxPlacedLosses)
+        return;
+    for (const SackReadings::LoneLoss* l : others) {
+        s.path.lostSegments.push_back(l->segment);
         out.notes.push_back(format("path.lost_segments: segment %.0f lost first time alone (of %.0f lost first "
                                    "time), the queue %.1f ms, under half the fullest a loss met",
-                                   static_cast<double>(l.segment),
-                                   static_cast<double>(readings.firstTransmissionLosses), l.queueBeforeMs));
+                                   static_cast<double>(l->segment),
+                                   static_cast<double>(readings.firstTransmissionLosses), l->queueBeforeMs));
     }
 }
 

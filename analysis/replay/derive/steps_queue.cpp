@@ -18,7 +18,7 @@ SackReadings loneHoleReadings(const DownstreamView& downstream, double fullQueue
     SackReadings out;
     out.firstTransmissionLosses = downstream.missing.size();
     for (const LoneHole& h : loneHoles(downstream, fullQueueMs))
-        out.loneLosses.push_back({h.segment, h.queueBeforeMs, 0});
+        out.loneLosses.push_back({h.segment, h.queueBeforeMs, 0, h.afterNs});
     return out;
 }
 

@@ -4,6 +4,7 @@
 #include "analysis/sender/congestion_model.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace windscope::analysis::replay {
 
@@ -87,6 +88,16 @@ std::vector<Outage> Scenario::outages() const
 
 void Scenario::scaleScanLoss(double factor)
 {
+    // The kept ones spread evenly: the k-th stays where the running count of the kept
+    // share steps past a whole number.
+    if (factor < 1) {
+        std::vector<std::int64_t> kept;
+        const double keep = std::max(0.0, factor);
+        for (std::size_t k = 0; k < periodicScan.lostSegments.size(); ++k)
+            if (std::floor(static_cast<double>(k + 1) * keep) > std::floor(static_cast<double>(k) * keep))
+                kept.push_back(periodicScan.lostSegments[k]);
+        periodicScan.lostSegments = std::move(kept);
+    }
     const double share = std::clamp(periodicScan.lossShare, 0.0, 1.0);
     if (share <= 0 || path.lossFwd <= 0)
         return;

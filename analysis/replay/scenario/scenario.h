@@ -57,6 +57,11 @@ struct PeriodicScan
     // found right after a scan more often than half a period later). Fixes that change
     // the scans scale that share (scaleScanLoss()); 0: none of it is theirs.
     double lossShare = 0;
+    // Also without it: segments (indexed as path.lostSegments) the capture lost alone
+    // and away from the queue at the scans, the frames the AP's radio held when the
+    // station left; their first transmission is lost again. The fixes that change the
+    // scans keep a share of them (scaleScanLoss()).
+    std::vector<std::int64_t> lostSegments;
 };
 
 struct PathParams
@@ -244,7 +249,9 @@ struct Scenario
     // overlapping another outage is left out.
     std::vector<Outage> outages() const;
     // Scales the part of path.lossFwd the scans stand for (PeriodicScan::lossShare) by
-    // factor, the rest of the random loss as it was.
+    // factor, the rest of the random loss as it was, and keeps that share of the scans'
+    // placed losses (PeriodicScan::lostSegments; all of them at a factor of 1 or more,
+    // which cannot place losses the capture did not show).
     void scaleScanLoss(double factor);
     // Empty when the scenario can run, else what is wrong with it.
     std::string validate() const;

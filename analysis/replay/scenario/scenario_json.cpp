@@ -100,6 +100,7 @@ void visitScenario(V& v, S& s)
         v.field("until_s", s.periodicScan.untilS);
         v.mode("mode", s.periodicScan.mode);
         v.field("loss_share", s.periodicScan.lossShare);
+        v.segments("lost_segments", s.periodicScan.lostSegments);
     });
     v.outages("outages", s.outageList);
     v.strings("fixes", s.fixes);

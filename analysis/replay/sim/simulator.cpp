@@ -132,6 +132,8 @@ public:
         else
             m_radioRev.setSink([this](const Packet& a) { radioDeliveredUp(a); });
         m_result.mss = mss;
+        m_s.path.lostSegments.insert(m_s.path.lostSegments.end(), m_s.periodicScan.lostSegments.begin(),
+                                     m_s.periodicScan.lostSegments.end());
         std::sort(m_s.path.lostSegments.begin(), m_s.path.lostSegments.end());
         m_tokens = static_cast<double>(s.path.burstBytes); // the bucket starts full
         // A bottleneck at the radio pauses while the AP holds the station's frames; its
