@@ -640,9 +640,10 @@ void derivePeriodicOutages(const DerivationInput& in, DerivationContext& ctx, De
 // baseline loses the same segments. Where an outage timeline stands for the losses, it
 // explains them. So do periodic scans that drop, or where the 802.11 model makes their
 // losses; a scan the AP covers by holding loses nothing without it, and a lone loss that
-// met one is the frame the AP's radio held when the station left: placed as the scans' (PeriodicScan::lostSegments), whatever
-// their number, since a window cut by a few such losses on a long path stays small for
-// seconds, which spread random losses do not reproduce.
+// met one is the frame the AP's radio held when the station left: placed as the scans'
+// (PeriodicScan::lostSegments), whatever their number, since a window cut by a few such
+// losses on a long path stays small for seconds, which spread random losses do not
+// reproduce.
 constexpr std::size_t kMaxPlacedLosses = 2;
 void placeLoneLosses(const DerivationInput&, DerivationContext& ctx, DerivedScenario& out)
 {
@@ -663,9 +664,9 @@ void placeLoneLosses(const DerivationInput&, DerivationContext& ctx, DerivedScen
             const double atRadioS =
                 static_cast<double>(l.atNs - out.firstDataNs) / 1e9 + s.path.wiredDelayMs / 1000 +
                 (ctx.downstream.downstream ? 0 : l.queueBeforeMs / 1000);
-            // Within a dwell of a scan's start, before it (the frame still at the radio
-            // when the station left, its arrival read with the queue's and the delay
-            // split's error) or in it; the scan timer ran before the first scan the
+            // At a scan, within a dwell before or after it: the frame was at the radio
+            // when the station left, and its arrival there is read with the queue's and
+            // the delay split's error. The scan timer ran before the first scan the
             // capture showed.
             const double periodS = scan.intervalMs / 1000, dwellS = scan.dwellMs / 1000;
             double phaseS = std::fmod(atRadioS - scan.firstS, periodS);
@@ -681,8 +682,8 @@ void placeLoneLosses(const DerivationInput&, DerivationContext& ctx, DerivedScen
     }
     if (atScans > 0)
         out.notes.push_back(format("periodic_scan.lost_segments: %.0f of the %.0f segments lost first time alone "
-                                   "(of %.0f lost first time) reached the radio at a scan's start: the frames it "
-                                   "held when the station left, which the scans lose without the 802.11 model",
+                                   "(of %.0f lost first time) reached the radio within a dwell of a scan: the frames "
+                                   "it held when the station left, which the scans lose without the 802.11 model",
                                    static_cast<double>(atScans), static_cast<double>(readings.loneLosses.size()),
                                    static_cast<double>(readings.firstTransmissionLosses)));
     if (others.empty() || others.size() > kMaxPlacedLosses)
