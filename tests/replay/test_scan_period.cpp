@@ -55,6 +55,23 @@ TEST(ScanPeriod, SixSilencesOnATimersLatticeGiveItsPeriod)
         << periodEvidence(fit);
 }
 
+// The silences a server saw of a seed-6 draw's run (s0229: 43 ms scans every 884 ms,
+// a 265 ms round trip): six are the scans', the others a slow start's flights, three of
+// them a whole number of 88.4 ms from the first, as the round trip is three of it. The
+// 88.4 ms lattice holds ten and the 884 ms one six; the first is the more surprising
+// (-ln p 22.1 against 20.2, both over the threshold of 16.6), but a sub-multiple holds
+// whatever the period holds: the period is the longest whole multiple within the
+// harmonic share (20.2 is 91 % of 22.1), as the fold's candidates are.
+TEST(ScanPeriod, ASubMultipleThatAlsoHoldsTheFlightsIsNotThePeriod)
+{
+    const std::vector<double> timesS = {0.0000, 0.8817, 1.1482, 1.7688, 2.0349, 2.3016, 2.6529,
+                                        3.5354, 4.4190, 4.9654, 5.6299, 6.1012, 6.8973, 6.9378};
+    const PeriodFit fit = searchLattice(timesS, 0.00185);
+    ASSERT_TRUE(fit.found) << periodEvidence(fit);
+    EXPECT_NEAR(fit.periodS, 0.884, 0.002) << periodEvidence(fit);
+    EXPECT_EQ(fit.onLattice, 6u);
+}
+
 // The same six silences, spaced as a sender's own stalls come (no common period): none
 // of the candidates puts more than chance on one phase.
 TEST(ScanPeriod, SixIrregularSilencesHaveNoLattice)

@@ -131,6 +131,24 @@ PeriodFit searchLattice(const std::vector<double>& timesS, double toleranceS)
     fit.z = bestSurprise;
     if (bestSurprise <= fit.thresholdZ)
         return fit;
+    // A sub-multiple of the period holds the scans' times as well, and those of another
+    // rhythm that falls on it too (a flight a round trip apart, where the round trip is a
+    // whole number of the sub-multiple): the period is the longest whole multiple whose
+    // own lattice is as surprising within the harmonic share (as the fold's candidates).
+    const double basePeriod = bestPeriod;
+    for (int k = 2; k * basePeriod <= kMaxPeriodS; ++k) {
+        const double p = k * basePeriod;
+        const auto [count, phase] = mostOnLattice(timesS, p, toleranceS, phases);
+        if (count < kMinLatticeTimes)
+            continue;
+        const double surprise = -logBinomialTail(count - 1, n - 1, std::min(1.0, 2 * toleranceS / p));
+        if (surprise > fit.thresholdZ && surprise >= kHarmonicShare * bestSurprise) {
+            bestPeriod = p;
+            bestPhase = phase;
+            bestCount = count;
+            fit.z = surprise;
+        }
+    }
     // Refined: the least-squares line through the times on the lattice, by cycle.
     double sx = 0, sy = 0, sxx = 0, sxy = 0, m = 0;
     for (const double t : timesS) {

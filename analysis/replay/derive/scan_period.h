@@ -58,8 +58,9 @@ PeriodFit searchPeriod(const std::vector<double>& timesS);
 // few silences were seen, or many of another rhythm mix with them, it finds a period
 // the fold's mean resultant cannot: a fold's Rayleigh surprise is at most about 2n
 // for n times, a lattice's grows with how tight they fall. Candidates step so that the
-// phase drifts by at most toleranceS over the times; the period is refined through the
-// times on the lattice.
+// phase drifts by at most toleranceS over the times; a sub-multiple holds whatever the
+// period holds, so the period is the longest whole multiple of the best whose lattice is
+// as surprising within kHarmonicShare; it is refined through the times on the lattice.
 PeriodFit searchLattice(const std::vector<double>& timesS, double toleranceS);
 
 // The fold's period (searchPeriod()) and the lattice's: the lattice's where the fold
