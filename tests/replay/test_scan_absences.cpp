@@ -365,6 +365,13 @@ TEST(ScanAbsences, AHeldScanThatLostAFrameLosesItInTheBaseline)
                 kLabScanAwareRatio);
     EXPECT_LT(report.calibration->goodput, 0.10);
     EXPECT_EQ(report.scenario.periodicScan.lostSegments.size(), 3u) << "kept in the baseline";
+    // Lost at the radio on their first transmission; the run's scenario keeps them the scans'.
+    std::vector<std::int64_t> dropped;
+    for (const DropRecord& r : report.baselineRun.drops)
+        if (r.data && !r.packet.retransmission && r.reason == DropRecord::Reason::Random)
+            dropped.push_back(r.packet.segment);
+    EXPECT_EQ(dropped, (std::vector<std::int64_t>{56, 1037, 1852}));
+    EXPECT_TRUE(report.baselineRun.scenario.path.lostSegments.empty());
     // The fix removes them: the window grows to the path. Predicted 1.62x against the
     // lab's 2.18x (the lab's scans also cost the slow start its first flights); without
     // the placed losses the baseline had nothing to remove (1.00x).

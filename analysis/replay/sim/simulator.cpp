@@ -132,9 +132,11 @@ public:
         else
             m_radioRev.setSink([this](const Packet& a) { radioDeliveredUp(a); });
         m_result.mss = mss;
-        m_s.path.lostSegments.insert(m_s.path.lostSegments.end(), m_s.periodicScan.lostSegments.begin(),
-                                     m_s.periodicScan.lostSegments.end());
-        std::sort(m_s.path.lostSegments.begin(), m_s.path.lostSegments.end());
+        // The radio's placed losses and the scans' (the scenario as run keeps them apart).
+        m_lostSegments = m_s.path.lostSegments;
+        m_lostSegments.insert(m_lostSegments.end(), m_s.periodicScan.lostSegments.begin(),
+                              m_s.periodicScan.lostSegments.end());
+        std::sort(m_lostSegments.begin(), m_lostSegments.end());
         m_tokens = static_cast<double>(s.path.burstBytes); // the bucket starts full
         // A bottleneck at the radio pauses while the AP holds the station's frames; its
         // departures reach the radio one wired delay later.
@@ -322,7 +324,7 @@ private:
     void toRadio(const Packet& p, bool backlog = false)
     {
         if (p.kind == Packet::Kind::Data && !p.retransmission &&
-            std::binary_search(m_s.path.lostSegments.begin(), m_s.path.lostSegments.end(), p.segment)) {
+            std::binary_search(m_lostSegments.begin(), m_lostSegments.end(), p.segment)) {
             ++m_result.path.randomDrops;
             logDrop(DropRecord::Reason::Random, true, p);
             for (auto& a : m_agents)
@@ -447,6 +449,7 @@ private:
     }
 
     Scenario m_s;
+    std::vector<std::int64_t> m_lostSegments; // path.lostSegments and the scans', sorted
     std::vector<std::unique_ptr<FixAgent>> m_agents;
     EventQueue m_queue;
     Rng m_rng, m_jitterRng;

@@ -389,7 +389,6 @@ bool TcpSender::processCumulativeAck(const Packet& ack, std::int64_t ackSeg, std
         rtt = now - ack.echoNs;
     else if (!newest.retransmitted)
         rtt = now - newest.lastSentNs;
-    m_retransmissionAcked = false;
     for (std::int64_t i = m_una; i < ackSeg; ++i) {
         Segment& s = m_segments[static_cast<std::size_t>(i)];
         if (!s.sacked) {
