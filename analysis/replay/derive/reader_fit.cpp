@@ -21,13 +21,20 @@ std::uint64_t windowStep(const ReaderFitInput& in)
     return in.mss;
 }
 
-} // namespace
-
-double ReaderFit::drainBps() const
+// A reader's pace when data waits, one full read after another (a read takes at most
+// what the largest window let in), in b/s.
+double drainBpsOf(std::uint64_t readBytes, std::uint64_t largestWindow, double readFixedUs, double readPerByteUs)
 {
     const auto bytes = static_cast<double>(std::min(readBytes, largestWindow));
     const double us = readFixedUs + bytes * readPerByteUs;
     return us > 0 ? bytes * 8 / us * 1e6 : 0;
+}
+
+} // namespace
+
+double ReaderFit::drainBps() const
+{
+    return drainBpsOf(readBytes, largestWindow, readFixedUs, readPerByteUs);
 }
 
 namespace {
@@ -171,8 +178,7 @@ ReaderFit fitReader(const ReaderFitInput& in)
         }
     }
     const auto drainOf = [&](const Candidate& c) {
-        const auto bytes = static_cast<double>(std::min(c.readBytes, largest));
-        return bytes * 8 / (in.readFixedUs + bytes * 8 / c.mbps);
+        return drainBpsOf(c.readBytes, largest, in.readFixedUs, 8 / c.mbps);
     };
     double least = std::numeric_limits<double>::max();
     for (const Candidate& c : tried)
@@ -185,8 +191,8 @@ ReaderFit fitReader(const ReaderFitInput& in)
     fit.fastestBps = 0;
     for (const Candidate& c : tried)
         if (c.error <= least + tolerance) {
-            fit.slowestBps = std::min(fit.slowestBps, drainOf(c) * 1e6);
-            fit.fastestBps = std::max(fit.fastestBps, drainOf(c) * 1e6);
+            fit.slowestBps = std::min(fit.slowestBps, drainOf(c));
+            fit.fastestBps = std::max(fit.fastestBps, drainOf(c));
         }
     // The reader kept, of those that match the windows about as well as the best: the
     // one that reads the most a call (an application's read takes what is there, up to
