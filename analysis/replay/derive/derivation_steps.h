@@ -166,6 +166,19 @@ void placeLoneLosses(const DerivationInput& in, DerivationContext& ctx, DerivedS
 // steps_scans.cpp: a station's periodic scans, the AP's retry limit and hardware queue,
 // from the AP's retries to the absent station.
 void deriveScanAbsences(const DerivationInput& in, DerivationContext& ctx, DerivedScenario& out);
+// At the AP's radio, the scans of a pattern read from elsewhere (scan k from scanStartNs +
+// k periodS, capture time) as the AP's retries into the few that met its frames show
+// them: the dwell's bounds, the station's wait to leave, and (set in s.mac) the retry
+// limit and hardware queue depth.
+struct RetriedScans
+{
+    std::size_t bounded = 0; // scans on the pattern with both of the dwell's bounds
+    double dwellLowMs = 0, dwellHighMs = 0;
+    bool leaveFound = false;
+    double leaveUs = 0;
+    std::string leaveNote, chainsNote;
+};
+RetriedScans readRetriedScans(const DerivationInput& in, Scenario& s, std::int64_t scanStartNs, double periodS);
 // steps_held_releases.cpp: where neither shows them, from the data the AP held through them.
 void deriveHeldReleases(const DerivationInput& in, DerivationContext& ctx, DerivedScenario& out);
 // Scans from the stretches the station's own radio heard nothing in (events' "deaf-retry"),

@@ -143,11 +143,19 @@ std::int64_t releaseEndNs(const std::vector<std::pair<std::int64_t, std::int64_t
 
 // A station that does not announce its scans on air leaves once the medium it hears has
 // paused long enough; a frame the AP had handed its radio and was still backing off for
-// then goes into the absence and is lost, a hole the first arrival after the silence
-// reveals. The AP's next frame leaves DIFS and a backoff of 0 to CWmin slots (uniform,
-// 802.11-2020 10.3.4.3) after the medium's last frame: a station that leaves after a
-// pause of DIFS and k slots loses it with probability (CWmin - k) / (CWmin + 1). The
-// share of holds whose silence ended in a hole gives k. Returns -1 where too few holds.
+// then goes into the absence. The AP's next frame leaves DIFS and a backoff of 0 to
+// CWmin slots (uniform, 802.11-2020 10.3.4.3) after the medium's last frame: a station
+// that leaves after a pause of DIFS and k slots sends it there with probability (CWmin -
+// k) / (CWmin + 1). The share of the scans that met one gives k.
+double stationLeavePauseFromShare(double share, const MacParams& mac)
+{
+    const double slots = std::clamp(static_cast<double>(mac.cwMin) - share * (mac.cwMin + 1), 0.0,
+                                    static_cast<double>(mac.cwMin));
+    return mac.difsUs() + slots * mac.slotUs;
+}
+
+// Downstream of the AP such a frame, lost, is a hole the first arrival after the silence
+// reveals. Returns -1 where too few holds.
 double stationLeavePauseFromHoles(const std::vector<MissingSegment>& missing,
                                   const std::vector<std::int64_t>& holdEndsNs, const MacParams& mac,
                                   std::size_t& holes)
@@ -166,10 +174,7 @@ double stationLeavePauseFromHoles(const std::vector<MissingSegment>& missing,
             std::lower_bound(revealedNs.begin(), revealedNs.end(), endNs - kClockSlackNs);
         holes += it != revealedNs.end() && *it <= endNs + kClockSlackNs;
     }
-    const double share = static_cast<double>(holes) / static_cast<double>(holdEndsNs.size());
-    const double slots = std::clamp(static_cast<double>(mac.cwMin) - share * (mac.cwMin + 1), 0.0,
-                                    static_cast<double>(mac.cwMin));
-    return mac.difsUs() + slots * mac.slotUs;
+    return stationLeavePauseFromShare(static_cast<double>(holes) / static_cast<double>(holdEndsNs.size()), mac);
 }
 
 // Whether the receiver sent an ACK (seen in the capture) within withinNs from fromNs.
@@ -318,6 +323,12 @@ std::uint64_t lossesAfterScans(const std::vector<std::int64_t>& episodeStarts,
 // a periodic scan the AP covered by holding: power-save-announced mode, the dwell the
 // silences' length less half a delivery interval (the station left somewhere in the
 // interval after the last delivery), at the capture's phase moved to the radio's.
+// Scans on the pattern the AP's retries must show before they read its dwell: one run
+// of unanswered retries at the phase can be a collision cascade that fell there by
+// chance (scan_detector.cpp admits runs from 3 retries and 2 ms); two in different
+// cycles are not chance.
+constexpr std::size_t kMinRetriedScans = 2;
+
 void deriveHeldReleases(const DerivationInput& in, DerivationContext& ctx, DerivedScenario& out)
 {
     Scenario& s = out.scenario;
@@ -626,6 +637,36 @@ void deriveHeldReleases(const DerivationInput& in, DerivationContext& ctx, Deriv
     scan.intervalMs = fit.periodS * 1000;
     scan.dwellMs = percentile(dwellsMs, 0.5);
     scan.mode = OutageMode::PsAnnounced;
+    // At the AP's radio the scans that met its frames show in its retries, however few
+    // for a pattern of their own (deriveScanAbsences()): the station was away until the
+    // last unacknowledged attempt at least and back by its answer, the dwell bounded on
+    // both sides, where a silence there ends at each new frame the AP sends into the
+    // absence and a wait bounds it only from below.
+    RetriedScans retried;
+    const bool dwellFromWaits = 2 * openWaitsMs.size() > atPhase.size();
+    const auto lineNs = [&] { return out.firstDataNs + static_cast<std::int64_t>(startsS.front() * 1e9); };
+    if (downstream && s.mac.enabled) {
+        retried = readRetriedScans(in, s, lineNs(), fit.periodS);
+        if (retried.bounded >= kMinRetriedScans) {
+            const double lowMs =
+                dwellFromWaits ? std::max(retried.dwellLowMs, scan.dwellMs) : retried.dwellLowMs;
+            const double dwellMs =
+                lowMs <= retried.dwellHighMs ? (lowMs + retried.dwellHighMs) / 2 : lowMs;
+            // Holds read from their ends began a dwell before them.
+            if (dwellFromWaits)
+                for (double& startS : startsS)
+                    startS -= (dwellMs - scan.dwellMs) / 1e3;
+            out.notes.push_back(format("periodic_scan.dwell_ms %.1f: between the last unacknowledged attempt "
+                                       "(90th percentile %.1f ms) and the station's answer (10th percentile "
+                                       "%.1f ms) ",
+                                       dwellMs, retried.dwellLowMs, retried.dwellHighMs) +
+                                format("in the %.0f scans at the phase that met the AP's frames, not %.1f ms",
+                                       static_cast<double>(retried.bounded), scan.dwellMs));
+            scan.dwellMs = dwellMs;
+            // The pauses the station stayed through are read from the scans' starts.
+            retried = readRetriedScans(in, s, lineNs(), fit.periodS);
+        }
+    }
     // The first scan: the earliest hold at the phase, back by whole periods while no
     // data was delivered inside the earlier window (a scan there met no backlog to
     // hold; a delivery inside it says the station was there).
@@ -662,9 +703,13 @@ void deriveHeldReleases(const DerivationInput& in, DerivationContext& ctx, Deriv
         scan.dwellMs, scan.intervalMs, scan.firstS, holds.size(), evidence,
         periodEvidence(fit).c_str(), dwellsMs.size());
     out.notes.push_back(buf);
-    // Downstream of the AP, where its retries are not in the capture (the scan step reads
-    // the station's wait to leave there), the holes the scans left tell it.
-    if (downstream && s.mac.enabled && s.mac.stationLeavePauseUs > 0) {
+    // The station's wait to leave: at the AP's radio, from the pauses it stayed through
+    // and left at in the scans that met the AP's frames; further downstream, where the
+    // AP's retries are not in the capture, from the holes the scans left.
+    if (retried.leaveFound) {
+        s.mac.stationLeavePauseUs = retried.leaveUs;
+        out.notes.push_back(retried.leaveNote);
+    } else if (downstream && s.mac.enabled && s.mac.stationLeavePauseUs > 0) {
         std::size_t holes = 0;
         const double pauseUs =
             stationLeavePauseFromHoles(ctx.downstream.missing, scanEndsNs, s.mac, holes);
@@ -678,6 +723,8 @@ void deriveHeldReleases(const DerivationInput& in, DerivationContext& ctx, Deriv
                 pauseUs, static_cast<double>(holes), static_cast<double>(scanEndsNs.size())));
         }
     }
+    if (!retried.chainsNote.empty())
+        out.notes.push_back(retried.chainsNote);
     if (!downstream) {
         // The frames the AP had handed to its radio when the station left were sent into
         // the absence; one dropped at the retry limit is a hole the first ACKs after the

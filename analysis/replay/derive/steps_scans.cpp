@@ -225,93 +225,43 @@ std::pair<std::uint32_t, std::vector<const WlanEvent*>> absencesOfMostAbsentStat
                              [](const auto& a, const auto& b) { return a.second.size() < b.second.size(); });
 }
 
-} // namespace
-
-// The pattern from the station's own radio, where no earlier step read one (the held
-// releases read the scans and the path around them from the data): the simulator holds
-// the AP's frames through it with or without the 802.11 model.
-void deriveStationRadioScans(const DerivationInput& in, DerivationContext&, DerivedScenario& out)
+// The AP's retry absences of the station with the most of them (the connection's): the
+// starts of the absences they hold. One absence can hold several retry runs: after a
+// drop at the retry limit the AP moves to the next queued frame within AIFS, a backoff
+// of CWmin slots and one exchange.
+struct RetryAbsences
 {
-    if (!in.events || out.scenario.periodicScan.intervalMs > 0)
-        return;
-    const auto found = absencesOfMostAbsentStation(*in.events, "deaf-retry");
-    if (!found.second.empty())
-        deriveDeafScans(in, out, found.second);
-}
-
-void deriveScanAbsences(const DerivationInput& in, DerivationContext&, DerivedScenario& out)
+    std::uint32_t station = 0;
+    std::vector<std::int64_t> starts;
+};
+RetryAbsences retryAbsencesOf(const WlanEvents& events, const Scenario& s)
 {
-    Scenario& s = out.scenario;
-    const dissect::CaptureTables& tables = *in.tables;
-    const dissect::WlanColumns& w = tables.wlan;
-    if (!in.events || !s.mac.enabled || w.frame.empty())
-        return;
-    // The scans found in the AP's unacknowledged retries (not announced on air), with
-    // the runs too short to be called scans on their own (absences), by station; the
-    // station with the most is the connection's. Runs the events admitted for ending on
-    // the station's period are left out: their evidence is that period, and only their
-    // end is on it, where the fold below reads the starts.
-    // (Named apart, not bound: lambdas below capture the station.)
-    const auto found = absencesOfMostAbsentStation(*in.events, "retry-absence");
-    const std::uint32_t station = found.first;
-    const std::vector<const WlanEvent*>& runs = found.second;
-    if (runs.empty())
-        return;
-    // One absence can hold several retry runs: after a drop at the retry limit the AP
-    // moves to the next queued frame within AIFS, a backoff of CWmin slots and one
-    // exchange.
+    // (Named apart, not bound: lambdas capture the station.)
+    const auto found = absencesOfMostAbsentStation(events, "retry-absence");
+    RetryAbsences out;
+    out.station = found.first;
     const auto usNs = [](double us) { return static_cast<std::int64_t>(us * 1000); };
     const double frameUs = s.mac.preambleUs + (s.sender.mss + 88) * 8 / s.mac.phyRateMbps;
     const std::int64_t nextMpduNs =
         usNs(s.mac.firstAttemptAccessUs() + 2 * frameUs + s.mac.preambleUs + 14 * 8 / s.mac.basicRateMbps);
-    std::vector<std::int64_t> starts;
     std::int64_t lastEnd = -1;
-    for (const WlanEvent* e : runs) {
-        if (starts.empty() || e->startNs - lastEnd > nextMpduNs)
-            starts.push_back(e->startNs);
+    for (const WlanEvent* e : found.second) {
+        if (out.starts.empty() || e->startNs - lastEnd > nextMpduNs)
+            out.starts.push_back(e->startNs);
         lastEnd = std::max(lastEnd, e->endNs);
     }
-    if (starts.size() < kMinAbsences) {
-        out.notes.push_back(format("scan absences: %.0f seen in the AP's retries, fewer than %.0f: the scans stay as "
-                                   "listed",
-                                   static_cast<double>(starts.size()), static_cast<double>(kMinAbsences)));
-        return;
-    }
-    // The period: fold the absences' starts over the candidates.
-    const std::vector<double> timesS = secondsFromFirst(starts);
-    const PeriodFit fit = searchPeriod(timesS);
-    const double n = static_cast<double>(timesS.size());
-    if (!fit.found) {
-        out.notes.push_back(
-            format("scan absences: %.0f in the AP's retries, no period concentrates them (R %.2f, "
-                   "Rayleigh -ln p %.1f): the scans stay as listed",
-                   n, fit.r, fit.z));
-        return;
-    }
-    const double r = fit.r, thresholdZ = fit.thresholdZ;
-    // A scan starts at or before its first unacknowledged attempt (the AP may be in a
-    // backoff when the station leaves, or meet the scan with a later frame): the starts
-    // lag the scans by a varying amount, never lead them.
-    const ScanLine line = earlyEdgeLine(timesS, fit);
-    const double firstScanS = line.firstS, periodS = line.periodS;
-    const auto scanStartNs = [&](std::int64_t k) {
-        return starts.front() + static_cast<std::int64_t>((firstScanS + static_cast<double>(k) * periodS) * 1e9);
-    };
-    const auto cycleOf = [&](std::int64_t ns) {
-        return static_cast<std::int64_t>(
-            std::floor((static_cast<double>(ns - starts.front()) / 1e9 - firstScanS) / periodS + 0.5));
-    };
-    // A run that began before the line says (the line is a fit) starts that scan.
-    std::map<std::int64_t, std::int64_t> seenStartNs;
-    for (const std::int64_t ns : starts)
-        seenStartNs.try_emplace(cycleOf(ns), ns);
-    const auto cycleStartNs = [&](std::int64_t k) {
-        const auto it = seenStartNs.find(k);
-        return it != seenStartNs.end() ? std::min(it->second, scanStartNs(k)) : scanStartNs(k);
-    };
-    // The AP's attempts to the station and what the station sent (it was there).
+    return out;
+}
+
+// The AP's attempts to the station and what the station sent (it was there).
+struct StationTraffic
+{
     std::vector<Attempt> attempts;
     std::vector<std::int64_t> heard;
+};
+StationTraffic trafficOf(const dissect::WlanColumns& w, std::uint32_t station)
+{
+    StationTraffic out;
     const auto isDataToStation = [&](std::size_t row) {
         const std::uint16_t fc = w.frameControl[row];
         return !wlan::badFcs(w, row) && wlan::frameType(fc) == wlan::kData && wlan::fromDs(fc) &&
@@ -328,17 +278,66 @@ void deriveScanAbsences(const DerivationInput& in, DerivationContext&, DerivedSc
                 a.acked = true;
             if (row >= 2 && wlan::isAckTo(w, row - 1, w.addr2(row)) && isDataToStation(row - 2))
                 a.sinceAnswerNs = w.timeNs[row] - w.timeNs[row - 1];
-            attempts.push_back(a);
+            out.attempts.push_back(a);
         } else if (type != wlan::kControl && w.addr2(row) == station) {
-            heard.push_back(w.timeNs[row]);
+            out.heard.push_back(w.timeNs[row]);
         }
     }
-    // The dwell, per scan that met the AP's frames: the station was away at the end of
-    // its last unacknowledged attempt and back by the first frame it acknowledged or
-    // sent. The station answers at once when it comes back with frames queued, so the
-    // early bounds are tight; the dwell is taken midway between the bounds most scans
-    // agree with (the 90th percentile of the first, the 10th of the second).
-    const std::int64_t attemptNs = usNs(frameUs);
+    return out;
+}
+
+// What the AP's retries tell of the scans on a line (scan k from originNs + (firstS + k
+// periodS) s): per scan that met the AP's frames, how long the station was away at least
+// and back by; the pauses it stayed through and left at; the chains the AP gave up; the
+// most frames one absence was sent.
+struct AbsenceReading
+{
+    std::vector<double> awayMs, backMs;
+    LeavePause leave;
+    std::uint32_t chainAttempts = 0; // 0: no chain length the AP gave up at repeats
+    std::size_t chainCount = 0;
+    std::uint32_t mostMpdus = 0;
+    bool dwellRead() const { return !awayMs.empty() && !backMs.empty(); }
+    // The dwell lies between the last unacknowledged attempt and the station's answer:
+    // the station answers at once when it comes back with frames queued, so the early
+    // bounds are tight; midway between the bounds most scans agree with (the 90th
+    // percentile of the first, the 10th of the second). Bounds that cross (a scan that
+    // began later than its run shows) leave the lower: the station was away that long in
+    // most scans.
+    double dwellLowMs() const { return percentile(awayMs, 0.9); }
+    double dwellHighMs() const { return percentile(backMs, 0.1); }
+    double dwellMs() const
+    {
+        const double low = dwellLowMs(), high = dwellHighMs();
+        return low <= high ? (low + high) / 2 : low;
+    }
+};
+AbsenceReading readAbsences(const StationTraffic& traffic, const Scenario& s, const RetryAbsences& absences,
+                            std::int64_t originNs, const ScanLine& line)
+{
+    const double firstScanS = line.firstS, periodS = line.periodS;
+    const auto scanStartNs = [&](std::int64_t k) {
+        return originNs + static_cast<std::int64_t>((firstScanS + static_cast<double>(k) * periodS) * 1e9);
+    };
+    const auto cycleOf = [&](std::int64_t ns) {
+        return static_cast<std::int64_t>(
+            std::floor((static_cast<double>(ns - originNs) / 1e9 - firstScanS) / periodS + 0.5));
+    };
+    // A run that began before the line says (the line is a fit) starts that scan.
+    std::map<std::int64_t, std::int64_t> seenStartNs;
+    for (const std::int64_t ns : absences.starts)
+        seenStartNs.try_emplace(cycleOf(ns), ns);
+    const auto cycleStartNs = [&](std::int64_t k) {
+        const auto it = seenStartNs.find(k);
+        return it != seenStartNs.end() ? std::min(it->second, scanStartNs(k)) : scanStartNs(k);
+    };
+    const std::vector<Attempt>& attempts = traffic.attempts;
+    const std::vector<std::int64_t>& heard = traffic.heard;
+    AbsenceReading out;
+    // Per scan that met the AP's frames: the station was away at the end of its last
+    // unacknowledged attempt and back by the first frame it acknowledged or sent.
+    const double frameUs = s.mac.preambleUs + (s.sender.mss + 88) * 8 / s.mac.phyRateMbps;
+    const auto attemptNs = static_cast<std::int64_t>(frameUs * 1000);
     std::map<std::int64_t, std::pair<std::int64_t, std::int64_t>> bounds; // cycle -> (away until, back by)
     std::map<std::int64_t, std::uint32_t> mpdusPerScan;
     for (std::size_t i = 0; i < attempts.size(); ++i) {
@@ -365,22 +364,18 @@ void deriveScanAbsences(const DerivationInput& in, DerivationContext&, DerivedSc
         if (it != bounds.end() && since >= it->second.first && (it->second.second < 0 || since < it->second.second))
             it->second.second = since;
     }
-    std::vector<double> awayMs, backMs;
     for (const auto& [k, b] : bounds) {
         if (b.first <= 0)
             continue;
-        awayMs.push_back(static_cast<double>(b.first) / 1e6);
+        out.awayMs.push_back(static_cast<double>(b.first) / 1e6);
         if (b.second >= 0)
-            backMs.push_back(static_cast<double>(b.second) / 1e6);
+            out.backMs.push_back(static_cast<double>(b.second) / 1e6);
     }
-    if (awayMs.empty() || backMs.empty())
-        return;
     // The pauses the station stayed through after each scan's start, and the one before
     // the attempt that found it gone.
     std::vector<std::pair<std::int64_t, bool>> pauses; // (pause as stamped, gone)
     std::int64_t shortestNs = -1;
-    for (std::size_t i = 0; i < attempts.size(); ++i) {
-        const Attempt& a = attempts[i];
+    for (const Attempt& a : attempts) {
         if (a.sinceAnswerNs < 0)
             continue;
         if (shortestNs < 0 || a.sinceAnswerNs < shortestNs)
@@ -396,11 +391,7 @@ void deriveScanAbsences(const DerivationInput& in, DerivationContext&, DerivedSc
         else if (a.acked)
             pauses.emplace_back(a.sinceAnswerNs, false);
     }
-    const LeavePause leave = leavePauseOf(std::move(pauses), shortestNs, s.mac.difsUs());
-    const double dwellLow = percentile(awayMs, 0.9), dwellHigh = percentile(backMs, 0.1);
-    // Bounds that cross (a scan that began later than its run shows) leave the lower:
-    // the station was away that long in most scans.
-    const double dwellMs = dwellLow <= dwellHigh ? (dwellLow + dwellHigh) / 2 : dwellLow;
+    out.leave = leavePauseOf(std::move(pauses), shortestNs, s.mac.difsUs());
     // The retry limit: the attempts of the chains the AP gave up (the next attempt a new
     // frame), when one length repeats.
     std::map<std::uint32_t, std::size_t> dropped; // attempts -> chains
@@ -410,24 +401,132 @@ void deriveScanAbsences(const DerivationInput& in, DerivationContext&, DerivedSc
         if (j < attempts.size() && !attempts[j - 1].acked && j - i > 1)
             ++dropped[static_cast<std::uint32_t>(j - i)];
     }
-    std::uint32_t chainAttempts = 0;
-    std::size_t chainCount = 0;
     for (const auto& [len, count] : dropped)
-        if (count >= kMinDroppedChains && count >= chainCount) {
-            chainAttempts = len;
-            chainCount = count;
+        if (count >= kMinDroppedChains && count >= out.chainCount) {
+            out.chainAttempts = len;
+            out.chainCount = count;
         }
-    if (chainAttempts > 1)
-        s.mac.retryLimit = chainAttempts - 1; // attempts after the first (scenario.h)
-    std::uint32_t mostMpdus = 0;
     for (const auto& [k, m] : mpdusPerScan)
-        mostMpdus = std::max(mostMpdus, m);
-    s.mac.hwQueueFrames = std::max(s.mac.hwQueueFrames, mostMpdus);
+        out.mostMpdus = std::max(out.mostMpdus, m);
+    return out;
+}
+
+// The retry limit and hardware queue depth a reading shows, with their note.
+std::string applyRetryChains(const AbsenceReading& reading, MacParams& mac)
+{
+    if (reading.chainAttempts > 1)
+        mac.retryLimit = reading.chainAttempts - 1; // attempts after the first (scenario.h)
+    mac.hwQueueFrames = std::max(mac.hwQueueFrames, reading.mostMpdus);
+    return (reading.chainAttempts > 1
+                ? format("mac.retry_limit %.0f: %.0f chains the AP gave up after %.0f attempts", mac.retryLimit,
+                         static_cast<double>(reading.chainCount), reading.chainAttempts)
+                : format("mac.retry_limit %.0f: no chain length the AP gave up at repeats", mac.retryLimit)) +
+           format("; mac.hw_queue_frames %.0f: at least the %.0f frames one absence was sent", mac.hwQueueFrames,
+                  reading.mostMpdus);
+}
+
+std::string leavePauseNote(double pauseUs, const LeavePause& leave)
+{
+    if (leave.found)
+        return format("mac.station_leave_pause_us %.0f: no announcement on air; within the scans the station "
+                      "answered after %.0f pauses shorter and was gone after %.0f longer",
+                      leave.us, static_cast<double>(leave.stayed), static_cast<double>(leave.gone)) +
+               format(" (%.0f exceptions; stamps %.0f us after the medium's clock)",
+                      static_cast<double>(leave.exceptions), leave.offsetUs);
+    return format("mac.station_leave_pause_us %.0f: no announcement on air, and the scans show %.0f pauses stayed "
+                  "through and %.0f gone at: an ACKTimeout, once no response follows",
+                  pauseUs, static_cast<double>(leave.stayed), static_cast<double>(leave.gone));
+}
+
+} // namespace
+
+// The pattern from the station's own radio, where no earlier step read one (the held
+// releases read the scans and the path around them from the data): the simulator holds
+// the AP's frames through it with or without the 802.11 model.
+void deriveStationRadioScans(const DerivationInput& in, DerivationContext&, DerivedScenario& out)
+{
+    if (!in.events || out.scenario.periodicScan.intervalMs > 0)
+        return;
+    const auto found = absencesOfMostAbsentStation(*in.events, "deaf-retry");
+    if (!found.second.empty())
+        deriveDeafScans(in, out, found.second);
+}
+
+RetriedScans readRetriedScans(const DerivationInput& in, Scenario& s, std::int64_t scanStartNs, double periodS)
+{
+    RetriedScans out;
+    if (!in.events || !s.mac.enabled || in.tables->wlan.frame.empty())
+        return out;
+    const RetryAbsences absences = retryAbsencesOf(*in.events, s);
+    if (absences.starts.empty())
+        return out;
+    const AbsenceReading reading =
+        readAbsences(trafficOf(in.tables->wlan, absences.station), s, absences, scanStartNs, {0, periodS});
+    out.bounded = std::min(reading.awayMs.size(), reading.backMs.size());
+    if (!reading.dwellRead())
+        return out;
+    out.dwellLowMs = reading.dwellLowMs();
+    out.dwellHighMs = reading.dwellHighMs();
+    if (reading.leave.found && s.mac.stationLeavePauseUs > 0) {
+        out.leaveFound = true;
+        out.leaveUs = reading.leave.us;
+        out.leaveNote = leavePauseNote(reading.leave.us, reading.leave);
+    }
+    out.chainsNote = applyRetryChains(reading, s.mac);
+    return out;
+}
+
+void deriveScanAbsences(const DerivationInput& in, DerivationContext&, DerivedScenario& out)
+{
+    Scenario& s = out.scenario;
+    const dissect::CaptureTables& tables = *in.tables;
+    const dissect::WlanColumns& w = tables.wlan;
+    if (!in.events || !s.mac.enabled || w.frame.empty())
+        return;
+    // The scans found in the AP's unacknowledged retries (not announced on air), with
+    // the runs too short to be called scans on their own (absences), by station; the
+    // station with the most is the connection's. Runs the events admitted for ending on
+    // the station's period are left out: their evidence is that period, and only their
+    // end is on it, where the fold below reads the starts.
+    const RetryAbsences absences = retryAbsencesOf(*in.events, s);
+    const std::vector<std::int64_t>& starts = absences.starts;
+    if (starts.empty())
+        return;
+    if (starts.size() < kMinAbsences) {
+        out.notes.push_back(format("scan absences: %.0f seen in the AP's retries, fewer than %.0f: the scans stay as "
+                                   "listed",
+                                   static_cast<double>(starts.size()), static_cast<double>(kMinAbsences)));
+        return;
+    }
+    // The period: fold the absences' starts over the candidates.
+    const std::vector<double> timesS = secondsFromFirst(starts);
+    const PeriodFit fit = searchPeriod(timesS);
+    const double n = static_cast<double>(timesS.size());
+    if (!fit.found) {
+        out.notes.push_back(
+            format("scan absences: %.0f in the AP's retries, no period concentrates them (R %.2f, "
+                   "Rayleigh -ln p %.1f): the scans stay as listed",
+                   n, fit.r, fit.z));
+        return;
+    }
+    const double r = fit.r, thresholdZ = fit.thresholdZ;
+    // A scan starts at or before its first unacknowledged attempt (the AP may be in a
+    // backoff when the station leaves, or meet the scan with a later frame): the starts
+    // lag the scans by a varying amount, never lead them.
+    const ScanLine line = earlyEdgeLine(timesS, fit);
+    const std::int64_t originNs = starts.front();
+    const StationTraffic traffic = trafficOf(w, absences.station);
+    const AbsenceReading reading = readAbsences(traffic, s, absences, originNs, line);
+    if (!reading.dwellRead())
+        return;
+    const double dwellMs = reading.dwellMs();
+    const std::string chains = applyRetryChains(reading, s.mac);
+    const LeavePause& leave = reading.leave;
     // The pattern, in simulated time (the radio sees the sender's data one wired delay
     // after it left).
     const double radioShiftS = s.path.wiredDelayMs / 1000;
     PeriodicScan& scan = s.periodicScan;
-    scan.intervalMs = periodS * 1000;
+    scan.intervalMs = line.periodS * 1000;
     scan.dwellMs = dwellMs;
     scan.mode = OutageMode::PsAnnounced;
     // A station whose announcements are not on air (deriveMac()) waits for a pause to
@@ -438,12 +537,16 @@ void deriveScanAbsences(const DerivationInput& in, DerivationContext&, DerivedSc
     // Scans before the first one seen met no queued frame, or were not there: the
     // pattern starts at the earliest cycle back to which no frame the station
     // acknowledged or sent falls in a scan's window.
+    const auto scanStartNs = [&](std::int64_t k) {
+        return originNs + static_cast<std::int64_t>((line.firstS + static_cast<double>(k) * line.periodS) * 1e9);
+    };
     const auto dwellNs = static_cast<std::int64_t>(dwellMs * 1e6);
     const auto present = [&](std::int64_t fromNs) {
         // The first half of the window: its edges are uncertain by a frame or two.
         const auto inWindow = [&](std::int64_t ns) { return ns >= fromNs && ns < fromNs + dwellNs / 2; };
-        return std::any_of(attempts.begin(), attempts.end(), [&](const Attempt& a) { return a.acked && inWindow(a.ns); }) ||
-               std::any_of(heard.begin(), heard.end(), inWindow);
+        return std::any_of(traffic.attempts.begin(), traffic.attempts.end(),
+                           [&](const Attempt& a) { return a.acked && inWindow(a.ns); }) ||
+               std::any_of(traffic.heard.begin(), traffic.heard.end(), inWindow);
     };
     std::int64_t firstCycle = 0;
     while (scanStartNs(firstCycle - 1) >= out.firstDataNs && !present(scanStartNs(firstCycle - 1)))
@@ -459,33 +562,16 @@ void deriveScanAbsences(const DerivationInput& in, DerivationContext&, DerivedSc
         "in the AP's retries fold at that period (R %.2f, Rayleigh -ln p %.1f against %.1f); the "
         "dwell lies between the last unacknowledged attempt (90th percentile %.1f ms) and the "
         "station's answer (10th percentile %.1f ms) over %zu scans; %zu listed scans replaced",
-        scan.dwellMs, scan.intervalMs, scan.firstS, starts.size(), r, fit.z, thresholdZ, dwellLow,
-        dwellHigh, awayMs.size(), listed - s.outageList.size());
+        scan.dwellMs, scan.intervalMs, scan.firstS, starts.size(), r, fit.z, thresholdZ, reading.dwellLowMs(),
+        reading.dwellHighMs(), reading.awayMs.size(), listed - s.outageList.size());
     out.notes.push_back(buf);
     if (announcesOnAir)
         out.notes.push_back(
             "mac.station_leave_pause_us 0: frames to the AP carry the Power Management bit: the "
             "station announces its scans on air and leaves once the AP has the announcement");
-    else if (leave.found)
-        out.notes.push_back(
-            format("mac.station_leave_pause_us %.0f: no announcement on air; within the scans the "
-                   "station "
-                   "answered after %.0f pauses shorter and was gone after %.0f longer",
-                   leave.us, static_cast<double>(leave.stayed), static_cast<double>(leave.gone)) +
-            format(" (%.0f exceptions; stamps %.0f us after the medium's clock)",
-                   static_cast<double>(leave.exceptions), leave.offsetUs));
     else
-        out.notes.push_back(format(
-            "mac.station_leave_pause_us %.0f: no announcement on air, and the scans show %.0f "
-            "pauses stayed through and %.0f gone at: an ACKTimeout, once no response follows",
-            s.mac.stationLeavePauseUs, static_cast<double>(leave.stayed),
-            static_cast<double>(leave.gone)));
-    out.notes.push_back((chainAttempts > 1 ? format("mac.retry_limit %.0f: %.0f chains the AP gave up after %.0f attempts",
-                                                    s.mac.retryLimit, static_cast<double>(chainCount), chainAttempts)
-                                             : format("mac.retry_limit %.0f: no chain length the AP gave up at repeats",
-                                                      s.mac.retryLimit)) +
-                        format("; mac.hw_queue_frames %.0f: at least the %.0f frames one absence was sent",
-                               s.mac.hwQueueFrames, mostMpdus));
+        out.notes.push_back(leavePauseNote(s.mac.stationLeavePauseUs, leave));
+    out.notes.push_back(chains);
 }
 
 } // namespace windscope::analysis::replay::derive
