@@ -101,6 +101,30 @@ TEST(LabPathRate, WindowLimitedCaptureReadsThePathFromItsTrains)
     }
 }
 
+// D's Reno behind a 55.31 Mb/s router link with a 38-packet queue, 290 ms (MANIFEST.md):
+// its window sent at once overflowed the queue, and the ACKs of that window came back
+// over two round trips as the losses were resent, each delivering a segment sent with
+// the window. As a train (data sent back to back, acknowledged slower) they read
+// 4.9 Mb/s and outweighed the initial window's and slow start's trains; the path was
+// run at that rate. An ACK that passed a resent segment delivered data that waited for
+// the resend: its timing is the recovery's, as a resend's is, and it is in no train.
+TEST(LabPathRate, AnAckThatWaitedForAResendIsInNoTrain)
+{
+    const auto file = test::testData("lab-d-recovery-train-server.pcap.gz");
+    WINDSCOPE_REQUIRE_FILE(file);
+    Derived d;
+    std::string error;
+    ASSERT_TRUE(deriveLab(file, d, error)) << error;
+    const double payloadMbps = 55.31 * 1448 / 1502;
+    std::printf("dispersion %.3f Mb/s payload over %zu trains (the link's %.3f); bottleneck %.3f Mb/s\n",
+                d.context.dispersion.mbps, d.context.dispersion.trains, payloadMbps,
+                d.scenario.scenario.path.bottleneckMbps);
+    EXPECT_TRUE(d.context.dispersion.read());
+    EXPECT_NEAR(d.context.dispersion.mbps, payloadMbps, (kDispersionBand - 1) * payloadMbps);
+    EXPECT_FALSE(d.context.rateFromDispersion);
+    EXPECT_NEAR(d.scenario.scenario.path.bottleneckMbps, 55.31, 0.05 * 55.31);
+}
+
 // Lifting the 16 KiB window: the replay now runs into the path the trains read, not the
 // 1.9 Mb/s lower bound (the 2 MiB run made 16.8 Mb/s, 25 times the 0.67): the predicted
 // gain is over 5 times, where the bound held it to 2.6, and no warning calls it a bound.

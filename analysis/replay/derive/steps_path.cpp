@@ -11,6 +11,7 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <set>
 
 namespace windscope::analysis::replay::derive {
 
@@ -203,6 +204,8 @@ std::vector<DispersionPoint> dispersionPoints(const DerivationInput& in, bool at
     const auto& t = tables.tcp;
     std::vector<DispersionPoint> out;
     std::vector<std::pair<std::int64_t, std::int64_t>> sentByEnd; // first transmissions: seq end, time
+    std::set<std::int64_t> resentEnds;                            // at the sender
+    std::int64_t lastAck = -1;
     std::vector<std::int64_t> rightEdges; // of the receiver's ACKs, never moving left
     DeliveredBytes delivered;
     std::int64_t sndNxt = 0, highest = -1;
@@ -219,6 +222,8 @@ std::vector<DispersionPoint> dispersionPoints(const DerivationInput& in, bool at
             if (atSender) {
                 if (!resent)
                     sentByEnd.emplace_back(end, t.timeNs[row]);
+                else
+                    resentEnds.insert(end);
                 continue;
             }
             if (highest < 0)
@@ -258,8 +263,15 @@ std::vector<DispersionPoint> dispersionPoints(const DerivationInput& in, bool at
             // ACK covers is found by its end.
             const auto it = std::lower_bound(sentByEnd.begin(), sentByEnd.end(), ack,
                                              [](const auto& e, std::int64_t v) { return e.first < v; });
-            if (it != sentByEnd.end() && it->first == ack)
+            // An ACK that passed a resent segment delivered data that waited for the
+            // resend, and one that SACKs data beyond a hole data the sender sent since
+            // (the segment at its cumulative ACK left long before): their timing is the
+            // recovery's, not the path's, as a resend's is.
+            const auto resentPassed = resentEnds.upper_bound(lastAck);
+            const bool afterResend = lastAck >= 0 && resentPassed != resentEnds.end() && *resentPassed <= ack;
+            if (it != sentByEnd.end() && it->first == ack && !afterResend && bytes <= ack)
                 p.sentNs = it->second;
+            lastAck = std::max(lastAck, ack);
             out.push_back(p);
         }
     }
