@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -123,6 +124,31 @@ TEST(LabPathRate, AnAckThatWaitedForAResendIsInNoTrain)
     EXPECT_NEAR(d.context.dispersion.mbps, payloadMbps, (kDispersionBand - 1) * payloadMbps);
     EXPECT_FALSE(d.context.rateFromDispersion);
     EXPECT_NEAR(d.scenario.scenario.path.bottleneckMbps, 55.31, 0.05 * 55.31);
+}
+
+// CUBIC over a 9 Mb/s wire with a 100-packet queue (150 kB) and 270 ms, seen at the
+// station (MANIFEST.md): slow start overflowed the queue (217 segments missing first
+// time). The delivered percentile runs faster than the trains' spacing (ACKs bunched
+// behind the scan), so the rate is the trains'; the queue the capture saw overflow is
+// its fullest reading, not the one BDP of a window-limited sender that never filled
+// it, which the derivation took any rate from the trains for (305 kB).
+TEST(LabPathRate, ATrainsRateOnBunchedAcksKeepsTheQueueThatOverflowed)
+{
+    const auto file = test::testData("lab-a-bunched-acks-overflow-sta.pcap.gz");
+    WINDSCOPE_REQUIRE_FILE(file);
+    Derived d;
+    std::string error;
+    ASSERT_TRUE(deriveLab(file, d, error)) << error;
+    const Scenario& s = d.scenario.scenario;
+    const double labQueueBytes = 100 * 1502;
+    const double bdpBytes = s.path.bottleneckMbps * 1e6 / 8 * d.context.rttMin / 1000;
+    std::printf("bottleneck %.3f Mb/s, queue %llu B (the lab's %.0f, one BDP %.0f)\n", s.path.bottleneckMbps,
+                static_cast<unsigned long long>(s.path.queueBytes), labQueueBytes, bdpBytes);
+    EXPECT_TRUE(d.context.rateFromDispersion);
+    EXPECT_NEAR(s.path.bottleneckMbps, 9.0, 0.05 * 9.0);
+    EXPECT_LT(std::abs(static_cast<double>(s.path.queueBytes) - labQueueBytes), std::abs(bdpBytes - labQueueBytes));
+    for (const std::string& n : d.scenario.notes)
+        EXPECT_EQ(n.find("never filled the queue"), std::string::npos) << n;
 }
 
 // Lifting the 16 KiB window: the replay now runs into the path the trains read, not the

@@ -144,14 +144,18 @@ void deriveQueue(const DerivationInput& in, DerivationContext& ctx, DerivedScena
     // (holeEpisodes()).
     const bool overflowed = downstream.downstream ? out.holeEpisodes > out.holeEpisodesOffQueue
                                                   : overflowSeen(in, ctx, s.path.bottleneckMbps);
-    const bool neverFilled = ctx.rateFromDispersion || !overflowed;
+    // A rate read from the trains' spacing is the path's where the sender was held by
+    // its window (it never filled the queue); where it stands for bunched ACKs or the pace
+    // of a link in front, the losses still tell whether the queue overflowed.
+    const bool windowHeld = ctx.rateFromDispersion && windowLimited(in, ctx);
+    const bool neverFilled = windowHeld || !overflowed;
     const auto bdp = static_cast<std::uint64_t>(rttMin / 1000 * s.path.bottleneckMbps * 1e6 / 8);
     if (neverFilled && bdp > s.path.queueBytes) {
         out.queueFloorBytes = s.path.queueBytes;
         s.path.queueBytes = bdp;
         out.notes.push_back(format("path.queue_bytes %.0f: one BDP (%.3f Mb/s over %.1f ms); ",
                                    static_cast<double>(bdp), s.path.bottleneckMbps, rttMin) +
-                            (ctx.rateFromDispersion
+                            (windowHeld
                                  ? "the window-limited sender never filled the queue"
                                  : "no loss began while a growing flight held the queue over half "
                                    "its fullest, so it never overflowed"));
