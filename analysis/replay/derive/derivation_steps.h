@@ -166,19 +166,29 @@ void placeLoneLosses(const DerivationInput& in, DerivationContext& ctx, DerivedS
 // steps_scans.cpp: a station's periodic scans, the AP's retry limit and hardware queue,
 // from the AP's retries to the absent station.
 void deriveScanAbsences(const DerivationInput& in, DerivationContext& ctx, DerivedScenario& out);
+// The chains of retries the AP gave up (the next attempt a new frame) when one length
+// repeats, and the most frames one absence was sent.
+struct RetryChains
+{
+    std::uint32_t attempts = 0; // 0: no chain length the AP gave up at repeats
+    std::size_t count = 0;
+    std::uint32_t mostMpdus = 0;
+};
+// The retry limit and hardware queue depth they show, set in mac, with their note.
+std::string applyRetryChains(const RetryChains& chains, MacParams& mac);
 // At the AP's radio, the scans of a pattern read from elsewhere (scan k from scanStartNs +
 // k periodS, capture time) as the AP's retries into the few that met its frames show
-// them: the dwell's bounds, the station's wait to leave, and (set in s.mac) the retry
-// limit and hardware queue depth.
+// them: the dwell's bounds, the station's wait to leave, the chains.
 struct RetriedScans
 {
     std::size_t bounded = 0; // scans on the pattern with both of the dwell's bounds
     double dwellLowMs = 0, dwellHighMs = 0;
     bool leaveFound = false;
     double leaveUs = 0;
-    std::string leaveNote, chainsNote;
+    std::string leaveNote;
+    RetryChains chains;
 };
-RetriedScans readRetriedScans(const DerivationInput& in, Scenario& s, std::int64_t scanStartNs, double periodS);
+RetriedScans readRetriedScans(const DerivationInput& in, const Scenario& s, std::int64_t scanStartNs, double periodS);
 // steps_held_releases.cpp: where neither shows them, from the data the AP held through them.
 void deriveHeldReleases(const DerivationInput& in, DerivationContext& ctx, DerivedScenario& out);
 // Scans from the stretches the station's own radio heard nothing in (events' "deaf-retry"),

@@ -723,8 +723,8 @@ void deriveHeldReleases(const DerivationInput& in, DerivationContext& ctx, Deriv
                 pauseUs, static_cast<double>(holes), static_cast<double>(scanEndsNs.size())));
         }
     }
-    if (!retried.chainsNote.empty())
-        out.notes.push_back(retried.chainsNote);
+    if (retried.bounded > 0)
+        out.notes.push_back(applyRetryChains(retried.chains, s.mac));
     if (!downstream) {
         // The frames the AP had handed to its radio when the station left were sent into
         // the absence; one dropped at the retry limit is a hole the first ACKs after the

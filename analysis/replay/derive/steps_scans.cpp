@@ -294,9 +294,7 @@ struct AbsenceReading
 {
     std::vector<double> awayMs, backMs;
     LeavePause leave;
-    std::uint32_t chainAttempts = 0; // 0: no chain length the AP gave up at repeats
-    std::size_t chainCount = 0;
-    std::uint32_t mostMpdus = 0;
+    RetryChains chains;
     bool dwellRead() const { return !awayMs.empty() && !backMs.empty(); }
     // The dwell lies between the last unacknowledged attempt and the station's answer:
     // the station answers at once when it comes back with frames queued, so the early
@@ -402,27 +400,13 @@ AbsenceReading readAbsences(const StationTraffic& traffic, const Scenario& s, co
             ++dropped[static_cast<std::uint32_t>(j - i)];
     }
     for (const auto& [len, count] : dropped)
-        if (count >= kMinDroppedChains && count >= out.chainCount) {
-            out.chainAttempts = len;
-            out.chainCount = count;
+        if (count >= kMinDroppedChains && count >= out.chains.count) {
+            out.chains.attempts = len;
+            out.chains.count = count;
         }
     for (const auto& [k, m] : mpdusPerScan)
-        out.mostMpdus = std::max(out.mostMpdus, m);
+        out.chains.mostMpdus = std::max(out.chains.mostMpdus, m);
     return out;
-}
-
-// The retry limit and hardware queue depth a reading shows, with their note.
-std::string applyRetryChains(const AbsenceReading& reading, MacParams& mac)
-{
-    if (reading.chainAttempts > 1)
-        mac.retryLimit = reading.chainAttempts - 1; // attempts after the first (scenario.h)
-    mac.hwQueueFrames = std::max(mac.hwQueueFrames, reading.mostMpdus);
-    return (reading.chainAttempts > 1
-                ? format("mac.retry_limit %.0f: %.0f chains the AP gave up after %.0f attempts", mac.retryLimit,
-                         static_cast<double>(reading.chainCount), reading.chainAttempts)
-                : format("mac.retry_limit %.0f: no chain length the AP gave up at repeats", mac.retryLimit)) +
-           format("; mac.hw_queue_frames %.0f: at least the %.0f frames one absence was sent", mac.hwQueueFrames,
-                  reading.mostMpdus);
 }
 
 std::string leavePauseNote(double pauseUs, const LeavePause& leave)
@@ -452,7 +436,20 @@ void deriveStationRadioScans(const DerivationInput& in, DerivationContext&, Deri
         deriveDeafScans(in, out, found.second);
 }
 
-RetriedScans readRetriedScans(const DerivationInput& in, Scenario& s, std::int64_t scanStartNs, double periodS)
+std::string applyRetryChains(const RetryChains& chains, MacParams& mac)
+{
+    if (chains.attempts > 1)
+        mac.retryLimit = chains.attempts - 1; // attempts after the first (scenario.h)
+    mac.hwQueueFrames = std::max(mac.hwQueueFrames, chains.mostMpdus);
+    return (chains.attempts > 1
+                ? format("mac.retry_limit %.0f: %.0f chains the AP gave up after %.0f attempts", mac.retryLimit,
+                         static_cast<double>(chains.count), chains.attempts)
+                : format("mac.retry_limit %.0f: no chain length the AP gave up at repeats", mac.retryLimit)) +
+           format("; mac.hw_queue_frames %.0f: at least the %.0f frames one absence was sent", mac.hwQueueFrames,
+                  chains.mostMpdus);
+}
+
+RetriedScans readRetriedScans(const DerivationInput& in, const Scenario& s, std::int64_t scanStartNs, double periodS)
 {
     RetriedScans out;
     if (!in.events || !s.mac.enabled || in.tables->wlan.frame.empty())
@@ -472,7 +469,7 @@ RetriedScans readRetriedScans(const DerivationInput& in, Scenario& s, std::int64
         out.leaveUs = reading.leave.us;
         out.leaveNote = leavePauseNote(reading.leave.us, reading.leave);
     }
-    out.chainsNote = applyRetryChains(reading, s.mac);
+    out.chains = reading.chains;
     return out;
 }
 
@@ -520,7 +517,7 @@ void deriveScanAbsences(const DerivationInput& in, DerivationContext&, DerivedSc
     if (!reading.dwellRead())
         return;
     const double dwellMs = reading.dwellMs();
-    const std::string chains = applyRetryChains(reading, s.mac);
+    const std::string chains = applyRetryChains(reading.chains, s.mac);
     const LeavePause& leave = reading.leave;
     // The pattern, in simulated time (the radio sees the sender's data one wired delay
     // after it left).

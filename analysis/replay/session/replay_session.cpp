@@ -294,6 +294,16 @@ void runAtQueueFloor(ReplayReport& report, const ReplayOptions& options, const D
     report.atQueueFloor = run;
 }
 
+// The baseline of another run of the scenario taken in place of the report's: its
+// scenario, its seeds' runs and their mean.
+void takeBaseline(ReplayReport& into, ReplayReport& from)
+{
+    into.scenario = std::move(from.scenario);
+    into.baselineSeeds = std::move(from.baselineSeeds);
+    into.baselineRun = std::move(from.baselineRun);
+    into.baseline = from.baseline;
+}
+
 // The baseline of `scenario` over its seeds into the report. False with report.error.
 // lossesAtReceiver: count its loss episodes as a capture at the receiver does.
 bool runBaseline(ReplayReport& report, const ReplayOptions& options, bool lossesAtReceiver = false)
@@ -409,12 +419,8 @@ ReplayReport replayCapture(const DerivationInput& input, const ReplayOptions& op
                 const Metrics& m = refit.baseline;
                 episodesNow = m.lossEpisodesOffQueue;
                 if (goodputError(m) < goodputError(r.baseline) &&
-                    episodeError(m) < episodeError(r.baseline)) {
-                    r.scenario = std::move(refit.scenario);
-                    r.baselineSeeds = std::move(refit.baselineSeeds);
-                    r.baselineRun = std::move(refit.baselineRun);
-                    r.baseline = m;
-                }
+                    episodeError(m) < episodeError(r.baseline))
+                    takeBaseline(r, refit);
             }
             char buf[240];
             std::snprintf(buf, sizeof buf,
@@ -468,10 +474,7 @@ ReplayReport replayCapture(const DerivationInput& input, const ReplayOptions& op
                 report.notes.resize(derived.notes.size());
                 report.notes.insert(report.notes.end(), without.notes.begin(), without.notes.end());
                 report.notes.push_back(buf);
-                report.scenario = std::move(without.scenario);
-                report.baselineSeeds = std::move(without.baselineSeeds);
-                report.baselineRun = std::move(without.baselineRun);
-                report.baseline = without.baseline;
+                takeBaseline(report, without);
             }
         } else {
             fitRandomLoss(report);
