@@ -262,4 +262,38 @@ TEST(ScanHoldBottleneck, AtTheApTheScansThatMetItsFramesReadTheDwell)
     EXPECT_NEAR(r.fixEffect->goodputRatio, 2.32, 0.15 * 2.32);
 }
 
+// Westwood+ behind a 16 Mb/s wired link (134 ms each way) to a 54 Mb/s 802.11a station
+// that scans 54 ms every 109 ms (tests/data/MANIFEST.md), seen at the AP's radio. With
+// a round trip of two and a half scan periods the sender sends little between the
+// holds, and the deliveries between them ran at 1.15 Mb/s: under the capture's own 2.57
+// Mb/s, which no path could have carried at that rate. Taken for the link in front,
+// that reading ran the baseline 76 % slow; the holds were found against the link's
+// standing stretches (14.93 Mb/s of payload), which read the wire. The air stays the
+// 802.11 model's: without it the AP's held backlog left at the wire's pace, never
+// cleared, and went whole into each next absence.
+TEST(ScanHoldBottleneck, ARateUnderTheGoodputBoundsNothing)
+{
+    replay::ReplayOptions options;
+    options.fixes = {"scan-dwell=10"};
+    std::string error;
+    const replay::ReplayReport r =
+        test::replayLab(test::testData("lab-a-scan109-wire16-ap.pcap.gz"), error, options);
+    ASSERT_TRUE(error.empty()) << error;
+    ASSERT_TRUE(r.capture && r.fixEffect && r.calibration);
+    const replay::Scenario& s = r.scenario;
+    std::printf("16 Mb/s wired, 54 Mb/s air, 54 ms scans every 109 ms: bottleneck %.3f Mb/s, mac %d; "
+                "baseline %.1f %% off; scan-dwell=10 %.3fx (lab 1.84x)\n",
+                s.path.bottleneckMbps, s.mac.enabled, 100 * r.calibration->goodput, r.fixEffect->goodputRatio);
+    EXPECT_NEAR(s.periodicScan.intervalMs, 109.0, 1.1);
+    EXPECT_NEAR(s.periodicScan.dwellMs, 54.0, 5.4);
+    EXPECT_NEAR(s.path.bottleneckMbps, 16.0, 0.8);
+    EXPECT_TRUE(s.mac.enabled);
+    EXPECT_TRUE(std::any_of(r.notes.begin(), r.notes.end(), [](const std::string& n) {
+        return n.rfind("held releases: the deliveries between the holds run at", 0) == 0 &&
+               n.find("under the capture's own goodput") != std::string::npos;
+    }));
+    EXPECT_LT(r.calibration->goodput, 0.10);
+    EXPECT_NEAR(r.fixEffect->goodputRatio, 1.84, 0.15 * 1.84);
+}
+
 } // namespace windscope::analysis

@@ -450,11 +450,14 @@ void deriveHeldReleases(const DerivationInput& in, DerivationContext& ctx, Deriv
     };
     const bool releasesUnseen =
         !search.fit.found || 2 * holdsByWait(search) > std::ssize(search.holds);
+    bool releasesAtStanding = false;
     if (downstream && releasesUnseen && ctx.standingStretchesMbps > 0 &&
         kSameRateBand * ctx.standingStretchesMbps < ctx.rateMbps) {
         HoldSearch slower = searchHolds(ctx.standingStretchesMbps);
-        if (slower.fit.found)
+        if (slower.fit.found) {
             search = std::move(slower);
+            releasesAtStanding = true;
+        }
     }
     const double bytesPerNs = search.bytesPerNs, deliveryNs = search.deliveryNs;
     const std::vector<Hold>& holds = search.holds;
@@ -552,7 +555,7 @@ void deriveHeldReleases(const DerivationInput& in, DerivationContext& ctx, Deriv
     // release's end (a window inside a silence reads nothing of the path either), and
     // with at least as many windows as holds (else the path was seldom seen between
     // them); a lower reading replaces it and the queue it sized.
-    const double reread = windowedDeliveryRate(deliveries, heldSpans, kMinAbsences).mbps();
+    double reread = windowedDeliveryRate(deliveries, heldSpans, kMinAbsences).mbps();
     // Within the two percentiles' own spread the first reading stands.
     constexpr double kRateAgreement = 0.95;
     // Deliveries outside the releases that run faster than the rate say it is no bound
@@ -569,6 +572,23 @@ void deriveHeldReleases(const DerivationInput& in, DerivationContext& ctx, Deriv
             n, fit.periodS * 1000, reread));
         return;
     }
+    // No path delivers faster on average than its bottleneck serialises: a reading below
+    // the capture's own goodput read windows the path left idle (a sender whose round
+    // trip spans several scans sends little between them), not the path. Where the
+    // releases were found against the rate of the link's standing stretches, that
+    // reading is the link in front's.
+    const double goodputMbps = in.tcp->connections[in.connection].direction[in.sender].goodputBps / 1e6;
+    bool readAtStanding = false;
+    if (reread > 0 && reread < kRateAgreement * goodputMbps) {
+        out.notes.push_back(format("held releases: the deliveries between the holds run at %.3f Mb/s, under the "
+                                   "capture's own goodput (%.3f): no bound on the path",
+                                   reread, goodputMbps) +
+                            (releasesAtStanding ? format("; the link's standing stretches read it (%.3f Mb/s)",
+                                                         ctx.standingStretchesMbps)
+                                                : std::string("; its rate stands")));
+        reread = releasesAtStanding ? ctx.standingStretchesMbps : 0;
+        readAtStanding = releasesAtStanding;
+    }
     // A rate read from packet trains at the sender did not count the releases: it
     // stands. Downstream the trains are the radio's: the AP sends what it held back to
     // back, at its own pace, whatever spacing the link in front gave them.
@@ -578,25 +598,23 @@ void deriveHeldReleases(const DerivationInput& in, DerivationContext& ctx, Deriv
         // Where the air was taken for the bottleneck on the rate the releases inflated
         // (the AP's held data at the radio's rate) and the path's own rate lies well
         // below what the air carries, the link in front of the radio limits the flow:
-        // it comes back, and the air is off the model as deriveMac() leaves it for
-        // such a path.
+        // it comes back. The air stays the 802.11 model's: through the scans it sends
+        // what they held at its own pace, faster than the link refills it, and into
+        // each absence only what its hardware queue held (without it the backlog would
+        // leave at the link's pace, never clear, and be lost to the next scan whole).
         const bool linkInFront = s.mac.enabled && ctx.airCapacityMbps > 0 &&
                                  reread < kAirLimitsShare * ctx.airCapacityMbps;
         const double linkMbps = linkInFront ? ctx.linkBeforeAirMbps : s.path.bottleneckMbps;
         const std::uint64_t queueBytes = linkInFront ? ctx.queueBeforeAirBytes : s.path.queueBytes;
         out.notes.push_back(
-            format("path.bottleneck_mbps %.3f: the delivered rate between the holds and their "
-                   "releases (%.3f Mb/s payload, not %.3f)",
-                   linkMbps * scale, reread, ctx.rateMbps) +
+            format("path.bottleneck_mbps %.3f: the rate ", linkMbps * scale) +
+            (readAtStanding ? "of the link's standing stretches" : "delivered between the holds and their releases") +
+            format(" (%.3f Mb/s payload, not %.3f)", reread, ctx.rateMbps) +
             (linkInFront
-                 ? format(" is under %.0f %% of what the air carries (about %.1f Mb/s for "
-                          "TCP): the link in front of the radio is the bottleneck; mac: off",
+                 ? format(" is under %.0f %% of what the air carries (about %.1f Mb/s for TCP): the link in "
+                          "front of the radio is the bottleneck, the air the 802.11 model's",
                           kAirLimitsShare * 100, ctx.airCapacityMbps)
                  : std::string()));
-        if (linkInFront) {
-            s.mac = MacParams{};
-            ctx.airCapacityMbps = 0;
-        }
         s.path.bottleneckMbps = linkMbps * scale;
         s.path.queueBytes =
             static_cast<std::uint64_t>(std::llround(static_cast<double>(queueBytes) * scale));
