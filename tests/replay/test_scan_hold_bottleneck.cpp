@@ -296,4 +296,36 @@ TEST(ScanHoldBottleneck, ARateUnderTheGoodputBoundsNothing)
     EXPECT_NEAR(r.fixEffect->goodputRatio, 1.84, 0.15 * 1.84);
 }
 
+// The same run seen at the station's radio. Half of every period is a hold or its
+// release, so too few windows are left between them to read the path again; the holds
+// were found against the link's standing stretches (13.74 Mb/s of payload), and that is
+// the link in front, not the air the releases' pace made the bottleneck: its baseline
+// ran 70 % slow, each scan sending a full hardware queue into the absence from the first
+// (the lab's first scan loss came at 3.6 s, once the flow outgrew the air between scans)
+// and Westwood+ cutting its window to its early, small bandwidth estimate.
+TEST(ScanHoldBottleneck, WithoutWindowsBetweenTheHoldsTheStandingStretchesReadTheLink)
+{
+    replay::ReplayOptions options;
+    options.fixes = {"scan-dwell=10"};
+    std::string error;
+    const replay::ReplayReport r =
+        test::replayLab(test::testData("lab-a-scan109-wire16-sta.pcap.gz"), error, options);
+    ASSERT_TRUE(error.empty()) << error;
+    ASSERT_TRUE(r.capture && r.fixEffect && r.calibration);
+    const replay::Scenario& s = r.scenario;
+    std::printf("the station of the same run: bottleneck %.3f Mb/s, mac %d; baseline %.1f %% off; "
+                "scan-dwell=10 %.3fx (lab 1.84x)\n",
+                s.path.bottleneckMbps, s.mac.enabled, 100 * r.calibration->goodput, r.fixEffect->goodputRatio);
+    EXPECT_NEAR(s.periodicScan.intervalMs, 109.0, 1.1);
+    EXPECT_NEAR(s.periodicScan.dwellMs, 54.0, 5.4);
+    // The standing stretches read the 16 Mb/s wire 11 % low.
+    EXPECT_NEAR(s.path.bottleneckMbps, 16.0, 2.0);
+    EXPECT_TRUE(s.mac.enabled);
+    EXPECT_TRUE(std::any_of(r.notes.begin(), r.notes.end(), [](const std::string& n) {
+        return n.rfind("held releases: too few windows between the holds", 0) == 0;
+    }));
+    EXPECT_LT(r.calibration->goodput, 0.10);
+    EXPECT_NEAR(r.fixEffect->goodputRatio, 1.84, 0.15 * 1.84);
+}
+
 } // namespace windscope::analysis

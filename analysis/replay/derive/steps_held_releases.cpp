@@ -579,7 +579,13 @@ void deriveHeldReleases(const DerivationInput& in, DerivationContext& ctx, Deriv
     // reading is the link in front's.
     const double goodputMbps = in.tcp->connections[in.connection].direction[in.sender].goodputBps / 1e6;
     bool readAtStanding = false;
-    if (reread > 0 && reread < kRateAgreement * goodputMbps) {
+    if (reread <= 0 && releasesAtStanding) {
+        out.notes.push_back(format("held releases: too few windows between the holds and their releases to read "
+                                   "the path; they were found against the link's standing stretches (%.3f Mb/s)",
+                                   ctx.standingStretchesMbps));
+        reread = ctx.standingStretchesMbps;
+        readAtStanding = true;
+    } else if (reread > 0 && reread < kRateAgreement * goodputMbps) {
         out.notes.push_back(format("held releases: the deliveries between the holds run at %.3f Mb/s, under the "
                                    "capture's own goodput (%.3f): no bound on the path",
                                    reread, goodputMbps) +
