@@ -298,6 +298,7 @@ void Replayer::onAck(const FlowEvent& e)
         if (dsack && i == 0)
             m_recovery.onDsack();
     }
+    const std::uint32_t duplicatesBefore = m_dupAcksSinceAdvance;
     if (unaAdvanced) {
         m_dupAcksSinceAdvance = 0;
         m_ns3FlightAtDupThresh.reset();
@@ -310,7 +311,8 @@ void Replayer::onAck(const FlowEvent& e)
     // TSecr is known by the data sent a round trip before, not by its edge).
     StackAckRule::Outcome rule;
     if (unaAdvanced)
-        rule = m_ackRule.onUnaAdvance(m_state, oldUna, e.ack(), sackedBytes > 0, !(e.flags & kRebuiltAck));
+        rule = m_ackRule.onUnaAdvance(m_state, oldUna, e.ack(), sackedBytes > 0, !(e.flags & kRebuiltAck),
+                                      duplicatesBefore);
     if (unaAdvanced && rule.restartTimer)
         m_timerStartNs = e.senderTimeNs;
     deliveredBytes += sackedBytes;
@@ -325,8 +327,16 @@ void Replayer::onAck(const FlowEvent& e)
                        .ackedSegments = delivered,
                        .ackedBytes = deliveredBytes,
                        .rttNs = m_congestionRtt.onAck(m_state, m_ns3Stack ? ns3RttNs : rttNs)};
-    if (unaAdvanced || delivered)
-        m_model->pktsAcked(m_state, ack);
+    if (!m_ns3Stack) {
+        if (unaAdvanced || delivered)
+            m_model->pktsAcked(m_state, ack);
+    } else if (!unaAdvanced ? e.ack() == m_state.sndUna && m_state.sndNxt > m_state.sndUna : rule.ns3CountsAcked) {
+        const std::uint32_t counted = unaAdvanced ? rule.ns3PktsAcked : StackAckRule::kNs3PktsAckedOnDuplicate;
+        m_model->pktsAcked(m_state, AckEvent{.nowNs = ack.nowNs,
+                                             .ackedSegments = counted,
+                                             .ackedBytes = std::uint64_t{counted} * m_state.mss,
+                                             .rttNs = ack.rttNs});
+    }
 
     switch (m_state.state) {
     case CaState::Recovery:

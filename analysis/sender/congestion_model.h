@@ -155,8 +155,8 @@ private:
     detail::RtoEstimator m_estimator;
 };
 
-// What an ACK that moved SND.UNA does to a stack's retransmission timer and growth,
-// beyond what it delivered. Linux (tcp_ack()) rearms the timer on every such ACK and
+// What an ACK that moved SND.UNA does to a stack's retransmission timer, growth and
+// congestion control's count of acknowledged segments, beyond what it delivered. Linux (tcp_ack()) rearms the timer on every such ACK and
 // grows by what it delivered. ns-3 (TcpSocketBase::ProcessAck()) takes an ACK that
 // SACKs new data for a duplicate even when it also advances SND.UNA (RFC 6675 2): out of
 // recovery it stays in CA_DISORDER, where it neither restarts the timer (NewAck()) nor
@@ -164,7 +164,11 @@ private:
 // ACK only (RFC 6582 4.1's "Impatient" variant); it grows by the whole segments SND.UNA
 // moved over, SACKed before or not, the rest carried (m_bytesAckedNotProcessed), and
 // leaving CA_LOSS by those above the recovery point only (the data the timeout went back
-// over was counted when first sent).
+// over was counted when first sent). It hands its congestion control (PktsAcked(), the
+// count Westwood+'s bandwidth estimate sums) one segment for every ACK that leaves
+// SND.UNA where it was and for a partial ACK in fast recovery, the whole segments SND.UNA
+// moved over otherwise, less the duplicates already counted in CA_DISORDER, and at the
+// end of a fast recovery every segment the ACK covers, SACKed and counted before or not.
 class StackAckRule
 {
 public:
@@ -174,13 +178,18 @@ public:
         bool restartTimer = true;
         bool grows = true;                 // the stack's growth runs on this ACK
         std::uint32_t ns3Segments = 0;     // ns-3: the segments it grows by
+        bool ns3CountsAcked = true;        // ns-3: PktsAcked() runs on this ACK,
+        std::uint32_t ns3PktsAcked = 0;    // with this count
     };
+    // ns-3's count for an ACK that leaves SND.UNA where it was, data outstanding.
+    static constexpr std::uint32_t kNs3PktsAckedOnDuplicate = 1;
     // state as before the ACK (its CA state, recovery point, MSS), SND.UNA moving from
     // oldUna to ack; sackedNew: its SACK blocks reported new data; exactEdge false where
     // the ACK's value is an estimate (rebuilt from the sender's TSecr), which side of the
     // recovery point it covered then unknown: all of it counts leaving CA_LOSS.
+    // duplicatesBefore: the ACKs since SND.UNA last moved that left it where it was.
     Outcome onUnaAdvance(const SenderState& state, std::int64_t oldUna, std::int64_t ack, bool sackedNew,
-                         bool exactEdge = true)
+                         bool exactEdge = true, std::uint32_t duplicatesBefore = 0)
     {
         Outcome out;
         if (m_stack != ModelStack::Ns3)
@@ -193,8 +202,19 @@ public:
         m_ackedCarry += static_cast<std::uint64_t>(ack - oldUna);
         out.ns3Segments = static_cast<std::uint32_t>(m_ackedCarry / state.mss);
         m_ackedCarry %= state.mss;
+        const std::uint32_t segmentsAcked = out.ns3Segments;
         if (state.state == CaState::Loss && ack >= state.recoveryPoint && exactEdge)
             out.ns3Segments = static_cast<std::uint32_t>((ack - state.recoveryPoint) / state.mss);
+        if (state.state == CaState::Recovery) {
+            out.ns3PktsAcked = partialInRecovery ? 1 : static_cast<std::uint32_t>((ack - oldUna) / state.mss);
+        } else if (state.state == CaState::Loss) {
+            out.ns3PktsAcked = ack < state.recoveryPoint ? segmentsAcked : out.ns3Segments;
+        } else if (state.state == CaState::Disorder) {
+            out.ns3CountsAcked = segmentsAcked >= duplicatesBefore;
+            out.ns3PktsAcked = out.ns3CountsAcked ? segmentsAcked - duplicatesBefore : 0;
+        } else {
+            out.ns3PktsAcked = segmentsAcked;
+        }
         return out;
     }
 

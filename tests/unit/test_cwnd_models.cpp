@@ -323,3 +323,33 @@ TEST(CongestionRtt, LinuxHandsTheSampleNs3ItsSmoothedEstimate)
     EXPECT_EQ(linuxState.minRttNs, 20 * ms);
     EXPECT_EQ(ns3State.minRttNs, 37'500'000);
 }
+
+// ns-3.37 TcpSocketBase::ProcessAck(): what it hands PktsAcked() (Westwood+'s bandwidth
+// estimate sums it), by hand from its branches: a duplicate ACK 1; in CA_OPEN the whole
+// segments SND.UNA moved over; in CA_DISORDER those less the duplicates already counted;
+// a partial ACK in fast recovery 1; the ACK that ends a fast recovery every segment it
+// covers, SACKed and counted as duplicates before or not; in CA_LOSS the segments below
+// the recovery point as they come, at its end those above it.
+TEST(StackAckRuleNs3, PktsAckedCountsAsProcessAckHandsThem)
+{
+    EXPECT_EQ(StackAckRule::kNs3PktsAckedOnDuplicate, 1u);
+    const auto count = [](CaState state, std::int64_t oldUna, std::int64_t ack, std::uint32_t duplicates,
+                          bool& called) {
+        StackAckRule rule(ModelStack::Ns3);
+        const SenderState s{.mss = mss, .state = state, .recoveryPoint = 100 * mss};
+        const StackAckRule::Outcome out = rule.onUnaAdvance(s, oldUna, ack, false, true, duplicates);
+        called = out.ns3CountsAcked;
+        return out.ns3PktsAcked;
+    };
+    bool called = false;
+    EXPECT_EQ(count(CaState::Open, 10 * mss, 12 * mss, 0, called), 2u);
+    EXPECT_TRUE(called);
+    EXPECT_EQ(count(CaState::Disorder, 10 * mss, 13 * mss, 2, called), 1u);
+    EXPECT_TRUE(called);
+    count(CaState::Disorder, 10 * mss, 11 * mss, 2, called);
+    EXPECT_FALSE(called);
+    EXPECT_EQ(count(CaState::Recovery, 10 * mss, 40 * mss, 25, called), 1u);
+    EXPECT_EQ(count(CaState::Recovery, 40 * mss, 120 * mss, 60, called), 80u);
+    EXPECT_EQ(count(CaState::Loss, 10 * mss, 14 * mss, 0, called), 4u);
+    EXPECT_EQ(count(CaState::Loss, 90 * mss, 106 * mss, 0, called), 6u);
+}

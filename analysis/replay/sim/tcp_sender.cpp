@@ -298,6 +298,15 @@ void TcpSender::onAck(const Packet& ack)
             return;
     } else if (ackSeg == m_una) {
         newLoss = processDuplicateAck(ack, previousRwnd);
+        // ns-3 ProcessAck(): "after all, one segment has been ACKed", with the RTT it
+        // last estimated.
+        if (m_ns3Stack && m_una < m_nxt) {
+            m_state.nowNs = m_queue.now();
+            m_model->pktsAcked(m_state, cwnd::AckEvent{.nowNs = m_state.nowNs,
+                                                       .ackedSegments = cwnd::StackAckRule::kNs3PktsAckedOnDuplicate,
+                                                       .ackedBytes = m_state.mss,
+                                                       .rttNs = m_congestionRtt.onAck(m_state, -1)});
+        }
     }
     if (markLosses())
         newLoss = true;
@@ -380,8 +389,8 @@ bool TcpSender::processCumulativeAck(const Packet& ack, std::int64_t ackSeg, std
     const std::int64_t now = m_state.nowNs;
     // The timer and the growth as the stack has them; what the SACK blocks of this ACK
     // delivered is processSackBlocks()'s count.
-    const cwnd::StackAckRule::Outcome rule =
-        m_ackRule.onUnaAdvance(m_state, m_una * m_state.mss, ackSeg * m_state.mss, delivered > 0);
+    const cwnd::StackAckRule::Outcome rule = m_ackRule.onUnaAdvance(
+        m_state, m_una * m_state.mss, ackSeg * m_state.mss, delivered > 0, true, m_dupAcks);
     std::int64_t rtt = -1;
     const Segment& newest = m_segments[static_cast<std::size_t>(ackSeg - 1)];
     // Karn's rule unless the ACK echoes a timestamp (RFC 7323 4.1).
@@ -435,7 +444,13 @@ bool TcpSender::processCumulativeAck(const Packet& ack, std::int64_t ackSeg, std
     m_state.sndUna = m_una * m_state.mss;
     m_state.sndNxt = m_nxt * m_state.mss;
     m_state.pipeBytes = static_cast<std::uint64_t>(m_pipe) * m_state.mss;
-    m_model->pktsAcked(m_state, event);
+    if (!m_ns3Stack)
+        m_model->pktsAcked(m_state, event);
+    else if (rule.ns3CountsAcked)
+        m_model->pktsAcked(m_state, cwnd::AckEvent{.nowNs = now,
+                                                   .ackedSegments = rule.ns3PktsAcked,
+                                                   .ackedBytes = std::uint64_t{rule.ns3PktsAcked} * m_state.mss,
+                                                   .rttNs = modelRtt});
     if (m_ns3Stack && !m_model->traits().rateBased) {
         if (m_state.state != cwnd::CaState::Recovery && rule.grows)
             m_model->increaseWindow(m_state, cwnd::AckEvent{.nowNs = now,
