@@ -28,6 +28,17 @@ replay::ReplayReport replayFixture(const char* name)
     return r;
 }
 
+// The same with the scans' dwell cut to 10 ms, the fix the lab's pairs ran for real.
+replay::ReplayReport replayWithTenMsDwell(const char* name)
+{
+    replay::ReplayOptions options;
+    options.fixes = {"scan-dwell=10"};
+    std::string error;
+    replay::ReplayReport r = test::replayLab(test::testData(name), error, options);
+    EXPECT_TRUE(error.empty()) << error;
+    return r;
+}
+
 } // namespace
 
 // Westwood+ behind the server's 1 Mb/s link (5 ms, a 100-packet queue) to an 18 Mb/s
@@ -207,12 +218,7 @@ TEST(ScanHoldBottleneck, AReaderThatClosedTheWindowIsNoHold)
 // was modelled, and a 10 ms dwell (the lab's run: 1.92x) was predicted to change nothing.
 TEST(ScanHoldBottleneck, AtTheApAHoldAFlightsGapRanIntoIsReadFromTheWait)
 {
-    replay::ReplayOptions options;
-    options.fixes = {"scan-dwell=10"};
-    std::string error;
-    const replay::ReplayReport r =
-        test::replayLab(test::testData("lab-a-scan124-open-hold-ap.pcap.gz"), error, options);
-    ASSERT_TRUE(error.empty()) << error;
+    const replay::ReplayReport r = replayWithTenMsDwell("lab-a-scan124-open-hold-ap.pcap.gz");
     ASSERT_TRUE(r.capture && r.fixEffect && r.calibration);
     const replay::Scenario& s = r.scenario;
     std::printf("26 ms scans every 124 ms at the AP: every %.2f ms for %.1f ms, leaving at a %.0f us pause; "
@@ -240,12 +246,7 @@ TEST(ScanHoldBottleneck, AtTheApAHoldAFlightsGapRanIntoIsReadFromTheWait)
 // for a pattern of their own) bound the dwell on both sides.
 TEST(ScanHoldBottleneck, AtTheApTheScansThatMetItsFramesReadTheDwell)
 {
-    replay::ReplayOptions options;
-    options.fixes = {"scan-dwell=10"};
-    std::string error;
-    const replay::ReplayReport r =
-        test::replayLab(test::testData("lab-a-scan170-retried-ap.pcap.gz"), error, options);
-    ASSERT_TRUE(error.empty()) << error;
+    const replay::ReplayReport r = replayWithTenMsDwell("lab-a-scan170-retried-ap.pcap.gz");
     ASSERT_TRUE(r.capture && r.fixEffect && r.calibration);
     const replay::Scenario& s = r.scenario;
     std::printf("26 ms scans every 170 ms at the AP: every %.2f ms for %.1f ms; baseline %.1f %% off; "
@@ -273,12 +274,7 @@ TEST(ScanHoldBottleneck, AtTheApTheScansThatMetItsFramesReadTheDwell)
 // cleared, and went whole into each next absence.
 TEST(ScanHoldBottleneck, ARateUnderTheGoodputBoundsNothing)
 {
-    replay::ReplayOptions options;
-    options.fixes = {"scan-dwell=10"};
-    std::string error;
-    const replay::ReplayReport r =
-        test::replayLab(test::testData("lab-a-scan109-wire16-ap.pcap.gz"), error, options);
-    ASSERT_TRUE(error.empty()) << error;
+    const replay::ReplayReport r = replayWithTenMsDwell("lab-a-scan109-wire16-ap.pcap.gz");
     ASSERT_TRUE(r.capture && r.fixEffect && r.calibration);
     const replay::Scenario& s = r.scenario;
     std::printf("16 Mb/s wired, 54 Mb/s air, 54 ms scans every 109 ms: bottleneck %.3f Mb/s, mac %d; "
@@ -306,12 +302,7 @@ TEST(ScanHoldBottleneck, ARateUnderTheGoodputBoundsNothing)
 // and Westwood+ cutting its window to its early, small bandwidth estimate.
 TEST(ScanHoldBottleneck, WithoutWindowsBetweenTheHoldsTheStandingStretchesReadTheLink)
 {
-    replay::ReplayOptions options;
-    options.fixes = {"scan-dwell=10"};
-    std::string error;
-    const replay::ReplayReport r =
-        test::replayLab(test::testData("lab-a-scan109-wire16-sta.pcap.gz"), error, options);
-    ASSERT_TRUE(error.empty()) << error;
+    const replay::ReplayReport r = replayWithTenMsDwell("lab-a-scan109-wire16-sta.pcap.gz");
     ASSERT_TRUE(r.capture && r.fixEffect && r.calibration);
     const replay::Scenario& s = r.scenario;
     std::printf("the station of the same run: bottleneck %.3f Mb/s, mac %d; baseline %.1f %% off; "
