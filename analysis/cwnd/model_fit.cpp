@@ -327,10 +327,12 @@ void Replayer::onAck(const FlowEvent& e)
                        .ackedSegments = delivered,
                        .ackedBytes = deliveredBytes,
                        .rttNs = m_congestionRtt.onAck(m_state, m_ns3Stack ? ns3RttNs : rttNs)};
+    // ns-3 counts what StackAckRule says, an ACK at SND.UNA with data outstanding one.
+    const bool duplicate = !unaAdvanced && e.ack() == m_state.sndUna && m_state.sndNxt > m_state.sndUna;
     if (!m_ns3Stack) {
         if (unaAdvanced || delivered)
             m_model->pktsAcked(m_state, ack);
-    } else if (!unaAdvanced ? e.ack() == m_state.sndUna && m_state.sndNxt > m_state.sndUna : rule.ns3CountsAcked) {
+    } else if (duplicate || (unaAdvanced && rule.ns3CountsAcked)) {
         const std::uint32_t counted = unaAdvanced ? rule.ns3PktsAcked : StackAckRule::kNs3PktsAckedOnDuplicate;
         m_model->pktsAcked(m_state, AckEvent{.nowNs = ack.nowNs,
                                              .ackedSegments = counted,

@@ -156,8 +156,8 @@ private:
 };
 
 // What an ACK that moved SND.UNA does to a stack's retransmission timer, growth and
-// congestion control's count of acknowledged segments, beyond what it delivered. Linux (tcp_ack()) rearms the timer on every such ACK and
-// grows by what it delivered. ns-3 (TcpSocketBase::ProcessAck()) takes an ACK that
+// congestion control's count of acknowledged segments, beyond what it delivered. Linux
+// (tcp_ack()) rearms the timer on every such ACK and grows by what it delivered. ns-3 (TcpSocketBase::ProcessAck()) takes an ACK that
 // SACKs new data for a duplicate even when it also advances SND.UNA (RFC 6675 2): out of
 // recovery it stays in CA_DISORDER, where it neither restarts the timer (NewAck()) nor
 // grows (IncreaseWindow()); in fast recovery it restarts the timer at the first partial
@@ -181,8 +181,10 @@ public:
         bool ns3CountsAcked = true;        // ns-3: PktsAcked() runs on this ACK,
         std::uint32_t ns3PktsAcked = 0;    // with this count
     };
-    // ns-3's count for an ACK that leaves SND.UNA where it was, data outstanding.
+    // ns-3's count for an ACK that leaves SND.UNA where it was, data outstanding, and for
+    // a partial ACK of a fast recovery: "one segment has been ACKed".
     static constexpr std::uint32_t kNs3PktsAckedOnDuplicate = 1;
+    static constexpr std::uint32_t kNs3PktsAckedOnPartialAck = 1;
     // state as before the ACK (its CA state, recovery point, MSS), SND.UNA moving from
     // oldUna to ack; sackedNew: its SACK blocks reported new data; exactEdge false where
     // the ACK's value is an estimate (rebuilt from the sender's TSecr), which side of the
@@ -206,7 +208,8 @@ public:
         if (state.state == CaState::Loss && ack >= state.recoveryPoint && exactEdge)
             out.ns3Segments = static_cast<std::uint32_t>((ack - state.recoveryPoint) / state.mss);
         if (state.state == CaState::Recovery) {
-            out.ns3PktsAcked = partialInRecovery ? 1 : static_cast<std::uint32_t>((ack - oldUna) / state.mss);
+            out.ns3PktsAcked = partialInRecovery ? kNs3PktsAckedOnPartialAck
+                                                 : static_cast<std::uint32_t>((ack - oldUna) / state.mss);
         } else if (state.state == CaState::Loss) {
             out.ns3PktsAcked = ack < state.recoveryPoint ? segmentsAcked : out.ns3Segments;
         } else if (state.state == CaState::Disorder) {
