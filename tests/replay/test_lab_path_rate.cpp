@@ -56,6 +56,12 @@ bool deriveLab(const std::filesystem::path& file, Derived& out, std::string& err
     return true;
 }
 
+// A fixture of tests/data derived as deriveLab() does (bundled: never skipped).
+bool deriveFixture(const char* name, Derived& out, std::string& error)
+{
+    return deriveLab(test::testData(name), out, error);
+}
+
 // The bulk connection replayed with one fix.
 bool replayLab(const std::filesystem::path& file, const std::string& fix, ReplayReport& report, std::string& error)
 {
@@ -111,11 +117,9 @@ TEST(LabPathRate, WindowLimitedCaptureReadsThePathFromItsTrains)
 // the resend: its timing is the recovery's, as a resend's is, and it is in no train.
 TEST(LabPathRate, AnAckThatWaitedForAResendIsInNoTrain)
 {
-    const auto file = test::testData("lab-d-recovery-train-server.pcap.gz");
-    WINDSCOPE_REQUIRE_FILE(file);
     Derived d;
     std::string error;
-    ASSERT_TRUE(deriveLab(file, d, error)) << error;
+    ASSERT_TRUE(deriveFixture("lab-d-recovery-train-server.pcap.gz", d, error)) << error;
     const double payloadMbps = 55.31 * 1448 / 1502;
     std::printf("dispersion %.3f Mb/s payload over %zu trains (the link's %.3f); bottleneck %.3f Mb/s\n",
                 d.context.dispersion.mbps, d.context.dispersion.trains, payloadMbps,
@@ -134,11 +138,9 @@ TEST(LabPathRate, AnAckThatWaitedForAResendIsInNoTrain)
 // it, which the derivation took any rate from the trains for (305 kB).
 TEST(LabPathRate, ATrainsRateOnBunchedAcksKeepsTheQueueThatOverflowed)
 {
-    const auto file = test::testData("lab-a-bunched-acks-overflow-sta.pcap.gz");
-    WINDSCOPE_REQUIRE_FILE(file);
     Derived d;
     std::string error;
-    ASSERT_TRUE(deriveLab(file, d, error)) << error;
+    ASSERT_TRUE(deriveFixture("lab-a-bunched-acks-overflow-sta.pcap.gz", d, error)) << error;
     const Scenario& s = d.scenario.scenario;
     const double labQueueBytes = 100 * 1502;
     const double bdpBytes = s.path.bottleneckMbps * 1e6 / 8 * d.context.rttMin / 1000;

@@ -143,19 +143,11 @@ std::int64_t releaseEndNs(const std::vector<std::pair<std::int64_t, std::int64_t
 
 // A station that does not announce its scans on air leaves once the medium it hears has
 // paused long enough; a frame the AP had handed its radio and was still backing off for
-// then goes into the absence. The AP's next frame leaves DIFS and a backoff of 0 to
-// CWmin slots (uniform, 802.11-2020 10.3.4.3) after the medium's last frame: a station
-// that leaves after a pause of DIFS and k slots sends it there with probability (CWmin -
-// k) / (CWmin + 1). The share of the scans that met one gives k.
-double stationLeavePauseFromShare(double share, const MacParams& mac)
-{
-    const double slots = std::clamp(static_cast<double>(mac.cwMin) - share * (mac.cwMin + 1), 0.0,
-                                    static_cast<double>(mac.cwMin));
-    return mac.difsUs() + slots * mac.slotUs;
-}
-
-// Downstream of the AP such a frame, lost, is a hole the first arrival after the silence
-// reveals. Returns -1 where too few holds.
+// then goes into the absence and is lost, a hole the first arrival after the silence
+// reveals. The AP's next frame leaves DIFS and a backoff of 0 to CWmin slots (uniform,
+// 802.11-2020 10.3.4.3) after the medium's last frame: a station that leaves after a
+// pause of DIFS and k slots loses it with probability (CWmin - k) / (CWmin + 1). The
+// share of holds whose silence ended in a hole gives k. Returns -1 where too few holds.
 double stationLeavePauseFromHoles(const std::vector<MissingSegment>& missing,
                                   const std::vector<std::int64_t>& holdEndsNs, const MacParams& mac,
                                   std::size_t& holes)
@@ -174,7 +166,10 @@ double stationLeavePauseFromHoles(const std::vector<MissingSegment>& missing,
             std::lower_bound(revealedNs.begin(), revealedNs.end(), endNs - kClockSlackNs);
         holes += it != revealedNs.end() && *it <= endNs + kClockSlackNs;
     }
-    return stationLeavePauseFromShare(static_cast<double>(holes) / static_cast<double>(holdEndsNs.size()), mac);
+    const double share = static_cast<double>(holes) / static_cast<double>(holdEndsNs.size());
+    const double slots = std::clamp(static_cast<double>(mac.cwMin) - share * (mac.cwMin + 1), 0.0,
+                                    static_cast<double>(mac.cwMin));
+    return mac.difsUs() + slots * mac.slotUs;
 }
 
 // Whether the receiver sent an ACK (seen in the capture) within withinNs from fromNs.
@@ -314,6 +309,12 @@ std::uint64_t lossesAfterScans(const std::vector<std::int64_t>& episodeStarts,
 
 } // namespace
 
+// Scans on the pattern the AP's retries must show before they read its dwell: one run
+// of unanswered retries at the phase can be a collision cascade that fell there by
+// chance (scan_detector.cpp admits runs from 3 retries and 2 ms); two in different
+// cycles are not chance.
+constexpr std::size_t kMinRetriedScans = 2;
+
 // Holds the capture shows only in the delivery of the data. Downstream of the path
 // (the AP's radio, the receiver): a FIFO bottleneck delivers at most its rate (a token
 // bucket its burst on top), so bytes that arrive faster, right after a silence, were
@@ -323,11 +324,6 @@ std::uint64_t lossesAfterScans(const std::vector<std::int64_t>& episodeStarts,
 // a periodic scan the AP covered by holding: power-save-announced mode, the dwell the
 // silences' length less half a delivery interval (the station left somewhere in the
 // interval after the last delivery), at the capture's phase moved to the radio's.
-// Scans on the pattern the AP's retries must show before they read its dwell: one run
-// of unanswered retries at the phase can be a collision cascade that fell there by
-// chance (scan_detector.cpp admits runs from 3 retries and 2 ms); two in different
-// cycles are not chance.
-constexpr std::size_t kMinRetriedScans = 2;
 
 void deriveHeldReleases(const DerivationInput& in, DerivationContext& ctx, DerivedScenario& out)
 {
