@@ -15,6 +15,7 @@ read the tables.
   fidelity.py run    --out DIR                              # resume: reuses scenarios.json
   fidelity.py report DIR                                    # the Must-show table
   fidelity.py report DIR --overview | --focus path-rate|variants|chains|scan-dwell | --json
+  fidelity.py compare BEFORE AFTER [--families ABC]         # two builds judged on one kept draw
   fidelity.py judge-linux RUN_DIR...                        # a Linux run already made
 
 Only the Python standard library is used.
@@ -34,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from draws import FOCI, MODEL_TO_NS3, draw_all, parse_range  # noqa: E402
 from linux_lab import busy, evaluate_linux, judge_existing  # noqa: E402
 from measure import evaluate  # noqa: E402
-from report import report  # noqa: E402
+from report import compare, report  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 LAB = REPO.parent / "shared" / "lab"
@@ -107,12 +108,22 @@ def main():
     p.add_argument("--json", action="store_true")
     p.add_argument("--overview", action="store_true", help="the table per family and vantage")
     p.add_argument("--focus", choices=FOCI, help="the view a focused draw is for (any run's rows)")
+    p = sub.add_parser("compare", help="two builds judged on one kept draw, side by side")
+    p.add_argument("before", type=Path)
+    p.add_argument("after", type=Path)
+    p.add_argument("--families", help="only these families, e.g. ABC (default all)")
     p = sub.add_parser("judge-linux", help="judge Linux lab runs already made (no lab run)")
     p.add_argument("runs", type=Path, nargs="+")
     p.add_argument("--cli", default=str(REPO / "build" / "release" / "app" / "cli" / "windscope-cli"))
     p.add_argument("--out", type=Path, help="append the rows to OUT/results.jsonl")
     a = ap.parse_args()
 
+    if a.cmd == "compare":
+        def rows_of(d):
+            plan = d / "scenarios.json"
+            return enrich(load_rows(d), json.loads(plan.read_text()) if plan.exists() else None)
+        compare(rows_of(a.before), rows_of(a.after), a.families)
+        return 0
     if a.cmd == "report":
         plan = a.out / "scenarios.json"
         plan = json.loads(plan.read_text()) if plan.exists() else None

@@ -439,3 +439,87 @@ def report(rows, plan=None, as_json=False, focus=None, overview_table=False):
         print_overview(rows, plan)
     else:
         print_must_show(rows)
+
+
+# ----------------------------------------------------------------------------- compare
+
+
+def capture_key(r):
+    return (r["id"], r["vantage"])
+
+
+def common_captures(before, after, families=None):
+    """The rows of captures both runs judged (the same run at the same vantage), so that two
+    builds judged on one kept draw are compared like with like."""
+    def keep(rows):
+        good, _, _ = split(rows)
+        return {capture_key(r): r for r in good if families is None or r.get("family") in families}
+    b, a = keep(before), keep(after)
+    both = sorted(set(b) & set(a))
+    return [b[k] for k in both], [a[k] for k in both]
+
+
+def capped_mean(values, cap=2.0):
+    """Mean error, each capped (one run off by 10x must not hide the rest)."""
+    v = [min(cap, x) for x in values if x is not None]
+    return statistics.mean(v) if v else None
+
+
+def crossings(before, after):
+    """Captures whose calibration or fix effect moved across its bound, or by more than half
+    the bound: (id, vantage, family, what, error before, error after, shown before, shown
+    after, simulated ratio or None); a fix shows its predicted ratios."""
+    out = []
+    for rb, ra in zip(before, after):
+        cb, ca = rb.get("calibration_error"), ra.get("calibration_error")
+        if cb is not None and ca is not None and (
+                (cb <= CALIBRATION_BOUND) != (ca <= CALIBRATION_BOUND) or abs(ca - cb) > CALIBRATION_BOUND / 2):
+            out.append((rb["id"], rb["vantage"], rb.get("family"), "baseline", cb, ca, cb, ca, None))
+        fixes_after = {f["fix"]: f for f in row_fixes(ra)}
+        for fb in row_fixes(rb):
+            fa = fixes_after.get(fb["fix"])
+            eb, ea = fb.get("fix_effect_error"), (fa or {}).get("fix_effect_error")
+            if eb is None or ea is None:
+                continue
+            if (eb <= FIX_EFFECT_BOUND) != (ea <= FIX_EFFECT_BOUND) or abs(ea - eb) > FIX_EFFECT_BOUND / 2:
+                out.append((rb["id"], rb["vantage"], rb.get("family"), fb["fix"], eb, ea, fb.get("predicted_ratio"),
+                            fa.get("predicted_ratio"), fb.get("true_ratio")))
+    return out
+
+
+def compare(before_rows, after_rows, families=None):
+    """Two builds judged on the same kept draw: the Must-show rows side by side, the mean
+    errors, and the captures that crossed a bound."""
+    before, after = common_captures(before_rows, after_rows, families)
+    print("captures judged by both: %d (%d runs)" % (len(before), len({r["id"] for r in before})))
+    print()
+    print("| must show | where | n | before | after | bound |")
+    print("|---|---|---|---|---|---|")
+    def verdict(passed):
+        return "" if passed is None else (" pass" if passed else " FAIL")
+
+    rows_after = {(m[0], m[1]): m for m in must_show(after)}
+    for crit, where, n, measured, bound, ok, _ in must_show(before):
+        m = rows_after.get((crit, where))
+        print("| %s | %s | %d | %s%s | %s%s | %s |" % (crit, where, n, measured, verdict(ok),
+                                                     m[3] if m else "-", verdict(m[5]) if m else "", bound))
+    print()
+    for label, key in (("calibration", lambda r: [r.get("calibration_error")]),
+                       ("fix effect", lambda r: [f.get("fix_effect_error") for f in row_fixes(r)])):
+        vb = [x for r in before for x in key(r)]
+        va = [x for r in after for x in key(r)]
+        print("mean %s error (each capped at 2): %s -> %s over %d" % (
+            label, fmt(capped_mean(vb)), fmt(capped_mean(va)), sum(1 for x in vb if x is not None)))
+    moved = crossings(before, after)
+    if moved:
+        print()
+        print("moved across a bound or by more than half of it (baseline: error before -> after; "
+              "a fix: predicted ratio before -> after, simulated):")
+        for rid, vantage, family, what, eb, ea, b, a, truth in moved:
+            bound = CALIBRATION_BOUND if truth is None else FIX_EFFECT_BOUND
+            arrow = "IN" if ea <= bound < eb else ("OUT" if eb <= bound < ea else "")
+            if truth is None:
+                print("  %s %-11s %s %-24s %.3f -> %.3f %s" % (rid, vantage, family, what, b, a, arrow))
+            else:
+                print("  %s %-11s %s %-24s %.2f -> %.2f (simulated %.2f) %s" % (rid, vantage, family, what, b, a,
+                                                                                truth, arrow))
