@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace windscope::test {
@@ -42,6 +43,16 @@ inline std::filesystem::path fuzzInputsDir()
 std::vector<std::filesystem::path> keptFuzzInputs(const std::string& target,
                                                   const std::vector<std::string>& alsoCorpora = {});
 std::vector<std::uint8_t> readFileBytes(const std::filesystem::path& path);
+
+// Whether a note (a derivation's or a replay's record of what it read) begins with
+// prefix and holds text.
+inline bool anyNote(const std::vector<std::string>& notes, std::string_view prefix, std::string_view text = {})
+{
+    for (const std::string& n : notes)
+        if (n.starts_with(prefix) && n.find(text) != std::string::npos)
+            return true;
+    return false;
+}
 
 } // namespace windscope::test
 

@@ -16,18 +16,6 @@
 #include <string>
 
 namespace windscope::analysis::replay {
-namespace {
-
-bool hasNoteWith(const DerivedScenario& d, const std::string& text)
-{
-    for (const std::string& n : d.notes)
-        if (n.find(text) != std::string::npos)
-            return true;
-    return false;
-}
-
-} // namespace
-
 TEST(BunchedAcks, TrainSpacingGivesTheWiredRateBehindScans)
 {
     const auto file = test::testData("lab-a-scan-2mbps-ap.pcap.gz");
@@ -38,7 +26,7 @@ TEST(BunchedAcks, TrainSpacingGivesTheWiredRateBehindScans)
     // The lab's link: 2 Mb/s on the wire, headers included, as the scenario counts it.
     constexpr double kLabRateMbps = 2.0;
     EXPECT_NEAR(d.scenario.path.bottleneckMbps, kLabRateMbps, 0.05 * kLabRateMbps);
-    EXPECT_TRUE(hasNoteWith(d, "faster than the path serialises: bunched ACKs"));
+    EXPECT_TRUE(test::anyNote(d.notes, "", "faster than the path serialises: bunched ACKs"));
 
     // With the link's rate the baseline matches the capture; the delivered percentile
     // (2.4 Mb/s) had put it 31 % above.
@@ -65,7 +53,7 @@ TEST(BunchedAcks, StandingStretchesGiveTheWiredRateAndTheScansBehindLongDwells)
     EXPECT_FALSE(d.scenario.mac.enabled);
     EXPECT_NEAR(d.scenario.periodicScan.intervalMs, kLabIntervalMs, 0.02 * kLabIntervalMs);
     EXPECT_NEAR(d.scenario.periodicScan.dwellMs, kLabDwellMs, 0.10 * kLabDwellMs);
-    EXPECT_TRUE(hasNoteWith(d, "silences in the data's arrivals ended by more data than the bottleneck carries"));
+    EXPECT_TRUE(test::anyNote(d.notes, "", "silences in the data's arrivals ended by more data than the bottleneck carries"));
 
     // The delivered percentile (4.4 Mb/s) had put the baseline 147 % above the capture.
     const ReplayReport report = replayCapture(lab.input(), ReplayOptions{});
@@ -91,7 +79,7 @@ TEST(BunchedAcks, SilencesTheDataWaitedThroughAtARadioThatIsTheBottleneck)
     EXPECT_NEAR(d.scenario.periodicScan.intervalMs, kLabIntervalMs, 0.02 * kLabIntervalMs);
     EXPECT_NEAR(d.scenario.periodicScan.dwellMs, kLabDwellMs, 0.10 * kLabDwellMs);
     EXPECT_EQ(d.scenario.periodicScan.mode, OutageMode::PsAnnounced);
-    EXPECT_TRUE(hasNoteWith(d, "or by data that waited through them fold at that period"));
+    EXPECT_TRUE(test::anyNote(d.notes, "", "or by data that waited through them fold at that period"));
 }
 
 } // namespace windscope::analysis::replay

@@ -5,6 +5,7 @@
 // is small enough that the expected scenario fields can be worked out by hand.
 #include "analysis/replay/derive/derivation_steps.h"
 #include "analysis/replay/derive/periodic_outages.h"
+#include "test_support.h"
 
 #include <gtest/gtest.h>
 
@@ -40,14 +41,6 @@ struct Synthetic
         return {&tables, &tcp, 0, 1, nullptr, withInference ? &inference : nullptr};
     }
 };
-
-bool hasNoteStarting(const DerivedScenario& out, const std::string& prefix)
-{
-    for (const std::string& n : out.notes)
-        if (n.rfind(prefix, 0) == 0)
-            return true;
-    return false;
-}
 
 // ACK progress of a path delivering at rateMbps (payload): an ACK per MSS, for busy
 // periods of busyMs separated by idleMs, each busy period opening with burstBytes
@@ -150,7 +143,7 @@ TEST(DerivationSteps, BottleneckFromSteadyAckProgress)
     deriveBottleneck(in.input(), ctx, out);
     EXPECT_NEAR(ctx.rateMbps, 10, 0.1);
     EXPECT_NEAR(out.scenario.path.bottleneckMbps, ctx.rateMbps * 1500 / 1448, 1e-9);
-    EXPECT_TRUE(hasNoteStarting(out, "path.bottleneck_mbps "));
+    EXPECT_TRUE(test::anyNote(out.notes, "path.bottleneck_mbps "));
 }
 
 // After each pause a token bucket lets five segments through at once: the ACKs run that
@@ -170,10 +163,10 @@ TEST(DerivationSteps, PathTimingTellsTokenBucketFromSerialisingLink)
         ASSERT_FALSE(out.notes.empty());
         if (segments == 5) {
             EXPECT_EQ(out.scenario.path.burstBytes, 7500u); // 5 x 1500 B
-            EXPECT_TRUE(hasNoteStarting(out, "path.burst_bytes 7500: a token bucket")) << out.notes[0];
+            EXPECT_TRUE(test::anyNote(out.notes, "path.burst_bytes 7500: a token bucket")) << out.notes[0];
         } else {
             EXPECT_EQ(out.scenario.path.burstBytes, 0u);
-            EXPECT_TRUE(hasNoteStarting(out, "path.burst_bytes 0: a link serialising")) << out.notes[0];
+            EXPECT_TRUE(test::anyNote(out.notes, "path.burst_bytes 0: a link serialising")) << out.notes[0];
         }
     }
     // Not a relay: the 802.11 model times the air instead.
@@ -209,7 +202,7 @@ TEST(DerivationSteps, ReceiverSlowReaderFromWindowUpdateRhythm)
     EXPECT_DOUBLE_EQ(r.readFixedUs, 1000);
     EXPECT_NEAR(r.readPerByteUs, (4096.0 - 1000) / 4096, 1e-12);
     EXPECT_DOUBLE_EQ(out.scenario.path.bottleneckMbps, 160); // 20x the goodput
-    EXPECT_TRUE(hasNoteStarting(out, "receiver: slow reader reading 4096 B every 4096 us"));
+    EXPECT_TRUE(test::anyNote(out.notes, "receiver: slow reader reading 4096 B every 4096 us"));
 
     // Few low windows over the run: the application keeps up, nothing else changes.
     in.acks().lowWindows = 3;
@@ -238,7 +231,7 @@ TEST(DerivationSteps, ReceiverSlowReaderFromAWindowHeldBelowHalf)
     out.scenario.sender.mss = kMss;
     deriveReceiver(in.input(), ctx, out);
     EXPECT_EQ(out.scenario.receiver.appReadBytes, kMss); // no rhythm: reads of one MSS at the goodput
-    EXPECT_TRUE(hasNoteStarting(out, "receiver: the window stayed below half the largest offered before it for 98 %"));
+    EXPECT_TRUE(test::anyNote(out.notes, "receiver: the window stayed below half the largest offered before it for 98 %"));
 
     // The same windows offered in rising order (receive-buffer autotuning): kept up.
     DerivationContext growing = ctx;
@@ -274,7 +267,7 @@ TEST(DerivationSteps, ReceiverSlowReaderFromAWindowBelowItsLargest)
     out.scenario.sender.mss = kMss;
     deriveReceiver(in.input(), ctx, out);
     EXPECT_EQ(out.scenario.receiver.appReadBytes, kMss);
-    EXPECT_TRUE(hasNoteStarting(out, "receiver: with no loss, the window stayed 5720 B below the largest offered"))
+    EXPECT_TRUE(test::anyNote(out.notes, "receiver: with no loss, the window stayed 5720 B below the largest offered"))
         << out.notes.back();
 
     in.data().retransmissions = 3;
@@ -333,7 +326,7 @@ TEST(DerivationSteps, CongestionControlFollowsTheInference)
         EXPECT_EQ(out.scenario.sender.stack, "ns-3");
         EXPECT_FALSE(out.scenario.sender.rackTlp);
         EXPECT_TRUE(out.scenario.sender.prr);
-        EXPECT_TRUE(hasNoteStarting(out, "sender.stack ns-3: "));
+        EXPECT_TRUE(test::anyNote(out.notes, "sender.stack ns-3: "));
     }
     // As Linux has it: Linux's recovery.
     in.inference.fits.back().stack = cwnd::ModelStack::Linux;
@@ -365,7 +358,7 @@ TEST(DerivationSteps, CongestionControlFollowsTheInference)
         deriveCongestionControl(in.input(), ctx, out);
         EXPECT_EQ(out.scenario.sender.cc, "bbr");
         EXPECT_FALSE(out.scenario.sender.rackTlp); // no SACK
-        EXPECT_TRUE(hasNoteStarting(out, "sender.cc bbr: the sender is rate-based (80% of its sends"));
+        EXPECT_TRUE(test::anyNote(out.notes, "sender.cc bbr: the sender is rate-based (80% of its sends"));
     }
     in.inference.rateEvidence.rateBased = false;
     in.inference.model = "hybla";
@@ -485,7 +478,7 @@ TEST(DerivationSteps, HeldReleasesReadAPeriodicScanFromTheDataArrivals)
     EXPECT_NEAR(scan.dwellMs, 50, 3);
     EXPECT_NEAR(scan.firstS, 0.3 + 0.020, 0.006);
     EXPECT_EQ(scan.mode, OutageMode::PsAnnounced);
-    EXPECT_TRUE(hasNoteStarting(out, "periodic_scan: ")) << (out.notes.empty() ? "" : out.notes.back());
+    EXPECT_TRUE(test::anyNote(out.notes, "periodic_scan: ")) << (out.notes.empty() ? "" : out.notes.back());
 
     // The rate read before the holds were known counted the releases' windows (here as
     // if it had read 1.5 Mb/s): read again without them, it is the path's 1 Mb/s, and
@@ -510,7 +503,7 @@ TEST(DerivationSteps, HeldReleasesReadAPeriodicScanFromTheDataArrivals)
     slowCtx.rateMbps = 0.5;
     deriveHeldReleases(in.input(), slowCtx, slow);
     EXPECT_EQ(slow.scenario.periodicScan.intervalMs, 0);
-    EXPECT_TRUE(hasNoteStarting(slow, "held releases: ")) << (slow.notes.empty() ? "" : slow.notes.back());
+    EXPECT_TRUE(test::anyNote(slow.notes, "held releases: ")) << (slow.notes.empty() ? "" : slow.notes.back());
 
     // The same silences ended at the bottleneck's pace (the sender paused): no hold.
     ctx.downstream.arrivals = arrivalsWithAbsences(50, false);
@@ -635,5 +628,5 @@ TEST(DerivationSteps, QosDataFramesContendWithEdcaBestEffort)
     ASSERT_TRUE(out.scenario.mac.enabled);
     EXPECT_EQ(out.scenario.mac.aifsSlots, 3u);
     EXPECT_EQ(out.scenario.mac.macOverheadBytes, 38u);
-    EXPECT_TRUE(hasNoteStarting(out, "mac: 802.11 model at 24.0 Mb/s (median data-frame rate), A-MPDU of 1, EDCA"));
+    EXPECT_TRUE(test::anyNote(out.notes, "mac: 802.11 model at 24.0 Mb/s (median data-frame rate), A-MPDU of 1, EDCA"));
 }

@@ -155,9 +155,7 @@ void expectTheWireInFront(const char* fixture, double wireMbps, double tolerance
                 r.baseline.goodputBps);
     EXPECT_FALSE(r.scenario.mac.enabled);
     EXPECT_NEAR(r.scenario.path.bottleneckMbps, wireMbps, toleranceMbps);
-    EXPECT_TRUE(std::any_of(r.notes.begin(), r.notes.end(), [](const std::string& n) {
-        return n.starts_with("mac: off; before ");
-    }));
+    EXPECT_TRUE(test::anyNote(r.notes, "mac: off; before "));
     EXPECT_LT(r.calibration->goodput, 0.10);
 }
 
@@ -255,9 +253,7 @@ TEST(ScanHoldBottleneck, AtTheApTheScansThatMetItsFramesReadTheDwell)
                 r.fixEffect->goodputRatio);
     EXPECT_NEAR(s.periodicScan.intervalMs, 170.0, 1.7);
     EXPECT_NEAR(s.periodicScan.dwellMs, 26.0, 2.6);
-    EXPECT_TRUE(std::any_of(r.notes.begin(), r.notes.end(), [](const std::string& n) {
-        return n.rfind("periodic_scan.dwell_ms", 0) == 0 && n.find("in the 3 scans") != std::string::npos;
-    }));
+    EXPECT_TRUE(test::anyNote(r.notes, "periodic_scan.dwell_ms", "in the 3 scans"));
     // 102 % fast with the 14.9 ms dwell.
     EXPECT_LT(r.calibration->goodput, 0.25);
     EXPECT_NEAR(r.fixEffect->goodputRatio, 2.32, 0.15 * 2.32);
@@ -284,10 +280,8 @@ TEST(ScanHoldBottleneck, ARateUnderTheGoodputBoundsNothing)
     EXPECT_NEAR(s.periodicScan.dwellMs, 54.0, 5.4);
     EXPECT_NEAR(s.path.bottleneckMbps, 16.0, 0.8);
     EXPECT_TRUE(s.mac.enabled);
-    EXPECT_TRUE(std::any_of(r.notes.begin(), r.notes.end(), [](const std::string& n) {
-        return n.rfind("held releases: the deliveries between the holds run at", 0) == 0 &&
-               n.find("under the capture's own goodput") != std::string::npos;
-    }));
+    EXPECT_TRUE(test::anyNote(r.notes, "held releases: the deliveries between the holds run at",
+                              "under the capture's own goodput"));
     // 11.6 % (76 % with the rate misread); its 10 ms dwell 1.55x against the lab's
     // 1.84x (1.52x before).
     EXPECT_LT(r.calibration->goodput, 0.15);
@@ -313,9 +307,7 @@ TEST(ScanHoldBottleneck, WithoutWindowsBetweenTheHoldsTheStandingStretchesReadTh
     // The standing stretches read the 16 Mb/s wire 11 % low.
     EXPECT_NEAR(s.path.bottleneckMbps, 16.0, 2.0);
     EXPECT_TRUE(s.mac.enabled);
-    EXPECT_TRUE(std::any_of(r.notes.begin(), r.notes.end(), [](const std::string& n) {
-        return n.rfind("held releases: too few windows between the holds", 0) == 0;
-    }));
+    EXPECT_TRUE(test::anyNote(r.notes, "held releases: too few windows between the holds"));
     // 11.3 % (70 % with the air taken for the bottleneck).
     EXPECT_LT(r.calibration->goodput, 0.15);
     EXPECT_NEAR(r.fixEffect->goodputRatio, 1.84, 0.15 * 1.84);
