@@ -113,9 +113,17 @@ private:
     // fast retransmit needs them. ns-3 enters recovery on the DupThresh-th
     // (TcpSocketBase::DupAck()) and takes ssthresh from BytesInFlight() then, not at
     // the re-send the capture sees some ACKs later, whose SACKs have by then made more
-    // holes lost.
+    // holes lost. Where the re-send went with that ACK (within the timestamps' placing,
+    // ns-3 re-sending the head on entering recovery), the data placed between them went
+    // before it too: ACKs that reached the sender together (one A-MPDU) each released
+    // data its radio sent after the last of them, in one tick of its clock.
     std::uint32_t m_dupAcksSinceAdvance = 0;
-    std::optional<std::uint64_t> m_ns3FlightAtDupThresh;
+    struct FlightAtDupThresh {
+        std::uint64_t pipe = 0;
+        std::int64_t sndNxt = 0;
+        std::int64_t ackNs = 0; // the sender's time of that ACK
+    };
+    std::optional<FlightAtDupThresh> m_ns3FlightAtDupThresh;
     // When the sender's timer last restarted, as its stack restarts it (m_ackRule): a
     // recovery that drags on times out in ns-3, which restarts it at the first partial
     // ACK alone.
@@ -153,7 +161,7 @@ void Replayer::validateCwnd(bool limitedNow)
     }
 }
 
-void Replayer::enterRecovery(const FlowEvent&)
+void Replayer::enterRecovery(const FlowEvent& e)
 {
     // A re-send outside recovery: the captured sender found a loss (RFC 6675, RACK).
     // ssthresh from the pipe as the model's stack counts it. ns-3's
@@ -163,10 +171,17 @@ void Replayer::enterRecovery(const FlowEvent&)
     // flight there. (Linux's models take cwnd, not the flight.)
     noteFirstLoss();
     ++m_result.fit.lossEpisodes;
-    const std::uint64_t flight =
-        m_ns3Stack
-            ? m_ns3FlightAtDupThresh.value_or(m_board.pipeNs3(m_state.sndNxt, m_state.mss, true))
-            : pipe();
+    // A data segment's time is placed from its TSval, truncated to the tick, and a tick
+    // more is taken off its queueing (flow_events.cpp): two ticks from the ACK.
+    constexpr std::int64_t kSameMomentNs = 2 * kTsValTickNs;
+    std::uint64_t flight = pipe();
+    if (m_ns3Stack && m_ns3FlightAtDupThresh) {
+        flight = m_ns3FlightAtDupThresh->pipe;
+        if (e.senderTimeNs - m_ns3FlightAtDupThresh->ackNs <= kSameMomentNs)
+            flight += static_cast<std::uint64_t>(std::max<std::int64_t>(0, m_state.sndNxt - m_ns3FlightAtDupThresh->sndNxt));
+    } else if (m_ns3Stack) {
+        flight = m_board.pipeNs3(m_state.sndNxt, m_state.mss, true);
+    }
     m_recovery.enterRecovery(m_state, {.flightBytes = flight, .recoveryPoint = m_state.sndNxt});
     noteLossWindow();
     // The ACK that triggered the retransmission also ran PRR.
@@ -305,7 +320,8 @@ void Replayer::onAck(const FlowEvent& e)
     } else if (e.ack() == m_state.sndUna && m_state.sndNxt > m_state.sndUna && (e.sackCount == 0 || sackedBytes > 0) &&
                ++m_dupAcksSinceAdvance == kDupThresh && m_ns3Stack &&
                (m_state.state == CaState::Open || m_state.state == CaState::Disorder)) {
-        m_ns3FlightAtDupThresh = m_board.pipeNs3(m_state.sndNxt, m_state.mss, true);
+        m_ns3FlightAtDupThresh =
+            FlightAtDupThresh{m_board.pipeNs3(m_state.sndNxt, m_state.mss, true), m_state.sndNxt, e.senderTimeNs};
     }
     // The timer and the growth as the stack has them (an ACK rebuilt from the sender's
     // TSecr is known by the data sent a round trip before, not by its edge).
