@@ -203,8 +203,9 @@ Vantage detectVantage(const dissect::CaptureTables& tables, const TcpAnalysis& a
 // decided at one ACK leaves back to back, one serialization time apart, and ACKs that
 // arrive meanwhile were not yet processed when the burst was sent. Segments that
 // follow their predecessor at line rate (the smallest gap seen, scaled by length) are
-// moved back to their predecessor's send time. Links without serialization delay
-// (veth, loopback: gaps of a few microseconds) are left alone.
+// moved back to their predecessor's send time, within one tick of the sender's TSval
+// clock where the send times came from it. Links without serialization delay (veth,
+// loopback: gaps of a few microseconds) are left alone.
 void undoSerialization(FlowEvents& flow)
 {
     constexpr std::int64_t kMinLineGapNs = 5'000;
@@ -222,15 +223,20 @@ void undoSerialization(FlowEvents& flow)
     if (minGap < kMinLineGapNs)
         return;
     std::int64_t prevObserved = -1, prevSender = 0;
+    std::uint32_t prevTsVal = 0;
     for (FlowEvent& e : flow.events) {
         if (e.kind != FlowEvent::Kind::Data)
             continue;
         const std::int64_t observed = e.senderTimeNs;
         const std::int64_t lineGap = minGap * e.lengthOrWindow / std::max<std::int64_t>(1, flow.mss);
-        if (prevObserved >= 0 && observed - prevObserved <= lineGap + lineGap / 8)
+        // A later tick of the sender's TSval clock was sent after it: a run the device
+        // queue kept back to back for longer than a tick is not one burst.
+        const bool sameTick = !flow.vantage.queueingFromTimestamps || e.tsVal == prevTsVal;
+        if (prevObserved >= 0 && observed - prevObserved <= lineGap + lineGap / 8 && sameTick)
             e.senderTimeNs = prevSender;
         prevObserved = observed;
         prevSender = e.senderTimeNs;
+        prevTsVal = e.tsVal;
     }
 }
 
