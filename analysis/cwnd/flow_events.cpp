@@ -279,6 +279,72 @@ void sortBySenderTime(std::vector<FlowEvent>& events, const Less& less)
     }
 }
 
+// The MPDUs of an A-MPDU reach the receiving MAC one after another as the PPDU goes by
+// (each is handed up when its own FCS has passed), while a capture stamps them all with
+// one time, the PPDU's end (a sniffer's callback or the host's delivery). ACKs the
+// sender's TCP took from the first MPDUs released data before that time: each ACK of an
+// aggregate stamped at one time is moved back by the airtime of the MPDUs after it, at
+// the frame's rate. An MPDU is a TCP ACK in a QoS data frame: 26 bytes of MAC header, 8
+// of LLC/SNAP, 20 of IPv4 and the TCP header with its options, the 4-byte FCS, and the
+// A-MPDU delimiter's 4 bytes and padding to a 4-byte boundary (802.11-2020 9.7.1).
+void spreadAggregatedAcks(const dissect::CaptureTables& tables, FlowEvents& flow)
+{
+    const dissect::WlanColumns& w = tables.wlan;
+    const dissect::TcpColumns& t = tables.tcp;
+    if (w.size() == 0)
+        return;
+    const auto ampduAirtimeNs = [&](const FlowEvent& e, std::size_t wlanRow) -> std::int64_t {
+        const std::uint32_t rateKbps = w.dataRateKbps[wlanRow];
+        if (rateKbps == 0)
+            return 0;
+        const int sackBytes = e.sackCount > 0 ? 4 + 8 * e.sackCount : 0;
+        const int tcpHeader = 20 + (e.hasTimestamps ? 12 : 0) + sackBytes;
+        const int mpdu = 26 + 8 + 20 + tcpHeader + 4;
+        const int subframe = 4 + (mpdu + 3) / 4 * 4;
+        return static_cast<std::int64_t>(subframe) * 8 * 1'000'000 / rateKbps;
+    };
+    std::size_t cursor = 0;
+    std::vector<std::pair<std::size_t, std::int64_t>> group; // (event, its MPDU's airtime)
+    std::uint32_t groupRef = 0;
+    std::int64_t groupNs = 0;
+    // No ACK moves before the one the capture had before it (the PPDU before).
+    std::int64_t lastAckNs = std::numeric_limits<std::int64_t>::min();
+    const auto flush = [&] {
+        std::int64_t after = 0;
+        for (auto it = group.rbegin(); it != group.rend(); ++it) {
+            FlowEvent& e = flow.events[it->first];
+            e.senderTimeNs = std::max(lastAckNs, e.senderTimeNs - after);
+            after += it->second;
+        }
+        if (!group.empty())
+            lastAckNs = groupNs;
+        group.clear();
+        groupRef = 0;
+    };
+    for (std::size_t i = 0; i < flow.events.size(); ++i) {
+        const FlowEvent& e = flow.events[i];
+        if (e.kind != FlowEvent::Kind::Ack)
+            continue;
+        const std::uint64_t frame = t.frame[e.row];
+        cursor = static_cast<std::size_t>(
+            std::lower_bound(w.frame.begin() + static_cast<std::ptrdiff_t>(cursor), w.frame.end(), frame) -
+            w.frame.begin());
+        const std::uint32_t ref = cursor < w.size() && w.frame[cursor] == frame ? w.ampduReference[cursor] : 0;
+        if (ref == 0 || ref != groupRef || e.senderTimeNs != groupNs)
+            flush();
+        if (ref == 0) {
+            lastAckNs = e.senderTimeNs;
+            continue;
+        }
+        if (group.empty()) {
+            groupRef = ref;
+            groupNs = e.senderTimeNs;
+        }
+        group.emplace_back(i, ampduAirtimeNs(e, cursor));
+    }
+    flush();
+}
+
 } // namespace
 
 // ACKs the capture missed, from the TSecr the sender echoed (RFC 7323 4.3): the
@@ -527,6 +593,7 @@ FlowEvents collectFlowEvents(const dissect::CaptureTables& tables, const TcpAnal
         out.events.push_back(e);
     }
     out.mss = largest ? largest : (c.mss[sender] ? c.mss[sender] : 536);
+    spreadAggregatedAcks(tables, out);
 
     // Half a tick is taken off the queueing for the truncation of the TSval. A
     // handshake that looks like the sender's own does not rule queueing out: a capture
