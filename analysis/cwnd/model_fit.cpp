@@ -20,7 +20,7 @@ class Replayer
 {
 public:
     Replayer(const FlowEvents& flow, const CongestionModel& model, bool keepSamples, ReplayScratch& scratch)
-        : m_flow(flow), m_model(model.clone()), m_recovery(*m_model, kFollowPolicy),
+        : m_flow(flow), m_model(model.clone()), m_recovery(*m_model, followPolicy(modelStackOf(model))),
           m_congestionRtt(modelStackOf(model)), m_ackRule(modelStackOf(model)),
           m_ns3Stack(modelStackOf(model) == ModelStack::Ns3),
           m_keep(keepSamples),
@@ -76,8 +76,13 @@ private:
     }
     std::int64_t pipeSegments() const { return segments(pipe()); }
 
-    // The captured senders (Linux, ns-3's TcpPrrRecovery) bring the window down with PRR.
-    static constexpr RecoveryPolicy kFollowPolicy{.window = RecoveryWindow::Prr};
+    // The captured senders (Linux, ns-3's TcpPrrRecovery) bring the window down with PRR,
+    // each with its own bound (PrrBound).
+    static RecoveryPolicy followPolicy(ModelStack stack)
+    {
+        return {.window = RecoveryWindow::Prr,
+                .prrBound = stack == ModelStack::Ns3 ? PrrBound::Ns3 : PrrBound::Linux};
+    }
 
     const FlowEvents& m_flow;
     std::unique_ptr<CongestionModel> m_model;
@@ -95,6 +100,12 @@ private:
     std::uint64_t m_deliveredCarry = 0;
     std::uint32_t m_lastDelivered = 0;
     bool m_lastUnaAdvanced = false;
+    // What the ACKs since the last send delivered, and whether one of them acknowledged a
+    // re-send: ns-3's PRR bounds each ACK's sends by what it delivered, and the sender
+    // sent after each ACK, where the capture shows an aggregate's ACKs together and the
+    // data they released after them.
+    std::uint32_t m_deliveredSinceSend = 0;
+    bool m_retransmissionAckedSinceSend = false;
     // tcp_cwnd_validate(): is_cwnd_limited, max_packets_out, cwnd_usage_seq.
     std::uint32_t m_maxPacketsOut = 0;
     std::int64_t m_cwndUsageSeq = 0;
@@ -122,6 +133,9 @@ private:
         std::uint64_t pipe = 0;
         std::int64_t sndNxt = 0;
         std::int64_t ackNs = 0; // the sender's time of that ACK
+        // Segments delivered from that ACK on: ns-3 ran its PRR on each of them, in
+        // recovery since that ACK, where the model enters it at the re-send.
+        std::uint32_t deliveredSince = 0;
     };
     std::optional<FlightAtDupThresh> m_ns3FlightAtDupThresh;
     // When the sender's timer last restarted, as its stack restarts it (m_ackRule): a
@@ -175,17 +189,28 @@ void Replayer::enterRecovery(const FlowEvent& e)
     // more is taken off its queueing (flow_events.cpp): two ticks from the ACK.
     constexpr std::int64_t kSameMomentNs = 2 * kTsValTickNs;
     std::uint64_t flight = pipe();
+    // ns-3's RecoverFS: the data outstanding when it entered the recovery.
+    std::int64_t highAtEntry = m_state.sndNxt;
+    const bool sameMoment = m_ns3Stack && m_ns3FlightAtDupThresh &&
+                            e.senderTimeNs - m_ns3FlightAtDupThresh->ackNs <= kSameMomentNs;
     if (m_ns3Stack && m_ns3FlightAtDupThresh) {
         flight = m_ns3FlightAtDupThresh->pipe;
-        if (e.senderTimeNs - m_ns3FlightAtDupThresh->ackNs <= kSameMomentNs)
+        if (sameMoment)
             flight += static_cast<std::uint64_t>(std::max<std::int64_t>(0, m_state.sndNxt - m_ns3FlightAtDupThresh->sndNxt));
+        else
+            highAtEntry = m_ns3FlightAtDupThresh->sndNxt;
     } else if (m_ns3Stack) {
         flight = m_board.pipeNs3(m_state.sndNxt, m_state.mss, true);
     }
-    m_recovery.enterRecovery(m_state, {.flightBytes = flight, .recoveryPoint = m_state.sndNxt});
+    m_recovery.enterRecovery(
+        m_state, {.flightBytes = flight,
+                  .recoveryPoint = m_state.sndNxt,
+                  .outstandingBytes = static_cast<std::uint64_t>(std::max<std::int64_t>(0, highAtEntry - m_state.sndUna))});
     noteLossWindow();
-    // The ACK that triggered the retransmission also ran PRR.
-    m_recovery.prrStep(m_state, pipeSegments(), std::max<std::uint32_t>(1, m_lastDelivered), m_lastUnaAdvanced);
+    // The ACK that triggered the retransmission also ran PRR (with ns-3, every ACK since
+    // the one that entered the recovery).
+    const std::uint32_t delivered = sameMoment ? m_ns3FlightAtDupThresh->deliveredSince : m_lastDelivered;
+    m_recovery.prrStep(m_state, pipeSegments(), std::max<std::uint32_t>(1, delivered), m_lastUnaAdvanced);
 }
 
 std::uint64_t Replayer::flightAtRtoInRecovery() const
@@ -283,6 +308,10 @@ void Replayer::onAck(const FlowEvent& e)
     std::uint64_t deliveredBytes = 0;
     std::int64_t rttNs = -1, ns3RttNs = -1;
     const std::int64_t oldUna = m_state.sndUna;
+    // ns-3's PRR catches up beyond what an ACK delivered only on a partial ACK over a
+    // re-sent segment not SACKed (TcpSocketBase::ProcessAck(), m_isRetransDataAcked).
+    const bool retransmissionAcked = unaAdvanced && m_state.state == CaState::Recovery &&
+                                     e.ack() < m_state.recoveryPoint && m_board.resentUnsacked(oldUna, e.ack());
     if (unaAdvanced) {
         m_unaAdvancedNs = e.senderTimeNs;
         deliveredBytes += m_board.advance(e.ack());
@@ -336,6 +365,10 @@ void Replayer::onAck(const FlowEvent& e)
     const auto delivered = static_cast<std::uint32_t>(m_deliveredCarry / m_state.mss);
     m_deliveredCarry %= m_state.mss;
     m_lastDelivered = delivered;
+    m_deliveredSinceSend += delivered;
+    m_retransmissionAckedSinceSend = m_retransmissionAckedSinceSend || retransmissionAcked;
+    if (m_ns3FlightAtDupThresh)
+        m_ns3FlightAtDupThresh->deliveredSince += delivered;
     m_lastUnaAdvanced = unaAdvanced;
     m_state.pipeBytes = pipe();
 
@@ -363,7 +396,8 @@ void Replayer::onAck(const FlowEvent& e)
             break;
         }
         // The pipe was counted above, after this ACK's SACKs.
-        m_recovery.prrStep(m_state, segments(m_state.pipeBytes), delivered, unaAdvanced);
+        m_recovery.prrStep(m_state, segments(m_state.pipeBytes), delivered, unaAdvanced,
+                           m_retransmissionAckedSinceSend, m_deliveredSinceSend);
         return;
     case CaState::Loss:
         if (m_state.sndUna >= m_state.recoveryPoint)
@@ -455,6 +489,8 @@ void Replayer::onData(const FlowEvent& e, bool burstEnd)
     if (e.end() > m_state.sndNxt)
         m_state.sndNxt = e.end();
     m_recovery.onSent(m_state, segments(static_cast<std::uint64_t>(e.end() - e.seq())));
+    m_deliveredSinceSend = 0;
+    m_retransmissionAckedSinceSend = false;
     m_sent.push_back({e.end(), e.senderTimeNs, resend});
 
     const std::uint64_t pipeNow = pipe();

@@ -146,6 +146,16 @@ bool Scoreboard::wasRetransmitted(std::int64_t start, std::int64_t end) const
     return m_retransmitted.overlap(start, end) > 0;
 }
 
+bool Scoreboard::resentUnsacked(std::int64_t start, std::int64_t end) const
+{
+    for (const Range& r : m_retransmitted.ranges) {
+        const std::int64_t a = std::max(start, r.start), b = std::min(end, r.end);
+        if (a < b && m_sacked.overlap(a, b) < static_cast<std::uint64_t>(b - a))
+            return true;
+    }
+    return false;
+}
+
 std::uint64_t Scoreboard::sackedBytes() const
 {
     return m_sacked.bytes;

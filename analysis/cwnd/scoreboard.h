@@ -37,6 +37,9 @@ public:
     void markAllLost(std::int64_t point);
     // Bytes of a re-sent range covered by [start, end) (for D-SACK undo accounting).
     bool wasRetransmitted(std::int64_t start, std::int64_t end) const;
+    // Whether a re-sent byte in [start, end) is not SACKed (ns-3's
+    // TcpTxBuffer::IsRetransmittedDataAcked(), read before the cumulative ACK over it).
+    bool resentUnsacked(std::int64_t start, std::int64_t end) const;
 
     std::uint64_t pipe(std::int64_t sndNxt) const;
     // The same count with RFC 6675's IsLost() as ns-3's TcpTxBuffer applies it: a hole

@@ -43,7 +43,7 @@ void LossRecovery::enterRecovery(SenderState& state, const RecoveryEntry& entry)
 }
 
 void LossRecovery::prrStep(SenderState& state, std::int64_t pipeSegments, std::uint32_t delivered, bool unaAdvanced,
-                           bool retransmissionAcked)
+                           bool retransmissionAcked, std::uint32_t boundDelivered)
 {
     if (m_policy.window != RecoveryWindow::Prr || delivered == 0)
         return;
@@ -63,9 +63,10 @@ void LossRecovery::prrStep(SenderState& state, std::int64_t pipeSegments, std::u
     if (delta < 0) {
         sndcnt = (ssthresh * prrDelivered + prior - 1) / prior - prrOut;
     } else if (ns3 && !retransmissionAcked) {
-        sndcnt = std::min<std::int64_t>(delta, delivered);
+        sndcnt = std::min<std::int64_t>(delta, std::max(delivered, boundDelivered));
     } else {
-        sndcnt = std::max<std::int64_t>(prrDelivered - prrOut, delivered) + (ns3 || unaAdvanced ? 1 : 0);
+        const std::int64_t bound = ns3 ? std::max(delivered, boundDelivered) : delivered;
+        sndcnt = std::max<std::int64_t>(prrDelivered - prrOut, bound) + (ns3 || unaAdvanced ? 1 : 0);
         sndcnt = std::min(delta, sndcnt);
     }
     // The first retransmission of a recovery always goes out.

@@ -107,8 +107,11 @@ public:
     // delivered `delivered` segments leaves cwnd at pipe + sndcnt. No-op with the
     // classic window or when nothing was delivered. retransmissionAcked: SND.UNA moved
     // over a re-sent segment not SACKed (read with PrrBound::Ns3 only).
+    // boundDelivered: with PrrBound::Ns3, what the catch-up bound reads as delivered
+    // where the caller saw several ACKs and no send between them (the sender sent after
+    // each what it allowed); 0: this ACK's delivered.
     void prrStep(SenderState& state, std::int64_t pipeSegments, std::uint32_t delivered, bool unaAdvanced,
-                 bool retransmissionAcked = false);
+                 bool retransmissionAcked = false, std::uint32_t boundDelivered = 0);
     // prr_out: segments sent while in recovery (tcp_cwnd_reduction() reads it).
     void onSent(const SenderState& state, std::uint32_t segments);
 
