@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "flow_events.h"
 
+#include "analysis/wlan/wlan_frames.h"
+
 #include <algorithm>
 #include <deque>
 #include <iterator>
@@ -297,13 +299,12 @@ void spreadAggregatedAcks(const dissect::CaptureTables& tables, FlowEvents& flow
         const std::uint32_t rateKbps = w.dataRateKbps[wlanRow];
         if (rateKbps == 0)
             return 0;
-        const int sackBytes = e.sackCount > 0 ? 4 + 8 * e.sackCount : 0;
-        const int tcpHeader = 20 + (e.hasTimestamps ? 12 : 0) + sackBytes;
-        const int mpdu = 26 + 8 + 20 + tcpHeader + 4;
-        const int subframe = 4 + (mpdu + 3) / 4 * 4;
-        return static_cast<std::int64_t>(subframe) * 8 * 1'000'000 / rateKbps;
+        const std::uint64_t sackBytes = e.sackCount > 0 ? 4 + 8 * std::uint64_t{e.sackCount} : 0;
+        const std::uint64_t tcpHeader = 20 + (e.hasTimestamps ? 12 : 0) + sackBytes;
+        const std::uint64_t subframe = wlan::ampduSubframeBytes(26 + 8 + 20 + tcpHeader + 4);
+        return static_cast<std::int64_t>(subframe * 8 * 1'000'000 / rateKbps);
     };
-    std::size_t cursor = 0;
+    std::size_t from = 0;
     std::vector<std::pair<std::size_t, std::int64_t>> group; // (event, its MPDU's airtime)
     std::uint32_t groupRef = 0;
     std::int64_t groupNs = 0;
@@ -325,11 +326,10 @@ void spreadAggregatedAcks(const dissect::CaptureTables& tables, FlowEvents& flow
         const FlowEvent& e = flow.events[i];
         if (e.kind != FlowEvent::Kind::Ack)
             continue;
-        const std::uint64_t frame = t.frame[e.row];
-        cursor = static_cast<std::size_t>(
-            std::lower_bound(w.frame.begin() + static_cast<std::ptrdiff_t>(cursor), w.frame.end(), frame) -
-            w.frame.begin());
-        const std::uint32_t ref = cursor < w.size() && w.frame[cursor] == frame ? w.ampduReference[cursor] : 0;
+        const std::size_t row = wlan::rowOfFrame(w, t.frame[e.row], from);
+        const std::uint32_t ref = row < w.size() ? w.ampduReference[row] : 0;
+        if (row < w.size())
+            from = row;
         if (ref == 0 || ref != groupRef || e.senderTimeNs != groupNs)
             flush();
         if (ref == 0) {
@@ -340,7 +340,7 @@ void spreadAggregatedAcks(const dissect::CaptureTables& tables, FlowEvents& flow
             groupRef = ref;
             groupNs = e.senderTimeNs;
         }
-        group.emplace_back(i, ampduAirtimeNs(e, cursor));
+        group.emplace_back(i, ampduAirtimeNs(e, row));
     }
     flush();
 }

@@ -149,6 +149,8 @@ bool Scoreboard::wasRetransmitted(std::int64_t start, std::int64_t end) const
 bool Scoreboard::resentUnsacked(std::int64_t start, std::int64_t end) const
 {
     for (const Range& r : m_retransmitted.ranges) {
+        if (r.start >= end)
+            break; // the ranges are sorted
         const std::int64_t a = std::max(start, r.start), b = std::min(end, r.end);
         if (a < b && m_sacked.overlap(a, b) < static_cast<std::uint64_t>(b - a))
             return true;

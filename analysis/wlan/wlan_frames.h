@@ -8,6 +8,8 @@
 
 #include "dissectors/capture_tables.h"
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 
 namespace windscope::analysis::wlan {
@@ -117,6 +119,19 @@ inline bool badFcs(const dissect::WlanColumns& w, std::size_t row)
 inline bool isAckTo(const dissect::WlanColumns& w, std::size_t row, std::uint32_t to)
 {
     return !badFcs(w, row) && isControl(w.frameControl[row], subtype::kAck) && w.addr1(row) == to;
+}
+
+// An A-MPDU subframe's length: the 4-octet delimiter, the MPDU and padding to a 4-octet
+// boundary (802.11-2020 9.7.1).
+inline std::uint64_t ampduSubframeBytes(std::uint64_t mpduBytes) { return (mpduBytes + 4 + 3) / 4 * 4; }
+
+// The row of the capture's frame number `frame` in w, w.size() if it carries no 802.11
+// frame; rows rise with frame numbers, so a caller walking forward passes the last row
+// found as `from`.
+inline std::size_t rowOfFrame(const dissect::WlanColumns& w, std::uint64_t frame, std::size_t from = 0)
+{
+    const auto it = std::lower_bound(w.frame.begin() + static_cast<std::ptrdiff_t>(from), w.frame.end(), frame);
+    return it != w.frame.end() && *it == frame ? static_cast<std::size_t>(it - w.frame.begin()) : w.size();
 }
 
 } // namespace windscope::analysis::wlan

@@ -4,6 +4,7 @@
 #include "derivation_steps.h"
 
 #include "analysis/cwnd/scoreboard.h"
+#include "analysis/wlan/wlan_frames.h"
 #include "sample_statistics.h"
 #include "standing_queue.h"
 
@@ -230,10 +231,8 @@ std::vector<DispersionPoint> dispersionPoints(const DerivationInput& in, bool at
                 highest = seq;
             // The MPDUs of one A-MPDU arrive together, spaced by the air, not the path:
             // the aggregate is one delivery, at its first MPDU's time.
-            const auto w = std::lower_bound(tables.wlan.frame.begin(), tables.wlan.frame.end(), t.frame[row]);
-            const std::uint32_t ampdu = w != tables.wlan.frame.end() && *w == t.frame[row]
-                                            ? tables.wlan.ampduReference[static_cast<std::size_t>(w - tables.wlan.frame.begin())]
-                                            : 0;
+            const std::size_t wlanRow = wlan::rowOfFrame(tables.wlan, t.frame[row]);
+            const std::uint32_t ampdu = wlanRow < tables.wlan.size() ? tables.wlan.ampduReference[wlanRow] : 0;
             const bool sameAggregate = ampdu != 0 && ampdu == lastAmpdu && !out.empty() && seq == highest;
             lastAmpdu = ampdu;
             if (sameAggregate) {

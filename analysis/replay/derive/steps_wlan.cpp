@@ -146,7 +146,8 @@ void deriveChainMac(const DerivationInput& in, const RelayChain& chain, MacParam
     mac.rtsCts = rts;
     // 802.11n limits an A-MPDU in bytes (9.4.2.55.3): the data MPDUs it held, in full-sized
     // subframes (delimiter and padding to 4 octets, 9.7.1), hold more of the small ACKs.
-    mac.ampduSubframeBytes = (s.sender.mss + mac.ipTcpHeaderBytes + mac.macOverheadBytes + 4 + 3) / 4 * 4;
+    mac.ampduSubframeBytes = static_cast<std::uint32_t>(
+        wlan::ampduSubframeBytes(std::uint64_t{s.sender.mss} + mac.ipTcpHeaderBytes + mac.macOverheadBytes));
     // What the capture cannot show is a radio's reach beyond the frames it decodes; it
     // is taken as what it decodes (a node senses and is disturbed by its neighbours
     // only): the chain's hidden terminals, two hops apart, then follow (wifi_chain.h).

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "wifi_chain.h"
 
+#include "analysis/wlan/wlan_frames.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -82,8 +84,7 @@ bool WifiChain::fitsAggregate(std::uint64_t& bytes, const Packet& p, bool first)
 {
     if (m_params.ampduSubframeBytes == 0 || m_params.ampduMax <= 1)
         return true;
-    // A subframe: delimiter, MPDU, padding to 4 octets (9.7.1).
-    const std::uint64_t subframe = (wireBytes(p) + kDelimiterBytes + 3) / 4 * 4;
+    const std::uint64_t subframe = wlan::ampduSubframeBytes(wireBytes(p));
     if (!first && bytes + subframe > std::uint64_t(m_params.ampduMax) * m_params.ampduSubframeBytes)
         return false;
     bytes += subframe;
