@@ -57,6 +57,12 @@ struct DerivedScenario
     // the same stretch half a period later (chance). The losses the AP's frames sent into
     // the absences cost, for PeriodicScan::lossShare.
     std::uint64_t scanLossEpisodes = 0;
+    // The radio's own losses (segments lost first time alone while the queue was short):
+    // those that reached it within a dwell of a scan (PeriodicScan::lostSegments), the
+    // rest, and the share of the scans' cycle that window covers, where chance alone
+    // puts that share of the radio's losses.
+    std::uint64_t loneLossesAtScans = 0, loneLossesElsewhere = 0;
+    double scanLossWindowShare = 0;
     // Downstream: the silences of the scans' pattern whose first arrival revealed a hole
     // (frames the AP sent into the absence), which set mac.station_leave_pause_us.
     std::uint64_t scanHoles = 0;

@@ -680,6 +680,10 @@ void placeLoneLosses(const DerivationInput&, DerivationContext& ctx, DerivedScen
         }
         others.push_back(&l);
     }
+    out.loneLossesAtScans = atScans;
+    out.loneLossesElsewhere = others.size();
+    if (scan.intervalMs > 0)
+        out.scanLossWindowShare = std::min(1.0, 3 * scan.dwellMs / scan.intervalMs);
     if (atScans > 0)
         out.notes.push_back(format("periodic_scan.lost_segments: %.0f of the %.0f segments lost first time alone "
                                    "(of %.0f lost first time) reached the radio within a dwell of a scan: the frames "

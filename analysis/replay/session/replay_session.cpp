@@ -304,6 +304,21 @@ void takeBaseline(ReplayReport& into, ReplayReport& from)
     into.baseline = from.baseline;
 }
 
+// Of the radio's own losses (segments lost first time alone), the share that were the
+// scans': those at the scans beyond what chance puts in that stretch of the cycle, where
+// losses elsewhere show the radio's rate. Zero where the stretch is the whole cycle.
+double scanShareOfLoneLosses(const DerivedScenario& derived)
+{
+    const double at = static_cast<double>(derived.loneLossesAtScans),
+                 all = at + static_cast<double>(derived.loneLossesElsewhere),
+                 window = derived.scanLossWindowShare;
+    if (at == 0 || window >= 1)
+        return 0;
+    // at = scans + window * random, all = scans + random.
+    const double scans = std::max(0.0, (at - window * all) / (1 - window));
+    return std::min(1.0, scans / all);
+}
+
 // The baseline of `scenario` over its seeds into the report. False with report.error.
 // lossesAtReceiver: count its loss episodes as a capture at the receiver does.
 bool runBaseline(ReplayReport& report, const ReplayOptions& options, bool lossesAtReceiver = false)
@@ -397,14 +412,16 @@ ReplayReport replayCapture(const DerivationInput& input, const ReplayOptions& op
     // the mean over the seeds (random loss is itself a random element), so the rate is
     // fitted to what the scenario predicts, not to one draw of it.
     const double dataPackets = static_cast<double>(c.direction[input.sender].dataPackets);
-    const auto fitRandomLoss = [&](ReplayReport& r) {
+    // scanLoneShare: the share of the radio's own losses that were the scans', where the
+    // random loss also stands for those the capture placed at the scans.
+    const auto fitRandomLoss = [&](ReplayReport& r, double scanLoneShare) {
         const std::uint64_t capEpisodes = report.capture->lossEpisodes,
                             simEpisodes = r.baseline.lossEpisodes;
         // A scan's loss (the frames the AP sent into the absence, DerivedScenario::
         // scanLossEpisodes) is not congestion wherever the queue stood.
         const bool offQueueLoss =
             report.capture->lossEpisodesOffQueue > r.baseline.lossEpisodesOffQueue + 2 ||
-            derived.scanLossEpisodes > 0;
+            derived.scanLossEpisodes > 0 || scanLoneShare > 0;
         if (options.fitLoss && offQueueLoss && capEpisodes > simEpisodes && dataPackets > 0) {
             double loss = 0;
             std::uint64_t episodesNow = simEpisodes;
@@ -434,19 +451,30 @@ ReplayReport replayCapture(const DerivationInput& input, const ReplayOptions& op
             // Without the 802.11 model the scans lose nothing themselves; the random loss
             // stands for theirs too, up to the episodes it was fitted to make up.
             Scenario& fitted = r.scenario;
-            if (derived.scanLossEpisodes > 0 && fitted.path.lossFwd > 0 && !fitted.mac.enabled &&
-                fitted.periodicScan.intervalMs > 0) {
-                fitted.periodicScan.lossShare =
-                    std::min(1.0, static_cast<double>(derived.scanLossEpisodes) /
-                                      static_cast<double>(capEpisodes - simEpisodes));
-                char share[200];
-                std::snprintf(
-                    share, sizeof share,
-                    "periodic_scan.loss_share %.2f: of the %llu episodes the random loss makes "
-                    "up, %llu followed the scans (the frames sent into their absences)",
-                    fitted.periodicScan.lossShare,
-                    static_cast<unsigned long long>(capEpisodes - simEpisodes),
-                    static_cast<unsigned long long>(derived.scanLossEpisodes));
+            if ((derived.scanLossEpisodes > 0 || scanLoneShare > 0) && fitted.path.lossFwd > 0 &&
+                !fitted.mac.enabled && fitted.periodicScan.intervalMs > 0) {
+                const double afterScans = std::min(1.0, static_cast<double>(derived.scanLossEpisodes) /
+                                                            static_cast<double>(capEpisodes - simEpisodes));
+                fitted.periodicScan.lossShare = std::max(afterScans, scanLoneShare);
+                char share[320];
+                if (afterScans >= scanLoneShare)
+                    std::snprintf(
+                        share, sizeof share,
+                        "periodic_scan.loss_share %.2f: of the %llu episodes the random loss makes "
+                        "up, %llu followed the scans (the frames sent into their absences)",
+                        fitted.periodicScan.lossShare,
+                        static_cast<unsigned long long>(capEpisodes - simEpisodes),
+                        static_cast<unsigned long long>(derived.scanLossEpisodes));
+                else
+                    std::snprintf(
+                        share, sizeof share,
+                        "periodic_scan.loss_share %.2f: the random loss stands for the radio's own "
+                        "losses, %llu of them at the scans and %llu elsewhere, where chance puts "
+                        "%.0f %% of them (a dwell before a scan to two after)",
+                        fitted.periodicScan.lossShare,
+                        static_cast<unsigned long long>(derived.loneLossesAtScans),
+                        static_cast<unsigned long long>(derived.loneLossesElsewhere),
+                        100 * derived.scanLossWindowShare);
                 r.notes.push_back(share);
             }
         }
@@ -462,8 +490,8 @@ ReplayReport replayCapture(const DerivationInput& input, const ReplayOptions& op
         without.scenario = report.scenario;
         without.scenario.periodicScan.lostSegments.clear();
         if (runBaseline(without, options, lossesAtReceiver)) {
-            fitRandomLoss(report);
-            fitRandomLoss(without);
+            fitRandomLoss(report, 0);
+            fitRandomLoss(without, scanShareOfLoneLosses(derived));
             if (!(goodputError(report.baseline) < goodputError(without.baseline) &&
                   episodeError(report.baseline) <= episodeError(without.baseline))) {
                 char buf[160];
@@ -477,10 +505,10 @@ ReplayReport replayCapture(const DerivationInput& input, const ReplayOptions& op
                 takeBaseline(report, without);
             }
         } else {
-            fitRandomLoss(report);
+            fitRandomLoss(report, 0);
         }
     } else {
-        fitRandomLoss(report);
+        fitRandomLoss(report, 0);
     }
     report.calibration = calibrationError(*report.capture, report.baseline, options.warnThreshold);
     calibrateOverSeeds(report);
