@@ -231,13 +231,15 @@ DownstreamView readDownstreamView(const DerivationInput& in, std::int64_t firstD
     std::int64_t highestEnd = -1; // relative sequence past the highest data seen
     std::int64_t lastEchoUsed = std::numeric_limits<std::int64_t>::min();
     std::int64_t previousArrivalNs = -1;
+    std::int64_t previousRttNs = -1; // the last in-order arrival's own round trip
     std::uint32_t mss = 0;
     struct Gap
     {
-        std::int64_t afterNs, revealedNs, bytes, sequence;
+        std::int64_t afterNs, revealedNs, bytes, sequence, queueRttNs;
     };
     std::int64_t firstSeq = -1;
     std::vector<Gap> gaps;
+    std::map<std::int64_t, std::int64_t> firstFill; // relative sequence -> first arrival behind the highest
     std::vector<std::pair<std::int64_t, std::int64_t>> firstArrivals; // (time, bytes)
     // The last arrival, when it was in order and released by a known ACK: the ACK it
     // draws (the receiver's next packet, acknowledging its end) closes a loop.
@@ -305,9 +307,25 @@ DownstreamView readDownstreamView(const DerivationInput& in, std::int64_t firstD
         }
         if (!arrived)
             continue;
+        if (seq < highestEnd)
+            firstFill.try_emplace(seq, now);
+        // This segment's own round trip, from the receiver's ACK it echoes.
+        std::int64_t ownRttNs = -1;
+        if (hasTs && !acks.empty()) {
+            const std::int64_t echo = unwrapNear(t.tsEcr[row], acks.back().tsVal);
+            const auto it =
+                std::lower_bound(acks.begin(), acks.end(), echo,
+                                 [](const AckByTsVal& a, std::int64_t v) { return a.tsVal < v; });
+            if (it != acks.end() && it->tsVal == echo && it->timeNs < sentNs)
+                ownRttNs = sentNs - it->timeNs;
+        }
+        // The queue a hole met is the one the segment before it waited behind: that one
+        // entered just ahead of the drop (missingSegments below: where it tells).
         if (seq > highestEnd)
             gaps.push_back({previousArrivalNs < 0 ? now : previousArrivalNs, now, seq - highestEnd,
-                            highestEnd});
+                            highestEnd, previousRttNs});
+        if (seq >= highestEnd)
+            previousRttNs = ownRttNs;
         if (end > highestEnd) {
             if (seq >= highestEnd)
                 firstArrivals.emplace_back(now, len);
@@ -325,6 +343,11 @@ DownstreamView readDownstreamView(const DerivationInput& in, std::int64_t firstD
     // before the hole (an ACK clock in congestion avoidance, pairs a few milliseconds
     // apart) spread the holes of one scan beyond its window.
     const double pace = busyPaceNsPerByte(firstArrivals);
+    // The least upstream round trip: no resend of the sender's reaches the capture
+    // sooner after the hole showed (deriveRtt() reads the same samples).
+    std::int64_t leastUpstreamNs = view.upstreamRttNs > 0 ? view.upstreamRttNs : std::numeric_limits<std::int64_t>::max();
+    for (const UpstreamRttSample& r : view.rtt)
+        leastUpstreamNs = std::min(leastUpstreamNs, static_cast<std::int64_t>(std::llround(r.rttMs * 1e6)));
     for (const Gap& g : gaps) {
         const std::int64_t segments =
             std::max<std::int64_t>(1, (g.bytes + mss - 1) / std::max<std::uint32_t>(1, mss));
@@ -337,7 +360,16 @@ DownstreamView readDownstreamView(const DerivationInput& in, std::int64_t firstD
                 g.afterNs + static_cast<std::int64_t>(step * static_cast<double>(i + 1));
             const std::int64_t segment =
                 (g.sequence - firstSeq) / std::max<std::uint32_t>(1, mss) + i;
-            view.missing.push_back({expected, g.revealedNs, segment, g.afterNs});
+            const auto fill = firstFill.find(g.sequence + i * static_cast<std::int64_t>(mss));
+            const bool belowTcp = fill != firstFill.end() && fill->second - g.revealedNs < leastUpstreamNs;
+            // Where the arrivals paused around the hole for longer than the segment before
+            // it waited in the queue (a drop at a flight's tail, shown by the next flight a
+            // round trip on), the queue had drained before the hole showed, and that
+            // segment's wait is the queue the drop met; elsewhere the samples around it tell.
+            const bool drained = g.queueRttNs > 0 && leastUpstreamNs < std::numeric_limits<std::int64_t>::max() &&
+                                 g.revealedNs - g.afterNs > g.queueRttNs - leastUpstreamNs;
+            view.missing.push_back(
+                {expected, g.revealedNs, segment, g.afterNs, belowTcp, drained ? g.queueRttNs : -1});
             view.arrivals.push_back({static_cast<double>(expected - firstDataNs) / 1e9, true});
         }
     }
@@ -361,12 +393,13 @@ HoleEpisodes holeEpisodes(const DownstreamView& view)
     out.meanRttMs = rtt.empty() ? static_cast<double>(view.upstreamRttNs) / 1e6 : sum / static_cast<double>(rtt.size());
     // A hole shows with its first arrival past it; the episode rule is the sender's.
     LossEpisodeCounter episodes(std::move(rtt), static_cast<std::int64_t>(std::max(1.0, out.meanRttMs) * 1e6));
-    std::vector<std::int64_t> holes;
+    std::vector<std::pair<std::int64_t, std::int64_t>> holes; // (revealed, its round trip)
     for (const MissingSegment& m : view.missing)
-        holes.push_back(m.revealedNs);
+        if (!m.recoveredBelowTcp)
+            holes.emplace_back(m.revealedNs, m.queueRttNs);
     std::sort(holes.begin(), holes.end());
-    for (const std::int64_t when : holes)
-        episodes.loss(when);
+    for (const auto& [when, rttNs] : holes)
+        episodes.loss(when, rttNs);
     out.episodes = episodes.episodes();
     out.offQueue = episodes.offQueue();
     return out;
@@ -588,6 +621,8 @@ std::vector<LoneHole> loneHoles(const DownstreamView& view, double fullQueueMs)
     };
     std::vector<Hole> holes;
     for (const MissingSegment& m : view.missing) {
+        if (m.recoveredBelowTcp)
+            continue;
         // The last three round trips measured up to the arrival before the hole.
         const auto end = std::upper_bound(
             view.rtt.begin(), view.rtt.end(), m.afterNs,

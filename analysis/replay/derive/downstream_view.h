@@ -38,6 +38,17 @@ struct MissingSegment
     std::int64_t revealedNs = 0; // arrival of the segment past the hole
     std::int64_t segment = 0;    // index of MSS-sized segments from the first data byte
     std::int64_t afterNs = 0;    // arrival of the segment before the hole
+    // Filled sooner after the hole showed than any resend of the sender's could come
+    // (the least upstream round trip: the receiver's word of it has to reach the sender
+    // and the resend come back): the hop's own radio sent it again (an A-MPDU subframe
+    // a Block Ack reported missing, a retry after a lost 802.11 ACK) or the path reordered
+    // it. Not a loss the sender saw: left out of the loss episodes and the lone losses.
+    bool recoveredBelowTcp = false;
+    // The round trip of the segment before the hole (the receiver's ACK it echoes to its
+    // arrival) where the arrivals paused after it for longer than it waited in the queue,
+    // -1 otherwise: it entered the queue just ahead of the drop, behind all the queue
+    // held, and the queue had drained before the hole showed.
+    std::int64_t queueRttNs = -1;
 };
 
 struct DownstreamView

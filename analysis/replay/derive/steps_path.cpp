@@ -389,9 +389,13 @@ void deriveRtt(const DerivationInput& in, DerivationContext& ctx, DerivedScenari
     if (downstream.downstream)
         out.notes.push_back("vantage: " + downstream.basis +
                             format("; %.0f round trips from the receiver's ACKs to the data they released (TSecr), "
-                                   "%.0f segments missing first time (holes)",
+                                   "%.0f segments missing first time (holes), %.0f of them filled sooner than a resend "
+                                   "could come (the radio's own retries or reordering, not TCP losses)",
                                    static_cast<double>(downstream.rtt.size()),
-                                   static_cast<double>(downstream.missing.size())));
+                                   static_cast<double>(downstream.missing.size()),
+                                   static_cast<double>(std::count_if(
+                                       downstream.missing.begin(), downstream.missing.end(),
+                                       [](const MissingSegment& m) { return m.recoveredBelowTcp; }))));
     ctx.rttMin = rtts.empty() ? (c.handshakeRttNs > 0 ? static_cast<double>(c.handshakeRttNs) / 1e6 : 50)
                             : percentile(rtts, 0.0);
     ctx.rttP95 = rtts.empty() ? ctx.rttMin : percentile(rtts, 0.95);

@@ -16,7 +16,9 @@ namespace {
 SackReadings loneHoleReadings(const DownstreamView& downstream, double fullQueueMs)
 {
     SackReadings out;
-    out.firstTransmissionLosses = downstream.missing.size();
+    out.firstTransmissionLosses = static_cast<std::uint64_t>(
+        std::count_if(downstream.missing.begin(), downstream.missing.end(),
+                      [](const MissingSegment& m) { return !m.recoveredBelowTcp; }));
     for (const LoneHole& h : loneHoles(downstream, fullQueueMs))
         out.loneLosses.push_back({h.segment, h.queueBeforeMs, 0, h.afterNs});
     return out;

@@ -124,7 +124,7 @@ LossEpisodeCounter::LossEpisodeCounter(std::vector<std::pair<std::int64_t, std::
     m_halfQueueNs = values.front() + std::max<std::int64_t>((p95 - values.front()) / 2, 1'000'000);
 }
 
-void LossEpisodeCounter::loss(std::int64_t timeNs)
+void LossEpisodeCounter::loss(std::int64_t timeNs, std::int64_t queueRttNs)
 {
     if (m_episodes > 0 && timeNs - m_episodeStart <= m_episodeNs)
         return;
@@ -133,7 +133,8 @@ void LossEpisodeCounter::loss(std::int64_t timeNs)
     m_starts.push_back(timeNs);
     const auto it = std::upper_bound(m_rtt.begin(), m_rtt.end(),
                                      std::make_pair(timeNs, std::numeric_limits<std::int64_t>::max()));
-    if (it == m_rtt.begin() || std::prev(it)->second <= m_halfQueueNs)
+    const std::int64_t rttNs = std::max(it == m_rtt.begin() ? std::int64_t{-1} : std::prev(it)->second, queueRttNs);
+    if (rttNs < 0 || rttNs <= m_halfQueueNs)
         ++m_offQueue;
 }
 

@@ -63,7 +63,10 @@ class LossEpisodeCounter
 public:
     // rttByTimeNs: (time, RTT) in ns, any order.
     LossEpisodeCounter(std::vector<std::pair<std::int64_t, std::int64_t>> rttByTimeNs, std::int64_t episodeNs);
-    void loss(std::int64_t timeNs);
+    // queueRttNs: where known (> 0), the round trip of the packet just ahead of the loss,
+    // which waited behind the queue the loss met; the last sample before the loss showed
+    // may be a later burst's first packet, which found the queue drained.
+    void loss(std::int64_t timeNs, std::int64_t queueRttNs = -1);
     std::uint64_t episodes() const { return m_episodes; }
     std::uint64_t offQueue() const { return m_offQueue; }
     // When each episode began, in the order fed.
