@@ -289,36 +289,33 @@ DownstreamView readDownstreamView(const DerivationInput& in, std::int64_t firstD
         if (highestEnd < 0)
             highestEnd = firstSeq = seq;
         openLoop.open = false;
-        // New data: the first segment echoing an ACK's TSval was released by it.
-        if (end > highestEnd && hasTs && seq >= highestEnd && !acks.empty()) {
-            const std::int64_t echo = unwrapNear(t.tsEcr[row], acks.back().tsVal);
+        // The receiver's ACK whose TSval this segment echoes, where the capture saw it
+        // before the segment.
+        const AckByTsVal* echoed = nullptr;
+        std::int64_t echo = 0;
+        if (hasTs && !acks.empty()) {
+            echo = unwrapNear(t.tsEcr[row], acks.back().tsVal);
             const auto it =
                 std::lower_bound(acks.begin(), acks.end(), echo,
                                  [](const AckByTsVal& a, std::int64_t v) { return a.tsVal < v; });
-            if (it != acks.end() && it->tsVal == echo && it->timeNs < sentNs) {
-                if (echo > lastEchoUsed) {
-                    view.rtt.push_back(
-                        {sentNs, static_cast<double>(sentNs - it->timeNs) / 1e6, end - it->ack});
-                    lastEchoUsed = echo;
-                }
-                if (seq == highestEnd && arrived)
-                    openLoop = OpenLoop{true, now, end, it->timeNs, it->ack};
+            if (it != acks.end() && it->tsVal == echo && it->timeNs < sentNs)
+                echoed = &*it;
+        }
+        // New data: the first segment echoing an ACK's TSval was released by it.
+        if (end > highestEnd && seq >= highestEnd && echoed) {
+            if (echo > lastEchoUsed) {
+                view.rtt.push_back({sentNs, static_cast<double>(sentNs - echoed->timeNs) / 1e6, end - echoed->ack});
+                lastEchoUsed = echo;
             }
+            if (seq == highestEnd && arrived)
+                openLoop = OpenLoop{true, now, end, echoed->timeNs, echoed->ack};
         }
         if (!arrived)
             continue;
         if (seq < highestEnd)
             firstFill.try_emplace(seq, now);
         // This segment's own round trip, from the receiver's ACK it echoes.
-        std::int64_t ownRttNs = -1;
-        if (hasTs && !acks.empty()) {
-            const std::int64_t echo = unwrapNear(t.tsEcr[row], acks.back().tsVal);
-            const auto it =
-                std::lower_bound(acks.begin(), acks.end(), echo,
-                                 [](const AckByTsVal& a, std::int64_t v) { return a.tsVal < v; });
-            if (it != acks.end() && it->tsVal == echo && it->timeNs < sentNs)
-                ownRttNs = sentNs - it->timeNs;
-        }
+        const std::int64_t ownRttNs = echoed ? sentNs - echoed->timeNs : -1;
         // The queue a hole met is the one the segment before it waited behind: that one
         // entered just ahead of the drop (missingSegments below: where it tells).
         if (seq > highestEnd)
