@@ -24,6 +24,52 @@ SackReadings loneHoleReadings(const DownstreamView& downstream, double fullQueue
     return out;
 }
 
+// The largest flight the path held without a loss: the most the sender had in flight
+// before it first sent a segment it later had to send again (later flights may hold
+// segments already dropped, which the capture ended before the sender knew of);
+// downstream, before the first hole the sender's losses left. At the sender a segment
+// that waited on its host before the capture had the host's queue ahead of it, in
+// flight for TCP but not yet for the capture: that wait at the link's rate counts too.
+std::uint32_t largestFlightBeforeFirstLoss(const DerivationInput& in, const DerivationContext& ctx,
+                                           double payloadMbps)
+{
+    std::int64_t firstLossNs = std::numeric_limits<std::int64_t>::max();
+    if (ctx.downstream.downstream) {
+        for (const MissingSegment& m : ctx.downstream.missing)
+            if (!m.recoveredBelowTcp)
+                firstLossNs = std::min(firstLossNs, m.afterNs);
+    } else {
+        const dissect::CaptureTables& tables = *in.tables;
+        const TcpAnalysis& tcp = *in.tcp;
+        const auto& t = tables.tcp;
+        // First sends by the sequence they start at; a resend starts below the highest
+        // end sent before it.
+        std::vector<std::pair<std::int64_t, std::int64_t>> firstSends; // (start, time)
+        std::int64_t highest = 0;
+        for (std::size_t row = 0; row < t.size(); ++row) {
+            if (tcp.segments.connection[row] != in.connection || tcp.directionOf(tables, row) != in.sender ||
+                t.payloadLength[row] == 0)
+                continue;
+            const std::int64_t start = tcp.relativeSeq(t, row);
+            if (start >= highest) {
+                firstSends.emplace_back(start, t.timeNs[row]);
+            } else if (const auto sent = std::upper_bound(
+                           firstSends.begin(), firstSends.end(), start,
+                           [](std::int64_t seq, const auto& f) { return seq < f.first; });
+                       sent != firstSends.begin()) {
+                firstLossNs = std::min(firstLossNs, std::prev(sent)->second);
+            }
+            highest = std::max(highest, start + static_cast<std::int64_t>(t.payloadLength[row]));
+        }
+    }
+    const double bytesPerMs = payloadMbps * 1e3 / 8;
+    double most = 0;
+    for (const SenderRtt& r : ctx.senderRtt)
+        if (r.dataNs < firstLossNs)
+            most = std::max(most, static_cast<double>(r.flightBytes) + r.waitBeforeCaptureMs * bytesPerMs);
+    return static_cast<std::uint32_t>(std::min<double>(most, std::numeric_limits<std::uint32_t>::max()));
+}
+
 // Whether a drop-tail queue at the bottleneck overflowed in the capture: a loss episode
 // (its first resend after a round trip without one; a resend soon after new data is
 // flagged out of order, as Wireshark does, and counts as one) within two round trips at the
@@ -152,15 +198,27 @@ void deriveQueue(const DerivationInput& in, DerivationContext& ctx, DerivedScena
     const bool windowHeld = ctx.rateFromDispersion && windowLimited(in, ctx);
     const bool neverFilled = windowHeld || !overflowed;
     const auto bdp = static_cast<std::uint64_t>(rttMin / 1000 * s.path.bottleneckMbps * 1e6 / 8);
-    if (neverFilled && bdp > s.path.queueBytes) {
+    // Nor did it lose the largest flight: what of it the path's delay did not hold (one
+    // BDP) stood in the queue, on the wire with its headers, and with the segment on the
+    // link, which the queue holds until it has left (the base RTT counted its time once).
+    const std::uint64_t wireSegment = s.sender.mss + 52;
+    const std::uint32_t heldFlight = largestFlightBeforeFirstLoss(
+        in, ctx, s.path.bottleneckMbps * s.sender.mss / (s.sender.mss + 52));
+    const std::uint64_t flightWire = std::uint64_t{heldFlight} * wireSegment / s.sender.mss;
+    const std::uint64_t flightBeyondPipe = flightWire > bdp ? flightWire - bdp + wireSegment : 0;
+    if (neverFilled && std::max(bdp, flightBeyondPipe) > s.path.queueBytes) {
         out.queueFloorBytes = s.path.queueBytes;
-        s.path.queueBytes = bdp;
-        out.notes.push_back(format("path.queue_bytes %.0f: one BDP (%.3f Mb/s over %.1f ms); ",
-                                   static_cast<double>(bdp), s.path.bottleneckMbps, rttMin) +
-                            (windowHeld
-                                 ? "the window-limited sender never filled the queue"
-                                 : "no loss began while a growing flight held the queue over half "
-                                   "its fullest, so it never overflowed"));
+        s.path.queueBytes = std::max(bdp, flightBeyondPipe);
+        out.notes.push_back(
+            (bdp >= flightBeyondPipe
+                 ? format("path.queue_bytes %.0f: one BDP (%.3f Mb/s over %.1f ms); ",
+                          static_cast<double>(bdp), s.path.bottleneckMbps, rttMin)
+                 : format("path.queue_bytes %.0f: the largest flight before the first loss (%.0f B) beyond one BDP ",
+                          static_cast<double>(flightBeyondPipe), static_cast<double>(heldFlight)) +
+                       format("(%.3f Mb/s over %.1f ms), held without a loss; ", s.path.bottleneckMbps, rttMin)) +
+            (windowHeld ? "the window-limited sender never filled the queue"
+                        : "no loss began while a growing flight held the queue over half "
+                          "its fullest, so it never overflowed"));
     }
     s.path.jitterMs = 0;
 }
