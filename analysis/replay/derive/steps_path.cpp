@@ -678,6 +678,8 @@ void derivePathRateBound(const DerivationInput& in, DerivationContext& ctx, Deri
     out.endedMidTransfer = data.finCount == 0 && data.rstCount == 0 &&
                            sendingS >= out.scenario.durationS &&
                            ctx.lastDataNs - ctx.lastNewDataNs <= kStallNs;
+    if (out.endedMidTransfer)
+        out.scenario.measuredOverS = out.scenario.durationS;
     // A sender held by its window that lost nothing never met the path's limit: the
     // delivered rate is what the window let through, a lower bound, unless the trains'
     // dispersion read the path's rate (deriveBottleneck()). A fix that lifts the window

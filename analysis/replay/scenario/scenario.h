@@ -237,6 +237,9 @@ struct Scenario
     std::uint64_t seed = 1;
     double durationS = 20;             // stop time (the sender stops sending new data)
     std::uint64_t bytes = 0;           // bytes to send; 0: send for durationS
+    // > 0: the run's figures (metricsOf()) are read over this span from its first data
+    // segment, as a capture cut mid-transfer reads its own: what the sender sent in it.
+    double measuredOverS = 0;
     PathParams path;
     MacParams mac;
     ReceiverParams receiver;

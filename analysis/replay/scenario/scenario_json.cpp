@@ -25,6 +25,7 @@ void visitScenario(V& v, S& s)
     v.field("seed", s.seed);
     v.field("duration_s", s.durationS);
     v.field("bytes", s.bytes);
+    v.field("measured_over_s", s.measuredOverS);
     v.section("path", [&] {
         v.field("bottleneck_mbps", s.path.bottleneckMbps);
         v.field("queue_bytes", s.path.queueBytes);

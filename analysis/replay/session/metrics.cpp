@@ -63,8 +63,32 @@ std::vector<std::int64_t> senderResendTimesNs(const dissect::CaptureTables& tabl
     return out;
 }
 
+SimResult measuredSpan(const SimResult& run)
+{
+    SimResult cut;
+    cut.scenario = run.scenario;
+    cut.scenario.measuredOverS = 0;
+    cut.mss = run.mss;
+    const auto isData = [](const TraceRecord& r) { return r.fromSender && r.packet.kind == Packet::Kind::Data; };
+    const auto firstData = std::find_if(run.trace.begin(), run.trace.end(), isData);
+    const auto lastData = std::find_if(run.trace.rbegin(), run.trace.rend(), isData);
+    if (run.scenario.measuredOverS <= 0 || firstData == run.trace.end())
+        return cut;
+    const std::int64_t cutNs = firstData->timeNs + static_cast<std::int64_t>(run.scenario.measuredOverS * 1e9);
+    if (lastData->timeNs <= cutNs)
+        return cut;
+    for (const TraceRecord& r : run.trace)
+        if (r.timeNs <= cutNs)
+            cut.trace.push_back(r);
+    return cut;
+}
+
 Metrics metricsOf(const SimResult& run)
 {
+    if (run.scenario.measuredOverS > 0) {
+        if (const SimResult cut = measuredSpan(run); !cut.trace.empty())
+            return metricsOf(cut);
+    }
     const dissect::CaptureTables tables = traceToTables(run);
     const TcpAnalysis analysis = analyzeTcp(tables);
     if (analysis.connections.empty())
