@@ -96,10 +96,13 @@ Metrics metricsOf(const SimResult& run)
     return metricsOf(tables, analysis, 0, cwnd::dataSenderOf(analysis.connections[0]));
 }
 
-void countLossesAtReceiver(const SimResult& run, Metrics& m)
+void countLossesAtReceiver(const SimResult& whole, Metrics& m)
 {
+    // Over the span the run is read over, as metricsOf() reads it.
+    const SimResult cut = measuredSpan(whole);
+    const SimResult& run = cut.trace.empty() ? whole : cut;
     std::vector<std::uint64_t> dropped;
-    for (const DropRecord& d : run.drops)
+    for (const DropRecord& d : whole.drops)
         if (d.data)
             dropped.push_back(d.packet.id);
     std::sort(dropped.begin(), dropped.end());
