@@ -3,7 +3,6 @@
 
 #include "analysis/replay/scenario/fix.h"
 #include "analysis/replay/scenario/presets.h"
-#include "analysis/replay/session/metrics.h"
 #include "analysis/replay/sim/trace_tables.h"
 
 #include <QThread>
@@ -74,8 +73,7 @@ std::shared_ptr<const ReplayOutcome> runReplay(const CaptureAnalysis& capture, c
     // the simulator's trace has no 802.11 side).
     const auto analyse = [](const rp::SimResult& run) -> std::shared_ptr<const CaptureAnalysis> {
         analysis::pipeline::AnalysisBundle trace;
-        const rp::SimResult cut = rp::measuredSpan(run);
-        trace.tables = rp::traceToTables(cut.trace.empty() ? run : cut);
+        trace.tables = rp::traceToTables(run);
         auto pipeline = std::make_shared<analysis::pipeline::CapturePipeline>(
             std::move(trace), analysis::pipeline::AnalysisStage::Reading);
         std::string ignored;

@@ -30,8 +30,7 @@ SackReadings loneHoleReadings(const DownstreamView& downstream, double fullQueue
 // downstream, before the first hole the sender's losses left. At the sender a segment
 // that waited on its host before the capture had the host's queue ahead of it, in
 // flight for TCP but not yet for the capture: that wait at the link's rate counts too.
-std::uint32_t largestFlightBeforeFirstLoss(const DerivationInput& in, const DerivationContext& ctx,
-                                           double payloadMbps)
+std::uint32_t largestFlightBeforeFirstLoss(const DerivationContext& ctx, double payloadMbps)
 {
     std::int64_t firstLossNs = std::numeric_limits<std::int64_t>::max();
     if (ctx.downstream.downstream) {
@@ -39,27 +38,20 @@ std::uint32_t largestFlightBeforeFirstLoss(const DerivationInput& in, const Deri
             if (!m.recoveredBelowTcp)
                 firstLossNs = std::min(firstLossNs, m.afterNs);
     } else {
-        const dissect::CaptureTables& tables = *in.tables;
-        const TcpAnalysis& tcp = *in.tcp;
-        const auto& t = tables.tcp;
         // First sends by the sequence they start at; a resend starts below the highest
         // end sent before it.
         std::vector<std::pair<std::int64_t, std::int64_t>> firstSends; // (start, time)
         std::int64_t highest = 0;
-        for (std::size_t row = 0; row < t.size(); ++row) {
-            if (tcp.segments.connection[row] != in.connection || tcp.directionOf(tables, row) != in.sender ||
-                t.payloadLength[row] == 0)
-                continue;
-            const std::int64_t start = tcp.relativeSeq(t, row);
-            if (start >= highest) {
-                firstSends.emplace_back(start, t.timeNs[row]);
-            } else if (const auto sent = std::upper_bound(
-                           firstSends.begin(), firstSends.end(), start,
-                           [](std::int64_t seq, const auto& f) { return seq < f.first; });
-                       sent != firstSends.begin()) {
+        for (const DerivationContext::Departure& d : ctx.departures) {
+            const std::int64_t start = d.end - static_cast<std::int64_t>(d.payload);
+            if (start >= highest)
+                firstSends.emplace_back(start, d.ns);
+            else if (const auto sent = std::upper_bound(
+                         firstSends.begin(), firstSends.end(), start,
+                         [](std::int64_t seq, const auto& f) { return seq < f.first; });
+                     sent != firstSends.begin())
                 firstLossNs = std::min(firstLossNs, std::prev(sent)->second);
-            }
-            highest = std::max(highest, start + static_cast<std::int64_t>(t.payloadLength[row]));
+            highest = std::max(highest, d.end);
         }
     }
     const double bytesPerMs = payloadMbps * 1e3 / 8;
@@ -202,8 +194,8 @@ void deriveQueue(const DerivationInput& in, DerivationContext& ctx, DerivedScena
     // BDP) stood in the queue, on the wire with its headers, and with the segment on the
     // link, which the queue holds until it has left (the base RTT counted its time once).
     const std::uint64_t wireSegment = s.sender.mss + 52;
-    const std::uint32_t heldFlight = largestFlightBeforeFirstLoss(
-        in, ctx, s.path.bottleneckMbps * s.sender.mss / (s.sender.mss + 52));
+    const std::uint32_t heldFlight =
+        largestFlightBeforeFirstLoss(ctx, s.path.bottleneckMbps * s.sender.mss / (s.sender.mss + 52));
     const std::uint64_t flightWire = std::uint64_t{heldFlight} * wireSegment / s.sender.mss;
     const std::uint64_t flightBeyondPipe = flightWire > bdp ? flightWire - bdp + wireSegment : 0;
     if (neverFilled && std::max(bdp, flightBeyondPipe) > s.path.queueBytes) {

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <span>
 #include <cstdio>
 
 namespace windscope::analysis::replay {
@@ -63,32 +64,8 @@ std::vector<std::int64_t> senderResendTimesNs(const dissect::CaptureTables& tabl
     return out;
 }
 
-SimResult measuredSpan(const SimResult& run)
-{
-    SimResult cut;
-    cut.scenario = run.scenario;
-    cut.scenario.measuredOverS = 0;
-    cut.mss = run.mss;
-    const auto isData = [](const TraceRecord& r) { return r.fromSender && r.packet.kind == Packet::Kind::Data; };
-    const auto firstData = std::find_if(run.trace.begin(), run.trace.end(), isData);
-    const auto lastData = std::find_if(run.trace.rbegin(), run.trace.rend(), isData);
-    if (run.scenario.measuredOverS <= 0 || firstData == run.trace.end())
-        return cut;
-    const std::int64_t cutNs = firstData->timeNs + static_cast<std::int64_t>(run.scenario.measuredOverS * 1e9);
-    if (lastData->timeNs <= cutNs)
-        return cut;
-    for (const TraceRecord& r : run.trace)
-        if (r.timeNs <= cutNs)
-            cut.trace.push_back(r);
-    return cut;
-}
-
 Metrics metricsOf(const SimResult& run)
 {
-    if (run.scenario.measuredOverS > 0) {
-        if (const SimResult cut = measuredSpan(run); !cut.trace.empty())
-            return metricsOf(cut);
-    }
     const dissect::CaptureTables tables = traceToTables(run);
     const TcpAnalysis analysis = analyzeTcp(tables);
     if (analysis.connections.empty())
@@ -96,13 +73,12 @@ Metrics metricsOf(const SimResult& run)
     return metricsOf(tables, analysis, 0, cwnd::dataSenderOf(analysis.connections[0]));
 }
 
-void countLossesAtReceiver(const SimResult& whole, Metrics& m)
+void countLossesAtReceiver(const SimResult& run, Metrics& m)
 {
     // Over the span the run is read over, as metricsOf() reads it.
-    const SimResult cut = measuredSpan(whole);
-    const SimResult& run = cut.trace.empty() ? whole : cut;
+    const std::span<const TraceRecord> trace(run.trace.data(), recordsInSpan(run));
     std::vector<std::uint64_t> dropped;
-    for (const DropRecord& d : whole.drops)
+    for (const DropRecord& d : run.drops)
         if (d.data)
             dropped.push_back(d.packet.id);
     std::sort(dropped.begin(), dropped.end());
@@ -110,7 +86,7 @@ void countLossesAtReceiver(const SimResult& whole, Metrics& m)
     // send time), for the episode length and the queue at each episode's start.
     std::vector<std::pair<std::int64_t, std::int64_t>> rtt;
     double sum = 0;
-    for (const TraceRecord& r : run.trace)
+    for (const TraceRecord& r : trace)
         if (!r.fromSender && r.packet.kind == Packet::Kind::Ack && r.packet.echoNs >= 0 &&
             r.timeNs > r.packet.echoNs) {
             rtt.emplace_back(r.timeNs, r.timeNs - r.packet.echoNs);
@@ -122,7 +98,7 @@ void countLossesAtReceiver(const SimResult& whole, Metrics& m)
     // The path keeps the order of what it delivers: the receiver sees the sender's data
     // less the drops, and a segment past the highest one delivered reveals a hole.
     std::int64_t highestEnd = -1;
-    for (const TraceRecord& r : run.trace) {
+    for (const TraceRecord& r : trace) {
         if (!r.fromSender || r.packet.kind != Packet::Kind::Data || r.packet.length == 0 ||
             std::binary_search(dropped.begin(), dropped.end(), r.packet.id))
             continue;

@@ -48,11 +48,8 @@ Metrics metricsOf(const dissect::CaptureTables& tables, const TcpAnalysis& analy
 std::vector<std::int64_t> senderResendTimesNs(const dissect::CaptureTables& tables,
                                               const TcpAnalysis& analysis, std::size_t connection,
                                               int sender);
-// The run as a capture cut mid-transfer recorded its own (Scenario::measuredOverS): its
-// trace up to that long after its first data segment, where it was still sending then;
-// an empty trace where the whole run is the reading (no span, or done sending by then).
-SimResult measuredSpan(const SimResult& run);
-// Runs analyzeTcp over the run's trace tables (over measuredSpan() where it cuts).
+// Runs analyzeTcp over the run's trace tables (traceToTables(): over the span a capture
+// cut mid-transfer read, Scenario::measuredOverS).
 Metrics metricsOf(const SimResult& run);
 
 // The rule of Metrics::lossEpisodes and lossEpisodesOffQueue, for every place that sees

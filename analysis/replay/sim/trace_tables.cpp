@@ -27,8 +27,24 @@ std::uint32_t msTicks(std::int64_t ns)
 
 } // namespace
 
+std::size_t recordsInSpan(const SimResult& run)
+{
+    const std::vector<TraceRecord>& trace = run.trace;
+    const auto isData = [](const TraceRecord& r) { return r.fromSender && r.packet.kind == Packet::Kind::Data; };
+    const auto firstData = std::find_if(trace.begin(), trace.end(), isData);
+    if (run.scenario.measuredOverS <= 0 || firstData == trace.end())
+        return trace.size();
+    const std::int64_t cutNs = firstData->timeNs + static_cast<std::int64_t>(run.scenario.measuredOverS * 1e9);
+    if (std::find_if(trace.rbegin(), trace.rend(), isData)->timeNs <= cutNs)
+        return trace.size(); // done sending within the span: read whole
+    return static_cast<std::size_t>(
+        std::partition_point(trace.begin(), trace.end(), [&](const TraceRecord& r) { return r.timeNs <= cutNs; }) -
+        trace.begin());
+}
+
 dissect::CaptureTables traceToTables(const SimResult& run, std::int64_t firstEpochNs)
 {
+    const std::size_t records = recordsInSpan(run);
     dissect::CaptureTables t;
     const Scenario& s = run.scenario;
     const std::uint32_t mss = run.mss;
@@ -82,7 +98,8 @@ dissect::CaptureTables traceToTables(const SimResult& run, std::int64_t firstEpo
     const std::int64_t shift = rttNs;
 
     std::int64_t lastNs = shift;
-    for (const TraceRecord& r : run.trace) {
+    for (std::size_t i = 0; i < records; ++i) {
+        const TraceRecord& r = run.trace[i];
         const Packet& p = r.packet;
         const std::int64_t time = shift + r.timeNs;
         lastNs = std::max(lastNs, time);
@@ -110,7 +127,7 @@ dissect::CaptureTables traceToTables(const SimResult& run, std::int64_t firstEpo
         push(time, false, 1, static_cast<std::uint32_t>(1 + p.ackSegment * mss), kAck, 0, p.windowBytes,
              msTicks(time), p.echoNs >= 0 ? msTicks(shift + p.echoNs) : 0, options, false);
     }
-    if (run.completed) {
+    if (run.completed && records == run.trace.size()) {
         // Close as a bulk sender does: FIN, and the receiver's FIN-ACK a round trip later.
         const auto end = static_cast<std::uint32_t>(1 + run.segments * mss);
         push(lastNs, true, end, 1, kFin | kAck, 0, 65535u << scale, msTicks(lastNs), 1,

@@ -17,7 +17,13 @@ inline constexpr const char* kSimSenderAddress = "192.0.2.1";
 inline constexpr const char* kSimReceiverAddress = "192.0.2.2";
 inline constexpr std::uint16_t kSimSenderPort = 5001, kSimReceiverPort = 49152;
 
-// firstEpochNs: absolute time of the first row (the SYN); 0 gives 1970.
+// The leading records of run.trace (in time order, the event queue's) a capture of the
+// run would hold: those within Scenario::measuredOverS of its first data segment where
+// the sender was still sending then (a capture cut mid-transfer), else all of them.
+std::size_t recordsInSpan(const SimResult& run);
+
+// firstEpochNs: absolute time of the first row (the SYN); 0 gives 1970. Over
+// recordsInSpan() of the trace; a cut run ends without the FIN.
 dissect::CaptureTables traceToTables(const SimResult& run, std::int64_t firstEpochNs = 0);
 
 } // namespace windscope::analysis::replay
