@@ -16,6 +16,7 @@ read the tables.
   fidelity.py report DIR                                    # the Must-show table
   fidelity.py report DIR --overview | --focus path-rate|variants|chains|scan-dwell | --json
   fidelity.py compare BEFORE AFTER [--families ABC]         # two builds judged on one kept draw
+  fidelity.py spread --out DIR [--seeds 3]                  # the lab's own spread over other seeds
   fidelity.py judge-linux RUN_DIR...                        # a Linux run already made
 
 Only the Python standard library is used.
@@ -36,6 +37,7 @@ from draws import FOCI, MODEL_TO_NS3, draw_all, parse_range  # noqa: E402
 from linux_lab import busy, evaluate_linux, judge_existing  # noqa: E402
 from measure import evaluate  # noqa: E402
 from report import compare, report  # noqa: E402
+from spread import spread_of  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 LAB = REPO.parent / "shared" / "lab"
@@ -108,10 +110,18 @@ def main():
     p.add_argument("--json", action="store_true")
     p.add_argument("--overview", action="store_true", help="the table per family and vantage")
     p.add_argument("--focus", choices=FOCI, help="the view a focused draw is for (any run's rows)")
+    p.add_argument("--spread", type=Path, help="the lab's spread over other seeds (default OUT/spread.jsonl, "
+                   "written by the spread command)")
     p = sub.add_parser("compare", help="two builds judged on one kept draw, side by side")
     p.add_argument("before", type=Path)
     p.add_argument("after", type=Path)
     p.add_argument("--families", help="only these families, e.g. ABC (default all)")
+    p = sub.add_parser("spread", help="each ns-3 scenario of a run again with other seeds (DIR/spread.jsonl); "
+                       "report DIR then sets the replay against the mean of the seeds")
+    p.add_argument("--out", type=Path, required=True, help="a run directory (its scenarios.json)")
+    p.add_argument("--seeds", type=int, default=3, help="other seeds per scenario")
+    p.add_argument("--families", help="only these families (default every ns-3 family)")
+    add_run_options(p)
     p = sub.add_parser("judge-linux", help="judge Linux lab runs already made (no lab run)")
     p.add_argument("runs", type=Path, nargs="+")
     p.add_argument("--cli", default=str(REPO / "build" / "release" / "app" / "cli" / "windscope-cli"))
@@ -127,10 +137,15 @@ def main():
     if a.cmd == "report":
         plan = a.out / "scenarios.json"
         plan = json.loads(plan.read_text()) if plan.exists() else None
-        report(enrich(load_rows(a.out), plan), plan, a.json, a.focus, a.overview)
+        spread = a.spread or a.out / "spread.jsonl"
+        spread_rows = [json.loads(line) for line in spread.read_text().splitlines() if line.strip()] \
+            if spread.exists() else None
+        report(enrich(load_rows(a.out), plan), plan, a.json, a.focus, a.overview, spread_rows)
         return 0
     if a.cmd == "judge-linux":
         return judge_linux(a)
+    if a.cmd == "spread":
+        return run_spread(a)
 
     a.out.mkdir(parents=True, exist_ok=True)
     plan = a.out / "scenarios.json"
@@ -202,6 +217,33 @@ def main():
             record(s, rows, n, len(todo))
     plan = json.loads(plan.read_text())
     report(enrich(load_rows(a.out), plan), plan)
+    return 0
+
+
+def run_spread(a):
+    scenarios = json.loads((a.out / "scenarios.json").read_text())["scenarios"]
+    scenarios = [s for s in scenarios if s["family"] != "L" and (not a.families or s["family"] in a.families)]
+    path = a.out / "spread.jsonl"
+    done = {json.loads(line)["id"] for line in path.read_text().splitlines() if line.strip()} if path.exists() else set()
+    todo = [s for s in scenarios if s["id"] not in done]
+    cfg = {"sims": (a.sims or a.out / "runs").resolve(), "ns3": a.ns3_build.resolve(), "timeout": a.timeout,
+           "spread_dir": (a.out / "spread-runs").resolve(), "keep_csv": a.keep_captures}
+    lock = threading.Lock()
+    started = time.monotonic()
+    with open(path, "a") as out, concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as pool:
+        futures = {pool.submit(spread_of, s, cfg, a.seeds): s for s in todo}
+        for n, fut in enumerate(concurrent.futures.as_completed(futures), 1):
+            s = futures[fut]
+            try:
+                row = fut.result()
+            except Exception as e:  # keep the batch going; the row says what failed
+                row = {"id": s["id"], "family": s["family"], "error": "harness: %r" % e}
+            with lock:
+                out.write(json.dumps(row) + "\n")
+                out.flush()
+            el = time.monotonic() - started
+            print("fidelity spread: %d/%d done (%s), %.0f s, ETA %.0f s" % (n, len(todo), s["id"], el,
+                                                                        el / n * (len(todo) - n)), file=sys.stderr)
     return 0
 
 

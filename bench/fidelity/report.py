@@ -299,6 +299,65 @@ def print_queue_floor(rows):
                   100 * FIX_EFFECT_BOUND, len(spans), 100 * FIX_EFFECT_BOUND, sum(spans)))
 
 
+# ----------------------------------------------------------------------------- the lab's spread
+
+
+def spread_errors(rows, spread_rows):
+    """Per judged capture, beside the Must-show's error against the capture: the same
+    prediction against the mean over the scenario's seeds, and the drawn run against the
+    mean of the other seeds (spread.py). Returns (kind, where, family, case list,
+    error vs capture, error vs seed mean, draw vs other seeds)."""
+    from spread import expectations
+    exp = {r["id"]: expectations(r) for r in spread_rows if "error" not in r}
+    out = []
+    for r in split(rows)[0]:
+        e = exp.get(r["id"])
+        if not e:
+            continue
+        base_gp, cap_gp = r.get("baseline_goodput_bps"), r.get("capture_goodput_bps")
+        if r.get("calibration_error") is not None and base_gp and cap_gp:
+            out.append(("calibration", r["vantage"], r["family"], [], r["calibration_error"],
+                        abs(base_gp / (cap_gp * e["base_scale"]) - 1), abs(e["draw_vs_others"])))
+        for f in row_fixes(r):
+            fe = e["fixes"].get(f["fix"])
+            if f.get("fix_effect_error") is None or not fe:
+                continue
+            out.append(("fix", r["vantage"], r["family"], [f["fix"].split("=")[0]] + fix_case(r, f),
+                        f["fix_effect_error"], abs(f["predicted_ratio"] / (f["true_ratio"] * fe["ratio_scale"]) - 1),
+                        abs(fe["draw_vs_others"])))
+    return out
+
+
+def print_spread(rows, spread_rows, by_family=False):
+    errors = spread_errors(rows, spread_rows)
+    if not errors:
+        return
+    seeds = max((len(r.get("seed_base_mbps", [])) for r in spread_rows), default=0)
+    print()
+    print("the lab's own spread: every scenario again with %d other seeds (spread.jsonl). A replay predicts "
+          "the mean of what its scenario's randomness gives; a capture is one draw of it." % seeds)
+    print("| measure | where | n | one draw within the bound of the other seeds' mean | replay within it of "
+          "the capture (the Must-show) | replay within it of the mean of all seeds |")
+    print("|---|---|---|---|---|---|")
+    groups = {}
+    for kind, vantage, family, cases, vs_capture, vs_mean, draw in errors:
+        keys = [(kind, vantage)] + [(kind, c) for c in cases]
+        if by_family:
+            keys += [(kind, "%s %s" % (family, vantage))]
+        for key in keys:
+            groups.setdefault(key, []).append((vs_capture, vs_mean, draw))
+    order = {v: i for i, v in enumerate(VANTAGE_ORDER)}
+    for kind, where in sorted(groups, key=lambda k: (k[0], k[1] not in order, order.get(k[1], 0), k[1])):
+        g = groups[(kind, where)]
+        bound = CALIBRATION_BOUND if kind == "calibration" else FIX_EFFECT_BOUND
+        print("| %s | %s | %d | %s | %s | %s |" % (
+            "replay baseline vs goodput" if kind == "calibration" else "fix effect", where, len(g),
+            fmt(share_within([x[2] for x in g], bound), True), fmt(share_within([x[0] for x in g], bound), True),
+            fmt(share_within([x[1] for x in g], bound), True)))
+    print("(the other seeds' mean is itself a mean of %d draws: one draw against it spreads about %.0f %% "
+          "more than against the true mean)" % (seeds, 100 * ((1 + 1 / max(seeds, 1)) ** 0.5 - 1)))
+
+
 # ----------------------------------------------------------------------------- focused views
 
 
@@ -425,9 +484,10 @@ FOCUS_VIEWS = {"path-rate": focus_path_rate, "variants": focus_variants, "chains
                "scan-dwell": focus_scan_dwell}
 
 
-def report(rows, plan=None, as_json=False, focus=None, overview_table=False):
+def report(rows, plan=None, as_json=False, focus=None, overview_table=False, spread_rows=None):
     """The Must-show table (default), the overview per family and vantage, a focused view,
-    or everything as JSON."""
+    or everything as JSON; with the lab's spread (spread_rows), the replay against the
+    mean of the seeds too."""
     good, failed, sim_failed = split(rows)
     if as_json:
         print(json.dumps({"rows": overview(rows), "must_show": [
@@ -437,8 +497,12 @@ def report(rows, plan=None, as_json=False, focus=None, overview_table=False):
         FOCUS_VIEWS[focus](good)
     elif overview_table:
         print_overview(rows, plan)
+        if spread_rows:
+            print_spread(rows, spread_rows, by_family=True)
     else:
         print_must_show(rows)
+        if spread_rows:
+            print_spread(rows, spread_rows)
 
 
 # ----------------------------------------------------------------------------- compare
