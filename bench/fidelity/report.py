@@ -336,7 +336,7 @@ def print_spread(rows, spread_rows, by_family=False):
     print()
     print("the lab's own spread: every scenario again with %d other seeds (spread.jsonl). A replay predicts "
           "the mean of what its scenario's randomness gives; a capture is one draw of it." % seeds)
-    print("| measure | where | n | one draw within the bound of the other seeds' mean | replay within it of "
+    print("| measure | where | n | one draw within the bound of its scenario's mean | replay within it of "
           "the capture (the Must-show) | replay within it of the mean of all seeds |")
     print("|---|---|---|---|---|---|")
     groups = {}
@@ -354,8 +354,9 @@ def print_spread(rows, spread_rows, by_family=False):
             "replay baseline vs goodput" if kind == "calibration" else "fix effect", where, len(g),
             fmt(share_within([x[2] for x in g], bound), True), fmt(share_within([x[0] for x in g], bound), True),
             fmt(share_within([x[1] for x in g], bound), True)))
-    print("(the other seeds' mean is itself a mean of %d draws: one draw against it spreads about %.0f %% "
-          "more than against the true mean)" % (seeds, 100 * ((1 + 1 / max(seeds, 1)) ** 0.5 - 1)))
+    print("(a draw's distance from its scenario's mean: its distance from the other %d seeds' mean, over "
+          "sqrt(1 + 1/%d), as the difference of a draw and a mean of %d spreads; what a prediction of the "
+          "mean itself reaches)" % (seeds, seeds, seeds))
 
 
 # ----------------------------------------------------------------------------- focused views

@@ -60,13 +60,18 @@ def mean(values):
 
 def expectations(spread_row):
     """What the spread says of one scenario: the drawn run against the mean of the other
-    seeds (the draw's own deviation), and the means over every seed of the base and of
-    each fix (the expected goodput the replay predicts)."""
+    seeds (the draw's own deviation from the scenario's mean, as far as k other draws
+    tell it), and the means over every seed of the base and of each fix (the expected
+    goodput the replay predicts)."""
     base = spread_row.get("base_mbps")
     others = [v for v in spread_row.get("seed_base_mbps", []) if v]
     if not base or not others:
         return None
-    out = {"draw_vs_others": base / mean(others) - 1, "base_scale": mean([base] + others) / base, "fixes": {}}
+    # A draw less the mean of k others spreads as sqrt(1 + 1/k) draws' worth: scaled
+    # back, its distance stands for the draw's from the scenario's own mean.
+    shrink = (len(others) / (len(others) + 1)) ** 0.5
+    out = {"draw_vs_others": (base / mean(others) - 1) * shrink, "base_scale": mean([base] + others) / base,
+           "fixes": {}}
     for name, f in spread_row.get("fixes", {}).items():
         fix_others = [v for v in f.get("seed_fix_mbps", []) if v]
         if not f.get("fix_mbps") or not fix_others:
@@ -74,6 +79,6 @@ def expectations(spread_row):
         true_draw = f["fix_mbps"] / base
         true_mean = mean([f["fix_mbps"]] + fix_others) / mean([base] + others)
         # the drawn pair's ratio against the ratio of the other seeds' means
-        out["fixes"][name] = {"draw_vs_others": true_draw / (mean(fix_others) / mean(others)) - 1,
+        out["fixes"][name] = {"draw_vs_others": (true_draw / (mean(fix_others) / mean(others)) - 1) * shrink,
                               "ratio_scale": true_mean / true_draw}
     return out
