@@ -112,6 +112,33 @@ TEST(ScanPeriod, TheLatticeTakesTheWholeMultipleTheFoldStopsShortOf)
     EXPECT_GE(fit.onLattice, 15u);
 }
 
+// Silences the data met only every other scan (a 216 ms round trip's flights against
+// 118 ms scans) fold at twice the period, and all fall in one residue of two at it. The
+// AP's retries showed the station gone at five scans in a row (an ns-3 run of scenario A:
+// `--seed=520087 --tcp=TcpVeno --scanInterval=118 --dwell=56 --wiredDelay=107
+// --wiredRate=7Mbps --wifiRate=OfdmRate12Mbps`, its scans 2.545, 2.656, 2.776, 2.893 and
+// 3.007 s into the AP's capture, 111 to 119 ms apart, and two more 235 ms apart): the
+// scans repeat at the shorter period, whatever the data met.
+TEST(ScanPeriod, ScansSeenInTheRetriesSetThePeriodTheDataMetHalfOf)
+{
+    std::vector<double> timesS;
+    for (int k = 0; k < 12; ++k)
+        timesS.push_back(0.236 * k + (k % 3) * 0.002);
+    const std::vector<double> awayS = {1.1619, 1.2732, 1.3925, 1.5097, 1.6238, 5.9942, 6.2288};
+    PeriodFit halved = searchPeriod(timesS);
+    EXPECT_NEAR(halved.periodS, 0.236, 0.002);
+    periodOfSeenScans(timesS, halved, awayS);
+    EXPECT_NEAR(halved.periodS, 0.118, 0.001);
+    // Scans seen a whole period apart or more leave it alone.
+    PeriodFit same = searchPeriod(timesS);
+    periodOfSeenScans(timesS, same, {0.4, 0.636, 1.108});
+    EXPECT_NEAR(same.periodS, 0.236, 0.002);
+    // Nor does a spacing that is no whole number of a shorter period.
+    PeriodFit odd = searchPeriod(timesS);
+    periodOfSeenScans(timesS, odd, {0.4, 0.55, 0.7, 0.95});
+    EXPECT_NEAR(odd.periodS, 0.236, 0.002);
+}
+
 // The server's capture of an ns-3 run of scenario A (tests/data/MANIFEST.md): Veno over
 // a 23 Mb/s, 25 ms wire to an 18 Mb/s 802.11a station that scans 33 ms every 976 ms.
 // Seven scans fall in the 7.5 s; six met data and show as ACK silences ended by a round

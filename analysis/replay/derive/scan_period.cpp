@@ -267,4 +267,33 @@ void wholeMultipleOfPeriod(const std::vector<double>& timesS, PeriodFit& fit)
     }
 }
 
+void periodOfSeenScans(const std::vector<double>& timesS, PeriodFit& fit, const std::vector<double>& awayS)
+{
+    if (!fit.found || awayS.size() < 2)
+        return;
+    std::vector<double> spacings;
+    for (std::size_t i = 1; i < awayS.size(); ++i)
+        if (awayS[i] - awayS[i - 1] <= kMaxPeriodS)
+            spacings.push_back(awayS[i] - awayS[i - 1]);
+    if (spacings.empty())
+        return;
+    const double shortest = *std::min_element(spacings.begin(), spacings.end());
+    if (shortest >= fit.periodS - phaseBand(fit))
+        return;
+    const long long k = std::llround(fit.periodS / shortest);
+    if (k < 2)
+        return;
+    const double periodS = fit.periodS / static_cast<double>(k);
+    // Each spacing a whole number of the shorter periods, within the phase a scan's
+    // start may deviate by.
+    const bool allWhole = std::all_of(spacings.begin(), spacings.end(), [&](double d) {
+        return std::abs(d - periodS * std::round(d / periodS)) <= periodS / 8;
+    });
+    if (!allWhole)
+        return;
+    fit.periodS = periodS;
+    fit.phaseS = std::fmod(fit.phaseS, periodS);
+    fit.r = fold(timesS, fit.periodS).first;
+}
+
 } // namespace windscope::analysis::replay::derive

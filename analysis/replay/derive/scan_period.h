@@ -94,4 +94,9 @@ std::vector<double> phaseDeviations(const std::vector<double>& timesS, double pe
 // the period is k times longer, up to the longest searched.
 void wholeMultipleOfPeriod(const std::vector<double>& timesS, PeriodFit& fit);
 
+// The converse: silences that met every k-th scan only fold at k times the scans'
+// period. Scans seen otherwise (awayS, in time order) closer together than the fit's
+// period, each spacing a whole number of a period k times shorter, set the period.
+void periodOfSeenScans(const std::vector<double>& timesS, PeriodFit& fit, const std::vector<double>& awayS);
+
 } // namespace windscope::analysis::replay::derive

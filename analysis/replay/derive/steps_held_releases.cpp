@@ -16,6 +16,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <string_view>
 
 namespace windscope::analysis::replay::derive {
 
@@ -431,7 +432,16 @@ void deriveHeldReleases(const DerivationInput& in, DerivationContext& ctx, Deriv
         // one delivery's interval of the scan timer's instant.
         if (!h.timesS.empty())
             preferLattice(h.fit, searchLattice(h.timesS, h.deliveryNs / 1e9), h.timesS.back());
+        // Scans the AP's retries show (the station gone when the AP sent to it) are
+        // scans whatever the data met: a period they fall between is too long.
+        std::vector<double> awayS;
+        if (in.events && !holdStarts.empty())
+            for (const WlanEvent& e : in.events->events)
+                if (e.kind == WlanEventKind::Scan && std::string_view(e.basis).starts_with("retry-absence"))
+                    awayS.push_back(static_cast<double>(e.startNs - holdStarts.front()) / 1e9);
+        std::sort(awayS.begin(), awayS.end());
         wholeMultipleOfPeriod(h.timesS, h.fit);
+        periodOfSeenScans(h.timesS, h.fit, awayS);
         return h;
     };
     HoldSearch search = searchHolds(ctx.rateMbps);
