@@ -330,6 +330,7 @@ def judge_capture(s, cfg, work, cap_name, vantage, tx, fix_dirs):
             replay = cli_json(cfg["cli"], ["replay", str(cap), "--flow", str(flow_id)])
             row["calibration_error"] = (replay.get("calibration_error") or {}).get("goodput")
             row["baseline_goodput_bps"] = (replay.get("baseline") or {}).get("goodput_bps")
+            row["replay_capture_goodput_bps"] = (replay.get("capture") or {}).get("goodput_bps")
         except (RuntimeError, json.JSONDecodeError, subprocess.TimeoutExpired) as e:
             row["replay_error"] = str(e)[:300]
     for fx in fixes_of(s):
@@ -339,6 +340,9 @@ def judge_capture(s, cfg, work, cap_name, vantage, tx, fix_dirs):
             if "calibration_error" not in row:
                 row["calibration_error"] = (replay.get("calibration_error") or {}).get("goodput")
                 row["baseline_goodput_bps"] = (replay.get("baseline") or {}).get("goodput_bps")
+                # the capture's goodput as the calibration reads it (over the span a cut
+                # capture recorded), which the error is against
+                row["replay_capture_goodput_bps"] = (replay.get("capture") or {}).get("goodput_bps")
                 # whether the derivation read a periodic scan (steps_scans.cpp) from the capture
                 row["periodic_scan_derived"] = any(n.startswith("periodic_scan:") for n in replay.get("notes", []))
             # a capture cut mid-transfer compares the fix with the baseline over its time

@@ -314,10 +314,15 @@ def spread_errors(rows, spread_rows):
         e = exp.get(r["id"])
         if not e:
             continue
-        base_gp, cap_gp = r.get("baseline_goodput_bps"), r.get("capture_goodput_bps")
-        if r.get("calibration_error") is not None and base_gp and cap_gp:
-            out.append(("calibration", r["vantage"], r["family"], [], r["calibration_error"],
-                        abs(base_gp / (cap_gp * e["base_scale"]) - 1), abs(e["draw_vs_others"])))
+        base_gp = r.get("baseline_goodput_bps")
+        cap_gp = r.get("replay_capture_goodput_bps") or r.get("capture_goodput_bps")
+        cal = r.get("calibration_error")
+        if cal is not None and base_gp and cap_gp:
+            # The error is against the capture's goodput as the replay reads it (over a cut
+            # capture's span); rows without that reading take the side from the harness's.
+            ratio = 1 + (cal if base_gp >= cap_gp else -cal)
+            out.append(("calibration", r["vantage"], r["family"], [], cal, abs(ratio / e["base_scale"] - 1),
+                        abs(e["draw_vs_others"])))
         for f in row_fixes(r):
             fe = e["fixes"].get(f["fix"])
             if f.get("fix_effect_error") is None or not fe:
