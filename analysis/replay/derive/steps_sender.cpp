@@ -209,6 +209,87 @@ double heldDrainBps(const std::vector<std::pair<std::int64_t, std::int64_t>>& ri
     return static_cast<double>(movedBytes) * 8 / (static_cast<double>(spanNs) / 1e9);
 }
 
+// A held reader's read size from the steps of the window's right edge. The edge moves
+// only as the application reads, and a reader that holds the window always finds a
+// full read waiting: an ACK shows the edge after the whole reads since the ACK before,
+// so every step is a whole number of reads, each edge truncated to the window scale's
+// unit (RFC 7323 2.3). The read size is the largest step seen twice or more, or
+// difference of two such, that three quarters of the steps are whole multiples of
+// (their bytes over their reads); 0 where none is.
+struct EdgeSteps
+{
+    double readBytes = 0;
+    std::size_t steps = 0, multiples = 0;
+};
+EdgeSteps readSizeFromEdgeSteps(const std::vector<std::pair<std::int64_t, std::int64_t>>& rightEdges,
+                                std::size_t firstHeld, std::int64_t lastNs, std::int64_t unitBytes)
+{
+    // Eight steps or more: one odd read (the first after a zero window, a partial last
+    // one) is then not most of them.
+    constexpr std::size_t kMinSteps = 8;
+    EdgeSteps out;
+    if (firstHeld >= rightEdges.size())
+        return out;
+    std::vector<std::int64_t> steps;
+    std::int64_t edge = rightEdges[firstHeld].second;
+    for (std::size_t i = firstHeld + 1; i < rightEdges.size() && rightEdges[i].first <= lastNs; ++i) {
+        if (rightEdges[i].second > edge)
+            steps.push_back(rightEdges[i].second - edge);
+        edge = std::max(edge, rightEdges[i].second);
+    }
+    out.steps = steps.size();
+    if (steps.size() < kMinSteps)
+        return out;
+    std::sort(steps.begin(), steps.end());
+    // Steps within (k + 1) units of k candidates: the candidate, itself a step, is off the
+    // read by up to a unit, k of it by k. Returns how many, and the read their bytes
+    // over their reads give.
+    const auto multiplesOf = [&](std::int64_t candidate, double& read) {
+        std::size_t multiples = 0;
+        std::int64_t bytes = 0, reads = 0;
+        for (const std::int64_t step : steps) {
+            const std::int64_t k = std::max<std::int64_t>(1, (step + candidate / 2) / candidate);
+            if (std::abs(step - k * candidate) <= (k + 1) * unitBytes) {
+                ++multiples;
+                bytes += step;
+                reads += k;
+            }
+        }
+        read = reads > 0 ? static_cast<double>(bytes) / static_cast<double>(reads) : 0;
+        return multiples;
+    };
+    // Steps that recur (runs within one unit, two or more long), and what two recur
+    // apart by: adjacent runs are k and k + 1 reads, one read apart.
+    std::vector<std::int64_t> recurring;
+    for (std::size_t i = 0; i + 1 < steps.size();) {
+        std::size_t end = i + 1;
+        while (end < steps.size() && steps[end] - steps[i] <= unitBytes)
+            ++end;
+        if (end - i >= 2)
+            recurring.push_back(steps[i + (end - i) / 2]);
+        i = end;
+    }
+    std::vector<std::int64_t> candidates = recurring;
+    for (std::size_t i = 1; i < recurring.size(); ++i)
+        candidates.push_back(recurring[i] - recurring[i - 1]);
+    std::sort(candidates.rbegin(), candidates.rend());
+    // The largest of which three quarters of the steps are whole multiples: a reader's
+    // steps all are, but for the odd one; a multiple of its read size explains only the
+    // steps of that many reads.
+    for (const std::int64_t candidate : candidates) {
+        if (candidate <= unitBytes)
+            continue;
+        double read = 0;
+        const std::size_t multiples = multiplesOf(candidate, read);
+        if (4 * multiples >= 3 * steps.size()) {
+            out.readBytes = read;
+            out.multiples = multiples;
+            return out;
+        }
+    }
+    return out;
+}
+
 // What the reader fit compares (reader_fit.h): the receiver's ACKs over the transfer
 // and when each byte of new data became readable, on the ACKs' clock. A segment that
 // drew its own ACK arrived as that ACK left; one that did not (the first of a delayed
@@ -384,6 +465,23 @@ void deriveReceiver(const DerivationInput& in, DerivationContext& ctx, DerivedSc
                 "receiver: slow reader reading %.0f B every %.0f us (the rhythm of its window "
                 "updates and the drain rate), %.0f us per call + the rest per byte",
                 static_cast<double>(s.receiver.appReadBytes), periodUs, s.receiver.readFixedUs));
+        } else if (const EdgeSteps edge =
+                       readerHolds ? readSizeFromEdgeSteps(ctx.rightEdges, hold.firstHeld, lastData,
+                                                           std::int64_t{1} << std::max<int>(0, c.windowScale[1 - in.sender]))
+                                   : EdgeSteps{};
+                   edge.readBytes > 0) {
+            s.receiver.appReadBytes = static_cast<std::uint64_t>(std::llround(edge.readBytes));
+            const double periodUs = static_cast<double>(s.receiver.appReadBytes) / drainBytesPerUs;
+            s.receiver.readFixedUs = std::min(1000.0, periodUs / 2);
+            s.receiver.readPerByteUs = (periodUs - s.receiver.readFixedUs) / static_cast<double>(s.receiver.appReadBytes);
+            out.notes.push_back(
+                format("receiver: slow reader reading %.0f B every %.0f us (the read the steps of the window's "
+                       "right edge are whole numbers of: ",
+                       static_cast<double>(s.receiver.appReadBytes), periodUs) +
+                format("%.0f of its %.0f steps while the reader held it, each the reads between two ACKs; the "
+                       "drain rate), ",
+                       static_cast<double>(edge.multiples), static_cast<double>(edge.steps)) +
+                format("%.0f us per call + the rest per byte", s.receiver.readFixedUs));
         } else {
             s.receiver.appReadBytes = s.sender.mss;
             s.receiver.readFixedUs = std::min(1000.0, perMssUs / 2);
