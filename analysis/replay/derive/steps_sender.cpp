@@ -213,9 +213,9 @@ double heldDrainBps(const std::vector<std::pair<std::int64_t, std::int64_t>>& ri
 // only as the application reads, and a reader that holds the window always finds a
 // full read waiting: an ACK shows the edge after the whole reads since the ACK before,
 // so every step is a whole number of reads, each edge truncated to the window scale's
-// unit (RFC 7323 2.3). The read size is the largest step seen twice or more, or
-// difference of two such, that three quarters of the steps are whole multiples of
-// (their bytes over their reads); 0 where none is.
+// unit (RFC 7323 2.3). The read size is the step seen twice or more, or difference of
+// two such, that the most steps are whole multiples of, three quarters at least (their
+// bytes over their reads); 0 where none is.
 struct EdgeSteps
 {
     double readBytes = 0;
@@ -249,6 +249,10 @@ EdgeSteps readSizeFromEdgeSteps(const std::vector<std::pair<std::int64_t, std::i
         std::int64_t bytes = 0, reads = 0;
         for (const std::int64_t step : steps) {
             const std::int64_t k = std::max<std::int64_t>(1, (step + candidate / 2) / candidate);
+            // A tolerance of half the candidate or more takes any step for a multiple:
+            // no test.
+            if (2 * (k + 1) * unitBytes >= candidate)
+                continue;
             if (std::abs(step - k * candidate) <= (k + 1) * unitBytes) {
                 ++multiples;
                 bytes += step;
@@ -273,18 +277,15 @@ EdgeSteps readSizeFromEdgeSteps(const std::vector<std::pair<std::int64_t, std::i
     for (std::size_t i = 1; i < recurring.size(); ++i)
         candidates.push_back(recurring[i] - recurring[i - 1]);
     std::sort(candidates.rbegin(), candidates.rend());
-    // The largest of which three quarters of the steps are whole multiples: a reader's
-    // steps all are, but for the odd one; a multiple of its read size explains only the
-    // steps of that many reads.
+    // The one most steps are whole multiples of, the larger of two that explain as many,
+    // and three quarters of them at least: a reader's steps all are, but for the odd
+    // one; a multiple of its read size explains only the steps of that many reads.
     for (const std::int64_t candidate : candidates) {
-        if (candidate <= unitBytes)
-            continue;
         double read = 0;
         const std::size_t multiples = multiplesOf(candidate, read);
-        if (4 * multiples >= 3 * steps.size()) {
+        if (4 * multiples >= 3 * steps.size() && multiples > out.multiples) {
             out.readBytes = read;
             out.multiples = multiples;
-            return out;
         }
     }
     return out;
