@@ -7,6 +7,8 @@ import json
 import math
 import statistics
 
+from spread import expectations
+
 # Thresholds of the issue's "Must show".
 CWND_SENDER_BOUND = 0.10
 CWND_OTHER_BOUND = 0.20
@@ -307,7 +309,6 @@ def spread_errors(rows, spread_rows):
     prediction against the mean over the scenario's seeds, and the drawn run against the
     mean of the other seeds (spread.py). Returns (kind, where, family, case list,
     error vs capture, error vs seed mean, draw vs other seeds)."""
-    from spread import expectations
     exp = {r["id"]: expectations(r) for r in spread_rows if "error" not in r}
     out = []
     for r in split(rows)[0]:

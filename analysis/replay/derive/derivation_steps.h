@@ -118,6 +118,11 @@ std::span<const DerivationStep> derivationSteps();
 // printf into a note (at most 255 characters).
 std::string format(const char* fmt, double a, double b = 0, double c = 0);
 
+// steps_scans.cpp: the scans and absences of one basis (WlanEvent::basis), of the
+// station with the most of them: the connection's.
+std::pair<std::uint32_t, std::vector<const WlanEvent*>> absencesOfMostAbsentStation(const WlanEvents& events,
+                                                                                   const char* basis);
+
 // A sender that never had more in flight than a fixed window (its receive window or
 // send buffer), delivered about that window per round trip and lost nothing.
 bool windowLimited(const DerivationInput& in, const DerivationContext& ctx);

@@ -16,7 +16,6 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
-#include <string_view>
 
 namespace windscope::analysis::replay::derive {
 
@@ -436,9 +435,9 @@ void deriveHeldReleases(const DerivationInput& in, DerivationContext& ctx, Deriv
         // scans whatever the data met: a period they fall between is too long.
         std::vector<double> awayS;
         if (in.events && !holdStarts.empty())
-            for (const WlanEvent& e : in.events->events)
-                if (e.kind == WlanEventKind::Scan && std::string_view(e.basis).starts_with("retry-absence"))
-                    awayS.push_back(static_cast<double>(e.startNs - holdStarts.front()) / 1e9);
+            for (const WlanEvent* e : absencesOfMostAbsentStation(*in.events, "retry-absence").second)
+                if (e->kind == WlanEventKind::Scan)
+                    awayS.push_back(static_cast<double>(e->startNs - holdStarts.front()) / 1e9);
         std::sort(awayS.begin(), awayS.end());
         wholeMultipleOfPeriod(h.timesS, h.fit);
         periodOfSeenScans(h.timesS, h.fit, awayS);

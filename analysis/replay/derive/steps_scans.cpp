@@ -210,21 +210,6 @@ void deriveDeafScans(const DerivationInput& in, DerivedScenario& out, const std:
                static_cast<double>(listed - s.outageList.size())));
 }
 
-// The scans and absences of one basis, of the station with the most of them: the
-// connection's.
-std::pair<std::uint32_t, std::vector<const WlanEvent*>> absencesOfMostAbsentStation(const WlanEvents& events,
-                                                                                   const char* basis)
-{
-    std::map<std::uint32_t, std::vector<const WlanEvent*>> byStation;
-    for (const WlanEvent& e : events.events)
-        if ((e.kind == WlanEventKind::Scan || e.kind == WlanEventKind::Absence) && std::strcmp(e.basis, basis) == 0)
-            byStation[e.station].push_back(&e);
-    if (byStation.empty())
-        return {};
-    return *std::max_element(byStation.begin(), byStation.end(),
-                             [](const auto& a, const auto& b) { return a.second.size() < b.second.size(); });
-}
-
 // The AP's retry absences of the station with the most of them (the connection's): the
 // starts of the absences they hold. One absence can hold several retry runs: after a
 // drop at the retry limit the AP moves to the next queued frame within AIFS, a backoff
@@ -423,6 +408,19 @@ std::string leavePauseNote(double pauseUs, const LeavePause& leave)
 }
 
 } // namespace
+
+std::pair<std::uint32_t, std::vector<const WlanEvent*>> absencesOfMostAbsentStation(const WlanEvents& events,
+                                                                                   const char* basis)
+{
+    std::map<std::uint32_t, std::vector<const WlanEvent*>> byStation;
+    for (const WlanEvent& e : events.events)
+        if ((e.kind == WlanEventKind::Scan || e.kind == WlanEventKind::Absence) && std::strcmp(e.basis, basis) == 0)
+            byStation[e.station].push_back(&e);
+    if (byStation.empty())
+        return {};
+    return *std::max_element(byStation.begin(), byStation.end(),
+                             [](const auto& a, const auto& b) { return a.second.size() < b.second.size(); });
+}
 
 // The pattern from the station's own radio, where no earlier step read one (the held
 // releases read the scans and the path around them from the data): the simulator holds

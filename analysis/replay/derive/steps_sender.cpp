@@ -367,6 +367,18 @@ ReaderFitInput readerFitInput(const DerivationContext& ctx, std::uint32_t mss, s
     return in;
 }
 
+// A reader taking readBytes a call at the drain rate: the capture does not show how a
+// read's time divides between the call and the bytes, so the slow-reader model's 1 ms
+// per call, at most half the period, and the rest per byte. Returns the period.
+double setReadCost(ReceiverParams& receiver, std::uint64_t readBytes, double drainBytesPerUs)
+{
+    receiver.appReadBytes = std::max<std::uint64_t>(1, readBytes);
+    const double periodUs = static_cast<double>(receiver.appReadBytes) / drainBytesPerUs;
+    receiver.readFixedUs = std::min(1000.0, periodUs / 2);
+    receiver.readPerByteUs = (periodUs - receiver.readFixedUs) / static_cast<double>(receiver.appReadBytes);
+    return periodUs;
+}
+
 // Takes the reader fitReader() found for the replay's receiver.
 void applyReaderFit(const ReaderFit& fit, ReceiverParams& receiver, DerivedScenario& out)
 {
@@ -458,10 +470,8 @@ void deriveReceiver(const DerivationInput& in, DerivationContext& ctx, DerivedSc
             applyReaderFit(fit, s.receiver, out);
         } else if (rhythm.periodUs > 0) {
             const double readBytes = rhythm.oneReadPerUpdate ? rhythm.bytesPerUpdate : rhythm.periodUs * drainBytesPerUs;
-            s.receiver.appReadBytes = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(std::llround(readBytes)));
-            const double periodUs = static_cast<double>(s.receiver.appReadBytes) / drainBytesPerUs;
-            s.receiver.readFixedUs = std::min(1000.0, periodUs / 2);
-            s.receiver.readPerByteUs = (periodUs - s.receiver.readFixedUs) / static_cast<double>(s.receiver.appReadBytes);
+            const double periodUs =
+                setReadCost(s.receiver, static_cast<std::uint64_t>(std::llround(readBytes)), drainBytesPerUs);
             out.notes.push_back(format(
                 "receiver: slow reader reading %.0f B every %.0f us (the rhythm of its window "
                 "updates and the drain rate), %.0f us per call + the rest per byte",
@@ -471,10 +481,8 @@ void deriveReceiver(const DerivationInput& in, DerivationContext& ctx, DerivedSc
                                                            std::int64_t{1} << std::max<int>(0, c.windowScale[1 - in.sender]))
                                    : EdgeSteps{};
                    edge.readBytes > 0) {
-            s.receiver.appReadBytes = static_cast<std::uint64_t>(std::llround(edge.readBytes));
-            const double periodUs = static_cast<double>(s.receiver.appReadBytes) / drainBytesPerUs;
-            s.receiver.readFixedUs = std::min(1000.0, periodUs / 2);
-            s.receiver.readPerByteUs = (periodUs - s.receiver.readFixedUs) / static_cast<double>(s.receiver.appReadBytes);
+            const double periodUs =
+                setReadCost(s.receiver, static_cast<std::uint64_t>(std::llround(edge.readBytes)), drainBytesPerUs);
             out.notes.push_back(
                 format("receiver: slow reader reading %.0f B every %.0f us (the read the steps of the window's "
                        "right edge are whole numbers of: ",
@@ -484,9 +492,7 @@ void deriveReceiver(const DerivationInput& in, DerivationContext& ctx, DerivedSc
                        static_cast<double>(edge.multiples), static_cast<double>(edge.steps)) +
                 format("%.0f us per call + the rest per byte", s.receiver.readFixedUs));
         } else {
-            s.receiver.appReadBytes = s.sender.mss;
-            s.receiver.readFixedUs = std::min(1000.0, perMssUs / 2);
-            s.receiver.readPerByteUs = (perMssUs - s.receiver.readFixedUs) / s.sender.mss;
+            setReadCost(s.receiver, s.sender.mss, drainBytesPerUs);
             out.notes.push_back(format(
                 "receiver: slow reader (%.0f zero and low windows) draining one MSS per "
                 "%.0f us (the drain rate): reads of one MSS, %.0f us per call + the rest per byte",
