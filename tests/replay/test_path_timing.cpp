@@ -2,10 +2,12 @@
 // When each packet meets the radio: the bottleneck as a serialising link or as a token
 // bucket (Linux tbf), and the timestamps the receiver echoes (RFC 7323 4.3). Small
 // hand-made paths whose timing can be worked out by hand.
+#include "analysis/replay/session/metrics.h"
 #include "analysis/replay/sim/simulator.h"
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <vector>
 
 using namespace windscope::analysis::replay;
@@ -231,4 +233,43 @@ TEST(PathTiming, TracePastTheQueueTakesTheLinksDepartures)
     EXPECT_GT(dataDrops, 0u);
     EXPECT_LE(past + dataDrops, inFront);
     EXPECT_GE(past + dataDrops + 64, inFront); // the last flight may still be queued at the end
+}
+
+// A capture past the bottleneck, at the last radio (an AP's or the station's), sees the
+// data as that radio sends it: the initial window of ten segments a packet time apart,
+// one wired delay after the sender sent them, and the ACKs one wired delay before the
+// sender hears them. A transfer of a fixed size ends there as late as the queue was
+// deep behind its last segment: read in front of the queue its rate is above the link's.
+TEST(PathTiming, TraceAtTheRadioTakesTheDataAsItLeavesEveryQueue)
+{
+    Scenario atSender = relayPath(0), atRadio = relayPath(0);
+    atSender.bytes = atRadio.bytes = 2'000'000;
+    atRadio.path.tracedAtRadio = true;
+    const SimResult before = simulate(atSender), after = simulate(atRadio);
+    ASSERT_TRUE(before.ok() && after.ok());
+    std::vector<double> sentMs, radioMs;
+    for (const TraceRecord& x : before.trace)
+        if (x.fromSender && x.packet.kind == Packet::Kind::Data && sentMs.size() < 10)
+            sentMs.push_back(static_cast<double>(x.timeNs) / 1e6);
+    for (const TraceRecord& x : after.trace)
+        if (x.fromSender && x.packet.kind == Packet::Kind::Data && radioMs.size() < 10)
+            radioMs.push_back(static_cast<double>(x.timeNs) / 1e6);
+    ASSERT_EQ(sentMs.size(), 10u);
+    ASSERT_EQ(radioMs.size(), 10u);
+    for (std::size_t i = 0; i < 10; ++i)
+        EXPECT_NEAR(radioMs[i], sentMs[0] + 20 + static_cast<double>(i + 1) * kPacketMs, 1e-3) << i;
+    // The first ACK, sent as the second segment arrived: at the radio at once.
+    EXPECT_NEAR(firstAckMs(after), radioMs[1], 1e-3);
+    EXPECT_NEAR(firstAckMs(before), radioMs[1] + 20, 1e-3);
+    // The same run either way: only where its trace looks from differs.
+    EXPECT_EQ(before.segments, after.segments);
+    EXPECT_EQ(before.path.queueDrops, after.path.queueDrops);
+    // Where the capture looked the rate is at most the link's (20 Mb/s of 1500-byte
+    // packets, 1448 B of payload each; a packet time of slack for the span's ends).
+    const Metrics front = metricsOf(before), radio = metricsOf(after);
+    constexpr double kLinkPayloadBps = 20e6 * 1448 / 1500;
+    std::printf("2 MB over a 20 Mb/s link: %.0f b/s in front of its queue, %.0f b/s at the radio\n",
+                front.goodputBps, radio.goodputBps);
+    EXPECT_LE(radio.goodputBps, kLinkPayloadBps * (1 + 1.0 / 1000));
+    EXPECT_GT(front.goodputBps, radio.goodputBps);
 }

@@ -369,6 +369,11 @@ void deriveRtt(const DerivationInput& in, DerivationContext& ctx, DerivedScenari
     ctx.downstream = readDownstreamView(in, out.firstDataNs);
     const DownstreamView& downstream = ctx.downstream;
     if (downstream.downstream) {
+        // Past the bottleneck: the run is read where the capture was, or its data would
+        // end as early as the queue and the AP's holds were deep at the cut.
+        out.scenario.path.tracedAtRadio = true;
+        out.notes.push_back("path.traced_at_radio: the run is read as the last radio sends the data and hears "
+                            "the ACKs, where the capture was");
         const HoleEpisodes holes = holeEpisodes(downstream);
         out.downstream = true;
         out.holeEpisodes = holes.episodes;

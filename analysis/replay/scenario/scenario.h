@@ -83,6 +83,10 @@ struct PathParams
     // the run's trace takes the data as the link sends it, as the capture did.
     // false: as the sender sends it, in front of the bottleneck's queue.
     bool tracedPastQueue = false;
+    // The capture point lies past the bottleneck, at the last radio (an AP's monitor or
+    // the station): the run's trace takes the data as that radio sends it and the ACKs
+    // as it hears them, after every queue and hold on the way, as the capture did.
+    bool tracedAtRadio = false;
     double wiredDelayMs = 20;       // one-way, sender <-> AP
     double wirelessDelayMs = 0;     // one-way, AP <-> station (propagation, driver)
     double reverseDelayMs = -1;     // one-way delay of the ACK path; -1: same as forward

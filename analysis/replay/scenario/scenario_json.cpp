@@ -32,6 +32,7 @@ void visitScenario(V& v, S& s)
         v.field("burst_bytes", s.path.burstBytes);
         v.field("bottleneck_at_radio", s.path.atRadio);
         v.field("traced_past_queue", s.path.tracedPastQueue);
+        v.field("traced_at_radio", s.path.tracedAtRadio);
         v.field("wired_delay_ms", s.path.wiredDelayMs);
         v.field("wireless_delay_ms", s.path.wirelessDelayMs);
         v.field("reverse_delay_ms", s.path.reverseDelayMs);

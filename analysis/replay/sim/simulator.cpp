@@ -244,7 +244,7 @@ private:
 
     void fromSender(const Packet& p)
     {
-        if (!m_s.path.tracedPastQueue)
+        if (!m_s.path.tracedPastQueue && !m_s.path.tracedAtRadio)
             m_result.trace.push_back({m_queue.now(), true, p});
         // Bottleneck: drop-tail queue of queueBytes, serialised at the bottleneck rate.
         const std::uint32_t size = p.length + m_s.mac.ipTcpHeaderBytes;
@@ -278,7 +278,7 @@ private:
             m_tokens = tokens - size;
             m_linkFreeNs = leave;
         }
-        if (m_s.path.tracedPastQueue) {
+        if (m_s.path.tracedPastQueue && !m_s.path.tracedAtRadio) {
             // As the capture past the queue saw it: when the link began to send it.
             const std::int64_t sentNs =
                 m_s.path.burstBytes == 0 ? m_linkFreeNs - serialiseNs(size) : m_linkFreeNs;
@@ -370,6 +370,8 @@ private:
 
     void radioDeliveredDown(const Packet& p)
     {
+        if (m_s.path.tracedAtRadio)
+            m_result.trace.push_back({m_queue.now(), true, p});
         if (m_rng.chance(m_s.path.lossFwd)) {
             ++m_result.path.randomDrops;
             logDrop(DropRecord::Reason::Random, true, p);
@@ -402,6 +404,8 @@ private:
 
     void radioDeliveredUp(const Packet& a)
     {
+        if (m_s.path.tracedAtRadio && !a.injected)
+            m_result.trace.push_back({m_queue.now(), false, a});
         if (m_rng.chance(m_s.path.lossRev)) {
             ++m_result.path.randomDrops;
             logDrop(DropRecord::Reason::Random, false, a);
@@ -416,7 +420,8 @@ private:
 
     void toSender(const Packet& a)
     {
-        m_result.trace.push_back({m_queue.now(), false, a});
+        if (!m_s.path.tracedAtRadio)
+            m_result.trace.push_back({m_queue.now(), false, a});
         m_sender->onAck(a);
     }
 
