@@ -110,6 +110,19 @@ bool overflowSeen(const DerivationInput& in, const DerivationContext& ctx, doubl
     const dissect::CaptureTables& tables = *in.tables;
     const TcpAnalysis& tcp = *in.tcp;
     const auto& t = tables.tcp;
+    // A loss the scoreboard shows alone, met with the queue under half its fullest, is
+    // the radio's (sack_readings.h): an episode of such losses only says nothing of the
+    // queue, even where a radio's pauses (a station's scans) raised round trips near it.
+    std::vector<std::int64_t> loneSequences;
+    for (const SackReadings::LoneLoss& l : ctx.sackReadings.loneLosses)
+        loneSequences.push_back(l.sequence);
+    std::sort(loneSequences.begin(), loneSequences.end());
+    struct Episode
+    {
+        std::int64_t startNs = 0;
+        bool radioOnly = true;
+    };
+    std::vector<Episode> episodes;
     std::int64_t lastResendNs = std::numeric_limits<std::int64_t>::min() / 2;
     for (std::size_t row = 0; row < t.size(); ++row) {
         if (tcp.segments.connection[row] != in.connection || t.payloadLength[row] == 0 ||
@@ -118,10 +131,16 @@ bool overflowSeen(const DerivationInput& in, const DerivationContext& ctx, doubl
             tcp.directionOf(tables, row) != in.sender)
             continue;
         const std::int64_t now = t.timeNs[row];
-        const bool episodeStart = now - lastResendNs > roundNs;
+        if (now - lastResendNs > roundNs)
+            episodes.push_back({now, true});
         lastResendNs = now;
-        if (!episodeStart)
+        episodes.back().radioOnly = episodes.back().radioOnly &&
+                                    std::binary_search(loneSequences.begin(), loneSequences.end(), tcp.relativeSeq(t, row));
+    }
+    for (const Episode& episode : episodes) {
+        if (episode.radioOnly)
             continue;
+        const std::int64_t now = episode.startNs;
         const auto [lo, hi] = window(now - 2 * roundNs, now);
         std::int64_t flightThen = 0;
         bool halfFull = false;
