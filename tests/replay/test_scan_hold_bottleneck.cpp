@@ -250,9 +250,11 @@ TEST(ScanHoldBottleneck, AtTheApAHoldAFlightsGapRanIntoIsReadFromTheWait)
     EXPECT_TRUE(s.mac.enabled);
     EXPECT_LT(r.calibration->goodput, 0.10);
     // With the station's wait read, the baseline loses what the lab's scans did (20 %
-    // fast before); the fixed run is one draw of a chaotic recovery (one timeout or not):
-    // the lab's lies within the seeds' spread, a clear gain.
-    EXPECT_LE(r.fixEffect->perSeedRatioMin, 1.92);
+    // fast before; 4.9 % slow with its 8 listed scans replayed as drops, 0.3 % held as the
+    // pattern); the fixed run is one draw of a chaotic recovery (one timeout or not):
+    // the lab's lies within the Must-show's 15 % of the seeds' spread (1.93x to 3.41x),
+    // a clear gain.
+    EXPECT_LE(r.fixEffect->perSeedRatioMin, 1.92 * 1.15);
     EXPECT_GE(r.fixEffect->perSeedRatioMax, 1.92);
     EXPECT_GT(r.fixEffect->goodputRatio, 1.5);
 }
@@ -261,7 +263,12 @@ TEST(ScanHoldBottleneck, AtTheApAHoldAFlightsGapRanIntoIsReadFromTheWait)
 // at the AP. The flights lock to the scans: the data the AP held reached it 11 ms or
 // more into each, so the longest wait read 14.9 ms, and the baseline without the rest of
 // each absence ran twice the capture's goodput. The 3 scans whose retries show (too few
-// for a pattern of their own) bound the dwell on both sides.
+// for a pattern of their own) bound the dwell on both sides. They are instances of the
+// pattern the holds show: the AP held new frames through them too, and retried only the
+// one its radio had (each dropped at the retry limit, the lab's mac_drops.csv). Replayed
+// as absences the AP sent everything into, the baseline ran 17 % fast with its own
+// phase; held as the pattern, with those three frames lost where the capture lost them,
+// 1 %.
 TEST(ScanHoldBottleneck, AtTheApTheScansThatMetItsFramesReadTheDwell)
 {
     const replay::ReplayReport r = replayWithTenMsDwell("lab-a-scan170-retried-ap.pcap.gz");
@@ -274,8 +281,13 @@ TEST(ScanHoldBottleneck, AtTheApTheScansThatMetItsFramesReadTheDwell)
     EXPECT_NEAR(s.periodicScan.intervalMs, 170.0, 1.7);
     EXPECT_NEAR(s.periodicScan.dwellMs, 26.0, 2.6);
     EXPECT_TRUE(test::anyNote(r.notes, "periodic_scan.dwell_ms", "in the 3 scans"));
-    // 102 % fast with the 14.9 ms dwell.
-    EXPECT_LT(r.calibration->goodput, 0.25);
+    EXPECT_TRUE(test::anyNote(r.notes, "periodic_scan: 3 scans listed from the AP's retries fall on it",
+                              "the 3 segments the AP gave up in them"));
+    EXPECT_TRUE(std::none_of(s.outageList.begin(), s.outageList.end(),
+                             [](const replay::Outage& o) { return o.mode == replay::OutageMode::Drop; }));
+    EXPECT_EQ(s.periodicScan.lostSegments.size(), 3u);
+    // 102 % fast with the 14.9 ms dwell, 17 % with the listed scans as drops.
+    EXPECT_LT(r.calibration->goodput, 0.10);
     EXPECT_NEAR(r.fixEffect->goodputRatio, 2.32, 0.15 * 2.32);
 }
 

@@ -712,6 +712,32 @@ void deriveHeldReleases(const DerivationInput& in, DerivationContext& ctx, Deriv
         firstS -= fit.periodS;
     scan.firstS = std::max(0.0, firstS + radioShiftS);
     scan.untilS = 0;
+    // Scans listed from the AP's retries that fall on the pattern are its own instances:
+    // the AP retried what its radio already had when the station left, which does not
+    // say it held nothing (the releases say it held the rest). They keep their times and
+    // take the pattern's mode; the frames the capture saw the AP give up in them are
+    // lost there, as the scans' own (PeriodicScan::lostSegments).
+    std::size_t heldAsPattern = 0;
+    std::vector<std::int64_t> givenUp;
+    for (Outage& o : s.outageList) {
+        if (o.kind != OutageKind::Scan || o.mode == scan.mode)
+            continue;
+        const double cycles = (o.startS - scan.firstS) / fit.periodS;
+        if (std::abs(cycles - std::round(cycles)) * fit.periodS * 1000 > scan.dwellMs)
+            continue;
+        o.mode = scan.mode;
+        ++heldAsPattern;
+        if (!downstream)
+            continue;
+        for (const MissingSegment& m : ctx.downstream.missing) {
+            const double atS = static_cast<double>(m.expectedNs - out.firstDataNs) / 1e9 + radioShiftS;
+            if (!m.recoveredBelowTcp && atS >= o.startS - o.durationS && atS <= o.endS())
+                givenUp.push_back(m.segment);
+        }
+    }
+    std::sort(givenUp.begin(), givenUp.end());
+    givenUp.erase(std::unique(givenUp.begin(), givenUp.end()), givenUp.end());
+    scan.lostSegments.insert(scan.lostSegments.end(), givenUp.begin(), givenUp.end());
     char evidence[160];
     if (downstream)
         std::snprintf(evidence, sizeof evidence,
@@ -732,6 +758,11 @@ void deriveHeldReleases(const DerivationInput& in, DerivationContext& ctx, Deriv
         scan.dwellMs, scan.intervalMs, scan.firstS, holds.size(), evidence,
         periodEvidence(fit).c_str(), dwellsMs.size());
     out.notes.push_back(buf);
+    if (heldAsPattern > 0)
+        out.notes.push_back(format("periodic_scan: %.0f scans listed from the AP's retries fall on it and hold as it "
+                                   "does; the %.0f segments the AP gave up in them are lost there "
+                                   "(periodic_scan.lost_segments)",
+                                   static_cast<double>(heldAsPattern), static_cast<double>(givenUp.size())));
     // The station's wait to leave: at the AP's radio, from the pauses it stayed through
     // and left at in the scans that met the AP's frames; further downstream, where the
     // AP's retries are not in the capture, from the holes the scans left.
