@@ -240,6 +240,7 @@ DownstreamView readDownstreamView(const DerivationInput& in, std::int64_t firstD
     std::int64_t firstSeq = -1;
     std::vector<Gap> gaps;
     std::map<std::int64_t, std::int64_t> firstFill; // relative sequence -> first arrival behind the highest
+    std::map<std::int64_t, std::int64_t> givenUp;   // relative sequence -> first attempt of a frame this radio gave up
     std::vector<std::pair<std::int64_t, std::int64_t>> firstArrivals; // (time, bytes)
     // The last arrival, when it was in order and released by a known ACK: the ACK it
     // draws (the receiver's next packet, acknowledging its end) closes a loop.
@@ -282,6 +283,8 @@ DownstreamView readDownstreamView(const DerivationInput& in, std::int64_t firstD
         if (const auto r = reached.find(t.frame[row]); r != reached.end()) {
             arrived = r->second >= 0;
             now = arrived ? r->second : sentNs;
+            if (!arrived)
+                givenUp.try_emplace(tcp.relativeSeq(t, row), sentNs);
         }
         mss = std::max(mss, len);
         const std::int64_t seq = tcp.relativeSeq(t, row);
@@ -365,8 +368,9 @@ DownstreamView readDownstreamView(const DerivationInput& in, std::int64_t firstD
             // segment's wait is the queue the drop met; elsewhere the samples around it tell.
             const bool drained = g.queueRttNs > 0 && leastUpstreamNs < std::numeric_limits<std::int64_t>::max() &&
                                  g.revealedNs - g.afterNs > g.queueRttNs - leastUpstreamNs;
-            view.missing.push_back(
-                {expected, g.revealedNs, segment, g.afterNs, belowTcp, drained ? g.queueRttNs : -1});
+            const auto gaveUp = givenUp.find(g.sequence + i * static_cast<std::int64_t>(mss));
+            view.missing.push_back({expected, g.revealedNs, segment, g.afterNs, belowTcp, drained ? g.queueRttNs : -1,
+                                    gaveUp != givenUp.end() ? gaveUp->second : -1});
             view.arrivals.push_back({static_cast<double>(expected - firstDataNs) / 1e9, true});
         }
     }

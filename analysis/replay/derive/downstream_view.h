@@ -49,6 +49,9 @@ struct MissingSegment
     // -1 otherwise: it entered the queue just ahead of the drop, behind all the queue
     // held, and the queue had drained before the hole showed.
     std::int64_t queueRttNs = -1;
+    // When the capture saw this radio send it first and give it up, every attempt
+    // unanswered (an AP's retries to a station away); -1: it never passed here.
+    std::int64_t givenUpNs = -1;
 };
 
 struct DownstreamView

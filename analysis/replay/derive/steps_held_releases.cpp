@@ -715,8 +715,9 @@ void deriveHeldReleases(const DerivationInput& in, DerivationContext& ctx, Deriv
     // Scans listed from the AP's retries that fall on the pattern are its own instances:
     // the AP retried what its radio already had when the station left, which does not
     // say it held nothing (the releases say it held the rest). They keep their times and
-    // take the pattern's mode; the frames the capture saw the AP give up in them are
-    // lost there, as the scans' own (PeriodicScan::lostSegments).
+    // take the pattern's mode; the frames the capture saw the AP send into them and give
+    // up are lost there, as the scans' own (PeriodicScan::lostSegments), not the holes
+    // a queue upstream left there.
     std::size_t heldAsPattern = 0;
     std::vector<std::int64_t> givenUp;
     for (Outage& o : s.outageList) {
@@ -730,8 +731,8 @@ void deriveHeldReleases(const DerivationInput& in, DerivationContext& ctx, Deriv
         if (!downstream)
             continue;
         for (const MissingSegment& m : ctx.downstream.missing) {
-            const double atS = static_cast<double>(m.expectedNs - out.firstDataNs) / 1e9 + radioShiftS;
-            if (!m.recoveredBelowTcp && atS >= o.startS - o.durationS && atS <= o.endS())
+            const double atS = static_cast<double>(m.givenUpNs - out.firstDataNs) / 1e9 + radioShiftS;
+            if (m.givenUpNs >= 0 && !m.recoveredBelowTcp && atS >= o.startS - o.durationS && atS <= o.endS())
                 givenUp.push_back(m.segment);
         }
     }
