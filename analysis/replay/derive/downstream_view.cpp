@@ -283,11 +283,11 @@ DownstreamView readDownstreamView(const DerivationInput& in, std::int64_t firstD
         if (const auto r = reached.find(t.frame[row]); r != reached.end()) {
             arrived = r->second >= 0;
             now = arrived ? r->second : sentNs;
-            if (!arrived)
-                givenUp.try_emplace(tcp.relativeSeq(t, row), sentNs);
         }
         mss = std::max(mss, len);
         const std::int64_t seq = tcp.relativeSeq(t, row);
+        if (!arrived)
+            givenUp.try_emplace(seq, sentNs);
         const std::int64_t end = seq + static_cast<std::int64_t>(len);
         if (highestEnd < 0)
             highestEnd = firstSeq = seq;

@@ -10,6 +10,12 @@
 
 namespace windscope::analysis::replay {
 
+double foldedOffset(double t, double centreS, double periodS)
+{
+    const double d = std::fmod(t - centreS + periodS / 2, periodS);
+    return (d < 0 ? d + periodS : d) - periodS / 2;
+}
+
 namespace {
 
 struct Concentration
@@ -36,13 +42,6 @@ Concentration concentrationAt(const std::vector<double>& events, double periodS)
         phase += periodS;
     out.phaseS = phase;
     return out;
-}
-
-// Offset of t from the nearest centre + k period, in [-period/2, period/2).
-double foldedOffset(double t, double centreS, double periodS)
-{
-    const double d = std::fmod(t - centreS + periodS / 2, periodS);
-    return (d < 0 ? d + periodS : d) - periodS / 2;
 }
 
 std::int64_t cycleOf(double t, double centreS, double periodS)

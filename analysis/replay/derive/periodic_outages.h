@@ -61,6 +61,9 @@ struct PeriodicOutageOptions
 // over the hundreds of periods searched.
 double rayleighSurprise(double n, double r);
 
+// Offset of t from the nearest centre + k period, in [-period/2, period/2).
+double foldedOffset(double t, double centreS, double periodS);
+
 struct PeriodicOutageFit
 {
     bool found = false;

@@ -6,10 +6,9 @@
 
 #include "derivation_steps.h"
 
-#include "analysis/replay/session/metrics.h"
-
 #include "periodic_outages.h"
 #include "sample_statistics.h"
+#include "scan_losses.h"
 #include "scan_period.h"
 
 #include <algorithm>
@@ -231,80 +230,6 @@ WaitedThrough waitedThrough(const SenderDataWaits& data, double channelAccessMs,
         return {};
     const auto heldNs = static_cast<std::int64_t>(heldMs * 1e6);
     return {std::min(heldNs, toNs - fromNs), heldNs < toNs - fromNs};
-}
-
-// The sender's loss episodes, by the capture's time of their first resend, as the
-// calibration counts them (metricsOf(): a mean round trip an episode).
-std::vector<std::int64_t> lossEpisodeStarts(const DerivationInput& in)
-{
-    const double rttAvgMs = in.tcp->connections[in.connection].direction[in.sender].rttAvgMs;
-    LossEpisodeCounter episodes({}, static_cast<std::int64_t>(std::max(1.0, rttAvgMs) * 1e6));
-    for (const std::int64_t ns : senderResendTimesNs(*in.tables, *in.tcp, in.connection, in.sender))
-        episodes.loss(ns);
-    return episodes.starts();
-}
-
-// Every scan of a pattern over [firstNs, lastNs], not only those whose silence the round
-// trips told (a scan that cost a frame ends in a resend, which times nothing, Karn): a
-// cycle without one takes its end from the nearest that had it, whole periods away (a
-// period read a little off drifts least from the nearest). endsNs: sorted, not empty.
-std::vector<std::int64_t> scanEndsOfPattern(const std::vector<std::int64_t>& endsNs,
-                                            std::int64_t periodNs, std::int64_t firstNs,
-                                            std::int64_t lastNs)
-{
-    std::vector<std::int64_t> out;
-    for (std::int64_t at = endsNs.front() - (endsNs.front() - firstNs) / periodNs * periodNs;
-         at < lastNs; at += periodNs) {
-        const auto next = std::lower_bound(endsNs.begin(), endsNs.end(), at);
-        std::int64_t nearest = next == endsNs.end() ? endsNs.back() : *next;
-        if (next != endsNs.begin() && (next == endsNs.end() || *next - at > at - *std::prev(next)))
-            nearest = *std::prev(next);
-        const std::int64_t cycles =
-            (at - nearest + (at >= nearest ? periodNs / 2 : -periodNs / 2)) / periodNs;
-        out.push_back(nearest + cycles * periodNs);
-    }
-    return out;
-}
-
-// Of the scans that end at these capture times, how many more were followed within
-// windowNs by a loss episode than chance puts in a window of that length: the episodes
-// the scans cost. Chance is read from the rest of each cycle until the next scan (the
-// station present: presentNs from the scan's end), cut into windows of the same length
-// after the scan's (where a scan's losses cannot be). Under chance alone a
-// loss in any of those windows falls in the scan's with probability one over their
-// number; the excess counts where the binomial (mid-p) tail of the scans' share is under
-// 5 % (one-sided).
-constexpr double kFalseExcessShare = 0.05;
-std::uint64_t lossesAfterScans(const std::vector<std::int64_t>& episodeStarts,
-                               const std::vector<std::int64_t>& scanEndsNs, std::int64_t windowNs,
-                               std::int64_t presentNs)
-{
-    if (windowNs <= 0)
-        return 0;
-    const auto within = [&](std::int64_t fromNs) {
-        const auto it = std::lower_bound(episodeStarts.begin(), episodeStarts.end(), fromNs);
-        return it != episodeStarts.end() && *it < fromNs + windowNs;
-    };
-    // At least one: where the cycle leaves no room for a window outside the scan's, the
-    // next one after it.
-    const std::int64_t controls = std::max<std::int64_t>(1, presentNs / windowNs - 1);
-    std::int64_t after = 0, chance = 0;
-    for (const std::int64_t end : scanEndsNs) {
-        after += within(end);
-        for (std::int64_t k = 1; k <= controls; ++k)
-            chance += within(end + k * windowNs);
-    }
-    if (after == 0)
-        return 0;
-    // X ~ Binomial(after + chance, 1 / (controls + 1)), its mid-p tail at the scans' count.
-    const double tail = std::exp(logBinomialTail(static_cast<std::size_t>(after),
-                                                 static_cast<std::size_t>(after + chance),
-                                                 1 / static_cast<double>(controls + 1), true));
-    if (tail >= kFalseExcessShare)
-        return 0;
-    const double excess =
-        static_cast<double>(after) - static_cast<double>(chance) / static_cast<double>(controls);
-    return excess > 0 ? static_cast<std::uint64_t>(std::llround(excess)) : 0;
 }
 
 } // namespace
@@ -712,33 +637,8 @@ void deriveHeldReleases(const DerivationInput& in, DerivationContext& ctx, Deriv
         firstS -= fit.periodS;
     scan.firstS = std::max(0.0, firstS + radioShiftS);
     scan.untilS = 0;
-    // Scans listed from the AP's retries that fall on the pattern are its own instances:
-    // the AP retried what its radio already had when the station left, which does not
-    // say it held nothing (the releases say it held the rest). They keep their times and
-    // take the pattern's mode; the frames the capture saw the AP send into them and give
-    // up are lost there, as the scans' own (PeriodicScan::lostSegments), not the holes
-    // a queue upstream left there.
-    std::size_t heldAsPattern = 0;
-    std::vector<std::int64_t> givenUp;
-    for (Outage& o : s.outageList) {
-        if (o.kind != OutageKind::Scan || o.mode == scan.mode)
-            continue;
-        const double cycles = (o.startS - scan.firstS) / fit.periodS;
-        if (std::abs(cycles - std::round(cycles)) * fit.periodS * 1000 > scan.dwellMs)
-            continue;
-        o.mode = scan.mode;
-        ++heldAsPattern;
-        if (!downstream)
-            continue;
-        for (const MissingSegment& m : ctx.downstream.missing) {
-            const double atS = static_cast<double>(m.givenUpNs - out.firstDataNs) / 1e9 + radioShiftS;
-            if (m.givenUpNs >= 0 && !m.recoveredBelowTcp && atS >= o.startS - o.durationS && atS <= o.endS())
-                givenUp.push_back(m.segment);
-        }
-    }
-    std::sort(givenUp.begin(), givenUp.end());
-    givenUp.erase(std::unique(givenUp.begin(), givenUp.end()), givenUp.end());
-    scan.lostSegments.insert(scan.lostSegments.end(), givenUp.begin(), givenUp.end());
+    const ListedScansHeld listed =
+        holdListedScansAsPattern(s, downstream ? &ctx.downstream : nullptr, out.firstDataNs, radioShiftS);
     char evidence[160];
     if (downstream)
         std::snprintf(evidence, sizeof evidence,
@@ -759,11 +659,11 @@ void deriveHeldReleases(const DerivationInput& in, DerivationContext& ctx, Deriv
         scan.dwellMs, scan.intervalMs, scan.firstS, holds.size(), evidence,
         periodEvidence(fit).c_str(), dwellsMs.size());
     out.notes.push_back(buf);
-    if (heldAsPattern > 0)
+    if (listed.held > 0)
         out.notes.push_back(format("periodic_scan: %.0f scans listed from the AP's retries fall on it and hold as it "
                                    "does; the %.0f segments the AP gave up in them are lost there "
                                    "(periodic_scan.lost_segments)",
-                                   static_cast<double>(heldAsPattern), static_cast<double>(givenUp.size())));
+                                   static_cast<double>(listed.held), static_cast<double>(listed.givenUp)));
     // The station's wait to leave: at the AP's radio, from the pauses it stayed through
     // and left at in the scans that met the AP's frames; further downstream, where the
     // AP's retries are not in the capture, from the holes the scans left.

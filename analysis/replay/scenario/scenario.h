@@ -85,7 +85,8 @@ struct PathParams
     bool tracedPastQueue = false;
     // The capture point lies past the bottleneck, at the last radio (an AP's monitor or
     // the station): the run's trace takes the data as that radio sends it and the ACKs
-    // as it hears them, after every queue and hold on the way, as the capture did.
+    // as it hears them, after every queue and hold on the way, as the capture did (over
+    // tracedPastQueue where both are set).
     bool tracedAtRadio = false;
     double wiredDelayMs = 20;       // one-way, sender <-> AP
     double wirelessDelayMs = 0;     // one-way, AP <-> station (propagation, driver)

@@ -244,7 +244,7 @@ private:
 
     void fromSender(const Packet& p)
     {
-        if (!m_s.path.tracedPastQueue && !m_s.path.tracedAtRadio)
+        if (m_tracePoint == TracePoint::Sender)
             m_result.trace.push_back({m_queue.now(), true, p});
         // Bottleneck: drop-tail queue of queueBytes, serialised at the bottleneck rate.
         const std::uint32_t size = p.length + m_s.mac.ipTcpHeaderBytes;
@@ -278,7 +278,7 @@ private:
             m_tokens = tokens - size;
             m_linkFreeNs = leave;
         }
-        if (m_s.path.tracedPastQueue && !m_s.path.tracedAtRadio) {
+        if (m_tracePoint == TracePoint::PastQueue) {
             // As the capture past the queue saw it: when the link began to send it.
             const std::int64_t sentNs =
                 m_s.path.burstBytes == 0 ? m_linkFreeNs - serialiseNs(size) : m_linkFreeNs;
@@ -370,7 +370,7 @@ private:
 
     void radioDeliveredDown(const Packet& p)
     {
-        if (m_s.path.tracedAtRadio)
+        if (m_tracePoint == TracePoint::Radio)
             m_result.trace.push_back({m_queue.now(), true, p});
         if (m_rng.chance(m_s.path.lossFwd)) {
             ++m_result.path.randomDrops;
@@ -404,7 +404,7 @@ private:
 
     void radioDeliveredUp(const Packet& a)
     {
-        if (m_s.path.tracedAtRadio && !a.injected)
+        if (m_tracePoint == TracePoint::Radio)
             m_result.trace.push_back({m_queue.now(), false, a});
         if (m_rng.chance(m_s.path.lossRev)) {
             ++m_result.path.randomDrops;
@@ -420,7 +420,7 @@ private:
 
     void toSender(const Packet& a)
     {
-        if (!m_s.path.tracedAtRadio)
+        if (m_tracePoint != TracePoint::Radio)
             m_result.trace.push_back({m_queue.now(), false, a});
         m_sender->onAck(a);
     }
@@ -454,6 +454,12 @@ private:
     }
 
     Scenario m_s;
+    // Where the run's trace looks from (PathParams::tracedAtRadio, tracedPastQueue): the
+    // last radio, the bottleneck link's departures, or the sender.
+    enum class TracePoint : std::uint8_t { Sender, PastQueue, Radio };
+    TracePoint m_tracePoint = m_s.path.tracedAtRadio    ? TracePoint::Radio
+                              : m_s.path.tracedPastQueue ? TracePoint::PastQueue
+                                                         : TracePoint::Sender;
     std::vector<std::int64_t> m_lostSegments; // path.lostSegments and the scans', sorted
     std::vector<std::unique_ptr<FixAgent>> m_agents;
     EventQueue m_queue;
