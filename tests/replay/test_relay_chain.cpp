@@ -373,6 +373,28 @@ TEST(LabChain, AggregatesOnAHiddenStringAskBeforeTheyResend)
     EXPECT_LT(predicted, predictedAtOnce); // the requests cost airtime the aggregates saved
 }
 
+// An A-MPDU's size counts its data MPDUs (the fixtures: first radios of ns-3 lab runs
+// with A-MPDUs of 2 and of 4, tests/data/MANIFEST.md). The sender's last handshake ACK
+// rides in the first aggregate with the first data; a relay forwards that aggregate
+// whole, and the relayed copies counted with it read one MPDU more than the limit: 3
+// and 5, and the 6-hop string's baseline 7.9 % fast.
+TEST(LabChain, AnAggregateIsReadFromItsDataMpdus)
+{
+    std::string error;
+    const ReplayReport two = test::replayLab(test::testData("lab-c-ampdu2-6hops-n0.pcap.gz"), error);
+    ASSERT_TRUE(error.empty()) << error;
+    ASSERT_TRUE(two.capture && two.calibration);
+    EXPECT_EQ(two.scenario.mac.hops, 6u);
+    EXPECT_EQ(two.scenario.mac.ampduMax, 2u);
+    std::printf("6 hops, A-MPDU 2: capture %.3f Mb/s, baseline %.3f Mb/s\n", two.capture->goodputBps / 1e6,
+                two.baseline.goodputBps / 1e6);
+    EXPECT_LT(two.calibration->goodput, 0.05);
+
+    test::LabConnection four;
+    ASSERT_TRUE(test::openLab(test::testData("lab-c-dead-relay-5hops-n0.pcap.gz"), four, error)) << error;
+    EXPECT_EQ(deriveScenario(four.input()).scenario.mac.ampduMax, 4u);
+}
+
 // A 5-hop string whose relays stopped forwarding after the first flight (the fixture:
 // the first radio of an ns-3 lab run, tests/data/MANIFEST.md): the far end acknowledged
 // 512 of the 6144 bytes sent, and the sender's timer re-sent the head at 0.4, 0.8, 1.6,

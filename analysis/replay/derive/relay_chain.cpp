@@ -29,13 +29,23 @@ RelayChain readRelayChain(const dissect::CaptureTables& tables, const TcpAnalysi
         chain.dataTtl = ttl[senderIsB ? 1 : 0];
         chain.ackTtl = ttl[senderIsB ? 0 : 1];
     }
+    // The sender's segments that carry data, as the capture first heard them.
+    std::vector<std::uint64_t> dataFrames;
+    for (std::size_t row = 0; row < tables.tcp.size(); ++row)
+        if (tcp.segments.connection[row] == connection && tables.tcp.payloadLength[row] > 0 &&
+            tcp.directionOf(tables, row) == sender)
+            dataFrames.push_back(tables.tcp.frame[row]);
+    std::sort(dataFrames.begin(), dataFrames.end());
+    // Relayed copies of those: a relay's data MPDUs. The sender's pure ACKs (the
+    // handshake's last) ride in the same A-MPDUs but are no data MPDU the limit counts.
     std::vector<std::uint64_t> relayedDataFrames;
     for (const dissect::RelayedTcpSegment& r : tables.relayedTcp) {
         if (r.conversation != c.conversation || r.timeNs < c.firstTimeNs || r.timeNs > c.lastTimeNs)
             continue;
         if (r.fromB == senderIsB) {
             ++chain.relayedData;
-            relayedDataFrames.push_back(r.frame);
+            if (std::binary_search(dataFrames.begin(), dataFrames.end(), r.firstFrame))
+                relayedDataFrames.push_back(r.frame);
         } else {
             ++chain.relayedAcks;
         }
@@ -60,11 +70,6 @@ RelayChain readRelayChain(const dissect::CaptureTables& tables, const TcpAnalysi
     // The vantage's own data MPDUs: those from the transmitter of the sender's data
     // frames as the capture first heard them.
     const auto& w = tables.wlan;
-    std::vector<std::uint64_t> dataFrames;
-    for (std::size_t row = 0; row < tables.tcp.size(); ++row)
-        if (tcp.segments.connection[row] == connection && tables.tcp.payloadLength[row] > 0 &&
-            tcp.directionOf(tables, row) == sender)
-            dataFrames.push_back(tables.tcp.frame[row]);
     std::sort(relayedDataFrames.begin(), relayedDataFrames.end());
     std::uint32_t transmitter = dissect::WlanColumns::kNoAddress;
     for (std::size_t i = 0; i < w.size() && transmitter == dissect::WlanColumns::kNoAddress; ++i)
