@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace windscope::analysis::replay::derive {
 
@@ -79,6 +80,13 @@ ListedScansHeld holdListedScansAsPattern(Scenario& s, const DownstreamView* down
     ListedScansHeld out;
     PeriodicScan& scan = s.periodicScan;
     const double periodS = scan.intervalMs / 1000;
+    // The frames the capture saw the AP give up, by their first attempt on the run's clock.
+    std::vector<std::pair<double, std::int64_t>> givenUpAt;
+    if (downstream)
+        for (const MissingSegment& m : downstream->missing)
+            if (m.givenUpNs >= 0 && !m.recoveredBelowTcp)
+                givenUpAt.emplace_back(static_cast<double>(m.givenUpNs - firstDataNs) / 1e9 + radioShiftS,
+                                       m.segment);
     std::vector<std::int64_t> givenUp;
     for (Outage& o : s.outageList) {
         if (o.kind != OutageKind::Scan || o.mode == scan.mode ||
@@ -86,13 +94,9 @@ ListedScansHeld holdListedScansAsPattern(Scenario& s, const DownstreamView* down
             continue;
         o.mode = scan.mode;
         ++out.held;
-        if (!downstream)
-            continue;
-        for (const MissingSegment& m : downstream->missing) {
-            const double atS = static_cast<double>(m.givenUpNs - firstDataNs) / 1e9 + radioShiftS;
-            if (m.givenUpNs >= 0 && !m.recoveredBelowTcp && atS >= o.startS - o.durationS && atS <= o.endS())
-                givenUp.push_back(m.segment);
-        }
+        for (const auto& [atS, segment] : givenUpAt)
+            if (atS >= o.startS - o.durationS && atS <= o.endS())
+                givenUp.push_back(segment);
     }
     std::sort(givenUp.begin(), givenUp.end());
     givenUp.erase(std::unique(givenUp.begin(), givenUp.end()), givenUp.end());
